@@ -1,0 +1,205 @@
+"""The command line: `python -m course load | info | stop | ask | demo | eval`.
+
+Every failure the learner can cause or meet (a stopped server, a broken CSV, no key)
+ends with one sentence on standard error and exit status 1 or 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import CourseError, InvalidInput
+
+
+def cmd_load(args: argparse.Namespace) -> int:
+    from .dataset import load_college
+    from .db import connect
+
+    counts = load_college(connect(), reset_first=args.reset)
+    if args.json:
+        print(json.dumps(counts))
+    else:
+        print(f"{counts['nodes']} nodes, {counts['relationships']} relationships "
+              f"in graph {counts['graph']!r}")
+        for label, n in counts["labels"].items():
+            print(f"  {label:<10} {n}")
+        for kind, n in counts["types"].items():
+            print(f"  {kind:<16} {n}")
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from .config import configured_keys, get_setting
+    from .db import connect
+
+    db = connect()
+    info = {**db.info(), "llm": get_setting("COURSE_LLM", default="auto"),
+            "keys": configured_keys()}
+    if args.json:
+        print(json.dumps(info))
+    else:
+        for key, value in info.items():
+            print(f"{key:>6}: {value}")
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    from .config import get_setting
+    from .db import EmbeddedServer, default_db_path
+
+    if get_setting("FALKORDB_URL") and not get_setting("COURSE_DB"):
+        print("FALKORDB_URL is set: stop that server yourself (`docker compose down`).")
+        return 0
+    server = EmbeddedServer(Path(get_setting("COURSE_DB", default=str(default_db_path()))))
+    print("stopped the embedded FalkorDB" if server.stop() else "the embedded FalkorDB was not running")
+    return 0
+
+
+def _questions(args: argparse.Namespace) -> list[str]:
+    """The QUESTION arguments, or one question per line from standard input."""
+    if args.questions:
+        return [" ".join(args.questions)] if args.one else list(args.questions)
+    if sys.stdin is None or sys.stdin.isatty():
+        raise InvalidInput("No question given: `python -m course ask \"Who is Payal?\"`, "
+                           "or one question per line on standard input.")
+    data = sys.stdin.buffer.read()
+    return [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+
+
+def _print_result(result, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, default=str), flush=True)
+        return
+    print(f"Q: {result.question}")
+    if result.cypher:
+        print("   " + result.cypher.replace("\n", "\n   "))
+    print(f"A: {result.answer}")
+    tries = "attempt" if len(result.attempts) == 1 else "attempts"
+    print(f"   [{result.status}; {result.provider or 'no provider'}; {len(result.attempts)} {tries}]\n",
+          flush=True)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from .agent import Agent, Result
+    from .dataset import ensure_college
+    from .db import connect
+    from .llm.registry import make_llm
+    from .memory import AnswerCache, GraphMemory, ShortTermMemory, check_id
+
+    for value, what in ((args.session, "session id"), (args.user, "user id")):
+        if value is not None:
+            check_id(value, what=what)  # a bad id is a usage error: refused before any question
+    questions = _questions(args)
+    try:
+        db = connect()
+        ensure_college(db)  # the first run loads the graph
+        if args.session or args.user:  # notebook 10: the conversation is kept in the graph
+            memory = GraphMemory(db, session=args.session or "default", user=args.user or "default",
+                                 cache=AnswerCache(db))
+        else:
+            memory = ShortTermMemory()
+        agent = Agent(db, make_llm(args.provider), memory=memory, max_attempts=args.attempts)
+    except CourseError as exc:  # a stopped server, a missing key: each question fails, saying why
+        for question in questions:
+            _print_result(Result(question, status="failed", error=str(exc),
+                                 answer=f"Sorry, I couldn't answer that. {exc}"), args.json)
+        return 1
+    failed = 0
+    for question in questions:
+        if args.fresh:
+            agent.memory.clear()
+        result = agent.answer(question)
+        failed += result.status == "failed"
+        _print_result(result, args.json)
+    return 1 if failed and failed == len(questions) else 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    results = run_demo(provider=args.provider)
+    return 1 if any(r.status == "failed" for r in results) else 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .dataset import load_college
+    from .db import connect
+    from .evaluation import DEFAULT_SET, ProgressBar, evaluate, load_questions
+    from .llm.registry import make_llm
+
+    if args.attempts < 1:
+        raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
+    path = Path(args.file) if args.file else DEFAULT_SET
+    questions = load_questions(path)
+    db = connect()
+    if db.counts()["nodes"] == 0:
+        load_college(db)
+    report = evaluate(db, make_llm(args.provider), questions, max_attempts=args.attempts,
+                      progress=ProgressBar(sys.stderr), source=path.name)
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, default=str))
+    else:
+        print(report.table())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    load = commands.add_parser("load", help="load the college graph (idempotent) and print the counts")
+    load.add_argument("--json", action="store_true", help="print the counts as JSON")
+    load.add_argument("--reset", action="store_true", help="delete the graph first")
+    load.set_defaults(run=cmd_load)
+
+    info = commands.add_parser("info", help="where the data lives and which provider is used")
+    info.add_argument("--json", action="store_true")
+    info.set_defaults(run=cmd_info)
+
+    ask = commands.add_parser("ask", help="answer questions, in order, as one conversation")
+    ask.add_argument("questions", nargs="*", metavar="QUESTION",
+                     help="questions (quote each); none: one per line from standard input")
+    ask.add_argument("--provider", default=None, help="auto (default), offline, gemini, groq, ...")
+    ask.add_argument("--json", action="store_true", help="one JSON object per question, per line")
+    ask.add_argument("--fresh", action="store_true", help="forget between questions")
+    ask.add_argument("--one", action="store_true", help="join all words into one question")
+    ask.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
+    ask.add_argument("--session", default=None, metavar="ID",
+                     help="keep the conversation in the graph under this id, and resume it")
+    ask.add_argument("--user", default=None, metavar="ID",
+                     help="whose memory (one graph per user; default 'default')")
+    ask.set_defaults(run=cmd_ask)
+
+    demo = commands.add_parser("demo", help="ask the five demo questions and print the answers")
+    demo.add_argument("--provider", default=None, help="auto (default), offline, gemini, groq, ...")
+    demo.set_defaults(run=cmd_demo)
+
+    evaluation = commands.add_parser("eval", help="score a provider on a question set (notebook 09)")
+    evaluation.add_argument("file", nargs="?", default=None, metavar="FILE",
+                            help="a JSONL question set (default data/eval/questions.jsonl)")
+    evaluation.add_argument("--provider", default=None, help="auto (default), offline, gemini, groq, ...")
+    evaluation.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
+    evaluation.add_argument("--json", action="store_true", help="print the report as JSON")
+    evaluation.set_defaults(run=cmd_eval)
+
+    stop = commands.add_parser("stop", help="save and stop the embedded database")
+    stop.set_defaults(run=cmd_stop)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except CourseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+"""The agent: question -> Cypher -> guard -> rows -> answer, retrying with the error fed back.
+
+Introduced in notebook 05, following the course text's `answer()`:
+generate -> clean -> guard -> execute -> OUT_OF_SCOPE sentinel -> on an error or zero rows,
+retry with the error (or a fuzzy-match hint) in the prompt -> write the answer from the
+rows, fenced as data. Every attempt is kept, so a notebook can show what happened.
+
+>>> agent = Agent(db)                        # the provider: COURSE_LLM, keys, else offline
+>>> agent.answer("Who is Payal?").status
+'answered'
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from . import prompts
+from .cleaning import clean
+from .db import Database
+from .errors import CourseError, InvalidInput, QueryFailed
+from .llm.base import LLM, Completion
+from .llm.errors import LLMError
+from .safety import UnsafeQuery
+from .schema import GraphSchema, Mention, introspect, link_entities
+
+MAX_QUESTION_CHARS = 2_000
+
+
+@dataclass
+class Attempt:
+    """One pass through the loop."""
+
+    number: int
+    raw: str = ""                 # what the LLM wrote
+    cypher: str = ""              # after cleaning
+    removed: list[str] = field(default_factory=list)
+    verdict: str = ""             # "allowed" or the guard's reason
+    error: str | None = None
+    kind: str | None = None       # generation_error | syntax_error | empty_result | unsafe_blocked
+    row_count: int | None = None
+    elapsed_ms: float = 0.0
+
+
+@dataclass
+class Result:
+    """What `Agent.answer()` returns: the final query, rows and answer, and every attempt."""
+
+    question: str
+    cypher: str | None = None
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[Any]] = field(default_factory=list)
+    truncated: bool = False
+    answer: str = ""
+    status: str = "failed"        # answered | out_of_scope | blocked | failed
+    error: str | None = None
+    attempts: list[Attempt] = field(default_factory=list)
+    provider: str | None = None
+    llm_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    elapsed_ms: float = 0.0
+    mentions: list[Mention] = field(default_factory=list)
+    language: str = "en"
+    from_memory: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `python -m course ask --json` record."""
+        data = asdict(self)
+        data["attempts"] = len(self.attempts)
+        data["attempt_log"] = [asdict(a) for a in self.attempts]
+        data["mentions"] = [f"{m.label}:{m.value}" for m in self.mentions]
+        data["rows"] = [[_plain(v) for v in row] for row in self.rows]
+        return data
+
+
+def _plain(value: Any) -> Any:
+    """Graph values as JSON: lists stay lists, nodes and paths become their text."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def check_question(question: Any) -> str:
+    """The question, trimmed; a clear InvalidInput for what cannot be asked."""
+    if isinstance(question, bytes):
+        try:
+            question = question.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput("The question is not text (it is binary data): type it as words.") from None
+    if not isinstance(question, str):
+        raise InvalidInput(f"The question must be text, not {type(question).__name__}.")
+    cleaned = "".join(ch for ch in question if ch.isprintable() or ch in "\n\t").strip()
+    if not cleaned:
+        raise InvalidInput("The question is empty: ask something about the college graph, "
+                           "e.g. \"Who is Payal?\".")
+    if len(cleaned) > MAX_QUESTION_CHARS:
+        raise InvalidInput(f"The question is {len(cleaned):,} characters long; the limit is "
+                           f"{MAX_QUESTION_CHARS:,}. Ask one short question at a time.")
+    if "\x00" in question or sum(not ch.isprintable() and ch not in "\n\t" for ch in question) > 3:
+        raise InvalidInput("The question contains control characters or binary data: "
+                           "type it as plain text.")
+    return cleaned
+
+
+class Agent:
+    """Answers questions about one graph with one LLM (or router), optionally with memory."""
+
+    def __init__(self, db: Database, llm: LLM | None = None, *, memory: Any = None,
+                 max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
+                 schema: GraphSchema | None = None):
+        if llm is None:
+            from .llm.registry import make_llm
+
+            llm = make_llm()
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.db, self.llm, self.memory = db, llm, memory
+        self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
+        self.schema = schema or introspect(db)
+        self.system_prompt = prompts.cypher_system_prompt(self.schema.render())
+        self.stats: Counter[str] = Counter()
+
+    def link(self, text: str) -> list[Mention]:
+        """Graph values named in any text (the question, an answer)."""
+        return link_entities(self.db, text, schema=self.schema)
+
+    def answer(self, question: Any) -> Result:
+        """Answer one question. Never raises for a bad question or an outage: see `status`."""
+        started = time.perf_counter()
+        result = Result(question=question if isinstance(question, str) else repr(question)[:80])
+        try:
+            result.question = check_question(question)
+            result.language = prompts.language_of(result.question)
+            result.mentions = self.link(result.question)
+            # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
+            # may answer here, with no LLM call.
+            recall = getattr(self.memory, "recall", None)
+            remembered = recall(result.question, mentions=result.mentions,
+                                provider=self.llm.name) if recall else None
+            if remembered is not None:
+                result = remembered
+            else:
+                self._loop(result)
+        except CourseError as exc:  # a bad question, the database or every provider down
+            result.status, result.error = "failed", _what_to_do(exc)
+            result.answer = f"Sorry, I couldn't answer that. {result.error}"
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        if self.memory is not None and result.status != "failed":
+            self.memory.remember(result, result.mentions, self.link)
+        return result
+
+    def _loop(self, result: Result) -> None:
+        hint = None
+        context = self.memory.context() if self.memory is not None else ""
+        for number in range(1, self.max_attempts + 1):
+            attempt = Attempt(number)
+            result.attempts.append(attempt)
+            t0 = time.perf_counter()
+            hint = self._attempt(result, attempt, context, hint)
+            attempt.elapsed_ms = (time.perf_counter() - t0) * 1000
+            if attempt.kind:
+                self.stats[attempt.kind] += 1
+            if hint is None:
+                return
+        last = result.attempts[-1]
+        if last.kind == "unsafe_blocked":
+            result.status, result.error = "blocked", last.error
+            result.answer = prompts.BLOCKED_ANSWER[result.language]
+        elif last.kind == "empty_result":
+            result.status, result.error = "answered", None
+            result.answer = self._write_answer(result)
+        else:
+            result.status, result.error = "failed", last.error
+            result.answer = f"Sorry, I couldn't answer that. {last.error}"
+
+    def _attempt(self, result: Result, attempt: Attempt, context: str, hint: str | None) -> str | None:
+        """One pass. Returns the hint for the next attempt, or None when the result is final."""
+        user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
+                                          context=context, hint=hint)
+        try:
+            completion = self._ask(result, user, self.system_prompt)
+        except LLMError as exc:
+            if attempt.number == 1 and not isinstance(exc, _FINAL_LLM_ERRORS):
+                return self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
+                                  f"Cypher generation error: {exc}")
+            raise
+        attempt.raw = completion.text
+        cleaned = clean(completion.text)
+        attempt.cypher, attempt.removed = cleaned.cypher, cleaned.removed
+        result.cypher = cleaned.cypher or None
+        if not cleaned.cypher:
+            return self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
+                              "Your answer contained no Cypher query. " + prompts.RULES.splitlines()[-1])
+        try:
+            rows = self.db.run(cleaned.cypher, timeout_ms=self.timeout_ms, max_rows=self.max_rows)
+        except UnsafeQuery as exc:
+            attempt.verdict = exc.reason
+            return self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
+                              prompts.blocked_hint(cleaned.cypher, exc.reason))
+        except QueryFailed as exc:
+            attempt.verdict = "allowed"
+            return self._fail(attempt, "syntax_error", f"Query failed: {exc.server_message}",
+                              prompts.error_hint(cleaned.cypher, exc.server_message))
+        attempt.verdict, attempt.row_count = "allowed", len(rows.rows)
+        result.columns, result.rows, result.truncated = rows.columns, rows.rows, rows.truncated
+        if rows.rows and rows.rows[0] and rows.rows[0][0] == prompts.OUT_OF_SCOPE:
+            attempt.kind = "out_of_scope"
+            result.status, result.error = "out_of_scope", None
+            result.answer = prompts.OUT_OF_SCOPE_ANSWER[result.language]
+            return None
+        if not rows.rows:
+            return self._fail(attempt, "empty_result", "The query returned no rows.",
+                              prompts.empty_hint(cleaned.cypher))
+        result.status, result.error = "answered", None
+        result.answer = self._write_answer(result)
+        return None
+
+    @staticmethod
+    def _fail(attempt: Attempt, kind: str, error: str, hint: str) -> str:
+        attempt.kind, attempt.error = kind, error
+        return hint
+
+    def _ask(self, result: Result, user: str, system: str) -> Completion:
+        result.llm_calls += 1
+        completion = self.llm.complete(user, system=system)
+        result.provider = completion.provider
+        result.input_tokens += completion.usage.input_tokens or 0
+        result.output_tokens += completion.usage.output_tokens or 0
+        return completion
+
+    def _write_answer(self, result: Result) -> str:
+        if not result.rows:
+            return ("I found nothing in the graph for that. Check the names, or ask in other words."
+                    if result.language == "en" else
+                    "Graph mein iske liye kuch nahi mila. Naam check karo, ya doosre shabdon mein poochho.")
+        system, user = prompts.answer_prompt(result.question, result.cypher or "", result.columns,
+                                             result.rows, truncated=result.truncated)
+        try:
+            text = self._ask(result, user, system).text.strip()
+        except LLMError as exc:  # the rows are the answer; say the prose could not be written
+            return f"(The answer could not be written: {exc.reason}) Rows: {result.rows[:10]}"
+        return text or f"Rows: {result.rows[:10]}"
+
+
+# A missing key or every provider down will not be fixed by asking again.
+def _final_errors() -> tuple[type[LLMError], ...]:
+    from .llm import errors
+
+    return tuple(getattr(errors, name) for name in ("MissingKey", "AllProvidersFailed",
+                                                    "NoProviderConfigured") if hasattr(errors, name))
+
+
+_FINAL_LLM_ERRORS = _final_errors()
+
+
+def _what_to_do(exc: CourseError) -> str:
+    """The error, with the next step when the LLM service failed (a missing key names its own)."""
+    from .llm import errors
+
+    explained = tuple(getattr(errors, name) for name in ("MissingKey", "NoProviderConfigured",
+                                                         "UnknownProvider") if hasattr(errors, name))
+    if not isinstance(exc, LLMError) or isinstance(exc, explained):
+        return str(exc)
+    return (f"{str(exc).rstrip('.')}. Check your connection and the provider's endpoint setting, "
+            "try again in a minute, or choose another provider with --provider NAME or "
+            "COURSE_LLM=NAME (offline needs no key and no network).")

@@ -1,0 +1,34 @@
+"""The course's exceptions. Every message says what to do next.
+
+>>> raise DatabaseUnavailable("FalkorDB is not running at redis://localhost:6379: ...")
+"""
+from __future__ import annotations
+
+
+class CourseError(Exception):
+    """Base of every error the course raises on purpose."""
+
+
+class DatabaseUnavailable(CourseError):
+    """The database could not be reached or started."""
+
+
+class QueryFailed(CourseError):
+    """FalkorDB refused or could not run a query; `server_message` is its own words."""
+
+    def __init__(self, message: str, *, server_message: str = "", cypher: str = ""):
+        super().__init__(message)
+        self.server_message = server_message or message
+        self.cypher = cypher
+
+
+class QueryTimedOut(QueryFailed):
+    """A query ran longer than its time limit and was stopped by the server."""
+
+
+class DataFileError(CourseError):
+    """A CSV or YAML file of the dataset is broken; the message names the file and line."""
+
+
+class InvalidInput(CourseError):
+    """A question, id or argument that cannot be used as given."""

@@ -1,0 +1,243 @@
+"""What can go wrong when asking an LLM, as a small hierarchy the router understands.
+
+Introduced in notebook 07 (the router). Every provider turns its SDK's exceptions into
+one of these, so the router needs to know only four things: rate limited (wait, then
+try again; meanwhile ask someone else), unavailable, bad response, or missing key.
+No message here ever contains a key: provider messages go through `redact()` first.
+
+>>> str(MissingKey("GROQ_API_KEY"))
+'GROQ_API_KEY is not set: put it in .env (see .env.example) or export it in your shell.'
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from email.utils import parsedate_to_datetime
+from datetime import datetime, timezone
+
+from course.errors import CourseError
+
+
+class LLMError(CourseError):
+    """A provider could not give an answer; `provider` names which one, when known."""
+
+    label = "failed"  # the router's word for this kind of failure
+
+    def __init__(self, message: str, *, provider: str | None = None) -> None:
+        super().__init__(message)
+        self.provider = provider
+
+    @property
+    def reason(self) -> str:
+        """The message without the provider's name: what went wrong, in one line."""
+        return str(self).splitlines()[0] if str(self) else type(self).__name__
+
+
+class RateLimited(LLMError):
+    """HTTP 429: the provider's quota is used up; `retry_after` is its wait in seconds, if known.
+
+    When no `retry_after` is given, it is read from the message if the message says it:
+
+    >>> RateLimited(retry_after=416).retry_after, RateLimited("Please try again in 6m56s.").retry_after
+    (416.0, 416.0)
+    """
+
+    label = "rate limited"
+
+    def __init__(self, message: str | None = None, *, retry_after: float | None = None,
+                 provider: str | None = None) -> None:
+        if retry_after is None and message:
+            retry_after = parse_retry_after({}, message)  # "... Please try again in 6m56s."
+        if message is None:
+            message = "rate limit reached"
+            if retry_after is not None:
+                message += f" (retry in {format_wait(retry_after)})"
+        super().__init__(message, provider=provider)
+        self.retry_after = None if retry_after is None else float(retry_after)
+
+
+class CoolingDown(RateLimited):
+    """Why the router passed a provider over: it was rate limited earlier and its wait is not over."""
+
+    label = "skipped"
+
+
+class Unavailable(LLMError):
+    """The service could not be reached or failed on its side: 5xx, a timeout, a refused connection."""
+
+    label = "unavailable"
+
+
+class BadResponse(LLMError):
+    """The service answered, but not with usable text: not JSON, empty, cut off or blocked."""
+
+    label = "bad response"
+
+
+class MissingKey(LLMError):
+    """A provider needs a key that is set nowhere; the message names the variable."""
+
+    label = "missing key"
+
+    def __init__(self, variable: str, *, provider: str | None = None) -> None:
+        super().__init__(
+            f"{variable} is not set: put it in .env (see .env.example) or export it in your shell.",
+            provider=provider,
+        )
+        self.variable = variable
+
+
+class NoProviderConfigured(LLMError):
+    """`auto` found no key and no offline provider: nothing can answer."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or (
+            "No LLM provider is configured: set GEMINI_API_KEY, GROQ_API_KEY, MISTRAL_API_KEY "
+            "or OPENROUTER_API_KEY in .env (see .env.example), or pick one with COURSE_LLM "
+            "(for example COURSE_LLM=ollama for a model on your own machine)."
+        ))
+
+
+class UnknownProvider(LLMError):
+    """A provider name (from --provider or COURSE_LLM) that the course does not know."""
+
+    def __init__(self, name: str, valid: list[str]) -> None:
+        super().__init__(f"Unknown LLM provider {name!r}: use one of {', '.join(valid)} "
+                         "(with --provider NAME or COURSE_LLM=NAME).")
+        self.name = name
+
+
+class AllProvidersFailed(LLMError):
+    """Every provider in the chain failed; the message lists each one and why, one per line.
+
+    >>> print(AllProvidersFailed([("Gemini", RateLimited(retry_after=60)),
+    ...                           ("Groq-120b", Unavailable("HTTP 503"))]))
+    All 2 LLM providers failed:
+      Gemini: rate limit reached (retry in 1m)
+      Groq-120b: HTTP 503
+    """
+
+    def __init__(self, failures: list[tuple[str, LLMError]]) -> None:
+        self.failures = list(failures)
+        if not self.failures:
+            super().__init__("No LLM provider to try: the chain is empty.")
+            return
+        lines = [f"  {name}: {_with_wait(error)}" for name, error in self.failures]
+        count = len(self.failures)
+        head = "The only LLM provider failed:" if count == 1 else f"All {count} LLM providers failed:"
+        super().__init__("\n".join([head, *lines]))
+
+
+def _with_wait(error: LLMError) -> str:
+    """The error's reason, plus its wait when it is rate limited and the reason does not say it."""
+    reason = error.reason
+    wait = getattr(error, "retry_after", None)
+    if wait is None or re.search(r"retry|try again", reason, re.IGNORECASE):
+        return reason
+    return f"{reason} (retry in {format_wait(wait)})"
+
+
+# --- the wait a rate limit asks for ---------------------------------------------------
+
+_DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?"
+                       r"(?:(\d+(?:\.\d+)?)ms)?")
+_TRY_AGAIN = re.compile(r"(?:try again|retry) in\s+([0-9hms.]+)", re.IGNORECASE)
+
+
+def parse_duration(text: str) -> float | None:
+    """Seconds in a Go-style duration such as the services write.
+
+    >>> parse_duration("6m56s"), parse_duration("46.5s"), parse_duration("1h2m"), parse_duration("250ms")
+    (416.0, 46.5, 3720.0, 0.25)
+    """
+    match = _DURATION.fullmatch(text.strip().rstrip("."))
+    if not match or not any(match.groups()):
+        return None
+    hours, minutes, seconds, millis = (float(g) if g else 0.0 for g in match.groups())
+    return hours * 3600 + minutes * 60 + seconds + millis / 1000
+
+
+def _header_seconds(headers: Mapping[str, str]) -> float | None:
+    """`retry-after-ms`, or `retry-after` as seconds or as an HTTP date."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    if "retry-after-ms" in lowered:
+        try:
+            return float(lowered["retry-after-ms"]) / 1000
+        except ValueError:
+            pass
+    value = lowered.get("retry-after")
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def parse_retry_after(headers: Mapping[str, str] | None = None, message: str = "",
+                      *, retry_delay: str | None = None) -> float | None:
+    """The wait a 429 asked for, in seconds: headers first, then Gemini's retryDelay, then the text.
+
+    >>> parse_retry_after({"Retry-After": "30"})
+    30.0
+    >>> parse_retry_after({}, "Used 198126, Requested 2838. Please try again in 6m56s.")
+    416.0
+    >>> parse_retry_after(retry_delay="46s")
+    46.0
+    """
+    seconds = _header_seconds(headers or {})
+    if seconds is None and retry_delay:
+        seconds = parse_duration(retry_delay)
+    if seconds is None:
+        match = _TRY_AGAIN.search(message or "")
+        seconds = parse_duration(match.group(1)) if match else None
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return None
+    return seconds
+
+
+def format_wait(seconds: float) -> str:
+    """A wait the way the services write it, to the second.
+
+    >>> format_wait(416), format_wait(46.2), format_wait(3720), format_wait(0.25)
+    ('6m56s', '47s', '1h2m', '1s')
+    """
+    total = max(1, math.ceil(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours}h" if hours else "", f"{minutes}m" if minutes else "", f"{secs}s" if secs else ""]
+    return "".join(parts)
+
+
+# --- keys never leave ------------------------------------------------------------------
+
+# Shapes of real keys (Groq gsk_, OpenAI-style sk-, Google AIza), even partly starred out.
+_KEY_SHAPES = re.compile(r"\b(?:gsk_|sk-|sk_|AIza)[A-Za-z0-9_\-*]{6,}")
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """The text with each secret, and anything shaped like an API key, replaced by [redacted].
+
+    >>> redact("Invalid API Key gsk_abc123def456 for org", ["gsk_abc123def456"])
+    'Invalid API Key [redacted] for org'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "[redacted]")
+    return _KEY_SHAPES.sub("[redacted]", text)
+
+
+def shorten(text: str, limit: int = 300) -> str:
+    """One line of at most `limit` characters, for error messages.
+
+    >>> shorten("a\\n  b" + "c" * 400, 10)
+    'a bcccccc…'
+    """
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

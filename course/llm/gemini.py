@@ -1,0 +1,154 @@
+"""Google's Gemini, on the `google-genai` SDK (default model gemini-2.5-flash).
+
+Introduced in notebook 07 (the router): Gemini is first in the course text's chain.
+The key comes from GEMINI_API_KEY, the model from GEMINI_MODEL, and the endpoint from
+GOOGLE_GEMINI_BASE_URL (the SDK's own variable) when it is set. The SDK's retries are
+off (one attempt) and every call has a timeout. "Thought" parts are the model's
+reasoning, not its answer, and are left out of the text.
+
+>>> GeminiLLM(api_key="AIza-example").model     # doctest: +SKIP
+'gemini-2.5-flash'
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from course.config import get_key, get_setting
+from course.llm.base import LLM, Completion, Usage, default_timeout, elapsed_ms
+from course.llm.errors import (BadResponse, LLMError, MissingKey, RateLimited, Unavailable,
+                               parse_retry_after, redact, shorten)
+
+GEMINI_MODEL = "gemini-2.5-flash"
+
+
+def _transport_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """(timeout classes, transport classes) of whichever httpx packages are installed."""
+    timeouts: list[type[Exception]] = []
+    transports: list[type[Exception]] = []
+    for module_name in ("httpx", "httpx2"):
+        try:
+            module = __import__(module_name)
+        except ImportError:
+            continue
+        timeouts.append(module.TimeoutException)
+        transports.append(module.TransportError)
+    return tuple(timeouts), tuple(transports)
+
+
+def retry_delay_of(details: Any) -> str | None:
+    """The `retryDelay` of a Gemini error body's RetryInfo detail, e.g. '46s'.
+
+    >>> retry_delay_of({"error": {"details": [{"retryDelay": "46s"}]}})
+    '46s'
+    """
+    error = details.get("error", details) if isinstance(details, dict) else {}
+    for item in (error.get("details") or []) if isinstance(error, dict) else []:
+        if isinstance(item, dict) and item.get("retryDelay"):
+            return str(item["retryDelay"])
+    return None
+
+
+class GeminiLLM(LLM):
+    """A Gemini model reached with google-genai."""
+
+    key_variable = "GEMINI_API_KEY"
+
+    def __init__(self, *, model: str | None = None, api_key: str | None = None,
+                 name: str = "Gemini", timeout: float | None = None,
+                 temperature: float | None = 0.0) -> None:
+        from google import genai
+        from google.genai import types
+
+        self.name = name
+        self.model = get_setting("GEMINI_MODEL", value=model, default=GEMINI_MODEL) or GEMINI_MODEL
+        key = get_key(self.key_variable, value=api_key)
+        if not key:
+            raise MissingKey(self.key_variable, provider=name)
+        self.timeout, self.temperature = default_timeout(timeout), temperature
+        options = types.HttpOptions(
+            base_url=get_setting("GOOGLE_GEMINI_BASE_URL"),  # None: the SDK's own default
+            timeout=int(self.timeout * 1000),  # milliseconds
+            retry_options=types.HttpRetryOptions(attempts=1),
+        )
+        self._client = genai.Client(api_key=key, vertexai=False, http_options=options)
+
+    def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+        """Ask once; map whatever the SDK raises to the course's LLM errors."""
+        from google.genai import types
+
+        config = types.GenerateContentConfig(system_instruction=system, temperature=self.temperature)
+        started = time.perf_counter()
+        try:
+            reply = self._client.models.generate_content(model=self.model, contents=prompt, config=config)
+        except Exception as exc:  # narrowed in _error_for; anything else is re-raised there
+            raise self._error_for(exc) from None  # from None: the SDK's text may hold the key
+        return self._completion(reply, elapsed_ms(started))
+
+    def _completion(self, reply: Any, latency_ms: float) -> Completion:
+        """The answer (thought parts left out) and usage from a generateContent reply."""
+        candidates = getattr(reply, "candidates", None) or []
+        if not candidates:
+            feedback = getattr(reply, "prompt_feedback", None)
+            blocked = getattr(feedback, "block_reason", None)
+            why = f" (blocked: {getattr(blocked, 'name', blocked)})" if blocked else ""
+            raise BadResponse(f"the reply had no answer in it{why}", provider=self.name)
+        candidate = candidates[0]
+        parts = getattr(getattr(candidate, "content", None), "parts", None) or []
+        text = "".join(p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False))
+        finish = getattr(candidate.finish_reason, "name", candidate.finish_reason)
+        if finish == "MAX_TOKENS":
+            raise BadResponse("the answer was cut off at the token limit (MAX_TOKENS)", provider=self.name)
+        if not text.strip():
+            raise BadResponse(f"the answer was empty (finish reason {finish})", provider=self.name)
+        return Completion(text.strip(), self.name, self.model, self._usage(reply, latency_ms))
+
+    @staticmethod
+    def _usage(reply: Any, latency_ms: float) -> Usage:
+        """Tokens in, and tokens out including thinking (which counts against the quota)."""
+        meta = getattr(reply, "usage_metadata", None)
+        if meta is None:
+            return Usage(None, None, latency_ms)
+        out = meta.candidates_token_count
+        if out is not None and meta.thoughts_token_count:
+            out += meta.thoughts_token_count
+        return Usage(meta.prompt_token_count, out, latency_ms)
+
+    def _clean(self, text: str) -> str:
+        return redact(text, [getattr(getattr(self._client, "_api_client", None), "api_key", None)])
+
+    def _error_for(self, exc: Exception) -> LLMError:
+        """The course's error for what google-genai raised; the message never contains the key."""
+        from google.genai import errors
+        from pydantic import ValidationError
+
+        timeouts, transports = _transport_errors()
+        if isinstance(exc, errors.APIError):
+            return self._status_error(exc)
+        if isinstance(exc, timeouts):
+            return Unavailable(f"no answer within {self.timeout:g} s (timed out)", provider=self.name)
+        if isinstance(exc, transports):
+            return Unavailable(f"could not connect: {shorten(self._clean(str(exc)), 120)}",
+                               provider=self.name)
+        if isinstance(exc, (ValueError, ValidationError)):  # json.JSONDecodeError is a ValueError
+            return BadResponse(f"the reply was not JSON: {shorten(self._clean(str(exc)), 120)}",
+                               provider=self.name)
+        raise exc  # not the SDK's: a bug to see, not to route around
+
+    def _status_error(self, exc: Any) -> LLMError:
+        """Map a Gemini API error (HTTP code + status + message) to an error class."""
+        code = int(exc.code or 0)
+        message = shorten(self._clean(str(exc.message or exc.status or "")), 300)
+        said = f"HTTP {code} {exc.status or ''}".rstrip() + f": {message}"
+        if code == 429:
+            wait = parse_retry_after({}, message, retry_delay=retry_delay_of(exc.details))
+            return RateLimited(said, retry_after=wait, provider=self.name)
+        if code >= 500 or code == 408:
+            return Unavailable(said, provider=self.name)
+        if code in (401, 403) or "api key" in message.lower():
+            return LLMError(f"{said} (the service refused the key: check {self.key_variable} in .env)",
+                            provider=self.name)
+        if code == 404:
+            return LLMError(f"{said}; model {self.model!r} not found (set GEMINI_MODEL to one Gemini has)",
+                            provider=self.name)
+        return LLMError(said, provider=self.name)

@@ -1,0 +1,398 @@
+"""The read-only guard: read the query as tokens, refuse anything that is not a safe read.
+
+Introduced in notebook 03. The course text's check looked for words in the upper-cased
+text, which fails both ways: it refuses `p.created_at` and `'Create Your Own'`, and lets
+`SET\\t`, `LOAD CSV` and `[*]` through. This guard reads the query the way FalkorDB does:
+strings, comments, backticked names and property names are not keywords.
+
+Strings, comments and brackets are read from the raw text, exactly as the server reads
+them; only names are compared after NFKC normalisation (so `ＤＥＬＥＴＥ` reads as DELETE).
+Normalising the whole text first would let a look-alike such as `﹨` (which NFKC turns
+into a backslash) hide the end of a string from the guard but not from the server.
+
+The guard is the first layer: `Database.run` also reads with `ro_query`, a time limit and
+a row cap, and `explain_check` asks FalkorDB's own parser for a second opinion.
+
+>>> check("MATCH (n) DETACH DELETE n").reason
+'DETACH DELETE would change the graph; the agent may only read.'
+>>> check("MATCH (p:Project) RETURN p.created_at").allowed
+True
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from .errors import CourseError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .db import Database
+
+# Read-only procedures the course uses; matched without regard to case, as FalkorDB does.
+ALLOWED_PROCEDURES: tuple[str, ...] = (
+    "algo.SPpaths", "algo.SSpaths", "algo.BFS",
+    "db.labels", "db.relationshipTypes", "db.propertyKeys", "db.indexes",
+    "db.idx.fulltext.queryNodes", "db.idx.fulltext.queryRelationships",
+)
+_ALLOWED_LOWER = {name.lower(): name for name in ALLOWED_PROCEDURES}
+
+WRITE_CLAUSES = frozenset({"CREATE", "MERGE", "DELETE", "SET", "REMOVE", "DROP", "FOREACH"})
+# Plan operations that change the graph or read from outside it (see `explain_check`).
+# Each operation name -> what the learner wrote to get it.
+WRITE_OPERATIONS = {"Create": "CREATE", "Delete": "DELETE", "Update": "SET or REMOVE",
+                    "Merge": "MERGE", "MergeCreate": "MERGE", "Foreach": "FOREACH",
+                    "Load CSV": "LOAD CSV"}
+
+_PUNCTUATION = set("()[]{},.:;|$+-*/%^=<>!?&~")
+_NUMBER = re.compile(r"0[xX][0-9A-Fa-f]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?")
+
+
+class UnsafeQuery(CourseError):
+    """The guard refused a query; `reason` says why and `clause` names what it refused."""
+
+    def __init__(self, reason: str, *, clause: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.clause = clause
+
+
+@dataclass(frozen=True)
+class Token:
+    """One piece of a query. `kind` is name, quoted_name, string, number, parameter,
+    punct, comment or other (a character Cypher does not use).
+
+    >>> Token("name", "ｄｅｌｅｔｅ", 0).word
+    'DELETE'
+    """
+
+    kind: str
+    text: str
+    start: int
+    closed: bool = True  # False for a string, comment or backticked name that never ends
+
+    @property
+    def word(self) -> str:
+        """A name upper-cased after NFKC normalisation; other tokens as written."""
+        if self.kind == "name":
+            return unicodedata.normalize("NFKC", self.text).upper()
+        return self.text
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The guard's answer. It is falsy when the query is refused, so `if check(q):` works.
+
+    >>> bool(check("MATCH (n) SET\\tn.x = 1"))
+    False
+    """
+
+    allowed: bool
+    reason: str | None = None
+    clause: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+
+ALLOWED = Verdict(True)
+
+
+def _refuse(reason: str, clause: str | None) -> Verdict:
+    return Verdict(False, reason, clause)
+
+
+# --- the lexer -------------------------------------------------------------------------
+
+def _scan_quoted(text: str, i: int) -> tuple[int, bool]:
+    """End of the string opened at `i` (a backslash escapes the next character)."""
+    quote, j = text[i], i + 1
+    while j < len(text):
+        if text[j] == "\\":
+            j += 2
+        elif text[j] == quote:
+            return j + 1, True
+        else:
+            j += 1
+    return len(text), False
+
+
+def _scan_comment(text: str, i: int) -> tuple[int, bool]:
+    """End of the comment at `i`: `//` runs to the newline (only \\n, as in FalkorDB)."""
+    if text.startswith("//", i):
+        end = text.find("\n", i)
+        return (len(text) if end < 0 else end), True
+    end = text.find("*/", i + 2)
+    return (len(text), False) if end < 0 else (end + 2, True)
+
+
+def _is_name_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _next_token(text: str, i: int) -> Token:
+    """The token starting at `i` (which is not whitespace)."""
+    ch, rest = text[i], text[i:i + 2]
+    if rest in ("//", "/*"):
+        end, closed = _scan_comment(text, i)
+        return Token("comment", text[i:end], i, closed)
+    if ch in "'\"":
+        end, closed = _scan_quoted(text, i)
+        return Token("string", text[i:end], i, closed)
+    if ch == "`":
+        end = text.find("`", i + 1)
+        closed = end >= 0
+        end = end + 1 if closed else len(text)
+        return Token("quoted_name", text[i:end], i, closed)
+    number = _NUMBER.match(text, i)
+    if number and (ch.isdigit() or not (i and _is_name_char(text[i - 1]))):
+        return Token("number", number.group(), i)
+    if _is_name_char(ch) or (ch == "$" and i + 1 < len(text) and _is_name_char(text[i + 1])):
+        j = i + 1
+        while j < len(text) and _is_name_char(text[j]):
+            j += 1
+        return Token("parameter" if ch == "$" else "name", text[i:j], i)
+    if rest == "..":
+        return Token("punct", "..", i)
+    return Token("punct" if ch in _PUNCTUATION else "other", ch, i)
+
+
+def tokenize(cypher: str) -> list[Token]:
+    """Split a query into tokens; whitespace is dropped, comments are kept.
+
+    >>> [t.text for t in tokenize("RETURN 'a;b' // done")]
+    ['RETURN', "'a;b'", '// done']
+    """
+    tokens: list[Token] = []
+    i = 0
+    while i < len(cypher):
+        if cypher[i].isspace():
+            i += 1
+            continue
+        token = _next_token(cypher, i)
+        tokens.append(token)
+        i = token.start + len(token.text)
+    return tokens
+
+
+# --- the checks ------------------------------------------------------------------------
+
+def _is_name_position(code: list[Token], i: int) -> bool:
+    """True when the word at `i` is a name, not a clause: `n.set`, `:Delete`, `AS create`,
+    `{set: 1}`, `(create:Student)`."""
+    before = code[i - 1] if i > 0 else None
+    after = code[i + 1] if i + 1 < len(code) else None
+    if before is not None and (before.text in (".", ":") or before.word == "AS"):
+        return True
+    return after is not None and after.text == ":"
+
+
+def _procedure_name(code: list[Token], j: int) -> str | None:
+    """The dotted name starting at `j` (`db.idx.fulltext.queryNodes`), or None."""
+    parts: list[str] = []
+    while j < len(code) and code[j].kind in ("name", "quoted_name"):
+        parts.append(code[j].text.strip("`"))
+        if j + 1 < len(code) and code[j + 1].text == ".":
+            j += 2
+        else:
+            break
+    return ".".join(parts) or None
+
+
+def _check_call(code: list[Token], i: int) -> Verdict:
+    """CALL must name a procedure on the allowlist; CALL { } subqueries are refused."""
+    after = code[i + 1].text if i + 1 < len(code) else ""
+    if after in ("{", "("):
+        return _refuse("CALL { } subqueries are not allowed, because one can hide a write; "
+                       "write the query with MATCH and WITH instead.", "CALL { }")
+    name = _procedure_name(code, i + 1)
+    if name is None:
+        return _refuse("CALL must be followed by the name of a procedure, such as "
+                       "algo.SPpaths.", "CALL")
+    if name.lower() in _ALLOWED_LOWER:
+        return ALLOWED
+    return _refuse(f"The procedure {name} is not one of the read-only procedures the agent may "
+                   f"call ({', '.join(ALLOWED_PROCEDURES)}).", f"CALL {name}")
+
+
+def _check_clauses(code: list[Token]) -> Verdict:
+    """Write clauses, LOAD CSV and CALL, wherever they stand."""
+    for i, token in enumerate(code):
+        if token.kind != "name":
+            continue
+        word = token.word
+        following = code[i + 1].word if i + 1 < len(code) else ""
+        if word == "LOAD" and following == "CSV":  # never a name, whatever stands before it
+            return _refuse("LOAD CSV would read a file or URL from outside the graph (the "
+                           "server's read-only mode allows it); the agent may only read the "
+                           "graph itself.", "LOAD CSV")
+        if _is_name_position(code, i):
+            continue
+        if word == "DETACH" or word in WRITE_CLAUSES:
+            clause = "DETACH DELETE" if word == "DETACH" and following == "DELETE" else word
+            return _refuse(f"{clause} would change the graph; the agent may only read.", clause)
+        if word == "CALL":
+            verdict = _check_call(code, i)
+            if not verdict:
+                return verdict
+    return ALLOWED
+
+
+def _check_statements(code: list[Token]) -> Verdict:
+    """One statement only: nothing but further `;` may follow the first `;`."""
+    ends = [i for i, token in enumerate(code) if token.text == ";"]
+    if ends and any(token.text != ";" for token in code[ends[0]:]):
+        return _refuse("The text holds more than one statement (something follows the ';'); "
+                       "the agent runs exactly one query at a time.", "several statements")
+    return ALLOWED
+
+
+def _closing_bracket(code: list[Token], i: int) -> int:
+    """Index of the `]` that closes the `[` at `i` (or the end)."""
+    depth = 0
+    for j in range(i, len(code)):
+        depth += {"[": 1, "(": 1, "{": 1, "]": -1, ")": -1, "}": -1}.get(code[j].text, 0)
+        if depth == 0:
+            return j
+    return len(code) - 1
+
+
+def _is_unbounded(code: list[Token], star: int) -> bool:
+    """After `*`: `*`, `*2..` and `*..` have no upper bound; `*3`, `*1..3`, `*..3` do."""
+    j = star + 1
+    if j < len(code) and code[j].kind == "number":
+        j += 1
+        if not (j < len(code) and code[j].text == ".."):
+            return False  # *3: exactly three hops
+    if not (j < len(code) and code[j].text == ".."):
+        return True  # a bare *
+    return not (j + 1 < len(code) and code[j + 1].kind == "number")
+
+
+def _stars_in_relationship(code: list[Token], start: int, end: int) -> list[int]:
+    """Positions of `*` at the top level of the relationship bracket code[start..end]."""
+    stars, depth = [], 0
+    for j in range(start + 1, end):
+        depth += {"[": 1, "(": 1, "{": 1, "]": -1, ")": -1, "}": -1}.get(code[j].text, 0)
+        if depth == 0 and code[j].text == "*":
+            stars.append(j)
+    return stars
+
+
+def _check_paths(code: list[Token], cypher: str) -> Verdict:
+    """Variable-length relationships `-[...*...]-` must have an upper bound."""
+    for i, token in enumerate(code):
+        if token.text != "[" or i == 0 or code[i - 1].text != "-":
+            continue
+        end = _closing_bracket(code, i)
+        if any(_is_unbounded(code, star) for star in _stars_in_relationship(code, i, end)):
+            pattern = cypher[token.start:code[end].start + len(code[end].text)]
+            return _refuse(f"The pattern {pattern} has no upper bound, so it could walk the "
+                           "whole graph; give it one, such as [*1..3].", pattern)
+    return ALLOWED
+
+
+def _check_readable(tokens: list[Token], code: list[Token]) -> Verdict:
+    """Something to run, and every string, comment and backticked name closed."""
+    if not code:
+        return _refuse("The query is empty: there is nothing to run.", "empty query")
+    for token in tokens:
+        if not token.closed:
+            what = {"string": "string", "comment": "comment"}.get(token.kind, "backticked name")
+            return _refuse(f"The {what} that starts at character {token.start} is never closed, "
+                           "so the rest of the query cannot be read; close it.", f"unclosed {what}")
+    return ALLOWED
+
+
+def check(cypher: str) -> Verdict:
+    """Decide whether a query is a safe read; a refusal names the clause and says why.
+
+    >>> check("LOAD CSV FROM 'file:///etc/passwd' AS row RETURN row").clause
+    'LOAD CSV'
+    >>> check("MATCH (c:Club {name: 'Create Your Own'}) RETURN c.name").allowed
+    True
+    """
+    tokens = tokenize(cypher)
+    # Comments and stray characters are not code: dropping them joins what they separate,
+    # so LOAD/**/CSV is still LOAD CSV.
+    code = [t for t in tokens if t.kind not in ("comment", "other")]
+    checks: list[Callable[[], Verdict]] = [
+        lambda: _check_readable(tokens, code),
+        lambda: _check_clauses(code),
+        lambda: _check_statements(code),
+        lambda: _check_paths(code, cypher),
+    ]
+    for run_check in checks:
+        verdict = run_check()
+        if not verdict:
+            return verdict
+    return ALLOWED
+
+
+def ensure_safe(cypher: str) -> None:
+    """Raise UnsafeQuery unless `check` allows the query.
+
+    >>> ensure_safe("MATCH (s:Student) RETURN s.name")
+    """
+    verdict = check(cypher)
+    if not verdict:
+        raise UnsafeQuery(verdict.reason or "The query was refused.", clause=verdict.clause)
+
+
+# --- the second opinion: FalkorDB's own parser -----------------------------------------
+
+def _operation(line: str) -> str:
+    """`'    Conditional Traverse | (n)->(m)'` -> `'Conditional Traverse'`."""
+    return line.strip().split(" | ")[0].strip()
+
+
+def explain_check(db: "Database", cypher: str) -> Verdict:
+    """Ask FalkorDB for the plan (nothing runs) and refuse plans that would write.
+
+    A syntax error is the server's own: it raises QueryFailed with its message.
+
+    >>> explain_check(db, "MATCH (n) DETACH DELETE n").clause
+    'Delete'
+    """
+    try:
+        plan = db.explain(cypher)
+    except CourseError:
+        raise
+    except Exception as exc:  # falkordb cannot read the reply of a schema command
+        if "plan must be an array" in str(exc):
+            return _refuse("FalkorDB reads this as a schema command (an index or a "
+                           "constraint), which would change the graph.", "schema command")
+        raise
+    for line in plan:
+        operation = _operation(line)
+        if operation == "Load CSV":
+            return _refuse("FalkorDB's plan for this query has a Load CSV step, which reads "
+                           "from outside the graph; the agent may only read the graph itself.",
+                           operation)
+        if operation in WRITE_OPERATIONS:
+            return _refuse(f"FalkorDB's plan for this query has a {operation} step "
+                           f"({WRITE_OPERATIONS[operation]}), which would change the graph; "
+                           "the agent may only read.", operation)
+        if "..INF]" in line:
+            return _refuse(f"FalkorDB's plan walks a path with no upper bound ({line.strip()}); "
+                           "give the pattern one, such as [*1..3].", operation)
+    return ALLOWED
+
+
+# --- the course text's check, kept for notebook 03's comparison -------------------------
+
+def naive_is_safe(cypher: str) -> tuple[bool, str | None]:
+    """The course text's keyword-list check, as written there: substring search.
+
+    >>> naive_is_safe("MATCH (p:Project) RETURN p.created_at")
+    (False, 'Write operation detected: CREATE')
+    >>> naive_is_safe("MATCH (n) SET\\tn.x = 1")
+    (True, None)
+    """
+    forbidden = ["CREATE", "DELETE", "SET ", "MERGE", "REMOVE", "DROP"]
+    upper = cypher.upper()
+    for word in forbidden:
+        if word in upper:
+            return False, f"Write operation detected: {word.strip()}"
+    return True, None

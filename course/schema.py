@@ -1,0 +1,235 @@
+"""The schema prompt: read the schema from the live graph, describe it, link the question's names.
+
+Introduced in notebook 02. Two ideas:
+1. `introspect(db)` reads labels, relationship patterns and property types from the graph
+   itself and merges the sentences in data/college/schema.yaml. A property's values are
+   listed only when there are few of them (grades, levels, branches), so the schema does
+   not grow with the graph.
+2. `link_entities(db, question)` looks up the names a question mentions in the full-text
+   indexes (fuzzy: "debate-ye" -> Debate Society, "Payl" -> Payal; aliases: "ML" ->
+   Machine Learning) so only those values go into the prompt.
+
+>>> schema = introspect(db)
+>>> [m.value for m in link_entities(db, "dbms and debate-ye dono ke students kaun hain?")]
+['DBMS', 'Debate Society']
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Any
+
+from .dataset import DATA_DIR, FULLTEXT_PROPERTY, load_schema
+from .db import Database
+from .errors import CourseError
+
+MAX_LISTED_VALUES = 8  # list a property's values only when it has at most this many
+
+
+@dataclass
+class Property:
+    name: str
+    type: str
+    description: str = ""
+    values: list[Any] | None = None   # listed when few
+    scale: list[str] | None = None    # ordered best first, from schema.yaml
+
+
+@dataclass
+class Pattern:
+    type: str
+    start: str
+    end: str
+    description: str = ""
+    properties: dict[str, Property] = field(default_factory=dict)
+
+
+@dataclass
+class GraphSchema:
+    description: str
+    labels: dict[str, tuple[str, dict[str, Property]]]   # label -> (description, properties)
+    patterns: list[Pattern]
+    aliases: dict[str, list[str]]                         # value -> how people write it
+
+    def render(self) -> str:
+        """The schema section of the prompt, as text."""
+        lines = [f"GRAPH SCHEMA ({self.description})", "", "NODES:"]
+        for label, (description, props) in self.labels.items():
+            lines.append(f"- {label} {{{', '.join(props)}}}: {description}")
+            lines += [f"    {p.name} ({p.type}): {_describe(p)}" for p in props.values()]
+        lines += ["", "RELATIONSHIPS (direction matters):"]
+        for pat in self.patterns:
+            props = f" {{{', '.join(pat.properties)}}}" if pat.properties else ""
+            lines.append(f"- (:{pat.start})-[:{pat.type}{props}]->(:{pat.end}): {pat.description}")
+            lines += [f"    {p.name} ({p.type}): {_describe(p)}" for p in pat.properties.values()]
+        scales = self.scales()
+        if scales:
+            lines += ["", "VALUE SCALES (best first; order by position in the list, not as text):"]
+            lines += [f"- {where}: {', '.join(scale)}" for where, scale in scales.items()]
+        return "\n".join(lines)
+
+    def scales(self) -> dict[str, list[str]]:
+        """{'STUDIES.grade': ['A+', 'A', ...], 'HAS_SKILL.level': [...]}."""
+        found = {}
+        for owner, props in [(k, v[1]) for k, v in self.labels.items()] + \
+                            [(p.type, p.properties) for p in self.patterns]:
+            found.update({f"{owner}.{p.name}": p.scale for p in props.values() if p.scale})
+        return found
+
+
+def _describe(prop: Property) -> str:
+    text = prop.description
+    if prop.values is not None and not prop.scale:
+        text += f" Values: {', '.join(map(_literal, prop.values))}."
+    return text.strip()
+
+
+def _literal(value: Any) -> str:
+    return f"'{value}'" if isinstance(value, str) else str(value)
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "boolean", int: "integer", float: "float", str: "string"}.get(type(value), "list")
+
+
+def _properties(db: Database, match: str, described: dict[str, Any]) -> dict[str, Property]:
+    """Property names and types seen on the graph (a sample), with their sentences merged."""
+    found = db.run(f"MATCH {match} WITH x LIMIT 500 UNWIND keys(x) AS k "
+                   "RETURN k, collect(DISTINCT x[k]) AS vs, count(*) AS n", guard=False).rows
+    props = {}
+    for name, values, count in sorted(found, key=lambda r: list(described).index(r[0])
+                                      if r[0] in described else 99):
+        spec = described.get(name, {})
+        few = len(values) <= MAX_LISTED_VALUES and len(values) < count
+        props[name] = Property(name, _type_name(values[0]) if values else spec.get("type", "string"),
+                               spec.get("description", ""),
+                               sorted(values, key=str) if few else None, spec.get("scale"))
+    return props
+
+
+def introspect(db: Database, *, data_dir: Path = DATA_DIR) -> GraphSchema:
+    """Read the schema from the live graph and merge the descriptions in schema.yaml."""
+    if db.graph_name not in db.client.list_graphs():
+        raise CourseError(f"The graph {db.graph_name!r} is empty: load it with "
+                          "`course.load_college(db)` or `python -m course load`.")
+    described = load_schema(data_dir)
+    label_specs = described.get("labels", {})
+    labels = {}
+    for (label,) in db.run("CALL db.labels() YIELD label RETURN label", guard=False).rows:
+        spec = label_specs.get(label, {})
+        labels[label] = (spec.get("description", ""),
+                         _properties(db, f"(x:{label})", spec.get("properties", {})))
+    rel_specs = {(r["type"], r["from"], r["to"]): r for r in described.get("relationships", [])}
+    patterns = []
+    rows = db.run("MATCH (a)-[r]->(b) RETURN DISTINCT labels(a)[0], type(r), labels(b)[0]",
+                  guard=False).rows
+    for start, kind, end in sorted(rows, key=lambda r: (r[1], r[0])):
+        spec = rel_specs.get((kind, start, end), {})
+        props = _properties(db, f"(:{start})-[x:{kind}]->(:{end})", spec.get("properties") or {})
+        patterns.append(Pattern(kind, start, end, spec.get("description", ""), props))
+    order = list(label_specs)
+    labels = dict(sorted(labels.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99))
+    return GraphSchema(described.get("description", ""), labels, patterns,
+                       described.get("aliases") or {})
+
+
+# --- entity linking -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Mention:
+    """A name in the question linked to a value in the graph."""
+
+    text: str       # as written in the question: "debate-ye"
+    label: str      # Club
+    property: str   # name
+    value: str      # Debate Society
+    score: float    # 1.0 exact ... 0.5 partial
+
+    def render(self) -> str:
+        return f'- "{self.text}" -> {self.label}.{self.property} = {_literal(self.value)}'
+
+
+_WORD = re.compile(r"[a-z0-9+#]+", re.I)
+_SHORT = 3  # words this short must match exactly ("1NF" must not find "2NF")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _similar(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if min(len(a), len(b)) <= _SHORT:
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= 0.8
+
+
+def _fulltext_candidates(db: Database, label: str, prop: str, word: str) -> list[str]:
+    # RediSearch syntax: `%word%` is a fuzzy match at Levenshtein distance 1.
+    term = word if len(word) <= _SHORT else f"{word}|%{word}%"
+    # Shortest names first among equal scores, so "DBMS" is not crowded out by "DBMS 24".
+    rows = db.run(f"CALL db.idx.fulltext.queryNodes('{label}', $term) YIELD node, score "
+                  f"RETURN node.{prop} ORDER BY score DESC, size(node.{prop}) LIMIT 20",
+                  {"term": term}, guard=False).rows
+    return [r[0] for r in rows if isinstance(r[0], str)]
+
+
+def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
+    """How well a value's words are found among the question's words, and where.
+
+    A partial match must include the value's first word: "debate" finds Debate Society and
+    "library" finds Library Management System, but "clubs" alone is no particular club.
+    """
+    value_words = _words(value)
+    hits = [[i for i, w in enumerate(words) if _similar(vw, w)] for vw in value_words]
+    matched = sum(bool(h) for h in hits)
+    if not matched or (matched < len(value_words) and not hits[0]):
+        return 0.0, []
+    if matched < len(value_words) and len(value_words[0]) <= _SHORT:
+        return 0.0, []
+    return matched / len(value_words), sorted({i for h in hits for i in h})
+
+
+def link_entities(db: Database, question: str, *, schema: GraphSchema | None = None,
+                  labels: dict[str, str] | None = None) -> list[Mention]:
+    """Values of the graph that the question names, best first, at most one per phrase."""
+    words = _words(question)
+    labels = labels or FULLTEXT_PROPERTY
+    found: dict[tuple[str, str], tuple[float, list[int]]] = {}
+    for label, prop in labels.items():
+        for word in dict.fromkeys(w for w in words if len(w) >= 2):
+            for value in _fulltext_candidates(db, label, prop, word):
+                score, used = _match(value, words)
+                if score and score > found.get((label, value), (0, []))[0]:
+                    found[(label, value)] = (score, used)
+    for value, aliases in ((schema.aliases if schema else None) or {}).items():
+        for alias in aliases:
+            alias_words = _words(alias)
+            for start in range(len(words) - len(alias_words) + 1):
+                if words[start:start + len(alias_words)] == alias_words:
+                    for label in _labels_with_value(db, labels, value):
+                        found[(label, value)] = (1.0, list(range(start, start + len(alias_words))))
+    return _best_mentions(found, words)
+
+
+def _labels_with_value(db: Database, labels: dict[str, str], value: str) -> list[str]:
+    return [label for label, prop in labels.items()
+            if db.run(f"MATCH (n:{label}) WHERE n.{prop} = $v RETURN count(n)", {"v": value},
+                      guard=False).rows[0][0]]
+
+
+def _best_mentions(found: dict, words: list[str]) -> list[Mention]:
+    """Keep the strongest reading of each phrase: 'memory management' is not also 'Virtual Memory'."""
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1]), kv[1][1]))
+    taken: set[int] = set()
+    mentions = []
+    for (label, value), (score, used) in ranked:
+        if score < 1.0 and set(used) <= taken:
+            continue
+        taken |= set(used)
+        text = " ".join(words[i] for i in used) if used else value
+        mentions.append(Mention(text, label, FULLTEXT_PROPERTY.get(label, "name"), value, round(score, 2)))
+    return sorted(mentions, key=lambda m: min((words.index(w) for w in _words(m.text) if w in words), default=0))

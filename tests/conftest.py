@@ -1,0 +1,59 @@
+"""Shared fixtures: every test gets its own environment and, when it asks, its own database."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from course.config import KEY_VARIABLES, _dotenv
+from course.db import connect
+from course.dataset import load_college
+
+# Variables the course reads: no test sees the developer's keys, server or choices.
+COURSE_VARIABLES = KEY_VARIABLES + (
+    "FALKORDB_URL", "COURSE_DB", "COURSE_GRAPH", "COURSE_LLM",
+    "GROQ_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "MISTRAL_BASE_URL", "OPENROUTER_BASE_URL",
+    "OLLAMA_HOST", "GOOGLE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL",
+    "GEMINI_MODEL", "GROQ_MODEL", "GROQ_SMALL_MODEL", "MISTRAL_MODEL", "OPENROUTER_MODEL",
+    "OLLAMA_MODEL", "COURSE_LLM_TIMEOUT", "GOOGLE_GENAI_USE_VERTEXAI", "GROQ_CUSTOM_HEADERS",
+)
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(tmp_path, monkeypatch):
+    """No keys, no server URL, no .env: the working directory is an empty temp folder."""
+    for name in COURSE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    # The project's own .env (if a developer has one) must not leak into tests either.
+    monkeypatch.setattr("course.config.dotenv_path", lambda: tmp_path / ".env")
+    _dotenv.cache_clear()
+    yield
+    _dotenv.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def _shared_server(tmp_path_factory):
+    """One embedded FalkorDB for the whole run; each test gets a graph of its own on it."""
+    db = connect(path=tmp_path_factory.mktemp("falkordb") / "tests.db")
+    yield db
+    db.server.stop()
+
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def empty_db(_shared_server):
+    """A graph of this test's own, empty, deleted afterwards."""
+    db = _shared_server.select(f"college_test_{next(_numbers)}")
+    yield db
+    if db.graph_name in db.client.list_graphs():
+        db.graph.delete()
+
+
+@pytest.fixture
+def college_db(empty_db):
+    """A graph of this test's own with the college graph loaded."""
+    load_college(empty_db)
+    return empty_db

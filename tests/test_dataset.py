@@ -1,0 +1,80 @@
+"""Loading: idempotent, parameterised, reset, broken files named with their line."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from course.dataset import DATA_DIR, graph_counts, load_college, read_dataset, synthetic_college, write_dataset
+from course.errors import DataFileError
+
+
+def test_loading_twice_changes_nothing(empty_db):
+    first = load_college(empty_db)
+    checksum = empty_db.run("MATCH (n) RETURN n.name, n.id, n.code, n.text ORDER BY n.id, n.code, n.name",
+                            guard=False).rows
+    second = load_college(empty_db)
+    assert first == second
+    assert (second["nodes"], second["relationships"]) == (75, 132)
+    assert empty_db.run("MATCH (n) RETURN n.name, n.id, n.code, n.text ORDER BY n.id, n.code, n.name",
+                        guard=False).rows == checksum
+
+
+def test_people_part_then_whole_graph(empty_db):
+    people = load_college(empty_db, part="people")
+    assert (people["nodes"], people["relationships"]) == (20, 39)
+    whole = load_college(empty_db)
+    assert (whole["nodes"], whole["relationships"]) == (75, 132)
+
+
+def test_reset_starts_from_nothing(college_db):
+    college_db.query("MATCH (s:Student {name: 'Payal'}) SET s.year = 9")
+    counts = load_college(college_db, reset_first=True)
+    assert counts["nodes"] == 75
+    assert college_db.run("MATCH (s:Student {name: 'Payal'}) RETURN s.year").rows == [[2]]
+
+
+def test_fulltext_indexes_exist_for_name_linking(college_db):
+    rows = college_db.run("CALL db.idx.fulltext.queryNodes('Club', 'debate') YIELD node "
+                          "RETURN node.name").rows
+    assert rows == [["Debate Society"]]
+
+
+def test_values_are_parameters_not_query_text(empty_db, tmp_path):
+    data = tmp_path / "college"
+    shutil.copytree(DATA_DIR, data)
+    students = data / "nodes" / "Student.csv"
+    students.write_text(students.read_text() + "S99,\"O'Brien\"\" }) DETACH DELETE (n //\",1,CSE\n")
+    load_college(empty_db, data_dir=data)
+    names = empty_db.run("MATCH (s:Student) WHERE s.id = 'S99' RETURN s.name").rows
+    assert names == [["O'Brien\" }) DETACH DELETE (n //"]]
+    assert graph_counts(empty_db)["nodes"] == 76
+
+
+@pytest.mark.parametrize("file, bad_line, expected", [
+    ("nodes/Student.csv", "S06,Meera\n", "Student.csv, line 7: 2 values for 4 columns"),
+    ("nodes/Student.csv", "S06,Meera,second,CSE\n", "Student.csv, line 7, column year: expected a whole number"),
+    ("nodes/Student.csv", "S01,Again,1,CSE\n", "Student.csv, line 7: the key 'id' is missing or repeated"),
+    ("relationships/Student-STUDIES-Subject.csv", "S77,CS201,3,A\n", "no Student with key 'S77'"),
+])
+def test_a_broken_csv_names_the_file_and_line(tmp_path, file, bad_line, expected):
+    data = tmp_path / "college"
+    shutil.copytree(DATA_DIR, data)
+    with (data / file).open("a") as handle:
+        handle.write(bad_line)
+    with pytest.raises(DataFileError, match=expected.replace("(", r"\(").replace(")", r"\)")):
+        read_dataset(data)
+
+
+def test_synthetic_graph_is_larger_with_the_same_schema(empty_db):
+    data = synthetic_college(3)
+    assert len(data.nodes["Student"]) == 15 and set(data.keys) == set(read_dataset().keys)
+    write_dataset(empty_db, data)
+    counts = graph_counts(empty_db)
+    assert counts["nodes"] == 75 * 3
+    assert set(counts["types"]) == set(graph_counts_types())
+
+
+def graph_counts_types() -> list[str]:
+    return ["STUDIES", "MEMBER_OF", "HAS_SKILL", "WORKS_ON", "FRIENDS_WITH", "PREREQUISITE_FOR",
+            "REQUIRES", "COVERS", "INCLUDES", "EXPLAINS"]
