@@ -91,12 +91,12 @@ RETURN 'OUT_OF_SCOPE' AS status
 """
 # Each line of EXISTING DATA VALUES, as the course text writes it: "Payal (S02)", "DBMS (CS201)".
 VALUE_LINES = {
-    "Students": "MATCH (n:Student) RETURN n.name + ' (' + n.id + ')' ORDER BY id(n)",
-    "Subjects": "MATCH (n:Subject) RETURN n.name + ' (' + n.code + ')' ORDER BY id(n)",
-    "Clubs": "MATCH (n:Club) RETURN n.name ORDER BY id(n)",
-    "Skills": "MATCH (n:Skill) RETURN n.name ORDER BY id(n)",
-    "Projects": "MATCH (n:Project) RETURN n.name ORDER BY id(n)",
-    "Concepts": "MATCH (n:Concept) RETURN n.name ORDER BY id(n)",
+    "Students": "MATCH (n:Student) RETURN n.name + ' (' + n.id + ')' ORDER BY n.id",
+    "Subjects": "MATCH (n:Subject) RETURN n.name + ' (' + n.code + ')' ORDER BY n.code",
+    "Clubs": "MATCH (n:Club) RETURN n.name ORDER BY n.name",
+    "Skills": "MATCH (n:Skill) RETURN n.name ORDER BY n.name",
+    "Projects": "MATCH (n:Project) RETURN n.name ORDER BY n.id",
+    "Concepts": "MATCH (n:Concept) RETURN n.name ORDER BY n.id",
 }
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 

@@ -199,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `python -m course demo | head`: the reader left, nothing to say
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

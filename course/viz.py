@@ -234,6 +234,7 @@ def offline_html(net, labels: Iterable[str] = ()) -> str:
     page = _EXTERNAL_TAG.sub("", net.generate_html())
     page = re.sub(r"<center>\s*<h1>\s*</h1>\s*</center>", "", page)
     page = page.replace("</body>", _legend(labels) + "\n</body>", 1)
+    page = page.replace("</head>", "<style>body { margin: 4px; }</style>\n</head>", 1)
     leftover = _EXTERNAL_REFERENCE.search(page)
     if leftover:
         raise RuntimeError(f"The picture still loads something from the internet: {leftover.group(0)!r}")
@@ -253,6 +254,7 @@ def draw_graph(db: Database | None = None, *, highlight: Iterable[str] = (),
     if not re.fullmatch(r"[\w.-]+", name):
         raise ValueError(f"name must be a plain file name such as 'college', not {name!r}")
     graph = graph if graph is not None else read_graph(db)
+    highlight, mentioned = list(highlight), list(mentioned)
     lit = {n.id for n in find_nodes(graph, highlight)}
     named = {n.id for n in find_nodes(graph, mentioned)} - lit
     keep = neighbourhood(graph, lit | named, hops=hops) if focus and (lit or named) \
@@ -264,7 +266,7 @@ def draw_graph(db: Database | None = None, *, highlight: Iterable[str] = (),
     path.write_text(offline_html(net, labels), encoding="utf-8")
     return Picture(path, len(net.nodes), len(net.edges),
                    [graph.nodes[i].name for i in _ordered(lit, highlight, graph)],
-                   [graph.nodes[i].name for i in _ordered(named, mentioned, graph)], height + 40)
+                   [graph.nodes[i].name for i in _ordered(named, mentioned, graph)], height + 70)
 
 
 def _ordered(ids: set[int], values: Iterable[str], graph: GraphData) -> list[int]:

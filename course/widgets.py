@@ -11,8 +11,8 @@ Introduced in notebook 08. Two parts, so the logic is testable without a browser
   that says "thinking…" while the agent works (in a background thread, so the notebook
   stays responsive), and beside it the graph with the answer's nodes lit up (course.viz).
 
->>> chat = ChatSession(Agent(db, ScriptedLLM(["MATCH (s:Student) RETURN s.name", "Five."])))
->>> [m.role for m in chat.send("Who are the students?")]
+>>> chat = ChatSession(Agent(db, ScriptedLLM(["MATCH (s:Student) RETURN s.name", "Five."])))  # doctest: +SKIP
+>>> [m.role for m in chat.send("Who are the students?")]                                      # doctest: +SKIP
 ['user', 'assistant']
 """
 from __future__ import annotations
@@ -187,8 +187,8 @@ class ChatWidget:
         self.question.observe(self._on_submit, names="value")
         self.send_button.on_click(lambda _: self.ask(self.question.value))
         self.new_button.on_click(lambda _: self.new_chat())
-        left = w.VBox([w.HTML(f"<b>Ask the college graph</b> <small>({html.escape(session.provider)})</small>"),
-                       self.conversation,
+        title = f"<b>Ask the college graph</b> <small>({html.escape(session.provider)})</small>"
+        left = w.VBox([w.HTML(title), self.conversation,
                        w.HBox([self.question, self.send_button, self.new_button]), self.status],
                       layout=w.Layout(width="44%", padding="0 8px 0 0"))
         self.box = w.HBox([left, self.graph])
@@ -236,7 +236,8 @@ class ChatWidget:
         try:
             self.session.send(question)      # never raises
             reply = self.session.last_reply()
-            status = "Ready." if reply is None or reply.role != "error" else "The last question failed; see the message."
+            failed = reply is not None and reply.role == "error"
+            status = "The last question failed; see the message." if failed else "Ready."
             try:
                 self._draw(reply)
             except Exception as exc:  # noqa: BLE001 - a picture problem must not break the chat

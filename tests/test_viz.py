@@ -122,3 +122,8 @@ def test_a_file_name_must_be_plain(college_db, tmp_path):
 def test_values_in_flattens_rows_keeping_text_once():
     assert values_in([["Payal", "A+"], [["1NF", "2NF"], 3], ["Payal", None]]) == \
         ["Payal", "A+", "1NF", "2NF"]
+
+
+def test_values_may_come_from_a_generator(college_db, tmp_path):
+    picture = draw_graph(college_db, highlight=(v for v in ["Karan", "Rahul"]), directory=tmp_path)
+    assert picture.highlighted == ["Karan", "Rahul"]

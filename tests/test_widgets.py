@@ -190,3 +190,10 @@ def test_the_transcript_is_plain_text(college_db):
     chat.send("Who is Payal?")
     assert chat.transcript() == ("You: Who is Payal?\n"
                                  "Graph: Payal is a second-year CSE student.  [Scripted · 1 attempt · answered]")
+
+
+def test_two_chats_draw_into_their_own_files(college_db, tmp_path):
+    first = ChatWidget(session(college_db, []), directory=str(tmp_path), background=False)
+    second = ChatWidget(session(college_db, []), directory=str(tmp_path), background=False)
+    assert first.picture.path != second.picture.path
+    assert first.picture.path.is_file() and second.picture.path.is_file()

@@ -1240,7 +1240,8 @@ def is_answer_prompt(prompt: str) -> bool:
 class OfflineLLM(LLM):
     """Rule-based text-to-Cypher and answer writer: deterministic, no service, no key.
 
-    `last_intent` names the intent that wrote the last query (useful in notebook 09).
+    `last_intent` names the intent that wrote the last query ("ranking", "unknown word
+    'oldest'", ...); the answer step leaves it as it was.
     """
 
     name = "Offline"
@@ -1252,7 +1253,7 @@ class OfflineLLM(LLM):
     def complete(self, prompt: str, *, system: str | None = None) -> Completion:
         started = time.perf_counter()
         if is_answer_prompt(prompt):
-            self.last_intent, text = "answer", write_answer(prompt)
+            text = write_answer(prompt)
         else:
             self.last_intent, text = translate(parse_prompt(prompt, system))
         return Completion(text, self.name, self.model, Usage(None, None, elapsed_ms(started)))
