@@ -18,110 +18,17 @@ graphs of their own on the same database (COURSE_DB, or a temporary one), delete
 """
 from __future__ import annotations
 
-import re
 import tempfile
 import time
 from pathlib import Path
 
-from course import prompts
 from course.config import get_setting
 from course.dataset import create_fulltext_indexes, load_college, synthetic_college, write_dataset
 from course.db import connect
-from course.schema import introspect, link_entities
+from course.prompt_size import generated_prompt, handwritten_prompt, size
 
 QUESTION = "dbms and debate-ye dono ke students kaun hain?"
 SCALES = (1, 10, 100)
-
-# The course text's hand-written prompt; {values} is its EXISTING DATA VALUES section.
-COURSE_TEXT_SCHEMA = """\
-GRAPH SCHEMA for GraphTech Institute:
-
-NODES:
-- Student {{id, name, year, branch}}
-- Subject {{code, name, credits}}
-- Club {{name, founded}}
-- Skill {{name}}
-- Project {{id, name, status}}
-- Concept {{id, name, area}}
-- Note {{id, text}}
-
-RELATIONSHIPS:
-- (Student)-[:STUDIES {{semester, grade}}]->(Subject)
-- (Student)-[:MEMBER_OF {{since, role}}]->(Club)
-- (Student)-[:HAS_SKILL {{level}}]->(Skill)
-- (Student)-[:WORKS_ON {{role}}]->(Project)
-- (Student)-[:FRIENDS_WITH]->(Student)
-- (Subject)-[:PREREQUISITE_FOR]->(Subject)
-- (Project)-[:REQUIRES]->(Skill)
-- (Subject)-[:COVERS]->(Concept)
-- (Concept)-[:INCLUDES]->(Concept)
-- (Concept)-[:PREREQUISITE_FOR]->(Concept)
-- (Note)-[:EXPLAINS]->(Concept)
-
-EXISTING DATA VALUES:
-{values}
-
-CRITICAL RULES:
-
-1. NEVER return whole nodes. Always return SPECIFIC PROPERTIES.
-BAD: MATCH (s:Student {{name: 'Payal'}}) RETURN s
-GOOD: MATCH (s:Student {{name: 'Payal'}}) RETURN s.name, s.year, s.branch
-
-2. For name matching, ALWAYS use fuzzy matching:
-WHERE toLower(c.name) CONTAINS toLower('debate')
-NOT: {{name: 'debate-ye'}}
-
-3. EVERY node variable MUST have a label in MATCH.
-BAD: MATCH (s)-[:STUDIES]->(:Subject)-[:COVERS]->(next)
-GOOD: MATCH (s:Student)-[:STUDIES]->(:Subject)-[:COVERS]->(next:Concept)
-
-4. For shortest path, use algo.SPpaths:
-CALL algo.SPpaths({{sourceNode: a, targetNode: b,
-relTypes: ['PREREQUISITE_FOR'], relDirection: 'both', pathCount: 1}})
-YIELD path RETURN [n IN nodes(path) | n.name] AS route
-
-5. Only MATCH, OPTIONAL MATCH, WHERE, RETURN, WITH, ORDER BY, LIMIT,
-COLLECT, COUNT, DISTINCT, CALL algo.SPpaths.
-NEVER CREATE, DELETE, SET, MERGE, REMOVE.
-
-6. If the question is OUT OF SCOPE, return:
-RETURN 'OUT_OF_SCOPE' AS status
-
-7. Return ONLY the Cypher query. No explanation. No markdown.
-"""
-# Each line of EXISTING DATA VALUES, as the course text writes it: "Payal (S02)", "DBMS (CS201)".
-VALUE_LINES = {
-    "Students": "MATCH (n:Student) RETURN n.name + ' (' + n.id + ')' ORDER BY n.id",
-    "Subjects": "MATCH (n:Subject) RETURN n.name + ' (' + n.code + ')' ORDER BY n.code",
-    "Clubs": "MATCH (n:Club) RETURN n.name ORDER BY n.name",
-    "Skills": "MATCH (n:Skill) RETURN n.name ORDER BY n.name",
-    "Projects": "MATCH (n:Project) RETURN n.name ORDER BY n.id",
-    "Concepts": "MATCH (n:Concept) RETURN n.name ORDER BY n.id",
-}
-_TOKEN = re.compile(r"\w+|[^\w\s]")
-
-
-def handwritten_prompt(db, question: str) -> str:
-    """The course text's prompt for this graph: every value listed, then the question."""
-    lines = []
-    for heading, query in VALUE_LINES.items():
-        values = [r[0] for r in db.run(query, guard=False, max_rows=1_000_000).rows]
-        lines.append(f"- {heading}: {', '.join(values)}")
-    return COURSE_TEXT_SCHEMA.format(values="\n".join(lines)) + f"\nQUESTION: {question}"
-
-
-def generated_prompt(db, question: str) -> str:
-    """What the agent sends: system message (schema, rules, examples) + user message."""
-    schema = introspect(db)
-    system = prompts.cypher_system_prompt(schema.render())
-    user = prompts.cypher_user_prompt(question, mentions=link_entities(db, question, schema=schema))
-    return system + "\n\n" + user
-
-
-def tokens(text: str) -> tuple[int, int]:
-    """(words+punct, chars/4) -- the same two counts for every prompt."""
-    return len(_TOKEN.findall(text)), round(len(text) / 4)
-
 
 def graph_at(db, scale: int):
     """The college graph (1x) or a synthetic one `scale` times larger, freshly written."""
@@ -142,8 +49,8 @@ def measure(db) -> list[tuple]:
     for scale in SCALES:
         graph = graph_at(db, scale)
         counts = graph.counts()
-        hand, made = handwritten_prompt(graph, QUESTION), generated_prompt(graph, QUESTION)
-        rows.append((scale, counts["nodes"], len(hand), *tokens(hand), len(made), *tokens(made)))
+        hand, made = size(handwritten_prompt(graph, QUESTION)), size(generated_prompt(graph, QUESTION))
+        rows.append((scale, counts["nodes"], *hand.values(), *made.values()))
         if scale != 1:
             graph.graph.delete()
     return rows

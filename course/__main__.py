@@ -65,7 +65,10 @@ def _questions(args: argparse.Namespace) -> list[str]:
         raise InvalidInput("No question given: `python -m course ask \"Who is Payal?\"`, "
                            "or one question per line on standard input.")
     data = sys.stdin.buffer.read()
-    return [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    if not lines:
+        raise InvalidInput("Standard input held no question: give one question per line.")
+    return lines
 
 
 def _print_result(result, as_json: bool) -> None:

@@ -84,6 +84,16 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def _displayable(question: Any, limit: int = 200) -> str:
+    """The question as it can be shown back: valid text, cut to `limit` characters."""
+    if isinstance(question, bytes):
+        question = question.decode("utf-8", errors="replace")
+    if not isinstance(question, str):
+        question = repr(question)
+    text = question.encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates -> '?'
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+
+
 def check_question(question: Any) -> str:
     """The question, trimmed; a clear InvalidInput for what cannot be asked."""
     if isinstance(question, bytes):
@@ -93,6 +103,9 @@ def check_question(question: Any) -> str:
             raise InvalidInput("The question is not text (it is binary data): type it as words.") from None
     if not isinstance(question, str):
         raise InvalidInput(f"The question must be text, not {type(question).__name__}.")
+    if any("\ud800" <= ch <= "\udfff" for ch in question):  # undecodable bytes from a terminal
+        raise InvalidInput("The question is not valid UTF-8 text (it holds binary data): "
+                           "type it as plain text.")
     cleaned = "".join(ch for ch in question if ch.isprintable() or ch in "\n\t").strip()
     if not cleaned:
         raise InvalidInput("The question is empty: ask something about the college graph, "
@@ -131,7 +144,7 @@ class Agent:
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
         started = time.perf_counter()
-        result = Result(question=question if isinstance(question, str) else repr(question)[:80])
+        result = Result(question=_displayable(question))
         try:
             result.question = check_question(question)
             result.language = prompts.language_of(result.question)

@@ -21,7 +21,7 @@ rows; numbers compared as numbers, lists as lists). The scores:
 - writes refused: write requests refused or blocked, with the graph's counts unchanged;
 - LLM calls and tokens per question, and time.
 
->>> report = evaluate(db, make_llm("offline"), load_questions(), max_attempts=2)
+>>> report = evaluate(db, make_llm("offline"), load_questions(), max_attempts=2)  # doctest: +SKIP
 >>> print(report.table())          # doctest: +SKIP
 """
 from __future__ import annotations

@@ -371,7 +371,8 @@ def explain_check(db: "Database", cypher: str) -> Verdict:
                            "from outside the graph; the agent may only read the graph itself.",
                            operation)
         if operation in WRITE_OPERATIONS:
-            return _refuse(f"FalkorDB's plan for this query has a {operation} step "
+            article = "an" if operation[0] in "AEIOU" else "a"
+            return _refuse(f"FalkorDB's plan for this query has {article} {operation} step "
                            f"({WRITE_OPERATIONS[operation]}), which would change the graph; "
                            "the agent may only read.", operation)
         if "..INF]" in line:

@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course.errors import CourseError, QueryFailed
@@ -455,3 +455,33 @@ def test_comment_and_string_rules_match_the_server(college_db):
     assert college_db.run("RETURN 1 // c\n AS y").columns == ["y"]
     assert college_db.run("RETURN 'a\\'b' AS x").rows == [["a'b"]]
     assert college_db.run("RETURN 1 /*/ AS y */ AS x").columns == ["x"]
+
+
+# --- differential: FalkorDB's own parser as the reference -------------------------------
+
+_STARTS = ["MATCH (n:Student)", "MATCH (n)", "OPTIONAL MATCH (n:Club)", "MATCH (n:Student) WITH n",
+           "MATCH (n:Student) WHERE n.name = 'x﹨'", "MATCH (n) WHERE n.name = 'SET '",
+           "MATCH (n:Student) WITH n, 'a\\'' AS q"]
+_CLAUSES = ["SET n.x = 1", "SET n:X", "DELETE n", "DETACH DELETE n", "CREATE (m)",
+            "CREATE (n)-[:R]->(n)", "MERGE (m:X)", "REMOVE n.x", "FOREACH (x IN [1] | CREATE (:Y))",
+            "LOAD CSV FROM 'file:///nonexistent.csv' AS r", "WITH n", "MATCH (n)-[*]->(m)",
+            "MATCH (n)-[*1..2]->(m)", "MATCH (n)-[:R*2..]->(m)", "CALL { WITH n CREATE (:Z) }",
+            "CALL db.labels() YIELD label", "WITH n AS set", "WITH n.name AS create"]
+_ENDS = ["RETURN n.name", "RETURN 1", "", "RETURN count(*)"]
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(start=st.sampled_from(_STARTS), clauses=st.lists(st.sampled_from(_CLAUSES), min_size=1,
+                                                         max_size=3),
+       end=st.sampled_from(_ENDS), gaps=st.lists(_GAPS, min_size=5, max_size=5))
+def test_whatever_falkordb_plans_as_a_write_the_guard_refuses(college_db, start, clauses, end,
+                                                               gaps):
+    parts = [start, *clauses, end]
+    query = parts[0] + "".join(gap + part for gap, part in zip(gaps, parts[1:]) if part)
+    try:
+        server = explain_check(college_db, query)  # nothing runs: EXPLAIN only
+    except QueryFailed:
+        return  # not valid Cypher: the server would run nothing either
+    if not server:
+        assert not check(query), (query, server.reason)
