@@ -211,7 +211,9 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
             for start in range(len(words) - len(alias_words) + 1):
                 if words[start:start + len(alias_words)] == alias_words:
                     for label in _labels_with_value(db, labels, value):
-                        found[(label, value)] = (1.0, list(range(start, start + len(alias_words))))
+                        span = list(range(start, start + len(alias_words)))
+                        if len(span) >= len(found.get((label, value), (0, []))[1]):
+                            found[(label, value)] = (1.0, span)
     return _best_mentions(found, words)
 
 

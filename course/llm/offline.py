@@ -288,7 +288,8 @@ COMMON = set("""i me my mine you your we us our can could would will shall may m
     different same both many student anyone someone person people give up as than between still
     learn learning study studying studied take takes taking carry carries worth come comes go
     goes reach pahunch pahunchu pahuchna shortest number help sabse zyada jyada dono ab abhi
-    currently kisse kisi kise offered available exist exists""".split())
+    currently kisse kisi kise offered available exist exists kaunsa kaunse kaunsi konsa konse
+    konsi""".split())
 
 ORDINALS = {"first": 1, "1st": 1, "pehla": 1, "second": 2, "2nd": 2, "doosra": 2, "dusra": 2,
             "third": 3, "3rd": 3, "teesra": 3, "tisra": 3, "fourth": 4, "4th": 4, "chautha": 4}
