@@ -43,7 +43,8 @@ def per_call_us(fn: Callable[[str], object], query: str, *, budget_s: float = 0.
     return best
 
 
-def median_us(fn: Callable[[str], object], queries: list[str], **kwargs) -> tuple[float, float, float]:
+def median_us(fn: Callable[[str], object], queries: list[str],
+              **kwargs) -> tuple[float, float, float]:
     """Median, fastest and slowest per-query time over the battery."""
     times = [per_call_us(fn, q, **kwargs) for q in queries]
     return statistics.median(times), min(times), max(times)
@@ -74,8 +75,9 @@ def main(with_server: bool = False) -> None:
     guard = median_us(check, queries)
     naive = median_us(naive_is_safe, queries)
     print(f"guard time per query, median over the {len(queries)} queries of the test battery")
-    print(f"  course.safety.check   : {guard[0]:7.1f} µs  (fastest {guard[1]:.1f}, slowest {guard[2]:.1f})")
-    print(f"  naive keyword check   : {naive[0]:7.1f} µs  (fastest {naive[1]:.1f}, slowest {naive[2]:.1f})")
+    for name, (median, fastest, slowest) in (("course.safety.check", guard),
+                                             ("naive keyword check", naive)):
+        print(f"  {name:<22}: {median:7.1f} µs  (fastest {fastest:.1f}, slowest {slowest:.1f})")
     print(f"  ratio (guard / naive) : {guard[0] / naive[0]:7.1f}x")
     if with_server:
         server = server_median_us(queries)

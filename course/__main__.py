@@ -31,16 +31,22 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .config import configured_keys, get_setting
+    from .config import configured_keys
     from .db import connect
+    from .llm.registry import chosen_name, describe_llm, make_llm
 
     db = connect()
-    info = {**db.info(), "llm": get_setting("COURSE_LLM", default="auto"),
-            "keys": configured_keys()}
+    try:
+        provider = f"{chosen_name()}: {describe_llm(make_llm())}"
+    except CourseError as exc:  # an unknown name, a missing key: say so, keep the rest
+        provider = f"{chosen_name()}: {exc}"
+    info = {**db.info(), "llm": provider, "keys": configured_keys()}
     if args.json:
         print(json.dumps(info))
     else:
         for key, value in info.items():
+            if isinstance(value, dict):
+                value = ", ".join(f"{name} {state}" for name, state in value.items())
             print(f"{key:>6}: {value}")
     return 0
 

@@ -189,6 +189,7 @@ def _strip_open_think(text: str, removed: list[str]) -> str:
 
 
 def _strip_one_open_think(text: str, removed: list[str]) -> str:
+    """Handle the first unclosed `<think>` (there may be more)."""
     match = _OPEN_THINK.search(text)
     tag = match.group(1).lower()
     before, after = text[:match.start()], text[match.end():]

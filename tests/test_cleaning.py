@@ -50,14 +50,16 @@ CASES = [  # (raw, cypher, removed)
     (f"Sure! {Q}", Q, ['a preamble ("Sure!")']),
     (f"Sure!\nHere's the Cypher query you asked for:\n\n{Q}", Q, ["a preamble (2 lines)"]),
     (f"`{Q}`", Q, ["inline `code` backticks"]),
-    (f"<|im_start|>assistant\n{Q}<|im_end|>", Q, ["chat-template tokens (<|im_start|>, <|im_end|>)"]),
+    (f"<|im_start|>assistant\n{Q}<|im_end|>", Q,
+     ["chat-template tokens (<|im_start|>, <|im_end|>)"]),
     (f"<|start_header_id|>assistant<|end_header_id|>\n\n{Q}<|eot_id|>", Q,
      ["chat-template tokens (<|start_header_id|>, <|eot_id|>)"]),
     (f"[INST] list the students [/INST] {Q} </s>", Q,
      ["chat-template tokens ([INST], [/INST], </s>)", 'a preamble ("list the students")']),
     (f"{Q};", Q, ["a trailing ;"]),
     (f"{Q} ;;  ", Q, ["a trailing ;"]),
-    (f"{Q}\n\nThis query returns the names of all students.", Q, ["prose after the query (1 line)"]),
+    (f"{Q}\n\nThis query returns the names of all students.", Q,
+     ["prose after the query (1 line)"]),
     (f"MATCH (s:Student)\nRETURN s.name\nThis lists every student.\nAsk me for more!",
      "MATCH (s:Student)\nRETURN s.name", ["prose after the query (2 lines)"]),
     (f"Match the student by name:\nmatch (s:Student) return s.name",
@@ -186,8 +188,8 @@ _REASONING = st.lists(st.sampled_from([
     "Rule 9: Every node variable must have a label.", "Should I return f.name or f.name AS x?",
     "MATCH (s) RETURN s", "The question is about students.", "", "...",
 ]), min_size=1, max_size=6)
-_PREAMBLES = st.sampled_from(["", "Here is the query:", "Cypher:", "Sure! Here is the Cypher query:",
-                              "Here's the query you asked for:"])
+_PREAMBLES = st.sampled_from(["", "Here is the query:", "Cypher:",
+                              "Sure! Here is the Cypher query:", "Here's the query you asked for:"])
 _PROSE = st.sampled_from(["", "This query returns the names.", "Let me know if you need more!",
                           "Note: names are matched case-insensitively."])
 _CHAT = st.sampled_from([("", ""), ("<|im_start|>assistant\n", "<|im_end|>"),

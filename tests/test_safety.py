@@ -139,12 +139,14 @@ DEMO_QUERIES = [
     "MATCH (a:Concept {name: '1NF'}), (b:Concept {name: 'BCNF'})\nCALL algo.SPpaths({\n"
     "sourceNode: a, targetNode: b,\nrelTypes: ['PREREQUISITE_FOR', 'INCLUDES'],\n"
     "relDirection: 'both', pathCount: 1\n}) YIELD path\n"
-    "RETURN [n IN nodes(path) | n.name] AS nodes,\n[r IN relationships(path) | type(r)] AS rel_types",
+    "RETURN [n IN nodes(path) | n.name] AS nodes,\n"
+    "[r IN relationships(path) | type(r)] AS rel_types",
     "MATCH (s:Student {name: 'Aarav'})-[:STUDIES]->(sub:Subject)-[:COVERS]->(c:Concept)\n"
     "MATCH (c)-[:PREREQUISITE_FOR*1..2]->(next:Concept)\nWHERE NOT (sub)-[:COVERS]->(next)\n"
     "RETURN DISTINCT next.name AS next_topic",
-    "MATCH (s:Student)-[h:HAS_SKILL]->(sk:Skill)\nWHERE toLower(sk.name) CONTAINS 'machine learning'"
-    "\nRETURN s.name, h.level\nORDER BY h.level DESC",
+    "MATCH (s:Student)-[h:HAS_SKILL]->(sk:Skill)\n"
+    "WHERE toLower(sk.name) CONTAINS 'machine learning'\n"
+    "RETURN s.name, h.level\nORDER BY h.level DESC",
 ]
 ALLOWED = DEMO_QUERIES + [
     "MATCH (p:Project) RETURN p.created_at",
@@ -326,7 +328,8 @@ def test_any_text_in_a_string_or_comment_passes(text):
     escaped = text.replace("\\", "\\\\").replace("'", "\\'")
     assert check(f"MATCH (n:Student) WHERE n.name = '{escaped}' RETURN n.name")
     assert check(f"MATCH (n:Student) /* {text.replace('*/', '')} */ RETURN n.name")
-    assert check(f"MATCH (n:Student) RETURN n.name // {text.splitlines()[0] if text.strip() else ''}\n")
+    first_line = text.splitlines()[0] if text.strip() else ""
+    assert check(f"MATCH (n:Student) RETURN n.name // {first_line}\n")
 
 
 @settings(max_examples=300, deadline=None)
