@@ -21,7 +21,8 @@ from .cleaning import clean
 from .db import Database
 from .errors import CourseError, InvalidInput, QueryFailed
 from .llm.base import LLM, Completion
-from .llm.errors import LLMError
+from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, NoProviderConfigured,
+                         UnknownProvider)
 from .safety import UnsafeQuery
 from .schema import GraphSchema, Mention, introspect, link_entities
 
@@ -117,6 +118,10 @@ def check_question(question: Any) -> str:
         raise InvalidInput("The question contains control characters or binary data: "
                            "type it as plain text.")
     return cleaned
+
+
+# A missing key or every provider down will not be fixed by asking again.
+_FINAL_LLM_ERRORS = (MissingKey, AllProvidersFailed, NoProviderConfigured)
 
 
 class Agent:
@@ -259,24 +264,9 @@ class Agent:
         return text or f"Rows: {result.rows[:10]}"
 
 
-# A missing key or every provider down will not be fixed by asking again.
-def _final_errors() -> tuple[type[LLMError], ...]:
-    from .llm import errors
-
-    return tuple(getattr(errors, name) for name in ("MissingKey", "AllProvidersFailed",
-                                                    "NoProviderConfigured") if hasattr(errors, name))
-
-
-_FINAL_LLM_ERRORS = _final_errors()
-
-
 def _what_to_do(exc: CourseError) -> str:
     """The error, with the next step when the LLM service failed (a missing key names its own)."""
-    from .llm import errors
-
-    explained = tuple(getattr(errors, name) for name in ("MissingKey", "NoProviderConfigured",
-                                                         "UnknownProvider") if hasattr(errors, name))
-    if not isinstance(exc, LLMError) or isinstance(exc, explained):
+    if not isinstance(exc, LLMError) or isinstance(exc, (MissingKey, NoProviderConfigured, UnknownProvider)):
         return str(exc)
     return (f"{str(exc).rstrip('.')}. Check your connection and the provider's endpoint setting, "
             "try again in a minute, or choose another provider with --provider NAME or "

@@ -167,14 +167,17 @@ def _similar(a: str, b: str) -> bool:
     return SequenceMatcher(None, a, b).ratio() >= 0.8
 
 
-def _fulltext_candidates(db: Database, label: str, prop: str, word: str) -> list[str]:
+def _fulltext_candidates(db: Database, label: str, prop: str, words: list[str]) -> list[str]:
+    """Names of `label` that the full-text index finds for any of the words (one query)."""
     # RediSearch syntax: `%word%` is a fuzzy match at Levenshtein distance 1.
-    term = word if len(word) <= _SHORT else f"{word}|%{word}%"
+    terms = [word if len(word) <= _SHORT else f"{word}|%{word}%" for word in words]
     # Shortest names first among equal scores, so "DBMS" is not crowded out by "DBMS 24".
-    rows = db.run(f"CALL db.idx.fulltext.queryNodes('{label}', $term) YIELD node, score "
-                  f"RETURN node.{prop} ORDER BY score DESC, size(node.{prop}) LIMIT 20",
-                  {"term": term}, guard=False).rows
-    return [r[0] for r in rows if isinstance(r[0], str)]
+    rows = db.run(f"UNWIND $terms AS term "
+                  f"CALL db.idx.fulltext.queryNodes('{label}', term) YIELD node, score "
+                  f"WITH term, node.{prop} AS name, score ORDER BY score DESC, size(name) "
+                  f"WITH term, collect(name)[..20] AS names RETURN names",
+                  {"terms": terms}, guard=False, max_rows=len(terms)).rows
+    return list(dict.fromkeys(n for (names,) in rows for n in names if isinstance(n, str)))
 
 
 def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
@@ -199,12 +202,12 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
     words = _words(question)
     labels = labels or FULLTEXT_PROPERTY
     found: dict[tuple[str, str], tuple[float, list[int]]] = {}
+    searched = list(dict.fromkeys(w for w in words if len(w) >= 2))
     for label, prop in labels.items():
-        for word in dict.fromkeys(w for w in words if len(w) >= 2):
-            for value in _fulltext_candidates(db, label, prop, word):
-                score, used = _match(value, words)
-                if score and score > found.get((label, value), (0, []))[0]:
-                    found[(label, value)] = (score, used)
+        for value in _fulltext_candidates(db, label, prop, searched) if searched else []:
+            score, used = _match(value, words)
+            if score and score > found.get((label, value), (0, []))[0]:
+                found[(label, value)] = (score, used)
     for value, aliases in ((schema.aliases if schema else None) or {}).items():
         for alias in aliases:
             alias_words = _words(alias)
