@@ -12,6 +12,7 @@ import pytest
 
 from course import prompts
 from course.agent import Agent, Result
+from course.demo import FIVE_QUESTIONS
 from course.errors import QueryFailed
 from course.llm.errors import AllProvidersFailed, RateLimited, Unavailable
 from course.llm.registry import make_llm
@@ -19,35 +20,9 @@ from course.llm.scripted import ScriptedLLM
 
 # --- the five demo questions: the course text's Cypher, as a model would send it ----------
 
-Q1 = """MATCH (sub:Subject) WHERE toLower(sub.name) CONTAINS toLower('dbms')
-MATCH (s:Student)-[r:STUDIES]->(sub)
-RETURN s.name AS name, r.grade AS grade
-ORDER BY r.grade DESC
-LIMIT 1"""
-Q2 = """MATCH (s:Student)-[:MEMBER_OF]->(c:Club)
-WITH s, COLLECT(DISTINCT c.name) AS clubs, COUNT(DISTINCT c) AS club_count
-WHERE club_count > 1
-RETURN s.name, clubs"""
-Q3 = """MATCH (a:Concept {name: '1NF'}), (b:Concept {name: 'BCNF'})
-CALL algo.SPpaths({
-sourceNode: a, targetNode: b,
-relTypes: ['PREREQUISITE_FOR', 'INCLUDES'],
-relDirection: 'both', pathCount: 1
-}) YIELD path
-RETURN [n IN nodes(path) | n.name] AS nodes,
-       [r IN relationships(path) | type(r)] AS rel_types"""
-Q4 = """MATCH (s:Student {name: 'Aarav'})-[:STUDIES]->(sub:Subject)-[:COVERS]->(c:Concept)
-MATCH (c)-[:PREREQUISITE_FOR*1..2]->(next:Concept)
-WHERE NOT (sub)-[:COVERS]->(next)
-RETURN DISTINCT next.name AS next_topic"""
-Q5_COURSE_TEXT = """MATCH (s:Student)-[h:HAS_SKILL]->(sk:Skill)
-WHERE toLower(sk.name) CONTAINS 'machine learning'
-RETURN s.name, h.level
-ORDER BY h.level DESC"""
+Q1, Q2, Q3, Q4, Q5_COURSE_TEXT = (q.course_cypher for q in FIVE_QUESTIONS)
 # The shipped fix: levels ranked by their scale, not as text ('Intermediate' > 'Advanced').
-Q5 = Q5_COURSE_TEXT.replace(
-    "ORDER BY h.level DESC",
-    "ORDER BY CASE h.level WHEN 'Advanced' THEN 0 WHEN 'Intermediate' THEN 1 ELSE 2 END")
+Q5 = FIVE_QUESTIONS[4].corrected_cypher
 
 # Hand-written reference queries, written differently from the ones above.
 REFERENCE = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from course.dataset import load_schema
+from course.demo import FIVE_QUESTIONS
 
 # The values the course text fixes (DESIGN, "The data").
 STUDENTS = {"S01": "Aarav", "S02": "Payal", "S03": "Rahul", "S04": "Sneha", "S05": "Karan"}
@@ -45,36 +46,8 @@ TYPE_COUNTS = {  # (from label, type, to label) -> count
 }
 
 # The course text's own Cypher for the five demo questions (notebook 08).
-Q1_BEST_DBMS_TEACHER = """
-MATCH (sub:Subject) WHERE toLower(sub.name) CONTAINS toLower('dbms')
-MATCH (s:Student)-[r:STUDIES]->(sub)
-RETURN s.name AS name, r.grade AS grade
-ORDER BY r.grade DESC
-LIMIT 1"""
-Q2_COMMON_IN_CLUBS = """
-MATCH (s:Student)-[:MEMBER_OF]->(c:Club)
-WITH s, COLLECT(DISTINCT c.name) AS clubs, COUNT(DISTINCT c) AS club_count
-WHERE club_count > 1
-RETURN s.name, clubs"""
-Q3_LEARNING_PATH = """
-MATCH (a:Concept {name: '1NF'}), (b:Concept {name: 'BCNF'})
-CALL algo.SPpaths({
-sourceNode: a, targetNode: b,
-relTypes: ['PREREQUISITE_FOR', 'INCLUDES'],
-relDirection: 'both', pathCount: 1
-}) YIELD path
-RETURN [n IN nodes(path) | n.name] AS nodes,
-       [r IN relationships(path) | type(r)] AS rel_types"""
-Q4_NEXT_TOPICS = """
-MATCH (s:Student {name: 'Aarav'})-[:STUDIES]->(sub:Subject)-[:COVERS]->(c:Concept)
-MATCH (c)-[:PREREQUISITE_FOR*1..2]->(next:Concept)
-WHERE NOT (sub)-[:COVERS]->(next)
-RETURN DISTINCT next.name AS next_topic"""
-Q5_LEARN_ML_FROM = """
-MATCH (s:Student)-[h:HAS_SKILL]->(sk:Skill)
-WHERE toLower(sk.name) CONTAINS 'machine learning'
-RETURN s.name, h.level
-ORDER BY h.level DESC"""
+(Q1_BEST_DBMS_TEACHER, Q2_COMMON_IN_CLUBS, Q3_LEARNING_PATH, Q4_NEXT_TOPICS,
+ Q5_LEARN_ML_FROM) = (q.course_cypher for q in FIVE_QUESTIONS)
 
 
 def rows(db, cypher: str, params: dict | None = None) -> list[list]:
