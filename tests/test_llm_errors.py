@@ -106,8 +106,8 @@ def test_a_rate_limit_line_says_when_to_retry():
 
 
 def test_unknown_provider_lists_the_valid_names():
-    message = str(UnknownProvider("claude", ["auto", "gemini", "groq"]))
-    assert "'claude'" in message and "auto, gemini, groq" in message and "COURSE_LLM" in message
+    message = str(UnknownProvider("watson", ["auto", "gemini", "groq"]))
+    assert "'watson'" in message and "auto, gemini, groq" in message and "COURSE_LLM" in message
 
 
 @pytest.mark.parametrize("cls", [LLMError, RateLimited, Unavailable, BadResponse, MissingKey,

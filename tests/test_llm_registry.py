@@ -52,7 +52,7 @@ def test_provider_names():
 
 def test_unknown_name_lists_the_valid_ones():
     with pytest.raises(UnknownProvider) as caught:
-        make_llm("claude")
+        make_llm("watson")
     for name in ALL_NAMES:
         assert name in str(caught.value)
 
