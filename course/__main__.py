@@ -32,23 +32,26 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     from .config import configured_keys
-    from .db import connect
+    from .db import connect, where
     from .llm.registry import chosen_name, describe_llm, make_llm
 
-    db = connect()
+    try:
+        info = {**connect().info(), "status": "running"}
+    except CourseError as exc:  # still say where the data should be, and why it is not there
+        info = {**where(), "status": str(exc)}
     try:
         provider = f"{chosen_name()}: {describe_llm(make_llm())}"
     except CourseError as exc:  # an unknown name, a missing key: say so, keep the rest
         provider = f"{chosen_name()}: {exc}"
-    info = {**db.info(), "llm": provider, "keys": configured_keys()}
+    info.update(llm=provider, keys=configured_keys())
     if args.json:
         print(json.dumps(info))
     else:
         for key, value in info.items():
             if isinstance(value, dict):
                 value = ", ".join(f"{name} {state}" for name, state in value.items())
-            print(f"{key:>6}: {value}")
-    return 0
+            print(f"{key:>7}: {value}")
+    return 0 if info["status"] == "running" else 1
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
@@ -66,7 +69,12 @@ def cmd_stop(args: argparse.Namespace) -> int:
 def _questions(args: argparse.Namespace) -> list[str]:
     """The QUESTION arguments, or one question per line from standard input."""
     if args.questions:
-        return [" ".join(args.questions)] if args.one else list(args.questions)
+        if args.one:
+            return [" ".join(args.questions)]
+        if len(args.questions) > 2 and all(len(q.split()) == 1 for q in args.questions):
+            print(f"note: {len(args.questions)} one-word questions; to ask one question, quote it "
+                  f"(\"{' '.join(args.questions)}\") or add --one.", file=sys.stderr)
+        return list(args.questions)
     if sys.stdin is None or sys.stdin.isatty():
         raise InvalidInput("No question given: `python -m course ask \"Who is Payal?\"`, "
                            "or one question per line on standard input.")
@@ -100,6 +108,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     for value, what in ((args.session, "session id"), (args.user, "user id")):
         if value is not None:
             check_id(value, what=what)  # a bad id is a usage error: refused before any question
+    if args.attempts < 1:
+        raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
     questions = _questions(args)
     try:
         db = connect()
@@ -133,7 +143,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .dataset import load_college
+    from .dataset import ensure_college
     from .db import connect
     from .evaluation import DEFAULT_SET, ProgressBar, evaluate, load_questions
     from .llm.registry import make_llm
@@ -143,10 +153,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     path = Path(args.file) if args.file else DEFAULT_SET
     questions = load_questions(path)
     db = connect()
-    if db.counts()["nodes"] == 0:
-        load_college(db)
+    ensure_college(db)
+    # The bar redraws one line: only on a terminal, not into a CI log.
+    progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     report = evaluate(db, make_llm(args.provider), questions, max_attempts=args.attempts,
-                      progress=ProgressBar(sys.stderr), source=path.name)
+                      progress=progress, source=path.name)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, default=str))
     else:

@@ -1,7 +1,7 @@
 """The agent: question -> Cypher -> guard -> rows -> answer, retrying with the error fed back.
 
 Introduced in notebook 05, following the course text's `answer()`:
-generate -> clean -> guard -> execute -> OUT_OF_SCOPE sentinel -> on an error or zero rows,
+generate -> clean -> guard -> execute -> the sentinels (OUT_OF_SCOPE, READ_ONLY) -> on an error or zero rows,
 retry with the error (or a fuzzy-match hint) in the prompt -> write the answer from the
 rows, fenced as data. Every attempt is kept, so a notebook can show what happened.
 
@@ -12,6 +12,7 @@ rows, fenced as data. Every attempt is kept, so a notebook can show what happene
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -92,6 +93,7 @@ def _displayable(question: Any, limit: int = 200) -> str:
     if not isinstance(question, str):
         question = repr(question)
     text = question.encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates -> '?'
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)  # no terminal escapes
     return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
 
 
@@ -107,7 +109,9 @@ def check_question(question: Any) -> str:
     if any("\ud800" <= ch <= "\udfff" for ch in question):  # undecodable bytes from a terminal
         raise InvalidInput("The question is not valid UTF-8 text (it holds binary data): "
                            "type it as plain text.")
-    cleaned = "".join(ch for ch in question if ch.isprintable() or ch in "\n\t").strip()
+    # NFKC: fullwidth "Ｐａｙａｌ" reads as "Payal", as the guard reads ＤＥＬＥＴＥ as DELETE.
+    cleaned = unicodedata.normalize("NFKC", "".join(
+        ch for ch in question if ch.isprintable() or ch in "\n\t")).strip()
     if not cleaned:
         raise InvalidInput("The question is empty: ask something about the college graph, "
                            "e.g. \"Who is Payal?\".")
@@ -225,10 +229,16 @@ class Agent:
                               prompts.error_hint(cleaned.cypher, exc.server_message))
         attempt.verdict, attempt.row_count = "allowed", len(rows.rows)
         result.columns, result.rows, result.truncated = rows.columns, rows.rows, rows.truncated
-        if rows.rows and rows.rows[0] and rows.rows[0][0] == prompts.OUT_OF_SCOPE:
+        sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
+        if sentinel == prompts.OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
             result.status, result.error = "out_of_scope", None
             result.answer = prompts.OUT_OF_SCOPE_ANSWER[result.language]
+            return None
+        if sentinel == prompts.READ_ONLY:  # the model itself refused to change the data
+            attempt.kind = "unsafe_blocked"
+            result.status, result.error = "blocked", "The question asks to change the data."
+            result.answer = prompts.BLOCKED_ANSWER[result.language]
             return None
         if not rows.rows:
             return self._fail(attempt, "empty_result", "The query returned no rows.",

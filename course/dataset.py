@@ -13,9 +13,10 @@ from __future__ import annotations
 import csv
 import random
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import yaml
 
@@ -181,27 +182,39 @@ def reset(db: Database) -> None:
         db.graph.delete()
 
 
+@contextmanager
+def _loading(db: Database) -> Iterator[None]:
+    """One loader at a time per graph, across processes (forty notebooks starting at once)."""
+    lock = db.client.connection.lock(f"course:loading:{db.graph_name}", timeout=300,
+                                     blocking_timeout=300)
+    with lock:
+        yield
+
+
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
                  data_dir: Path = DATA_DIR) -> dict[str, Any]:
     """Load the college graph (idempotent) and return its counts.
 
     part="people" loads only the first part (students, subjects, clubs, skills, projects).
     """
-    if reset_first:
-        reset(db)
-    data = read_dataset(data_dir)
+    if part not in ("all", "people"):
+        raise ValueError('part must be "all" or "people"')
+    data = read_dataset(data_dir)  # a broken file fails before anything is written
     if part == "people":
         data = data.part(label for label in data.keys if label not in CONCEPT_LABELS)
-    elif part != "all":
-        raise ValueError('part must be "all" or "people"')
-    write_dataset(db, data)
-    create_fulltext_indexes(db, data.keys)
+    with _loading(db):
+        if reset_first:
+            reset(db)
+        write_dataset(db, data)
+        create_fulltext_indexes(db, data.keys)
     return graph_counts(db)
 
 
 def ensure_college(db: Database) -> None:
-    """Load the college graph if this graph does not exist yet (the CLI's first run)."""
-    if db.graph_name not in db.client.list_graphs():
+    """Load the college graph unless it is there (the CLI's first run; an emptied graph)."""
+    with _loading(db):
+        present = db.graph_name in db.client.list_graphs() and db.counts()["nodes"] > 0
+    if not present:
         load_college(db)
 
 

@@ -109,7 +109,12 @@ class EmbeddedServer:
 
     def ensure_running(self) -> None:
         """Start the server unless one already serves this file."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseUnavailable(
+                f"Cannot create the database folder {self.dir} ({exc.strerror}): set COURSE_DB to "
+                "a file in a folder you can write, or unset it to use the default.") from exc
         with self._lock():
             if self.is_running():
                 return
@@ -132,9 +137,9 @@ class EmbeddedServer:
                 return
             time.sleep(0.05)
         raise DatabaseUnavailable(
-            f"The embedded FalkorDB did not start for {self.path.name}; its log is "
-            f"{self.logfile.name} beside the database file. Delete the .course folder to start "
-            "afresh, or set FALKORDB_URL to use a FalkorDB server."
+            f"The embedded FalkorDB did not start for {self.path}; its log is {self.logfile}. "
+            "Move that database file away to start afresh, or set FALKORDB_URL to use a "
+            "FalkorDB server."
         )
 
     def stop(self) -> bool:
@@ -244,7 +249,7 @@ class Database:
                 # The embedded server was stopped under us: start it again and retry once.
                 self.server.ensure_running()
                 return method(cypher, params, **kwargs)
-        except (redis.ConnectionError, DatabaseUnavailable) as exc:
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
             raise DatabaseUnavailable(_unavailable_message(self.mode, self.location)) from exc
         except redis.ResponseError as exc:
             message = str(exc)
@@ -255,14 +260,27 @@ class Database:
                 ) from exc
             raise QueryFailed(f"FalkorDB refused the query: {message}", server_message=message,
                               cypher=cypher) from exc
+        except redis.RedisError as exc:  # a garbled reply: whatever answers is not FalkorDB
+            raise DatabaseUnavailable(f"FalkorDB at {self.location} gave a reply that is not "
+                                      f"FalkorDB's ({exc}).") from exc
 
 
 def _unavailable_message(mode: str, location: str) -> str:
     if mode == "server":
         return (f"FalkorDB is not running at {location}: start it with `docker compose up -d`, "
                 "or unset FALKORDB_URL to use the embedded database.")
-    return (f"The embedded FalkorDB at {Path(location).name} could not be restarted: run "
-            "`python -m course info` to see why, or set FALKORDB_URL to use a FalkorDB server.")
+    return (f"The embedded FalkorDB at {Path(location).name} stopped answering: run the command "
+            "again; if it keeps happening, run `python -m course stop` first.")
+
+
+def where() -> dict[str, str]:
+    """Where `connect()` would look, without connecting: for `python -m course info`."""
+    graph_name = get_setting("COURSE_GRAPH", default=DEFAULT_GRAPH)
+    url = get_setting("FALKORDB_URL")
+    if url:
+        return {"mode": "server", "url": redact_url(url), "graph": graph_name}
+    path = Path(get_setting("COURSE_DB", default=str(default_db_path())))
+    return {"mode": "embedded", "file": str(path.resolve()), "graph": graph_name}
 
 
 def connect(*, url: str | None = None, path: str | os.PathLike | None = None,
@@ -289,6 +307,10 @@ def _connect_server(url: str, graph_name: str) -> Database:
         client.connection.ping()
     except (redis.ConnectionError, redis.TimeoutError, ValueError) as exc:
         raise DatabaseUnavailable(_unavailable_message("server", shown)) from exc
+    except redis.RedisError as exc:  # something answers there, but it does not speak Redis
+        raise DatabaseUnavailable(
+            f"What answers at {shown} is not FalkorDB ({exc}). FALKORDB_URL should name the "
+            "database port (6379 with docker compose), not the browser UI (3000).") from exc
     return Database(client, graph_name, mode="server", location=shown)
 
 

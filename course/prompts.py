@@ -22,6 +22,8 @@ from .config import PROJECT_ROOT
 EXAMPLES_FILE = PROJECT_ROOT / "data" / "prompts" / "examples.yaml"
 OUT_OF_SCOPE = "OUT_OF_SCOPE"
 SENTINEL_QUERY = f"RETURN '{OUT_OF_SCOPE}' AS status"
+READ_ONLY = "READ_ONLY"  # the model's own refusal of a request to change the data
+READ_ONLY_QUERY = f"RETURN '{READ_ONLY}' AS status"
 
 # The course text's rules, kept in its words where they were right.
 RULES = f"""\
@@ -40,8 +42,8 @@ RULES = f"""\
    ('Intermediate' > 'Advanced' as text). Rank with CASE ... WHEN ... THEN position.
 6. Only read: MATCH, OPTIONAL MATCH, WHERE, WITH, RETURN, ORDER BY, LIMIT, UNWIND, DISTINCT,
    aggregation, CALL algo.SPpaths. NEVER CREATE, MERGE, DELETE, SET, REMOVE, DROP, LOAD CSV.
-7. If the question cannot be answered from this graph, or asks to change the data, return
-   exactly: {SENTINEL_QUERY}
+7. If the question cannot be answered from this graph, return exactly: {SENTINEL_QUERY}
+   If it asks to change the data (add, delete, update, clean up), return exactly: {READ_ONLY_QUERY}
 8. Return ONLY the Cypher query. No explanation. No markdown."""
 
 CYPHER_SYSTEM = """\
@@ -140,7 +142,7 @@ def empty_hint(cypher: str) -> str:
 
 def blocked_hint(cypher: str, reason: str) -> str:
     return (f"Safety violation: {reason}\nYour query:\n{cypher}\n\n"
-            f"Only read the graph. If the question asks to change data, return: {SENTINEL_QUERY}")
+            f"Only read the graph. If the question asks to change data, return: {READ_ONLY_QUERY}")
 
 
 def answer_prompt(question: str, cypher: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],

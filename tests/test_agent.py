@@ -336,3 +336,19 @@ def test_a_question_that_cannot_be_asked_fails_clearly(college_db, question, say
     result = Agent(college_db, llm).answer(question)
     assert result.status == "failed" and says in result.error
     assert llm.prompts == []  # the LLM was never asked
+
+
+def test_a_write_request_refused_by_the_model_is_blocked_not_out_of_scope(college_db):
+    llm = ScriptedLLM([f"```cypher\n{prompts.READ_ONLY_QUERY}\n```"])
+    result = Agent(college_db, llm).answer("Remove Payal from the Coding Club")
+    assert result.status == "blocked" and result.llm_calls == 1
+    assert result.answer == prompts.BLOCKED_ANSWER["en"]
+    assert "READ_ONLY" in prompts.RULES and college_db.counts() == {"nodes": 75, "relationships": 132}
+
+
+def test_fullwidth_and_terminal_escapes_are_handled(college_db):
+    agent = Agent(college_db, ScriptedLLM(["MATCH (s:Student {name: 'Payal'}) RETURN s.year", "2"]))
+    result = agent.answer("Ｐａｙａｌ kaun hai")
+    assert result.question == "Payal kaun hai" and [m.value for m in result.mentions] == ["Payal"]
+    escaped = agent.answer("\x1b[2J\x1b[H\x1b[31m\x1b[1mWho")
+    assert escaped.status == "failed" and "\x1b" not in escaped.question

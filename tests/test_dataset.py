@@ -78,3 +78,23 @@ def test_synthetic_graph_is_larger_with_the_same_schema(empty_db):
 def graph_counts_types() -> list[str]:
     return ["STUDIES", "MEMBER_OF", "HAS_SKILL", "WORKS_ON", "FRIENDS_WITH", "PREREQUISITE_FOR",
             "REQUIRES", "COVERS", "INCLUDES", "EXPLAINS"]
+
+
+def test_many_loaders_at_once_load_one_graph(empty_db):
+    """Forty laptops are one machine each, but two notebooks on one laptop start together."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from course.dataset import ensure_college
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(lambda _: ensure_college(empty_db), range(6)))
+    counts = graph_counts(empty_db)
+    assert (counts["nodes"], counts["relationships"]) == (75, 132)
+
+
+def test_an_emptied_graph_is_loaded_again(college_db):
+    from course.dataset import ensure_college
+
+    college_db.query("MATCH (n) DETACH DELETE n")
+    ensure_college(college_db)
+    assert college_db.counts() == {"nodes": 75, "relationships": 132}

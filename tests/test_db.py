@@ -173,3 +173,35 @@ def test_cli_unreachable_server_prints_no_traceback(tmp_path):
     assert out.returncode == 1
     assert "Traceback" not in out.stderr
     assert out.stderr.startswith("error: FalkorDB is not running at")
+
+
+def test_a_server_that_is_not_falkordb_is_named_as_such(monkeypatch):
+    """A learner points FALKORDB_URL at the browser UI (an HTTP port): one sentence, no traceback."""
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(DatabaseUnavailable, match="is not FalkorDB.*not the browser UI"):
+            connect(url=f"redis://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+
+
+def test_an_unwritable_database_folder_says_what_to_do(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(DatabaseUnavailable, match="Cannot create the database folder.*COURSE_DB"):
+        connect(path=blocker / "x.db")
+
+
+def test_cli_info_says_where_even_when_the_database_cannot_start(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = {"PATH": "/usr/bin:/bin", "COURSE_DB": str(blocker / "x.db")}
+    out = subprocess.run([sys.executable, "-m", "course", "info", "--json"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    info = json.loads(out.stdout)
+    assert info["file"].endswith("x.db") and info["status"].startswith("Cannot create")

@@ -34,7 +34,12 @@ from difflib import get_close_matches
 from typing import Any, Callable
 
 from course.llm.base import LLM, Completion, Usage, elapsed_ms
+from course import prompts
 from course.prompts import SENTINEL_QUERY, language_of
+
+# A request to change the data gets its own sentinel (the agent answers "I cannot change
+# the data"); older prompt modules without it fall back to the same text.
+READ_ONLY_QUERY: str = getattr(prompts, "READ_ONLY_QUERY", "RETURN 'READ_ONLY' AS status")
 
 # A tiny schema in the format of `GraphSchema.render()`, for the docstrings and the tests.
 SCHEMA_EXAMPLE = """\
@@ -140,7 +145,7 @@ class Prompt:
     question: str
     linked: list[tuple[str, Entity]]          # (text as written, value)
     recent: list[Entity]                      # most recent first
-    turns: list[tuple[str, str]]              # (question, Cypher) of each earlier turn
+    turns: list[tuple[str, str, str]]         # (question, Cypher, rows as JSON) of each earlier turn
     hint: str | None
     schema: Schema
 
@@ -171,9 +176,9 @@ def parse_prompt(prompt: str, system: str | None) -> Prompt:
     for line in _section(body, "RECENTLY MENTIONED").splitlines():
         if m := _RECENT.match(line.strip()):
             recent.append(Entity(m[1], m[2] or "", _literal_value(m[3])))
-    turns = [(m[1], m[2] or "") for m in re.finditer(
-        r"(?ms)^\[Turn \d+\] User: ([^\n]*)\n(?:Cypher: (.*?))?(?=^Result:|^Answer:|^\[Turn|^\n|\Z)",
-        _section(body, "CONVERSATION SO FAR"))]
+    turns = [(m[1], m[2] or "", m[3] or "") for m in re.finditer(
+        r"(?ms)^\[Turn \d+\] User: ([^\n]*)\n(?:Cypher: (.*?))?(?:^Result: ([^\n]*)\n?)?"
+        r"(?=^Answer:|^\[Turn|^\n|\Z)", _section(body, "CONVERSATION SO FAR"))]
     hint = _section(body, "PREVIOUS ATTEMPT FAILED") or None
     schema = parse_schema("\n".join(t for t in (system, body) if t))
     recent = [replace(e, prop=e.prop or schema.display(e.label)) for e in recent]
@@ -218,8 +223,9 @@ CUES: dict[str, str] = {
     "either": r"\b(or|either|ya|any of)\b",
     "negation": r"\b(no|not|none|nobody|never|without|nahi|nahin|bina|except|other than)\b|n't\b",
     "opinion": r"\bshould i (join|take|choose|pick|do|select)\b|\b(recommend|suggest|opinion|think)\b",
-    "pronoun": r"\b(uska|uski|uske|usne|usko|he|she|her|hers|his|him|it|its|they|them|their|"
-               r"woh|wo|yeh|ye|iska|iski|iske)\b",
+    "pronoun": r"\b(uska|uski|uske|usne|usko|he|she|her|hers|his|him|it|its|they|them|their|theirs|"
+               r"unka|unki|unke|unko|unhe|unhone|inka|inki|inke|inko|woh|wo|yeh|ye|iska|iski|iske)\b",
+    "plural": r"\b(they|them|their|theirs|unka|unki|unke|unko|unhe|unhone|inka|inki|inke|inko)\b",
     "male_female": r"\b(uska|uski|uske|usne|usko|he|she|her|hers|his|him)\b",
     "thing": r"\b(it|its|iska|iski|iske|yeh|ye)\b",
 }
@@ -409,6 +415,8 @@ def node(var: str, entity: Entity | None = None, label: str | None = None, *,
     label = label or (entity.label if entity else "")
     if entity is None:
         return f"({var}:{label})", []
+    if isinstance(entity.value, tuple):      # a group: "their" = everyone the last answer named
+        return f"({var}:{label})", [f"{var}.{entity.prop} IN [{', '.join(map(lit, entity.value))}]"]
     if relaxed and isinstance(entity.value, str):
         return f"({var}:{label})", [f"toLower({var}.{entity.prop}) CONTAINS toLower({lit(entity.value)})"]
     return f"({var}:{label} {{{entity.prop}: {lit(entity.value)}}})", []
@@ -480,7 +488,9 @@ def resolve(reading: Reading, start: str, target: str | None, *, strict: bool = 
     if cues and (named or strict):
         candidates = named
     if target is None and len({(p.type, _other(p, start)) for p in candidates}) > 1:
-        candidates = [p for p in candidates if _other(p, start) != start] or candidates
+        # "after DBMS", "X ke baad", "prerequisites of X" point along a same-label link
+        same = bool(direction(reading))
+        candidates = [p for p in candidates if (_other(p, start) == start) == same] or candidates
     if len({(p.type, p.start, p.end) for p in candidates}) != 1:
         return None
     return Hop((candidates[0],), (start, _other(candidates[0], start)))
@@ -876,7 +886,8 @@ def _filter_values(reading: Reading, key: str) -> list[Any]:
     """Listed text values of `key` ("Student.branch", "STUDIES.grade") the question names.
 
     Short or ambiguous values (A, IT, Member) count only in capitals or next to their
-    property's word ("grade A", "role Member"); numbers are read by `filters`.
+    property's word ("grade A", "role Member"); a value that is also a common word ("a")
+    counts only in capitals ("got a B" is grade B, not A and B); numbers are read by `filters`.
     """
     owner, prop = key.split(".")
     values = reading.schema.values.get(key, []) + reading.schema.scales.get(key, [])
@@ -888,9 +899,9 @@ def _filter_values(reading: Reading, key: str) -> list[Any]:
         exact = re.search(rf"(?<![\w+]){re.escape(v)}(?![\w+])", reading.text)
         loose = re.search(rf"(?<![\w+]){re.escape(v.lower())}(?![\w+])", reading.text)
         plain = not any(re.search(c, v.lower()) for c in (*RELATION_CUES.values(), *LABEL_WORDS.values()))
-        if exact and (cue or "+" in v or (len(v) > 1 and v.isupper())):
+        if exact and (cue or "+" in v or v.isupper()):
             found.append(v)
-        elif loose and (cue or (len(v) >= 3 and plain)):
+        elif loose and v.lower() not in COMMON and (cue or (len(v) >= 3 and plain)):
             found.append(v)
     return found
 
@@ -907,9 +918,11 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
              else f"{var}.{prop} IN [{', '.join(map(lit, found))}]"] if found else []
     if key in reading.schema.numbers and re.search(PROPERTY_WORDS.get(prop, rf"\b{prop}\b"), reading.text):
         listed = reading.schema.values.get(key)
-        for value, op in _numbers(reading):
-            if op != "=" or listed is None or value in listed:
-                conds.append(f"{var}.{prop} {op} {value}")
+        found = [(v, op) for v, op in _numbers(reading) if op != "=" or listed is None or v in listed]
+        equal = [v for v, op in found if op == "="]    # "year 2 or 3": one of them, never both
+        conds += ([f"{var}.{prop} = {equal[0]}"] if len(equal) == 1 else
+                  [f"{var}.{prop} IN [{', '.join(map(str, equal))}]"] if equal else [])
+        conds += [f"{var}.{prop} {op} {v}" for v, op in found if op != "="]
     return conds
 
 
@@ -954,7 +967,7 @@ def listing(reading: Reading) -> str | None:
 
 # The table: (name, cue that must be present or None, builder). The first query built wins.
 INTENTS: list[tuple[str, str | None, Builder]] = [
-    ("write request", "write", refuse),
+    ("write request", "write", lambda reading: READ_ONLY_QUERY),
     ("out of scope", "out_of_scope", refuse),
     ("learning path", "path", path),
     ("next topics", "next", next_topics),
@@ -1049,7 +1062,7 @@ def _base_turn(prompt: Prompt) -> tuple[Reading, list[Entity]] | None:
     A name its Cypher used but its words did not ("which projects is he on?") stands for
     its pronoun.
     """
-    for question, cypher in reversed(prompt.turns):
+    for question, cypher, _ in reversed(prompt.turns):
         used = cypher_entities(cypher)
         named = [e for e in used + prompt.recent if str(e.value).lower() in question.lower()]
         old = read(question, [(str(e.value), e) for e in dict.fromkeys(named)], prompt.schema)
@@ -1070,7 +1083,7 @@ def translate(prompt: Prompt) -> tuple[str, str]:
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", SENTINEL_QUERY
     if reading.has("write"):
-        return "write request", SENTINEL_QUERY
+        return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading):
         return "unknown attribute", SENTINEL_QUERY
     if reading.has("negation") or reading.has("opinion"):
@@ -1088,25 +1101,83 @@ def translate(prompt: Prompt) -> tuple[str, str]:
 
 
 def _readings(prompt: Prompt, reading: Reading) -> list[Reading]:
-    """The question as asked, and with a recently mentioned entity for its pronoun.
+    """The question as asked, or with earlier entities for its pronoun or ellipsis.
 
-    With a pronoun ("uska year", "her clubs") the recent entities are tried first, most
-    recent first; with no name at all ("which clubs?") they are tried after the question.
+    Only a pronoun ("uska year", "her clubs", "their skills") or an elliptical follow-up
+    ("and the clubs?", "year?") may borrow from the conversation; "a club" in a question
+    that names no one means any club. A pronoun with nothing of its kind to point at gets
+    no reading (the sentinel): "what skills does he have?" must not list every skill.
+    """
+    if reading.has("pronoun") and not _reflexive(reading):
+        marker = f"§{len(reading.entities)}"
+        text = re.sub(CUES["pronoun"], marker, reading.text, count=1)
+        found = [replace(reading, text=text, entities=reading.entities + [e])
+                 for e in _referents(prompt, reading)]
+        return found + ([reading] if reading.entities else [])
+    if not reading.entities and is_elliptical(reading):
+        marker = f"§{len(reading.entities)}"
+        return [reading] + [replace(reading, text=f"{reading.text} {marker}", entities=[e])
+                            for e in prompt.recent]
+    return [reading]
+
+
+def _reflexive(reading: Reading) -> bool:
+    """'students with their branches', 'who joined their club': "their" is the asked nodes'."""
+    m = re.search(CUES["pronoun"], reading.text)
+    before = reading.text[:m.start()]
+    nouns = [n for pattern in LABEL_WORDS.values() for n in re.findall(pattern, before)]
+    plural_noun = any(n.endswith("s") or n in ("people", "log") for n in nouns)
+    return bool(re.fullmatch(CUES["plural"], m[0])) and (
+        plural_noun or bool(re.search(r"\b(who|kaun|kon) (?!is\b|are\b|was\b|were\b|hai|hain)\w+ $", before)))
+
+
+def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
+    """What the question's first pronoun may stand for, best first.
+
+    he/she/uska: a person; it/iska: a thing; they/their/unka: everything the last answer
+    listed (one group: "Karan and Rahul"), then anyone recently mentioned.
     """
     recent = [e for e in prompt.recent if e not in reading.entities]
-    if reading.has("male_female"):     # he/she: people first
-        recent = [e for e in recent if e.label == "Student"] + [e for e in recent if e.label != "Student"]
-    elif reading.has("thing"):         # it: things first
-        recent = [e for e in recent if e.label != "Student"] + [e for e in recent if e.label == "Student"]
-    marker = f"§{len(reading.entities)}"
-    with_context = []
-    for e in recent:
-        text = (re.sub(CUES["pronoun"], marker, reading.text, count=1) if reading.has("pronoun")
-                else f"{reading.text} {marker}")
-        with_context.append(replace(reading, text=text, entities=reading.entities + [e]))
-    if reading.has("pronoun"):
-        return with_context + [reading]
-    return [reading] + (with_context if not reading.entities else [])
+    first = re.search(CUES["pronoun"], reading.text)[0]
+    if re.fullmatch(CUES["male_female"], first):
+        return [e for e in recent if e.label == "Student"]
+    if re.fullmatch(CUES["thing"], first):
+        return [e for e in recent if e.label != "Student"]
+    group = _last_answer(prompt, reading.schema) if re.fullmatch(CUES["plural"], first) else None
+    return ([group] if group else []) + recent
+
+
+def _last_answer(prompt: Prompt, schema: Schema) -> Entity | None:
+    """The nodes the last answer listed, as one entity whose value is a tuple of names.
+
+    "Who works on it?" -> Karan, Rahul: RETURN t.name over (t:Student) gives
+    Entity('Student', 'name', ('Karan', 'Rahul')). None when the rows are not names.
+    """
+    if not prompt.turns:
+        return None
+    _, cypher, result = prompt.turns[-1]
+    m = re.search(r"\bRETURN (?:DISTINCT )?(\w+)\.(\w+)\b", cypher)
+    label = dict(_VAR_LABEL.findall(cypher)).get(m[1]) if m else None
+    try:
+        rows = json.loads(result)
+    except json.JSONDecodeError:
+        return None
+    if not label or m[2] != schema.display(label) or not isinstance(rows, list):
+        return None
+    names = tuple(dict.fromkeys(r[0] for r in rows if isinstance(r, list) and r
+                                and isinstance(r[0], (str, int)) and r[0] != prompts.OUT_OF_SCOPE))
+    if not names:
+        return None
+    return Entity(label, m[2], names if len(names) > 1 else names[0])
+
+
+def is_elliptical(reading: Reading) -> bool:
+    """'and the clubs?', 'what about his year?', 'year?': a question that goes on from the last one."""
+    if re.match(r"(and|aur|also|what about|how about|then|phir|toh|same for)\b", reading.text):
+        return True
+    words = re.findall(r"[a-z]+", reading.text)
+    return bool(words) and all(w in FILLER or any(re.fullmatch(p, w) for p in PROPERTY_WORDS.values())
+                               for w in words)
 
 
 def _follow_up(prompt: Prompt, reading: Reading) -> Reading:
