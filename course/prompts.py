@@ -157,7 +157,10 @@ def answer_prompt(question: str, cypher: str, columns: Sequence[str], rows: Sequ
 
 _HINGLISH = {"kya", "kaun", "hai", "hain", "ka", "ki", "ke", "se", "tak", "batao", "mein", "dono",
              "uska", "uski", "uske", "kaise", "kitne", "kitna", "padhta", "padhte", "kisne", "koi",
-             "aur", "bhi", "sab", "kab", "kahan", "yeh", "woh", "mujhe", "kis", "kiska", "kaunse"}
+             "aur", "bhi", "sab", "kab", "kahan", "yeh", "woh", "mujhe", "kis", "kiska", "kaunse",
+             "kon", "konsa", "konse", "konsi", "kaunsi", "kaunsa", "h", "padhata", "padhati", "padhti",
+             "padhna", "chahiye", "baad", "pehle", "wala", "wali", "wale", "karta", "karti", "nahi",
+             "hota", "hoti"}
 
 
 def language_of(question: str) -> str:

@@ -106,6 +106,25 @@ CASES = [
     ("Is Payal in the Robotics Club?", "RETURN false", False),
     ("What grade did Payal get in DBMS?", "RETURN 'A+'", False),
     ("Wich clubs is Sneha in?", "RETURN 'Debate Society'", False),                 # a typo
+    # the article "a" is not grade A, and a capital grade letter is a grade
+    ("Who got a B in any subject?", "UNWIND ['Sneha', 'Karan'] AS n RETURN n", False),
+    ("Who got a C?", "MATCH (s:Student) WHERE false RETURN s.name", False),        # nobody
+    ("Which student has a B in Computer Networks?", "RETURN 'Sneha'", False),
+    # "each" / "per" groups the count; "which clubs have more than one member" counts per club
+    ("How many students are in each club?",
+     "UNWIND [['Coding Club', 2], ['Robotics Club', 2], ['Debate Society', 2]] AS r RETURN r[0], r[1]", False),
+    ("How many skills does each student have?",
+     "MATCH (s:Student) OPTIONAL MATCH (s)-[:HAS_SKILL]->(k:Skill) RETURN s.name, count(k)", False),
+    ("Which clubs have more than one member?",
+     "MATCH (c:Club)<-[:MEMBER_OF]-(s:Student) WITH c, count(s) AS n WHERE n > 1 RETURN c.name", False),
+    ("Which students are in year 2 or 3?", "MATCH (s:Student) WHERE s.year IN [2, 3] RETURN s.name", False),
+    # "X ke baad" / "after X": what X is a prerequisite for
+    ("OS ke baad kya padhna chahiye?", "RETURN 'Computer Networks'", False),
+    ("Who are Aarav's friends' friends?", "RETURN 'Sneha'", False),
+    ("friends of friends of Sneha", "RETURN 'Aarav'", False),
+    # a kind named generically ("a project") means any; "leads" is a listed role (President)
+    ("Who works on a project?", "MATCH (s:Student)-[:WORKS_ON]->(:Project) RETURN DISTINCT s.name", False),
+    ("Who leads a club?", "UNWIND ['Sneha', 'Rahul'] AS n RETURN n", False),
 ]
 
 
@@ -131,6 +150,26 @@ def test_out_of_scope_questions_get_the_sentinel(agent, question):
 
 
 @pytest.mark.parametrize("question", [
+    "Who is the team lead of the Library Management System?",   # the prompt lists no project roles
+    "Which students are friends of friends of friends of Aarav?",  # more hops than the rules count
+])
+def test_a_word_the_query_would_drop_gives_the_sentinel(agent, question):
+    result = agent.answer(question)
+    assert result.status == "out_of_scope", result.cypher
+
+
+def test_a_role_is_a_filter_once_the_prompt_lists_it(system):
+    listed = system.replace("role in the project, e.g. Team Lead.",
+                            "role in the project, e.g. Team Lead. Values: 'Backend Developer', 'Team Lead'.")
+    assert listed != system
+    user = prompts.cypher_user_prompt("Who is the team lead of the Library Management System?",
+                                      mentions=[mention("library management system", "Project",
+                                                        "Library Management System")])
+    assert "r0.role = 'Team Lead'" in OfflineLLM().generate(user, system=listed)
+    assert OfflineLLM().generate(user, system=system) == prompts.SENTINEL_QUERY
+
+
+@pytest.mark.parametrize("question", [
     "clean up the old data", "Delete Payal from the graph", "Add a new student called Riya",
     "Change Aarav's grade in DBMS to A+", "Payal ko Debate Society se hata do",
     "DBMS ke credits 5 kar do", "Make Rahul the president of Coding Club",
@@ -138,7 +177,8 @@ def test_out_of_scope_questions_get_the_sentinel(agent, question):
 def test_write_requests_are_refused_and_nothing_changes(college_db, agent, question):
     before = college_db.counts()
     result = agent.answer(question)
-    assert result.status == "out_of_scope" and result.cypher == prompts.SENTINEL_QUERY
+    assert result.cypher == offline.READ_ONLY_QUERY == "RETURN 'READ_ONLY' AS status"
+    assert result.status == "blocked" and "cannot change the data" in result.answer
     assert college_db.counts() == before
 
 
@@ -153,7 +193,7 @@ def test_any_question_gives_a_safe_read_or_the_sentinel(words):
     schema_text = offline.SCHEMA_EXAMPLE
     user = prompts.cypher_user_prompt(" ".join(words), mentions=[mention("payal", "Student", "Payal")])
     query = OfflineLLM().generate(user, system=schema_text)
-    assert query == prompts.SENTINEL_QUERY or check(query).allowed, query
+    assert query in (prompts.SENTINEL_QUERY, offline.READ_ONLY_QUERY) or check(query).allowed, query
 
 
 # --- it reads the prompt and nothing else ------------------------------------------------------
@@ -234,6 +274,33 @@ def test_pronouns_and_follow_ups_use_the_conversation(college_db):
     assert sorted(r[0] for r in agent.answer("what about DSA?").rows) == ["Karan", "Payal", "Rahul"]
 
 
+def test_only_a_pronoun_or_an_ellipsis_borrows_from_the_conversation(college_db):
+    agent = Agent(college_db, OfflineLLM(), memory=ShortTermMemory())
+    assert len(agent.answer("Which clubs exist?").rows) == 3
+    assert sorted(r[0] for r in agent.answer("Who works on a project?").rows) == [
+        "Aarav", "Karan", "Payal", "Rahul", "Sneha"]                   # any project, not the last one
+    agent.answer("Who is Payal?")
+    assert sorted(r[0] for r in agent.answer("and her clubs?").rows) == ["Coding Club", "Debate Society"]
+
+
+@pytest.mark.parametrize("question", ["what skills does he have?", "uske projects?",
+                                      "which club is she in?", "what are their skills?"])
+def test_a_pronoun_with_no_one_to_point_at_gets_the_sentinel(agent, question):
+    result = agent.answer(question)
+    assert result.status == "out_of_scope", result.cypher
+
+
+def test_their_is_everyone_the_last_answer_named(college_db):
+    agent = Agent(college_db, OfflineLLM(), memory=ShortTermMemory())
+    agent.answer("What does Campus Chatbot require?")
+    assert sorted(r[0] for r in agent.answer("Who works on it?").rows) == ["Karan", "Rahul"]
+    skills = agent.answer("What are their skills?")
+    assert sorted(map(tuple, skills.rows)) == [("Karan", "Docker"), ("Karan", "Machine Learning"),
+                                               ("Rahul", "Machine Learning"), ("Rahul", "Python")]
+    # "their" about the asked students themselves is no reference to the conversation
+    assert len(agent.answer("List all students with their branches").rows) == 5
+
+
 def test_a_pronoun_from_the_context_block(system):
     context = ("CONVERSATION SO FAR:\n[Turn 1] User: Who is Zoya?\nCypher: MATCH (s:Student {name: 'Zoya'}) "
                "RETURN s.name\nResult: [[\"Zoya\"]]\nAnswer: Zoya.\n\nRECENTLY MENTIONED (most recent first):\n"
@@ -260,6 +327,11 @@ def test_answers_follow_the_language_and_the_order():
     assert write_answer(answer_prompt("Does Aarav study DBMS?", "RETURN count(r) > 0", ["answer"], [[False]])) == "No."
     assert write_answer(answer_prompt("Who is Payal?", "MATCH ...", ["name", "year", "branch"],
                                       [["Payal", 2, "CSE"]])) == "Payal (year: 2, branch: CSE)."
+    assert write_answer(answer_prompt("Which concepts have notes?", "MATCH ...", ["concept", "notes"],
+                                      [["Normalization", 1], ["Trees", 2]])) == \
+        "Normalization (1 note) and Trees (2 notes)."
+    assert write_answer(answer_prompt("How many clubs is Sneha in?", "RETURN count(c) AS societies",
+                                      ["societies"], [[1]])) == "1 society."
 
 
 def test_text_inside_the_rows_is_quoted_never_followed():

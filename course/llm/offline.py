@@ -11,10 +11,13 @@ notebook 09 (evaluation). It reads exactly the prompt a real LLM gets and nothin
 
 It knows no data: every name it writes comes from the prompt. It recognises a question by
 a small table of intents (`INTENTS`: cue words in English and Hinglish -> a Cypher
-template over the linked values' labels); when none fits it answers with the sentinel
-`RETURN 'OUT_OF_SCOPE' AS status`, and it never writes a write query. For the answer step
-(a prompt holding rows between `<<<DATA` and `DATA>>>`) it writes a short factual sentence
-from the rows, in the language of the question, and never follows text inside the rows.
+template over the linked values' labels); when none fits, or when its query would leave out
+a word that changes the answer, it answers with the sentinel `RETURN 'OUT_OF_SCOPE' AS status`.
+It never writes a write query: a request to change the data gets `RETURN 'READ_ONLY' AS status`.
+Only a pronoun or an elliptical follow-up ("and DSA?") borrows names from the conversation.
+For the answer step (a prompt holding rows between `<<<DATA` and `DATA>>>`) it writes a short
+factual sentence from the rows, in the language of the question, and never follows text
+inside the rows.
 
 To extend it, add a cue to `CUES` and an entry to `INTENTS` (notebook 09's exercise).
 
@@ -189,6 +192,11 @@ def parse_prompt(prompt: str, system: str | None) -> Prompt:
 # Each cue is a regular expression over the question in lower case, with the linked names
 # replaced by §0, §1, ... (so "Coding Club" does not read as the word "club").
 
+# Numbers written as words, for "more than one", "at least two", "ek se zyada".
+COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ek": 1, "do": 2, "teen": 3}
+_N = r"(\d+|" + "|".join(COUNT_WORDS) + r")"
+_WHICH = r"(which|what|kis|kaunsa|kaunse|kaunsi|kaun sa|kaun se|kaun si)"   # "which clubs ..."
+
 CUES: dict[str, str] = {
     "write": r"\b(delete|remove|drop|add|insert|create|update|change|modify|rename|wipe|erase|"
              r"clean up|clear|reset|destroy|edit|replace|enrol|enroll|assign|mark|set|put|"
@@ -205,14 +213,18 @@ CUES: dict[str, str] = {
     "next": r"\b(next|aage|agla|agle|upcoming|after|baad|unlocks?|leads? to|opens)\b",
     "most": r"\b(most|maximum|max|highest number|sabse zyada|sabse jyada|popular|busiest|biggest|"
             r"largest)\b",
-    "least": r"\b(least|fewest|minimum|sabse kam|smallest)\b",
-    "common": r"\b(common|more than one|multiple|several|ek se zyada|two or more|same)\b",
+    "least": r"\b((?<!at )least|fewest|minimum|sabse kam|smallest)\b",
+    "common": rf"\b(common|multiple|several|same|(more|fewer|less) than {_N}|at (least|most) {_N}|"
+              rf"{_N} or (more|fewer|less)|{_N} se (zyada|jyada|kam))\b",
+    "each": r"\b(each|every|per|har)\b",
+    "role_word": r"\b(president|secretary|treasurer|(team )?(lead|leads|leader|head|heads)(?! to\b)|"
+                 r"captain|chief|in charge|coordinator|developer|engineer|manager|founder|designer)\b",
     "count": r"\b(how many|how much|kitne|kitni|kitna|number of|count|total)\b",
     "rank": r"\b(best|top|topper|toppers|topped|tops|teach|teach me|help me|can help|guide|mentor|"
             r"learn (§\d+ |\w+ )?from|sikh\w*|seekh\w*|highest|strongest|"
             r"expert|experts|better|good at|accha|achha|acha|ache|weakest|worst|lowest|rank|ranked|"
             r"ranking|order of)\b",
-    "worst": r"\b(worst|weakest|lowest|least)\b",
+    "worst": r"\b(worst|weakest|lowest|(?<!at )least)\b",
     "yes_no": r"^(is|are|does|do|did|has|have|was|were|kya)\b",
     "shared": r"\b(same|share|shares|sharing|common|together|saath|with|classmates?|teammates?)\b",
     "explain": r"\b(what is|what are|what's|whats|explain|explains|kya hai|kya hota|kya hote|samjhao|"
@@ -278,6 +290,14 @@ PROPERTY_WORDS: dict[str, str] = {
     "since": r"\b(since|joined|join|when did)\b",
     "semester": r"\b(semester|sem)\b",
     "text": r"\b(text)\b",
+}
+
+# Words for a role that name no listed value themselves: "who leads a club" = its President.
+# A role word counts only as a listed value of a `role` property; if the prompt lists none
+# ("team lead" of a project), the question gets the sentinel rather than an unfiltered answer.
+ROLE_SYNONYMS: dict[str, str] = {
+    r"\b(leads?|leader|heads?|captain|chief|in charge)\b(?! to\b)":
+        r"\b(president|head|leader|captain|chair\w*)\b",
 }
 
 # Ordinary words of a question that carry no meaning for the rules ("please", "mujhe").
@@ -524,8 +544,20 @@ def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "
     if len(hop.patterns) == 1:
         return f"({left}){arrow(hop.patterns[0], hop.labels[0], rel, direction=way)}({right})"
     first, second = hop.patterns
-    return (f"({left}){arrow(first, hop.labels[0])}(:{hop.labels[1]})"
-            f"{arrow(second, hop.labels[1], rel)}({right})")
+    return (f"({left}){arrow(first, hop.labels[0], direction=way)}(:{hop.labels[1]})"
+            f"{arrow(second, hop.labels[1], rel, direction=way)}({right})")
+
+
+def twice(reading: Reading, hop: Hop | None) -> Hop | None:
+    """"friends of friends", "Aarav's friends' friends": a same-label link named twice is two
+    hops; named more often, None (the rules do not count hops)."""
+    if hop is None or len(hop.patterns) != 1 or hop.labels[0] != hop.labels[1]:
+        return hop
+    cue = RELATION_CUES.get(hop.patterns[0].type)
+    named = len(re.findall(cue, reading.text)) if cue else 0
+    if named > 2:
+        return None
+    return Hop(hop.patterns * 2, hop.labels[:1] * 3) if named == 2 else hop
 
 
 # --- the intents: each returns a query, or None when the question is not of its kind ----------
@@ -535,6 +567,11 @@ Builder = Callable[[Reading], "str | None"]
 
 def refuse(reading: Reading) -> str:
     return SENTINEL_QUERY
+
+
+def read_only(reading: Reading) -> str:
+    """A request to change the data: the read-only sentinel (the agent says it cannot)."""
+    return READ_ONLY_QUERY
 
 
 def path(reading: Reading) -> str | None:
@@ -597,6 +634,27 @@ def most(reading: Reading) -> str | None:
             f"RETURN g.{name} AS {alias(group, name)}, n AS {noun}")
 
 
+def per_group(reading: Reading) -> str | None:
+    """How many of one label each node of another has: 'How many students are in each club?',
+    'skills per student', 'har club mein kitne log?'. Every group is listed, with 0 too."""
+    m = re.search(r"\b(each|every|per|har)\s+(\w+)", reading.text)
+    if reading.entities or not reading.has("count") or not m:
+        return None
+    group = next((label for label in reading.schema.labels
+                  if re.fullmatch(LABEL_WORDS.get(label, rf"\b{label.lower()}s?\b"), m[2])), None)
+    if group is None:
+        return None
+    friends = group == "Student" and "FRIENDS_WITH" in reading.relations()
+    counted = next((t for t in reading.targets() if t != group), "Student" if friends else None)
+    hop = resolve(reading, group, counted) if counted else None
+    if hop is None:
+        return None
+    name = reading.schema.display(group)
+    noun = alias(counted, "name") + "s" if counted != group else "friends"
+    return (f"MATCH (g:{group})\nOPTIONAL MATCH {hop_match(reading, hop, 'g', f'k:{counted}', rel='')}\n"
+            f"RETURN g.{name} AS {alias(group, name)}, count(DISTINCT k) AS {noun}")
+
+
 def _extreme_property(reading: Reading, label: str, prop: str) -> str:
     """The node(s) with the largest (or smallest) value of a number: most credits."""
     pick = "min" if reading.has("least") else "max"
@@ -609,7 +667,7 @@ def _asked_label(reading: Reading, labels: list[str]) -> str:
     """The label a question asks about: "which subject ...", else who/kaun (Student), else the first."""
     for label in labels:
         noun = LABEL_WORDS.get(label, rf"\b{label.lower()}s?\b")
-        if re.search(rf"\b(which|what|kis|kaunsa|kaunse|kaun sa|kaun se) (\w+ )?{noun}", reading.text):
+        if re.search(rf"\b{_WHICH} (\w+ )?{noun}", reading.text):
             return label
     if "Student" in labels and re.search(r"\b(who|whom|kaun|kon|kisne)\b", reading.text):
         return "Student"
@@ -617,24 +675,53 @@ def _asked_label(reading: Reading, labels: list[str]) -> str:
 
 
 def common(reading: Reading) -> str | None:
-    """Students in more than one club (subject, ...), or what two students have in common."""
+    """Nodes linked to more than one of another label, or what two students have in common.
+
+    "What is common in all the clubs?" / "students in more than one club" -> students with
+    several clubs; "Which clubs have more than one member?" -> clubs with several students.
+    """
     students = [e for e in reading.entities if e.label == "Student"]
     if len(students) == 2 and len(reading.entities) == 2:
         return _in_common(reading, *students)
-    if reading.entities:
+    limit = threshold(reading)
+    labels = reading.targets()
+    if reading.entities or limit is None or not labels:
         return None
-    labels = [t for t in reading.targets() if t != "Student"]
-    if not labels or not re.search(r"\b(common|more than one|multiple|several|ek se zyada|two or more"
-                                   r"|both)\b", reading.text):
-        return None
-    hop = resolve(replace(reading, text=""), "Student", labels[0])
+    asked = _asked_label(reading, labels)
+    if asked == "Student" or not re.search(rf"\b{_WHICH} (\w+ )?{LABEL_WORDS.get(asked, asked.lower())}",
+                                           reading.text):
+        asked = "Student"             # the course text's reading: the students clubs share
+    counted = next((t for t in labels if t != asked), "Student" if asked != "Student" else None)
+    hop = resolve(replace(reading, text=""), asked, counted) if counted else None
     if hop is None or len(hop.patterns) != 1:
         return None
-    name = reading.schema.display(labels[0])
-    plural = labels[0].lower() + "s"
-    return (f"MATCH (s:Student){arrow(hop.patterns[0], 'Student')}(x:{labels[0]})\n"
-            f"WITH s, collect(DISTINCT x.{name}) AS {plural}, count(DISTINCT x) AS n\n"
-            f"WHERE n > 1\nRETURN s.name AS student, {plural}")
+    name, other = reading.schema.display(asked), reading.schema.display(counted)
+    g = "s" if asked == "Student" else asked.lower()     # (s:Student), (club:Club), ...
+    plural, (op, number) = counted.lower() + "s", limit
+    link = f"({g}:{asked}){arrow(hop.patterns[0], asked)}(x:{counted})"
+    if op in ("<", "<="):             # "fewer than 3 members": a club with none counts too
+        link = f"({g}:{asked})\nOPTIONAL MATCH ({g}){arrow(hop.patterns[0], asked)}(x:{counted})"
+    return (f"MATCH {link}\nWITH {g}, collect(DISTINCT x.{other}) AS {plural}, count(DISTINCT x) AS n\n"
+            f"WHERE n {op} {number}\nRETURN {g}.{name} AS {alias(asked, name)}, {plural}")
+
+
+# "more than one", "at least 2", "two or more", "ek se zyada" -> (operator, number).
+THRESHOLDS = [(rf"\b(more than|over|above) {_N}\b|\b{_N} se (zyada|jyada)\b", ">"),
+              (rf"\bat least {_N}\b|\b{_N} or more\b", ">="),
+              (rf"\b(fewer than|less than|under|below) {_N}\b|\b{_N} se kam\b", "<"),
+              (rf"\bat most {_N}\b|\b{_N} or (fewer|less)\b", "<=")]
+
+
+def threshold(reading: Reading) -> tuple[str, int] | None:
+    """How many links a "common" question asks for: 'more than one' -> ('>', 1); 'multiple',
+    'several', 'common', 'both' -> ('>', 1); None when it names no such amount."""
+    for pattern, op in THRESHOLDS:
+        if m := re.search(pattern, reading.text):
+            word = next(g for g in m.groups() if g and (g.isdigit() or g in COUNT_WORDS))
+            return op, int(word) if word.isdigit() else COUNT_WORDS[word]
+    if re.search(r"\b(common|multiple|several|both)\b", reading.text):
+        return ">", 1
+    return None
 
 
 def _in_common(reading: Reading, a: Entity, b: Entity) -> str | None:
@@ -652,6 +739,8 @@ def _in_common(reading: Reading, a: Entity, b: Entity) -> str | None:
 
 def count(reading: Reading) -> str | None:
     """How many students (in DBMS, in CSE, ...), how many concepts a subject covers."""
+    if reading.has("each"):       # per group: `per_group` answers it, or no one does
+        return None
     targets = reading.targets()
     target = next((t for t in targets if all(t != e.label for e in reading.entities)), None)
     if target is None and reading.entities and targets:
@@ -699,7 +788,7 @@ def yes_no(reading: Reading) -> str | None:
     if len(reading.entities) != 2:
         return None
     a, b = reading.entities
-    hop = resolve(reading, a.label, b.label)
+    hop = twice(reading, resolve(reading, a.label, b.label))
     if hop is None or len(hop.patterns) != 1:
         return None
     (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
@@ -810,6 +899,9 @@ def related(reading: Reading) -> str | None:
     cols = [f"t.{p} AS {alias(target, p)}" for p in _shown(reading, target)]
     rel_props = _asked_rel_props(reading, target) if len(reading.entities) == 1 else []
     cols += [f"r0.{p} AS {p}" for p in rel_props]
+    # a group ("their skills" after "Karan and Rahul"): say whose each row is
+    cols = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(reading.entities)
+            if isinstance(e.value, tuple)] + cols
     return f"{match}{where(conds)}\nRETURN DISTINCT {', '.join(cols)}"
 
 
@@ -838,7 +930,7 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
         e = group[0]
         if e.label == target and not reading.relations() and not direction(reading):
             return None
-        hop = resolve(reading, e.label, target, strict=len(groups) == 1)
+        hop = twice(reading, resolve(reading, e.label, target, strict=len(groups) == 1))
         if hop is None:
             return None
         t = f"t:{target}" if i == 0 else "t"
@@ -853,6 +945,14 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
             conds += _rel_filters(reading, hop.patterns[0], f"r{i}")
     if not entities:
         lines.append(f"MATCH (t:{target})")
+        reached = " ".join(line for line, _ in _rel_filter_hops(reading, target))
+        for other in _generic(reading, target):      # "who works on a project": any project
+            if f"(:{other})" in reached:              # "who got a B in any subject": done below
+                continue
+            hop = resolve(reading, target, other)
+            if hop is None:
+                return None
+            lines.append(f"MATCH {hop_match(reading, hop, 't', f':{other}', rel='')}")
     conds += _node_filters(reading, target)
     for line, cond in (_rel_filter_hops(reading, target) if not entities else []):
         lines.append(line)
@@ -860,6 +960,12 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
     if entities and any(e.label == target for e in entities):
         conds += [f"t <> x{i}" for i, e in enumerate(entities) if e.label == target and not either]
     return "\n".join(lines), conds
+
+
+def _generic(reading: Reading, target: str) -> list[str]:
+    """Labels the question names with 'a', 'any', 'some' or 'koi': 'a club' means any club."""
+    return [label for label in reading.targets() if label != target and re.search(
+        rf"\b(a|an|any|some|koi|kisi)( \w+)? {LABEL_WORDS.get(label, label.lower())}", reading.text)]
 
 
 # A word before a number ("before 2016", "more than 3") or after it ("2016 se pehle").
@@ -898,10 +1004,16 @@ def _filter_values(reading: Reading, key: str) -> list[Any]:
             continue
         exact = re.search(rf"(?<![\w+]){re.escape(v)}(?![\w+])", reading.text)
         loose = re.search(rf"(?<![\w+]){re.escape(v.lower())}(?![\w+])", reading.text)
-        plain = not any(re.search(c, v.lower()) for c in (*RELATION_CUES.values(), *LABEL_WORDS.values()))
+        # a value that is only a relationship or label word ("Member") needs its property's
+        # word; one with a word of its own ("Team Lead") does not
+        plain = any(not any(re.search(c, w) for c in (*RELATION_CUES.values(), *LABEL_WORDS.values()))
+                    for w in v.lower().split())
         if exact and (cue or "+" in v or v.isupper()):
             found.append(v)
         elif loose and v.lower() not in COMMON and (cue or (len(v) >= 3 and plain)):
+            found.append(v)
+        elif prop == "role" and any(re.search(word, reading.text) and re.search(means, v.lower())
+                                    for word, means in ROLE_SYNONYMS.items()):
             found.append(v)
     return found
 
@@ -954,7 +1066,7 @@ def listing(reading: Reading) -> str | None:
         return None
     body = conditions(reading, targets[0], [])
     match, conds = body
-    if targets[0] == "Student" and not conds and not re.search(
+    if targets[0] == "Student" and not conds and "\n" not in match and not re.search(
             r"\b(all|list|every|saare|sab|sabhi|names?|show|there|students)\b", reading.text):
         return None
     label = targets[0]
@@ -967,10 +1079,11 @@ def listing(reading: Reading) -> str | None:
 
 # The table: (name, cue that must be present or None, builder). The first query built wins.
 INTENTS: list[tuple[str, str | None, Builder]] = [
-    ("write request", "write", lambda reading: READ_ONLY_QUERY),
+    ("write request", "write", read_only),
     ("out of scope", "out_of_scope", refuse),
     ("learning path", "path", path),
     ("next topics", "next", next_topics),
+    ("count per group", "each", per_group),
     ("most / fewest", "most", most),
     ("most / fewest", "least", most),
     ("in common", "common", common),
@@ -1096,8 +1209,16 @@ def translate(prompt: Prompt) -> tuple[str, str]:
     for candidate in _readings(prompt, reading):
         found = build(candidate)
         if found and _valid(found[1], prompt.schema):
-            return found
+            return _dropped(candidate, *found)
     return "not understood", SENTINEL_QUERY
+
+
+def _dropped(reading: Reading, intent: str, query: str) -> tuple[str, str]:
+    """The sentinel when the query left out a word that changes the answer: a role
+    ("team lead") that became no `role` filter, because the prompt lists no such value."""
+    if reading.has("role_word") and not re.search(r"\.role (=|IN)", query):
+        return f"role {re.search(CUES['role_word'], reading.text)[0]!r} not listed", SENTINEL_QUERY
+    return intent, query
 
 
 def _readings(prompt: Prompt, reading: Reading) -> list[Reading]:
@@ -1113,7 +1234,9 @@ def _readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         text = re.sub(CUES["pronoun"], marker, reading.text, count=1)
         found = [replace(reading, text=text, entities=reading.entities + [e])
                  for e in _referents(prompt, reading)]
-        return found + ([reading] if reading.entities else [])
+        # "Who is Payal and what is her year?": a pronoun after a name may point at it
+        inside = re.search(rf"§\d+.*{CUES['pronoun']}", reading.text)
+        return found + ([reading] if inside else [])
     if not reading.entities and is_elliptical(reading):
         marker = f"§{len(reading.entities)}"
         return [reading] + [replace(reading, text=f"{reading.text} {marker}", entities=[e])
@@ -1122,13 +1245,16 @@ def _readings(prompt: Prompt, reading: Reading) -> list[Reading]:
 
 
 def _reflexive(reading: Reading) -> bool:
-    """'students with their branches', 'who joined their club': "their" is the asked nodes'."""
+    """'students with their branches', 'who joined their club': "their" is the asked nodes'
+    (a possessive after a plural noun or "who <verb>"; "what clubs are they in?" is no such)."""
     m = re.search(CUES["pronoun"], reading.text)
+    if m[0] not in ("their", "theirs", "unka", "unki", "unke"):
+        return False
     before = reading.text[:m.start()]
     nouns = [n for pattern in LABEL_WORDS.values() for n in re.findall(pattern, before)]
     plural_noun = any(n.endswith("s") or n in ("people", "log") for n in nouns)
-    return bool(re.fullmatch(CUES["plural"], m[0])) and (
-        plural_noun or bool(re.search(r"\b(who|kaun|kon) (?!is\b|are\b|was\b|were\b|hai|hain)\w+ $", before)))
+    who_does = re.search(r"\b(who|kaun|kon) (?!(is|are|was|were|hai|hain)\b)\w+ $", before)
+    return plural_noun or bool(who_does)
 
 
 def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
@@ -1257,8 +1383,15 @@ def _value(column: str, value: Any, *, lang: str, named: bool = False) -> str:
     """'A+', '3 students', 'year: 2', 'branch: CSE' (named: always say the column)."""
     column = column.replace("_", " ")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value} {column}" if column.endswith("s") else f"{column}: {value}"
+        return amount(value, column) if column.endswith("s") else f"{column}: {value}"
     return f"{column}: {_text(value, lang=lang)}" if named else _text(value, lang=lang)
+
+
+def amount(number: Any, noun: str) -> str:
+    """A number with its noun, singular for one: amount(1, "notes") -> '1 note'."""
+    if number == 1 and noun.endswith("s") and not noun.endswith("ss"):
+        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+    return f"{number} {noun}".rstrip()
 
 
 def _row_text(row: list[Any], columns: list[str], lang: str, path_like: bool) -> str:
@@ -1295,7 +1428,7 @@ def write_answer(prompt: str) -> str:
     path_like = "SPpaths" in cypher or (columns[:1] == ["route"])
     if len(rows) == 1 and len(rows[0]) == 1 and "count(" in cypher.lower():
         noun = columns[0].replace("_", " ") if columns else ""
-        return f"{rows[0][0]} {noun}.".replace(" .", ".")
+        return amount(rows[0][0], noun) + "."
     items = [_row_text(r, columns, lang, path_like) for r in rows[:MAX_ITEMS]]
     text = _join(items, lang, ordered="ORDER BY" in cypher.upper())
     if len(rows) > MAX_ITEMS:
