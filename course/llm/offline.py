@@ -230,7 +230,7 @@ CUES: dict[str, str] = {
     "explain": r"\b(what is|what are|what's|whats|explain|explains|kya hai|kya hota|kya hote|samjhao|"
                r"samjha|define|definition|meaning|matlab|tell me about|describe|about)\b",
     "profile": r"^(who is|who's|whos|who was|what is|what's|whats|tell me about|describe|details of|info on|"
-               r"profile of)\s*§\d+\W*$|^§\d+ (kaun|kon|kya) (hai|h|he)\W*$|^§\d+\W*$|\b(details|profile|information|info|"
+               r"profile of)\s*(the\s+)?§\d+\W*$|^§\d+ (kaun|kon|kya) (hai|h|he)\W*$|^§\d+\W*$|\b(details|profile|information|info|"
                r"baare|bare|introduce)\b",
     "either": r"\b(or|either|ya|any of)\b",
     "negation": r"\b(no|not|none|nobody|never|without|nahi|nahin|bina|except|other than)\b|n't\b",
