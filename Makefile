@@ -18,9 +18,10 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[test]"
 	@touch $(STAMP)
 
+# JupyterLab refuses to run as root unless told; workshop containers often are root.
 lab: $(STAMP)
 	$(BIN)/python -m course load
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 test: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m pytest; status=$$?; \

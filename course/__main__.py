@@ -55,13 +55,13 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
-    from .config import get_setting
-    from .db import EmbeddedServer, default_db_path
+    from .db import EmbeddedServer, where
 
-    if get_setting("FALKORDB_URL") and not get_setting("COURSE_DB"):
+    place = where()
+    if place["mode"] == "server":
         print("FALKORDB_URL is set: stop that server yourself (`docker compose down`).")
         return 0
-    server = EmbeddedServer(Path(get_setting("COURSE_DB", default=str(default_db_path()))))
+    server = EmbeddedServer(Path(place["file"]))
     print("stopped the embedded FalkorDB" if server.stop() else "the embedded FalkorDB was not running")
     return 0
 

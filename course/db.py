@@ -273,13 +273,23 @@ def _unavailable_message(mode: str, location: str) -> str:
             "again; if it keeps happening, run `python -m course stop` first.")
 
 
+def _resolve(url: str | None, path: str | os.PathLike | None,
+             graph: str | None) -> tuple[str, str | None, Path | None]:
+    """(graph name, server URL or None, embedded file or None): argument > environment > default."""
+    graph_name = get_setting("COURSE_GRAPH", value=graph, default=DEFAULT_GRAPH)
+    url = get_setting("FALKORDB_URL", value=url)
+    if url and path is None:
+        return graph_name, url, None
+    db_path = Path(get_setting("COURSE_DB", value=str(path) if path else None,
+                               default=str(default_db_path())))
+    return graph_name, None, db_path
+
+
 def where() -> dict[str, str]:
     """Where `connect()` would look, without connecting: for `python -m course info`."""
-    graph_name = get_setting("COURSE_GRAPH", default=DEFAULT_GRAPH)
-    url = get_setting("FALKORDB_URL")
+    graph_name, url, path = _resolve(None, None, None)
     if url:
         return {"mode": "server", "url": redact_url(url), "graph": graph_name}
-    path = Path(get_setting("COURSE_DB", default=str(default_db_path())))
     return {"mode": "embedded", "file": str(path.resolve()), "graph": graph_name}
 
 
@@ -291,12 +301,9 @@ def connect(*, url: str | None = None, path: str | os.PathLike | None = None,
     `path` (or COURSE_DB, default `.course/college.db`). `graph` (or COURSE_GRAPH) names the
     graph, default "college".
     """
-    graph_name = get_setting("COURSE_GRAPH", value=graph, default=DEFAULT_GRAPH)
-    url = get_setting("FALKORDB_URL", value=url)
-    if url and path is None:
+    graph_name, url, db_path = _resolve(url, path, graph)
+    if url:
         return _connect_server(url, graph_name)
-    db_path = Path(get_setting("COURSE_DB", value=str(path) if path else None,
-                               default=str(default_db_path())))
     return _connect_embedded(db_path, graph_name)
 
 

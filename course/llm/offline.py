@@ -38,11 +38,7 @@ from typing import Any, Callable
 
 from course.llm.base import LLM, Completion, Usage, elapsed_ms
 from course import prompts
-from course.prompts import SENTINEL_QUERY, language_of
-
-# A request to change the data gets its own sentinel (the agent answers "I cannot change
-# the data"); older prompt modules without it fall back to the same text.
-READ_ONLY_QUERY: str = getattr(prompts, "READ_ONLY_QUERY", "RETURN 'READ_ONLY' AS status")
+from course.prompts import READ_ONLY_QUERY, SENTINEL_QUERY, language_of
 
 # A tiny schema in the format of `GraphSchema.render()`, for the docstrings and the tests.
 SCHEMA_EXAMPLE = """\
@@ -1194,7 +1190,7 @@ def translate(prompt: Prompt) -> tuple[str, str]:
     reading = read(prompt.question, prompt.linked, prompt.schema)
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
-        return "refused after a blocked query", SENTINEL_QUERY
+        return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks
     if reading.has("write"):
         return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading):
