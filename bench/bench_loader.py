@@ -50,7 +50,7 @@ def main(n: int = 5_000) -> None:
             unwind = timed(load_unwind, db.select("bench_unwind").graph, data)
             per_row = timed(load_per_row, db.select("bench_per_row").graph, data)
             for name in ("bench_unwind", "bench_per_row"):
-                count = db.select(name).run("MATCH (s:Student) RETURN count(s)", guard=False).rows[0][0]
+                count = db.select(name).run("MATCH (s:Student) RETURN count(s)").rows[0][0]
                 assert count == n, (name, count)
         finally:
             db.server.stop()

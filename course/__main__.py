@@ -8,9 +8,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from .db import default_db_path
 from .errors import CourseError, InvalidInput
+from .results import Result, printable
+
+if TYPE_CHECKING:
+    from .agent import Agent
+
+
+def log_path() -> Path:
+    """Where unexpected errors are written for a developer: beside the default database."""
+    return default_db_path().parent / "course.log"
 
 
 def cmd_load(args: argparse.Namespace) -> int:
@@ -32,13 +44,13 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     from .config import configured_keys
-    from .db import connect, where
+    from .db import connect, where_data_lives
     from .llm.registry import chosen_name, describe_llm, make_llm
 
     try:
         info = {**connect().info(), "status": "running"}
     except CourseError as exc:  # still say where the data should be, and why it is not there
-        info = {**where(), "status": str(exc)}
+        info = {**where_data_lives(), "status": str(exc)}
     try:
         provider = f"{chosen_name()}: {describe_llm(make_llm())}"
     except CourseError as exc:  # an unknown name, a missing key: say so, keep the rest
@@ -55,9 +67,9 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
-    from .db import EmbeddedServer, where
+    from .db import EmbeddedServer, where_data_lives
 
-    place = where()
+    place = where_data_lives()
     if place["mode"] == "server":
         print("FALKORDB_URL is set: stop that server yourself (`docker compose down`).")
         return 0
@@ -85,25 +97,43 @@ def _questions(args: argparse.Namespace) -> list[str]:
     return lines
 
 
-def _print_result(result, as_json: bool) -> None:
+def _print_result(result: Result, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, default=str), flush=True)
-        return
-    print(f"Q: {result.question}")
-    if result.cypher:
-        print("   " + result.cypher.replace("\n", "\n   "))
-    print(f"A: {result.answer}")
-    tries = "attempt" if len(result.attempts) == 1 else "attempts"
-    print(f"   [{result.status}; {result.provider or 'no provider'}; {len(result.attempts)} {tries}]\n",
-          flush=True)
+    else:
+        print(result.summary() + "\n", flush=True)
+
+
+def _answer_safely(agent: Agent, question: str) -> Result:
+    """One question's Result, whatever happens: a bug in one answer must not end the session.
+
+    The learner gets a sentence; the traceback goes to the log file for a developer.
+    """
+    try:
+        return agent.answer(question)
+    except Exception as exc:  # noqa: BLE001 - the one place that catches everything
+        log = log_path()
+        try:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            with log.open("a", encoding="utf-8") as handle:
+                handle.write(f"--- {type(exc).__name__} answering {question!r}\n")
+                handle.write(traceback.format_exc())
+            where = f"the details are in {log}"
+        except OSError:
+            where = "the details could not be written to a log"
+        error = (f"Something unexpected went wrong while answering this question "
+                 f"({type(exc).__name__}); {where}. The other questions are not affected.")
+        return Result(printable(question, limit=200), status="failed", error=error,
+                      answer=f"Sorry, I couldn't answer that. {error}")
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from .agent import Agent, Result
+    from .agent import Agent
     from .dataset import ensure_college
     from .db import connect
+    from .graph_memory import AnswerCache, GraphMemory, check_id
     from .llm.registry import make_llm
-    from .memory import AnswerCache, GraphMemory, ShortTermMemory, check_id
+    from .memory import ShortTermMemory
 
     for value, what in ((args.session, "session id"), (args.user, "user id")):
         if value is not None:
@@ -129,7 +159,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     for question in questions:
         if args.fresh:
             agent.memory.clear()
-        result = agent.answer(question)
+        result = _answer_safely(agent, question)
         failed += result.status == "failed"
         _print_result(result, args.json)
     return 1 if failed and failed == len(questions) else 0

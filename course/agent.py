@@ -14,87 +14,21 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import Counter
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from . import prompts
 from .cleaning import clean
 from .db import Database
-from .errors import CourseError, InvalidInput, QueryFailed
+from .errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
 from .llm.base import LLM, Completion
 from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, NoProviderConfigured,
                          UnknownProvider)
-from .safety import UnsafeQuery
+from .results import Attempt, Result, printable
+from .safety import run_guarded
 from .schema import GraphSchema, Mention, introspect, link_entities
 
 MAX_QUESTION_CHARS = 2_000
-
-
-@dataclass
-class Attempt:
-    """One pass through the loop."""
-
-    number: int
-    raw: str = ""                 # what the LLM wrote
-    cypher: str = ""              # after cleaning
-    removed: list[str] = field(default_factory=list)
-    verdict: str = ""             # "allowed" or the guard's reason
-    error: str | None = None
-    kind: str | None = None       # generation_error | syntax_error | empty_result | unsafe_blocked
-    row_count: int | None = None
-    elapsed_ms: float = 0.0
-
-
-@dataclass
-class Result:
-    """What `Agent.answer()` returns: the final query, rows and answer, and every attempt."""
-
-    question: str
-    cypher: str | None = None
-    columns: list[str] = field(default_factory=list)
-    rows: list[list[Any]] = field(default_factory=list)
-    truncated: bool = False
-    answer: str = ""
-    status: str = "failed"        # answered | out_of_scope | blocked | failed
-    error: str | None = None
-    attempts: list[Attempt] = field(default_factory=list)
-    provider: str | None = None
-    llm_calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    elapsed_ms: float = 0.0
-    mentions: list[Mention] = field(default_factory=list)
-    language: str = "en"
-    from_memory: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """The `python -m course ask --json` record."""
-        data = asdict(self)
-        data["attempts"] = len(self.attempts)
-        data["attempt_log"] = [asdict(a) for a in self.attempts]
-        data["mentions"] = [f"{m.label}:{m.value}" for m in self.mentions]
-        data["rows"] = [[_plain(v) for v in row] for row in self.rows]
-        return data
-
-
-def _plain(value: Any) -> Any:
-    """Graph values as JSON: lists stay lists, nodes and paths become their text."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return str(value)
-
-
-def _displayable(question: Any, limit: int = 200) -> str:
-    """The question as it can be shown back: valid text, cut to `limit` characters."""
-    if isinstance(question, bytes):
-        question = question.decode("utf-8", errors="replace")
-    if not isinstance(question, str):
-        question = repr(question)
-    text = question.encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates -> '?'
-    text = "".join(ch if ch.isprintable() else "?" for ch in text)  # no terminal escapes
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
 
 
 def check_question(question: Any) -> str:
@@ -124,6 +58,29 @@ def check_question(question: Any) -> str:
     return cleaned
 
 
+@runtime_checkable
+class Memory(Protocol):
+    """What the agent needs of a memory: context for the prompt before, the turn after.
+
+    `course.memory.ShortTermMemory` (notebook 06) is one; any object with these methods is.
+    """
+
+    def context(self) -> str: ...
+
+    def remember(self, result: Result, mentions: Sequence[Mention] = (),
+                 link: Callable[[str], Sequence[Mention]] | None = None) -> dict[str, str]: ...
+
+    def clear(self) -> None: ...
+
+
+@runtime_checkable
+class RecallingMemory(Memory, Protocol):
+    """A memory that may answer a question itself, with no LLM call (notebook 10)."""
+
+    def recall(self, question: str, *, mentions: Sequence[Mention] = (),
+               provider: str = "") -> Result | None: ...
+
+
 # A missing key or every provider down will not be fixed by asking again.
 _FINAL_LLM_ERRORS = (MissingKey, AllProvidersFailed, NoProviderConfigured)
 
@@ -131,7 +88,7 @@ _FINAL_LLM_ERRORS = (MissingKey, AllProvidersFailed, NoProviderConfigured)
 class Agent:
     """Answers questions about one graph with one LLM (or router), optionally with memory."""
 
-    def __init__(self, db: Database, llm: LLM | None = None, *, memory: Any = None,
+    def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
                  schema: GraphSchema | None = None):
         if llm is None:
@@ -153,16 +110,16 @@ class Agent:
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
         started = time.perf_counter()
-        result = Result(question=_displayable(question))
+        result = Result(question=printable(question, limit=200))
         try:
             result.question = check_question(question)
             result.language = prompts.language_of(result.question)
             result.mentions = self.link(result.question)
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
-            recall = getattr(self.memory, "recall", None)
-            remembered = recall(result.question, mentions=result.mentions,
-                                provider=self.llm.name) if recall else None
+            remembered = (self.memory.recall(result.question, mentions=result.mentions,
+                                             provider=self.llm.name)
+                          if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered
             else:
@@ -218,7 +175,8 @@ class Agent:
             return self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
                               "Your answer contained no Cypher query. " + prompts.RULES.splitlines()[-1])
         try:
-            rows = self.db.run(cleaned.cypher, timeout_ms=self.timeout_ms, max_rows=self.max_rows)
+            rows = run_guarded(self.db, cleaned.cypher, timeout_ms=self.timeout_ms,
+                               max_rows=self.max_rows)
         except UnsafeQuery as exc:
             attempt.verdict = exc.reason
             return self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",

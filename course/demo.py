@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .viz import values_in
+from .results import Result
+from .viz import text_values
 
 # Positions on the value scales of schema.yaml (best first), written out as Cypher.
 GRADE_RANK = ("CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 WHEN 'B+' THEN 2 "
@@ -94,8 +95,7 @@ FIVE_QUESTIONS = (
 
 def node_names(db: Any) -> set[str]:
     """The name of every node that has one: what an answer's values are compared on."""
-    rows = db.run("MATCH (n) WHERE n.name IS NOT NULL RETURN DISTINCT n.name",
-                  guard=False, max_rows=100_000).rows
+    rows = db.run("MATCH (n) WHERE n.name IS NOT NULL RETURN DISTINCT n.name", max_rows=100_000).rows
     return {row[0] for row in rows}
 
 
@@ -105,7 +105,7 @@ def named_values(rows: list[list[Any]], names: set[str]) -> list[str]:
     >>> named_values([["Payal", "A+"], ["Aarav", "A"]], {"Payal", "Aarav"})
     ['Payal', 'Aarav']
     """
-    return [v for v in values_in(rows) if v in names]
+    return [v for v in text_values(rows) if v in names]
 
 
 def judge(db: Any, item: DemoQuestion, rows: list[list[Any]], *,
@@ -126,46 +126,20 @@ def judge(db: Any, item: DemoQuestion, rows: list[list[Any]], *,
     return got == wanted or (not item.complete and got == wanted[:len(got)])
 
 
-def show_result(result: Any, *, out: TextIO | None = None) -> None:
-    """Show an agent Result in a notebook: question, Cypher, rows as a table, answer, provider."""
-    out = out or sys.stdout
-    print(f"Q: {result.question}", file=out)
-    print("Cypher:\n  " + (result.cypher or "(none)").replace("\n", "\n  "), file=out)
-    if result.columns:
-        from IPython.display import display
-        import pandas as pd
+def demo_summary(item: DemoQuestion, result: Result, *, agrees: bool | None = None) -> str:
+    """One demo question as the terminal shows it: the Result's summary and what was expected.
 
-        out.flush()
-        display(pd.DataFrame(result.rows, columns=result.columns))
-    tries = len(result.attempts)
-    print(f"A: {result.answer}", file=out)
-    print(f"[{result.status}; {result.provider or 'no provider'}; "
-          f"{tries} attempt{'s' if tries != 1 else ''}]", file=out, flush=True)
-
-
-def format_result(number: int, result: Any, *, expected: str | None = None,
-                  agrees: bool | None = None) -> str:
-    """One question as the terminal shows it: question, Cypher, answer, provider, attempts.
-
-    >>> from course.agent import Result
-    >>> print(format_result(5, Result("Who?", cypher="RETURN 1", answer="Rahul.",
-    ...                               status="answered", provider="Offline")))
-    5. Who?
-       Cypher: RETURN 1
+    >>> item = FIVE_QUESTIONS[4]
+    >>> print(demo_summary(item, Result(item.question, cypher="RETURN 1", answer="Rahul.",
+    ...                                 status="answered", provider="Offline"), agrees=True))
+    5. Who should I learn ML from?
+       RETURN 1
        Answer: Rahul.
-       [answered; Offline; 0 attempts]
+       [answered; Offline; 0 attempts; 0 LLM calls]
+       Expected: Rahul (Advanced), then Karan (Intermediate) (the rows agree)
     """
-    lines = [f"{number}. {result.question}"]
-    if result.cypher:
-        lines.append("   Cypher: " + result.cypher.replace("\n", "\n           "))
-    lines.append(f"   Answer: {result.answer}")
-    if expected:
-        verdict = {True: " (the rows agree)", False: " (the rows differ)", None: ""}[agrees]
-        lines.append(f"   Expected: {expected}{verdict}")
-    tries = len(result.attempts)
-    lines.append(f"   [{result.status}; {result.provider or 'no provider'}; "
-                 f"{tries} attempt{'s' if tries != 1 else ''}]")
-    return "\n".join(lines)
+    verdict = {True: " (the rows agree)", False: " (the rows differ)", None: ""}[agrees]
+    return f"{result.summary(number=item.number)}\n   Expected: {item.expected}{verdict}"
 
 
 def run_demo(db: Any = None, *, llm: Any = None, provider: str | None = None,
@@ -194,6 +168,7 @@ def run_demo(db: Any = None, *, llm: Any = None, provider: str | None = None,
         result = agent.answer(item.question)
         results.append(result)
         agrees = judge(db, item, result.rows, names=names) if show_expected else None
-        print(format_result(item.number, result, expected=item.expected if show_expected else None,
-                            agrees=agrees) + "\n", file=out, flush=True)
+        shown = demo_summary(item, result, agrees=agrees) if show_expected else \
+            result.summary(number=item.number)
+        print(shown + "\n", file=out, flush=True)
     return results

@@ -30,5 +30,14 @@ class DataFileError(CourseError):
     """A CSV or YAML file of the dataset is broken; the message names the file and line."""
 
 
+class UnsafeQuery(CourseError):
+    """The guard refused a query; `reason` says why and `clause` names what it refused."""
+
+    def __init__(self, reason: str, *, clause: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.clause = clause
+
+
 class InvalidInput(CourseError):
     """A question, id or argument that cannot be used as given."""

@@ -35,10 +35,14 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
+from .agent import Agent
 from .config import PROJECT_ROOT
 from .db import Database
 from .errors import CourseError, DataFileError
 from .llm.base import LLM
+from .memory import ShortTermMemory
+from .results import Result
+from .schema import introspect
 
 DEFAULT_SET = PROJECT_ROOT / "data" / "eval" / "questions.jsonl"
 REFUSAL_KINDS = ("out_of_scope", "write_request")
@@ -118,14 +122,14 @@ def _question(data: dict[str, Any], name: str, number: int) -> EvalQuestion:
 # --- comparing rows -------------------------------------------------------------------------
 
 
-def normalise(value: Any) -> Any:
+def comparable(value: Any) -> Any:
     """A value as compared: lists stay lists (as tuples), floats rounded, whole floats as ints.
 
-    >>> normalise([1.0, "A", [2.50000001]])
+    >>> comparable([1.0, "A", [2.50000001]])
     (1, 'A', (2.5,))
     """
     if isinstance(value, (list, tuple)):
-        return tuple(normalise(v) for v in value)
+        return tuple(comparable(v) for v in value)
     if isinstance(value, float):
         return int(value) if value.is_integer() else round(value, 6)
     if isinstance(value, (str, int, bool)) or value is None:
@@ -146,8 +150,8 @@ def same_rows(got: list[list[Any]], expected: list[list[Any]], *, ordered: bool 
     >>> same_rows([["Aarav"], ["Payal"]], [["Payal"], ["Aarav"]], ordered=True)
     False
     """
-    rows_got = [tuple(normalise(v) for v in row) for row in got]
-    rows_expected = [tuple(normalise(v) for v in row) for row in expected]
+    rows_got = [tuple(comparable(v) for v in row) for row in got]
+    rows_expected = [tuple(comparable(v) for v in row) for row in expected]
     if len(rows_got) != len(rows_expected):
         return False
     if not rows_expected:
@@ -266,22 +270,10 @@ def _rate(right: int, total: int) -> float | None:
     return round(right / total, 3) if total else None
 
 
-def _memory() -> Any:
-    """A fresh short-term memory for a conversation, or None while course.memory is missing."""
-    try:
-        from .memory import ShortTermMemory
-    except ImportError:
-        return None
-    return ShortTermMemory()
-
-
 def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attempts: int = 2,
              progress: Callable[[int, int, EvalQuestion], None] | None = None,
              source: str = "") -> Report:
     """Ask every question (conversations in order, with memory) and score the answers."""
-    from .agent import Agent
-    from .schema import introspect
-
     schema = introspect(db)
     before = db.counts()
     agents: dict[str, Agent] = {}
@@ -295,7 +287,7 @@ def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attem
             agent = Agent(db, llm, max_attempts=max_attempts, schema=schema)
         else:
             agent = agents.get(key) or agents.setdefault(
-                key, Agent(db, llm, memory=_memory(), max_attempts=max_attempts, schema=schema))
+                key, Agent(db, llm, memory=ShortTermMemory(), max_attempts=max_attempts, schema=schema))
         report.outcomes.append(score(db, question, agent.answer(question.question)))
     report.elapsed_s = time.perf_counter() - started
     report.graph_unchanged = db.counts() == before

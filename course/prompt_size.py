@@ -93,7 +93,7 @@ def handwritten_prompt(db: Database, question: str) -> str:
     """The course text's prompt for this graph: every value listed, then the question."""
     lines = []
     for heading, query in VALUE_LINES.items():
-        values = [r[0] for r in db.run(query, guard=False, max_rows=1_000_000).rows]
+        values = [r[0] for r in db.run(query, max_rows=1_000_000).rows]
         lines.append(f"- {heading}: {', '.join(values)}")
     return COURSE_TEXT_SCHEMA.format(values="\n".join(lines)) + f"\nQUESTION: {question}"
 

@@ -10,8 +10,10 @@ them; only names are compared after NFKC normalisation (so `ＤＥＬＥＴＥ` 
 Normalising the whole text first would let a look-alike such as `﹨` (which NFKC turns
 into a backslash) hide the end of a string from the guard but not from the server.
 
-The guard is the first layer: `Database.run` also reads with `ro_query`, a time limit and
-a row cap, and `explain_check` asks FalkorDB's own parser for a second opinion.
+The guard is the first layer. `run_guarded(db, cypher)` is the one door for Cypher that a
+model wrote (the agent, evaluation, the tool loop): the guard, then `Database.run`, which
+reads with `ro_query`, a time limit and a row cap. `explain_check` asks FalkorDB's own
+parser for a second opinion.
 
 >>> check("MATCH (n) DETACH DELETE n").reason
 'DETACH DELETE would change the graph; the agent may only read.'
@@ -23,12 +25,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
-from .errors import CourseError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .db import Database
+from .db import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_MS, Database, Rows
+from .errors import CourseError, UnsafeQuery
 
 # Read-only procedures the course uses; matched without regard to case, as FalkorDB does.
 ALLOWED_PROCEDURES: tuple[str, ...] = (
@@ -47,15 +47,6 @@ WRITE_OPERATIONS = {"Create": "CREATE", "Delete": "DELETE", "Update": "SET or RE
 
 _PUNCTUATION = set("()[]{},.:;|$+-*/%^=<>!?&~")
 _NUMBER = re.compile(r"0[xX][0-9A-Fa-f]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?")
-
-
-class UnsafeQuery(CourseError):
-    """The guard refused a query; `reason` says why and `clause` names what it refused."""
-
-    def __init__(self, reason: str, *, clause: str | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.clause = clause
 
 
 @dataclass(frozen=True)
@@ -338,6 +329,22 @@ def ensure_safe(cypher: str) -> None:
     verdict = check(cypher)
     if not verdict:
         raise UnsafeQuery(verdict.reason or "The query was refused.", clause=verdict.clause)
+
+
+def run_guarded(db: Database, cypher: str, params: dict[str, Any] | None = None, *,
+                timeout_ms: int = DEFAULT_TIMEOUT_MS, max_rows: int = DEFAULT_MAX_ROWS) -> Rows:
+    """The door for model-written Cypher: the guard, then the read-only executor.
+
+    Raises UnsafeQuery (nothing reaches the database) or the executor's QueryFailed.
+
+    >>> run_guarded(db, "MATCH (s:Student) RETURN count(s)").rows
+    [[5]]
+    >>> run_guarded(db, "MATCH (n) DETACH DELETE n")
+    Traceback (most recent call last):
+    course.errors.UnsafeQuery: DETACH DELETE would change the graph; the agent may only read.
+    """
+    ensure_safe(cypher)
+    return db.run(cypher, params, timeout_ms=timeout_ms, max_rows=max_rows)
 
 
 # --- the second opinion: FalkorDB's own parser -----------------------------------------

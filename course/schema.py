@@ -38,7 +38,7 @@ class Property:
 
 
 @dataclass
-class Pattern:
+class RelationshipPattern:
     type: str
     start: str
     end: str
@@ -50,7 +50,7 @@ class Pattern:
 class GraphSchema:
     description: str
     labels: dict[str, tuple[str, dict[str, Property]]]   # label -> (description, properties)
-    patterns: list[Pattern]
+    patterns: list[RelationshipPattern]
     aliases: dict[str, list[str]]                         # value -> how people write it
 
     def render(self) -> str:
@@ -97,7 +97,7 @@ def _type_name(value: Any) -> str:
 def _properties(db: Database, match: str, described: dict[str, Any]) -> dict[str, Property]:
     """Property names and types seen on the graph (a sample), with their sentences merged."""
     found = db.run(f"MATCH {match} WITH x LIMIT 500 UNWIND keys(x) AS k "
-                   "RETURN k, collect(DISTINCT x[k]) AS vs, count(*) AS n", guard=False).rows
+                   "RETURN k, collect(DISTINCT x[k]) AS vs, count(*) AS n").rows
     props = {}
     for name, values, count in sorted(found, key=lambda r: list(described).index(r[0])
                                       if r[0] in described else 99):
@@ -117,18 +117,17 @@ def introspect(db: Database, *, data_dir: Path = DATA_DIR) -> GraphSchema:
     described = load_schema(data_dir)
     label_specs = described.get("labels", {})
     labels = {}
-    for (label,) in db.run("CALL db.labels() YIELD label RETURN label", guard=False).rows:
+    for (label,) in db.run("CALL db.labels() YIELD label RETURN label").rows:
         spec = label_specs.get(label, {})
         labels[label] = (spec.get("description", ""),
                          _properties(db, f"(x:{label})", spec.get("properties", {})))
     rel_specs = {(r["type"], r["from"], r["to"]): r for r in described.get("relationships", [])}
     patterns = []
-    rows = db.run("MATCH (a)-[r]->(b) RETURN DISTINCT labels(a)[0], type(r), labels(b)[0]",
-                  guard=False).rows
+    rows = db.run("MATCH (a)-[r]->(b) RETURN DISTINCT labels(a)[0], type(r), labels(b)[0]").rows
     for start, kind, end in sorted(rows, key=lambda r: (r[1], r[0])):
         spec = rel_specs.get((kind, start, end), {})
         props = _properties(db, f"(:{start})-[x:{kind}]->(:{end})", spec.get("properties") or {})
-        patterns.append(Pattern(kind, start, end, spec.get("description", ""), props))
+        patterns.append(RelationshipPattern(kind, start, end, spec.get("description", ""), props))
     order = list(label_specs)
     labels = dict(sorted(labels.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99))
     return GraphSchema(described.get("description", ""), labels, patterns,
@@ -176,7 +175,7 @@ def _fulltext_candidates(db: Database, label: str, prop: str, words: list[str]) 
                   f"CALL db.idx.fulltext.queryNodes('{label}', term) YIELD node, score "
                   f"WITH term, node.{prop} AS name, score ORDER BY score DESC, size(name) "
                   f"WITH term, collect(name)[..20] AS names RETURN names",
-                  {"terms": terms}, guard=False, max_rows=len(terms)).rows
+                  {"terms": terms}, max_rows=len(terms)).rows
     return list(dict.fromkeys(n for (names,) in rows for n in names if isinstance(n, str)))
 
 
@@ -222,8 +221,7 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
 
 def _labels_with_value(db: Database, labels: dict[str, str], value: str) -> list[str]:
     return [label for label, prop in labels.items()
-            if db.run(f"MATCH (n:{label}) WHERE n.{prop} = $v RETURN count(n)", {"v": value},
-                      guard=False).rows[0][0]]
+            if db.run(f"MATCH (n:{label}) WHERE n.{prop} = $v RETURN count(n)", {"v": value}).rows[0][0]]
 
 
 def _best_mentions(found: dict, words: list[str]) -> list[Mention]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .db import Database
+from .db import Database, cell_values
 
 FIGURES_DIR = "figures"  # relative to the working directory: the notebook's folder
 LABEL_COLOURS = {
@@ -102,12 +102,10 @@ class Picture:
 
 def read_graph(db: Database) -> GraphData:
     """Every node and relationship of the graph (fine for a course-sized graph)."""
-    found = db.run("MATCH (n) RETURN id(n), labels(n)[0], properties(n)",
-                   guard=False, max_rows=100_000).rows
+    found = db.run("MATCH (n) RETURN id(n), labels(n)[0], properties(n)", max_rows=100_000).rows
     nodes = {nid: Node(nid, label or "", display_name(label, props), props)
              for nid, label, props in found}
-    edges = db.run("MATCH (a)-[r]->(b) RETURN id(a), type(r), id(b)",
-                   guard=False, max_rows=100_000).rows
+    edges = db.run("MATCH (a)-[r]->(b) RETURN id(a), type(r), id(b)", max_rows=100_000).rows
     return GraphData(nodes, [(a, kind, b) for a, kind, b in edges])
 
 
@@ -123,24 +121,13 @@ def display_name(label: str | None, props: dict[str, Any]) -> str:
     return label or "?"
 
 
-def values_in(rows: Iterable[Iterable[Any]]) -> list[str]:
-    """The text values in query rows, lists flattened, in order, once each.
+def text_values(rows: Iterable[Iterable[Any]]) -> list[str]:
+    """The text values of query rows (what can name a node), in order, once each.
 
-    >>> values_in([["Payal", "A+"], [["1NF", "2NF"], 3]])
+    >>> text_values([["Payal", "A+"], [["1NF", "2NF"], 3]])
     ['Payal', 'A+', '1NF', '2NF']
     """
-    seen: dict[str, None] = {}
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str) and value.strip():
-            seen.setdefault(value, None)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                walk(item)
-
-    for row in rows:
-        walk(list(row))
-    return list(seen)
+    return [v for v in cell_values(rows) if isinstance(v, str)]
 
 
 def find_nodes(graph: GraphData, values: Iterable[str]) -> list[Node]:
@@ -276,9 +263,8 @@ def _ordered(ids: set[int], values: Iterable[str], graph: GraphData) -> list[int
 
 def draw_result(db: Database | None, result: Any, **options: Any) -> Picture:
     """Draw an agent Result: the values in its rows lit up, the question's names outlined."""
-    from .prompts import OUT_OF_SCOPE
-
+    # Only an answer lights anything up: a refusal's rows are the sentinel, not the graph.
     answered = getattr(result, "status", "answered") == "answered"
-    values = [v for v in values_in(result.rows) if v != OUT_OF_SCOPE] if answered else []
+    values = text_values(result.rows) if answered else []
     mentions = [m.value for m in getattr(result, "mentions", [])]
     return draw_graph(db, highlight=values, mentioned=mentions, **options)

@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from .viz import FIGURES_DIR, GraphData, Picture, draw_graph, read_graph, values_in
+from .viz import FIGURES_DIR, GraphData, Picture, draw_graph, read_graph, text_values
 
 MAX_SHOWN_ROWS = 20
 _CHATS = itertools.count(1)  # each chat draws into its own files: chat1-0.html, chat1-1.html, ...
@@ -53,7 +53,7 @@ class Message:
             role="assistant" if result.status != "failed" else "error", text=result.answer,
             cypher=result.cypher, columns=list(result.columns), rows=[list(r) for r in result.rows],
             status=result.status, provider=result.provider, attempts=len(result.attempts),
-            highlight=values_in(result.rows) if answered else [],
+            highlight=text_values(result.rows) if answered else [],
             mentioned=[m.value for m in result.mentions], elapsed_ms=result.elapsed_ms)
 
     def footer(self) -> str:

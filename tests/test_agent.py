@@ -11,7 +11,8 @@ import socket
 import pytest
 
 from course import prompts
-from course.agent import Agent, Result
+from course.agent import Agent
+from course.results import Result
 from course.demo import FIVE_QUESTIONS
 from course.errors import QueryFailed
 from course.llm.errors import AllProvidersFailed, RateLimited, Unavailable
@@ -60,7 +61,7 @@ DEMO = [  # (id, question, raw model output, rows in order?, the answer's key wo
 
 
 def _reference(db, key: str) -> list[list]:
-    return db.run(REFERENCE[key], guard=False).rows
+    return db.run(REFERENCE[key]).rows
 
 
 def _same_rows(got: list[list], want: list[list], *, ordered: bool) -> bool:
@@ -224,7 +225,7 @@ def test_a_write_is_blocked_and_the_data_is_unchanged(college_db, write):
     assert "Safety violation" in llm.prompts[1]
     assert result.answer == prompts.BLOCKED_ANSWER["en"]
     assert college_db.counts() == before == {"nodes": 75, "relationships": 132}
-    assert college_db.run("MATCH (s:Student) RETURN collect(s.year)", guard=False).rows[0][0] != [1] * 5
+    assert college_db.run("MATCH (s:Student) RETURN collect(s.year)").rows[0][0] != [1] * 5
     assert agent.stats["unsafe_blocked"] == 2
 
 

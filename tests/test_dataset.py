@@ -11,13 +11,11 @@ from course.errors import DataFileError
 
 def test_loading_twice_changes_nothing(empty_db):
     first = load_college(empty_db)
-    checksum = empty_db.run("MATCH (n) RETURN n.name, n.id, n.code, n.text ORDER BY n.id, n.code, n.name",
-                            guard=False).rows
+    checksum = empty_db.run("MATCH (n) RETURN n.name, n.id, n.code, n.text ORDER BY n.id, n.code, n.name").rows
     second = load_college(empty_db)
     assert first == second
     assert (second["nodes"], second["relationships"]) == (75, 132)
-    assert empty_db.run("MATCH (n) RETURN n.name, n.id, n.code, n.text ORDER BY n.id, n.code, n.name",
-                        guard=False).rows == checksum
+    assert empty_db.run("MATCH (n) RETURN n.name, n.id, n.code, n.text ORDER BY n.id, n.code, n.name").rows == checksum
 
 
 def test_people_part_then_whole_graph(empty_db):

@@ -76,10 +76,10 @@ def test_password_is_not_shown():
 
 def test_read_path_is_read_only_with_a_timeout_and_a_row_cap(college_db):
     with pytest.raises(QueryFailed, match="read-only"):
-        college_db.run("CREATE (:Student {name: 'Mallory'})", guard=False)
+        college_db.run("CREATE (:Student {name: 'Mallory'})")
     with pytest.raises(QueryTimedOut, match="time limit"):
         # 75^5 rows: a runaway cartesian product, stopped by the server's own timeout
-        college_db.run("MATCH (a), (b), (c), (d), (e) RETURN count(*)", timeout_ms=50, guard=False)
+        college_db.run("MATCH (a), (b), (c), (d), (e) RETURN count(*)", timeout_ms=50)
     rows = college_db.run("UNWIND range(1, 50) AS x RETURN x", max_rows=10)
     assert len(rows.rows) == 10 and rows.truncated
     assert college_db.counts() == {"nodes": 75, "relationships": 132}
@@ -87,7 +87,7 @@ def test_read_path_is_read_only_with_a_timeout_and_a_row_cap(college_db):
 
 def test_syntax_error_keeps_the_servers_own_message(college_db):
     with pytest.raises(QueryFailed) as caught:
-        college_db.run("MATCH (s:Student RETURN s.name", guard=False)
+        college_db.run("MATCH (s:Student RETURN s.name")
     assert "Invalid input" in caught.value.server_message
 
 
@@ -115,18 +115,18 @@ def test_two_processes_share_the_embedded_database(tmp_path):
         from course.db import connect
         db = connect()
         db.query("CREATE (:Probe {by: 'second'})")
-        print(db.run("MATCH (p:Probe) RETURN count(p)", guard=False).rows[0][0])
+        print(db.run("MATCH (p:Probe) RETURN count(p)").rows[0][0])
     """, env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "2"
     # The second process has exited: the server and the first connection are still there.
     assert first.server.is_running()
-    assert first.run("MATCH (p:Probe) RETURN p.by ORDER BY p.by", guard=False).rows == [["first"], ["second"]]
+    assert first.run("MATCH (p:Probe) RETURN p.by ORDER BY p.by").rows == [["first"], ["second"]]
     # And a third process, started after the first one closes, still finds the data.
     first.client.connection.close()
     again = _run_python("""
         from course.db import connect
-        print(connect().run("MATCH (p:Probe) RETURN count(p)", guard=False).rows[0][0])
+        print(connect().run("MATCH (p:Probe) RETURN count(p)").rows[0][0])
     """, env)
     assert again.stdout.strip() == "2", again.stderr
     EmbeddedServer(path).stop()
@@ -144,7 +144,7 @@ def test_two_processes_starting_at_once_start_one_server(tmp_path):
     pids = {p.communicate(timeout=120)[0].strip() for p in procs}
     assert len(pids) == 1 and pids != {""}
     db = connect(path=tmp_path / "race.db")
-    assert db.run("MATCH (h:Hit) RETURN count(h)", guard=False).rows == [[3]]
+    assert db.run("MATCH (h:Hit) RETURN count(h)").rows == [[3]]
     db.server.stop()
 
 

@@ -1,15 +1,13 @@
 """Choosing a provider: make_llm by name, COURSE_LLM, `auto` from the keys that are set."""
 from __future__ import annotations
 
-import sys
-import types
-
 import pytest
 
 from course.config import _dotenv
 from course.llm import (LLM, Completion, GeminiLLM, GroqLLM, LLMError, LLMRouter, MissingKey,
                         NoProviderConfigured, OpenAICompatLLM, ScriptedLLM, UnknownProvider, Usage,
                         describe_llm, describe_providers, make_llm, provider_names)
+from course.llm.offline import OfflineLLM
 from course.llm.openai_compat import ollama_base_url
 from fake_llm_server import FAKE_KEY, llm_settings_cleared  # noqa: F401
 
@@ -19,26 +17,6 @@ ALL_NAMES = ["auto", "gemini", "groq", "groq-small", "mistral", "openrouter", "o
 @pytest.fixture(autouse=True)
 def _clean(llm_settings_cleared):
     """No LLM settings from outside (conftest clears the keys; this clears models and timeouts)."""
-
-
-class StubOffline(LLM):
-    name, model = "Offline", "rules"
-
-    def complete(self, prompt, *, system=None):
-        return Completion("RETURN 'OUT_OF_SCOPE' AS status", self.name, self.model, Usage())
-
-
-@pytest.fixture
-def offline_missing(monkeypatch):
-    """As if course.llm.offline did not exist (it is written separately)."""
-    monkeypatch.setitem(sys.modules, "course.llm.offline", None)
-
-
-@pytest.fixture
-def offline_present(monkeypatch):
-    module = types.ModuleType("course.llm.offline")
-    module.OfflineLLM = StubOffline
-    monkeypatch.setitem(sys.modules, "course.llm.offline", module)
 
 
 def set_keys(monkeypatch, *variables):
@@ -114,24 +92,14 @@ def test_auto_names_follow_the_groq_models(monkeypatch):
     assert [p.name for p in make_llm().providers] == ["Groq-120b", "Groq-8b"]
 
 
-def test_auto_without_keys_and_without_offline_says_what_to_set(offline_missing):
-    with pytest.raises(NoProviderConfigured, match="GEMINI_API_KEY.*GROQ_API_KEY"):
-        make_llm()
-
-
-def test_auto_without_keys_uses_the_offline_provider(offline_present):
+def test_auto_without_keys_uses_the_offline_provider():
     llm = make_llm()
-    assert isinstance(llm, StubOffline)
+    assert isinstance(llm, OfflineLLM)
     assert describe_llm(llm).startswith("the offline provider: rule-based")
 
 
-def test_offline_by_name_when_missing(offline_missing):
-    with pytest.raises(LLMError, match="offline provider is not part"):
-        make_llm("offline")
-
-
-def test_offline_by_name_when_present(offline_present):
-    assert isinstance(make_llm("offline"), StubOffline)
+def test_offline_by_name():
+    assert isinstance(make_llm("offline"), OfflineLLM)
 
 
 def test_describe_providers_masks_keys(monkeypatch):

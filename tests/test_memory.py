@@ -14,12 +14,14 @@ import time
 
 import pytest
 
-from course.agent import Agent, Result
+from course.agent import Agent
+from course.results import Result
 from course.config import PROJECT_ROOT
 from course.errors import InvalidInput
 from course.llm.scripted import ScriptedLLM
-from course.memory import (AnswerCache, GraphMemory, ShortTermMemory, check_id, data_version,
-                           depends_on_context, memory_graph_name, normalise, trim_rows)
+from course.graph_memory import (AnswerCache, GraphMemory, check_id, data_version,
+                                 memory_graph_name)
+from course.memory import ShortTermMemory, depends_on_context, question_key, trim_rows
 
 PAYAL = "MATCH (s:Student) WHERE s.name = 'Payal' RETURN s.name, s.year, s.branch"
 PAYAL_YEAR = "MATCH (s:Student {name: 'Payal'}) RETURN s.year"
@@ -63,8 +65,8 @@ def test_trim_rows_is_json_cut_to_the_limit():
 
 @pytest.mark.parametrize("a, b", [("Who is Payal?", "  who IS payal "),
                                   ("uska year kya hai?", "Uska year, kya hai")])
-def test_normalise_ignores_case_spaces_and_punctuation(a, b):
-    assert normalise(a) == normalise(b)
+def test_question_key_ignores_case_spaces_and_punctuation(a, b):
+    assert question_key(a) == question_key(b)
 
 
 @pytest.mark.parametrize("question, expected", [

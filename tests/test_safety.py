@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course.errors import CourseError, QueryFailed
-from course.safety import (ALLOWED_PROCEDURES, UnsafeQuery, check, ensure_safe, explain_check,
+from course.safety import (ALLOWED_PROCEDURES, UnsafeQuery, check, run_guarded, ensure_safe, explain_check,
                            naive_is_safe, tokenize)
 
 # --- the battery: (query, the clause the refusal must name) ------------------------------
@@ -391,12 +391,12 @@ def test_whole_battery_through_the_guarded_executor_leaves_the_data_unchanged(co
     assert before[:2] == (75, 132)
     for query, clause in REFUSED:
         with pytest.raises(UnsafeQuery) as caught:
-            college_db.run(query)
+            run_guarded(college_db, query)
         assert caught.value.clause == clause
     ran = 0
     for query in ALLOWED:
         try:
-            college_db.run(query, timeout_ms=2000)
+            run_guarded(college_db, query, timeout_ms=2000)
             ran += 1
         except QueryFailed:
             pass  # e.g. a property or procedure argument the graph does not have
@@ -407,7 +407,7 @@ def test_whole_battery_through_the_guarded_executor_leaves_the_data_unchanged(co
 def test_server_refuses_writes_the_keyword_list_misses(college_db):
     for query in NAIVE_MISSES:
         with pytest.raises(QueryFailed) as caught:
-            college_db.run(query, guard=False)
+            college_db.run(query)
         assert "read-only" in caught.value.server_message  # graph.RO_QUERY ... read-only queries
     assert college_db.counts() == {"nodes": 75, "relationships": 132}
 
@@ -415,7 +415,7 @@ def test_server_refuses_writes_the_keyword_list_misses(college_db):
 def test_server_lets_load_csv_through_so_the_guard_must_refuse_it(college_db):
     query = "LOAD CSV FROM 'file:///nonexistent/students.csv' AS row RETURN row"
     with pytest.raises(QueryFailed) as caught:
-        college_db.run(query, guard=False)
+        college_db.run(query)
     message = caught.value.server_message
     assert "CSV" in message and "read-only" not in message  # it tried to open the file
     assert any("Load CSV" in line for line in college_db.explain(query))
@@ -425,10 +425,10 @@ def test_server_lets_load_csv_through_so_the_guard_must_refuse_it(college_db):
 
 def test_server_runs_unbounded_paths_and_refuses_several_statements(college_db):
     query = "MATCH (a:Concept)-[*]->(b:Concept) RETURN count(*) AS paths"
-    assert college_db.run(query, guard=False).rows[0][0] > 0
+    assert college_db.run(query).rows[0][0] > 0
     assert any("..INF" in line for line in college_db.explain(query))
     with pytest.raises(QueryFailed, match="more than one statement"):
-        college_db.run(STATEMENTS[0][0], guard=False)
+        college_db.run(STATEMENTS[0][0])
 
 
 def test_explain_check_agrees_with_the_guard_on_the_battery(college_db):
@@ -453,7 +453,7 @@ def test_explain_check_agrees_with_the_guard_on_the_battery(college_db):
 
 def test_comment_and_string_rules_match_the_server(college_db):
     """The guard's lexer and FalkorDB's agree on where comments and strings end."""
-    rows = college_db.run("RETURN 1 // c\r AS y", guard=False)
+    rows = college_db.run("RETURN 1 // c\r AS y")
     assert rows.columns != ["y"]  # \r does not end a // comment
     assert college_db.run("RETURN 1 // c\n AS y").columns == ["y"]
     assert college_db.run("RETURN 'a\\'b' AS x").rows == [["a'b"]]

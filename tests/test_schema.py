@@ -29,7 +29,7 @@ PATTERNS = {  # (start, type, end): the direction the data stores
 
 def _all_names(db) -> list[str]:
     """Every name-like value in the graph: what a hand-written prompt would have to list."""
-    rows = db.run("MATCH (n) WHERE n.name IS NOT NULL RETURN n.name", guard=False, max_rows=100_000)
+    rows = db.run("MATCH (n) WHERE n.name IS NOT NULL RETURN n.name", max_rows=100_000)
     return [r[0] for r in rows.rows]
 
 
@@ -103,7 +103,7 @@ def test_names_and_note_texts_are_never_listed(college_db):
     few = {str(v) for _, props in schema.labels.values() for p in props.values() for v in p.values or []}
     listed = [n for n in _all_names(college_db) if _mentions(text, n)]
     assert [n for n in listed if not _mentions(examples, n) and n not in few] == []
-    notes = college_db.run("MATCH (n:Note) RETURN n.text", guard=False).rows
+    notes = college_db.run("MATCH (n:Note) RETURN n.text").rows
     assert not [t for (t,) in notes if t[:40] in text]
 
 
@@ -227,7 +227,6 @@ def test_linking_prefers_the_exact_value_among_many_lookalikes(synthetic):
 
 
 def test_linking_labels_are_the_fulltext_indexed_ones(college_db):
-    indexed = college_db.run("CALL db.indexes() YIELD label, types RETURN label, types",
-                             guard=False).rows
+    indexed = college_db.run("CALL db.indexes() YIELD label, types RETURN label, types").rows
     fulltext = {label for label, types in indexed if "FULLTEXT" in str(types)}
     assert fulltext == set(FULLTEXT_PROPERTY)

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from course.viz import LIT_BORDER, draw_graph, draw_result, read_graph, values_in
+from course.viz import LIT_BORDER, draw_graph, draw_result, read_graph, text_values
 
 EXTERNAL = re.compile(r"<(script|link|img|iframe)\b[^>]*\b(src|href)\s*=\s*[\"']?(https?:)?//", re.I)
 
@@ -22,7 +22,7 @@ def drawn(picture) -> tuple[list[dict], list[dict]]:
 
 
 def count(db, cypher: str) -> int:
-    return db.run(cypher, guard=False).rows[0][0]
+    return db.run(cypher).rows[0][0]
 
 
 def test_the_whole_graph_is_drawn_offline_with_every_node(college_db, tmp_path):
@@ -30,7 +30,7 @@ def test_the_whole_graph_is_drawn_offline_with_every_node(college_db, tmp_path):
     assert (picture.nodes, picture.edges) == (75, 132)
     nodes, edges = drawn(picture)
     names = {row[0] for row in college_db.run(
-        "MATCH (n) RETURN coalesce(n.name, n.id)", guard=False).rows}
+        "MATCH (n) RETURN coalesce(n.name, n.id)").rows}
     assert {n["label"] for n in nodes} == names and len(nodes) == 75
     assert len(edges) == 132 and {e["title"] for e in edges} >= {"STUDIES", "EXPLAINS"}
     page = picture.path.read_text(encoding="utf-8")
@@ -119,8 +119,8 @@ def test_a_file_name_must_be_plain(college_db, tmp_path):
         draw_graph(college_db, name="../escape", directory=tmp_path)
 
 
-def test_values_in_flattens_rows_keeping_text_once():
-    assert values_in([["Payal", "A+"], [["1NF", "2NF"], 3], ["Payal", None]]) == \
+def test_text_values_flattens_rows_keeping_text_once():
+    assert text_values([["Payal", "A+"], [["1NF", "2NF"], 3], ["Payal", None]]) == \
         ["Payal", "A+", "1NF", "2NF"]
 
 

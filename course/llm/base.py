@@ -1,6 +1,7 @@
 """The one interface every LLM provider implements: a prompt in, a `Completion` out.
 
-Introduced in notebook 07 (the router); every later notebook and the agent use it.
+Introduced in notebook 02 (a model that knows nothing of the graph); the agent (notebook 05)
+and the router (notebook 07) build on it.
 A provider is anything with a `name`, a `model` and `complete(prompt, *, system=None)`.
 
 >>> class Echo(LLM):

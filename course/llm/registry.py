@@ -1,7 +1,7 @@
 """Pick a provider by name: `make_llm("groq")`, or `auto` for the router over every key you set.
 
-Introduced in notebook 07 (the router); `python -m course ask --provider NAME` and the
-agent use it. The name comes from the argument, else COURSE_LLM, else "auto":
+Introduced in notebook 07 (the router); notebook 05's agent and `python -m course ask
+--provider NAME` use it from the start. The name comes from the argument, else COURSE_LLM, else "auto":
 
 - auto: an `LLMRouter` over every provider whose key is set, in the course text's order
   (Gemini, Groq-120b, the smaller Groq model, Mistral, OpenRouter); with no key at all,
@@ -19,12 +19,13 @@ from typing import Any
 
 from course.config import get_key, get_setting, mask
 from course.llm.base import LLM
-from course.llm.errors import LLMError, NoProviderConfigured, UnknownProvider
+from course.llm.errors import UnknownProvider
 from course.llm.gemini import GEMINI_MODEL, GeminiLLM
 from course.llm.groq import GROQ_MODEL, GROQ_SMALL_MODEL, GroqLLM, groq_name
 from course.llm.openai_compat import (MISTRAL_MODEL, MISTRAL_URL, OLLAMA_MODEL, OPENROUTER_MODEL,
                                       OPENROUTER_URL, ChatCompletionsLLM, OpenAICompatLLM,
                                       ollama_base_url)
+from course.llm.offline import OfflineLLM
 from course.llm.router import LLMRouter
 
 
@@ -59,32 +60,13 @@ def _specs() -> list[ProviderSpec]:
                      "OPENROUTER_MODEL", OPENROUTER_MODEL, "OPENROUTER_BASE_URL", OPENROUTER_URL, True),
         ProviderSpec("ollama", "Ollama", OpenAICompatLLM.ollama, None, "OLLAMA_MODEL",
                      OLLAMA_MODEL, "OLLAMA_HOST", ollama_base_url(None), False),
-        ProviderSpec("offline", "Offline", _make_offline, None, None, "rules", None, "", False),
+        ProviderSpec("offline", "Offline", OfflineLLM, None, None, "rules", None, "", False),
     ]
 
 
 def provider_names() -> list[str]:
     """Every name `make_llm` accepts, "auto" first."""
     return ["auto"] + [spec.name for spec in _specs()]
-
-
-def _offline_class() -> type[LLM] | None:
-    """OfflineLLM, or None while course.llm.offline does not exist."""
-    try:
-        from course.llm.offline import OfflineLLM
-    except ModuleNotFoundError as exc:
-        if exc.name == "course.llm.offline":
-            return None
-        raise
-    return OfflineLLM
-
-
-def _make_offline() -> LLM:
-    offline = _offline_class()
-    if offline is None:
-        raise LLMError("The offline provider is not part of this version of the course: "
-                       "pick another with --provider or COURSE_LLM.")
-    return offline()
 
 
 def chosen_name(name: str | None = None) -> str:
@@ -111,12 +93,7 @@ def _auto(specs: list[ProviderSpec]) -> LLM:
     """The router over every provider with a key; the offline provider when there is none."""
     providers = [spec.make() for spec in specs
                  if spec.in_auto and spec.key_variable and get_key(spec.key_variable)]
-    if providers:
-        return LLMRouter(providers)
-    offline = _offline_class()
-    if offline is None:
-        raise NoProviderConfigured()
-    return offline()
+    return LLMRouter(providers) if providers else OfflineLLM()
 
 
 def describe_providers() -> list[dict[str, Any]]:
@@ -153,8 +130,7 @@ def describe_llm(llm: LLM) -> str:
     >>> describe_llm(LLMRouter([ScriptedLLM([], name="Gemini"), ScriptedLLM([], name="Groq-120b")]))
     'the router over Gemini -> Groq-120b'
     """
-    offline = _offline_class()
-    if offline is not None and isinstance(llm, offline):
+    if isinstance(llm, OfflineLLM):
         return "the offline provider: rule-based, no LLM service is called (set a key to use one)"
     real = (GeminiLLM, ChatCompletionsLLM)
     if isinstance(llm, LLMRouter):

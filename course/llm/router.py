@@ -36,7 +36,7 @@ DEFAULT_COOLDOWN_S = 60.0
 
 
 @dataclass(frozen=True)
-class Attempt:
+class ProviderTry:
     """One try of one provider during call number `call`."""
 
     call: int
@@ -95,7 +95,7 @@ class LLMRouter(LLM):
         self.providers = list(providers)
         self.clock = clock
         self.default_cooldown = default_cooldown
-        self.log: list[Attempt] = []
+        self.log: list[ProviderTry] = []
         self.stats: dict[str, ProviderStats] = {p.name: ProviderStats() for p in self.providers}
         self.last_route = "no call yet"
         self._until: dict[str, float] = {}
@@ -162,7 +162,7 @@ class LLMRouter(LLM):
 
     def _record(self, name: str, outcome: str, detail: str, tokens_in: int | None,
                 tokens_out: int | None, ms: float) -> None:
-        self.log.append(Attempt(self._calls, name, outcome, detail, tokens_in, tokens_out, ms))
+        self.log.append(ProviderTry(self._calls, name, outcome, detail, tokens_in, tokens_out, ms))
         stats = self.stats[name]
         if outcome == "skipped":
             stats.skipped += 1

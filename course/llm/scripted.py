@@ -1,7 +1,7 @@
 """A provider that replays a script: the way notebooks make failures happen on cue.
 
-Introduced in notebook 07 (the router), used by the tests of the agent and by the
-notebooks that show a `<think>` block, a DELETE or a 429 happening. Each call takes the
+Introduced in notebook 02 (a model that guesses a query), used by the tests of the agent and
+by the notebooks that show a `<think>` block, a DELETE or a 429 happening. Each call takes the
 next item: a string is the answer, an exception is raised. It keeps every prompt it
 was given, so you can see exactly what the model saw.
 

@@ -1,0 +1,155 @@
+"""What the agent returns, and the one way it is shown: in a terminal, in Jupyter, as JSON.
+
+Introduced in notebook 05. `Result` carries the final query, rows and answer and every
+attempt; `summary()` is the text the command line prints, `_repr_html_` the table a
+notebook shows, `to_dict()` the `course ask --json` record, and `values()` the values of
+its rows (what the picture lights up, what memory reads). Everything shown passes through
+`printable()`, so a terminal escape code in the graph's data or a model's answer is shown
+as text, never obeyed.
+
+>>> result = Result("Who is Payal?", cypher="MATCH (s:Student) RETURN s.name", columns=["name"],
+...                 rows=[["Payal"]], answer="Payal.", status="answered", provider="offline")
+>>> print(result.summary())
+Q: Who is Payal?
+   MATCH (s:Student) RETURN s.name
+A: Payal.
+   [answered; offline; 0 attempts; 0 LLM calls]
+>>> result.values()
+['Payal']
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .db import cell_values
+from .schema import Mention
+
+SHOWN_ROWS = 20       # rows a notebook table shows before "... N more"
+
+
+def printable(text: Any, limit: int | None = None) -> str:
+    """Text that is safe to show: valid UTF-8, no control or escape codes, cut to `limit`.
+
+    >>> printable("Payal\\x1b]0;TITLE\\x07")
+    'Payal?]0;TITLE?'
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str):
+        text = repr(text) if text is not None else ""
+    text = text.encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates -> '?'
+    text = "".join(ch if ch.isprintable() or ch == "\n" else "?" for ch in text)
+    if limit is not None and len(text) > limit:
+        return text[:limit] + f"… ({len(text):,} characters)"
+    return text
+
+
+def plain(value: Any) -> Any:
+    """A graph value as JSON: lists stay lists, nodes and paths become their text.
+
+    >>> plain([1, "a", None])
+    [1, 'a', None]
+    """
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return str(value)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@dataclass
+class Attempt:
+    """One pass through the agent's loop."""
+
+    number: int
+    raw: str = ""                 # what the LLM wrote
+    cypher: str = ""              # after cleaning
+    removed: list[str] = field(default_factory=list)
+    verdict: str = ""             # "allowed" or the guard's reason
+    error: str | None = None
+    kind: str | None = None       # generation_error | syntax_error | empty_result | unsafe_blocked
+    row_count: int | None = None
+    elapsed_ms: float = 0.0
+
+
+@dataclass
+class Result:
+    """What `Agent.answer()` returns: the final query, rows and answer, and every attempt."""
+
+    question: str
+    cypher: str | None = None
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[Any]] = field(default_factory=list)
+    truncated: bool = False
+    answer: str = ""
+    status: str = "failed"        # answered | out_of_scope | blocked | failed
+    error: str | None = None
+    attempts: list[Attempt] = field(default_factory=list)
+    provider: str | None = None
+    llm_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    elapsed_ms: float = 0.0
+    mentions: list[Mention] = field(default_factory=list)
+    language: str = "en"
+    from_memory: bool = False
+
+    def values(self) -> list[Any]:
+        """Every value in the rows, lists flattened, in order, once each."""
+        return cell_values(self.rows)
+
+    def footer(self) -> str:
+        """`[answered; offline; 1 attempt; 2 LLM calls]`: how the answer came about."""
+        cut = "; rows cut at the row cap" if self.truncated else ""
+        return (f"[{self.status}; {printable(self.provider or 'no provider')}; "
+                f"{_plural(len(self.attempts), 'attempt')}; {_plural(self.llm_calls, 'LLM call')}{cut}]")
+
+    def summary(self, *, number: int | None = None) -> str:
+        """The question, the Cypher, the answer and the footer, as a terminal shows them."""
+        lead = f"{number}. " if number is not None else "Q: "
+        pad = " " * len(lead) if number is not None else "   "
+        lines = [lead + printable(self.question)]
+        if self.cypher:
+            lines.append(pad + printable(self.cypher).replace("\n", "\n" + pad))
+        lines.append(("A: " if number is None else pad + "Answer: ") + printable(self.answer))
+        lines.append(pad + self.footer())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.summary())
+
+    def _repr_html_(self) -> str:
+        """The question, the Cypher, the rows as a table, the answer: what a notebook shows."""
+        esc = lambda value: html.escape(printable(value))  # noqa: E731
+        parts = [f"<p><b>Q:</b> {esc(self.question)}</p>"]
+        if self.cypher:
+            parts.append(f"<pre style='text-align:left'>{esc(self.cypher)}</pre>")
+        if self.columns:
+            head = "".join(f"<th style='text-align:left'>{esc(c)}</th>" for c in self.columns)
+            body = "".join("<tr>" + "".join(f"<td style='text-align:left'>{esc(plain(v))}</td>"
+                                            for v in row) + "</tr>"
+                           for row in self.rows[:SHOWN_ROWS])
+            more = (f"<p>… {len(self.rows) - SHOWN_ROWS} more rows</p>"
+                    if len(self.rows) > SHOWN_ROWS else "")
+            parts.append(f"<table><tr>{head}</tr>{body}</table>{more}")
+        parts.append(f"<p><b>A:</b> {esc(self.answer)}</p><p><small>{esc(self.footer())}"
+                     "</small></p>")
+        return "\n".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `python -m course ask --json` record."""
+        data = asdict(self)
+        data["attempts"] = len(self.attempts)
+        data["attempt_log"] = [asdict(a) for a in self.attempts]
+        data["mentions"] = [f"{m.label}:{m.value}" for m in self.mentions]
+        data["rows"] = [[plain(v) for v in row] for row in self.rows]
+        return data
