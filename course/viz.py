@@ -20,6 +20,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Set
 from typing import Any, Iterable
 
 from .db import Database, cell_values
@@ -158,7 +159,7 @@ def _tooltip(node: Node) -> str:
     return text if len(text) <= TOOLTIP_CHARS else text[:TOOLTIP_CHARS - 1] + "…"
 
 
-def _node_style(node: Node, lit: set[int], mentioned: set[int], dim: bool) -> dict[str, Any]:
+def _node_style(node: Node, lit: Set[int], mentioned: Set[int], dim: bool) -> dict[str, Any]:
     colour = LABEL_COLOURS.get(node.label, OTHER_COLOUR)
     if node.id in lit or node.id in mentioned:
         border = LIT_BORDER if node.id in lit else MENTIONED_BORDER
@@ -181,8 +182,8 @@ def _options(edge_labels: bool) -> dict[str, Any]:
     }
 
 
-def build_network(graph: GraphData, keep: set[int], *, lit: set[int] = frozenset(),
-                  mentioned: set[int] = frozenset(), height: int = 560):
+def build_network(graph: GraphData, keep: set[int], *, lit: Set[int] = frozenset(),
+                  mentioned: Set[int] = frozenset(), height: int = 560) -> Any:
     """A pyvis Network of the `keep` nodes, coloured by label, `lit` and `mentioned` marked."""
     from pyvis.network import Network
 
@@ -240,7 +241,10 @@ def draw_graph(db: Database | None = None, *, highlight: Iterable[str] = (),
     """
     if not re.fullmatch(r"[\w.-]+", name):
         raise ValueError(f"name must be a plain file name such as 'college', not {name!r}")
-    graph = graph if graph is not None else read_graph(db)
+    if graph is None:
+        if db is None:
+            raise ValueError("draw_graph needs a database (db) or an already read graph (graph=...)")
+        graph = read_graph(db)
     highlight, mentioned = list(highlight), list(mentioned)
     lit = {n.id for n in find_nodes(graph, highlight)}
     named = {n.id for n in find_nodes(graph, mentioned)} - lit

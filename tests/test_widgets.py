@@ -192,6 +192,7 @@ def test_the_transcript_is_plain_text(college_db):
                                  "Graph: Payal is a second-year CSE student.  [Scripted · 1 attempt · answered]")
 
 
+@pytest.mark.slow
 def test_two_chats_draw_into_their_own_files(college_db, tmp_path):
     first = ChatWidget(session(college_db, []), directory=str(tmp_path), background=False)
     second = ChatWidget(session(college_db, []), directory=str(tmp_path), background=False)
