@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .safety import tokenize
+from .safety import bracket_depths, tokenize
 
 # Words a query can start with (write clauses too: the guard must see them, not us).
 CLAUSE_START = frozenset("""MATCH OPTIONAL CALL WITH RETURN UNWIND CREATE MERGE DELETE DETACH
@@ -100,14 +100,10 @@ def _starts_block(line: str) -> bool:
 
 def _state(text: str) -> tuple[int, bool, str]:
     """Bracket depth, whether a string/comment is left open, and the last code token."""
-    depth, last = 0, ""
     tokens = tokenize(text)
-    for token in tokens:
-        if token.kind == "comment":
-            continue
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(token.text, 0)
-        last = token.word
-    return depth, bool(tokens) and not tokens[-1].closed, last
+    code = [token for token in tokens if token.kind != "comment"]
+    depth = bracket_depths(code)[-1] if code else 0
+    return depth, bool(tokens) and not tokens[-1].closed, code[-1].word if code else ""
 
 
 def _continues(block: str, line: str) -> bool:
