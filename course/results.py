@@ -19,6 +19,7 @@ A: Payal.
 """
 from __future__ import annotations
 
+import hashlib
 import html
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -74,6 +75,25 @@ def rows_table(columns: list[str], rows: list[list[Any]], *, limit: int = SHOWN_
     more = (f"<tr><td colspan={len(columns)}>… {len(rows) - limit} more rows</td></tr>"
             if len(rows) > limit else "")
     return f"<table><tr>{head}</tr>{body}{more}</table>"
+
+
+def left_aligned(frame: Any) -> Any:
+    """A pandas table whose text columns read left to right (Jupyter aligns every cell right).
+
+    The styled table's HTML is the same on every run (its id comes from the column names),
+    so nbval can compare it.
+
+    >>> import pandas as pd
+    >>> "text-align: left" in left_aligned(pd.DataFrame({"cypher": ["RETURN 1"]})).to_html()
+    True
+    """
+    from pandas.api.types import is_numeric_dtype
+
+    text = [column for column in frame.columns if not is_numeric_dtype(frame[column])]
+    table_id = hashlib.sha1("\n".join(map(str, frame.columns)).encode()).hexdigest()[:8]
+    return (frame.style.set_uuid(table_id)
+            .set_properties(subset=text, **{"text-align": "left", "white-space": "pre-wrap"})
+            .set_table_styles([{"selector": "th", "props": [("text-align", "left")]}]))
 
 
 def _plural(n: int, word: str) -> str:
