@@ -586,10 +586,13 @@ WITH c, max(length(chain)) AS depth
 RETURN c.name AS concept, coalesce(depth, 0) AS depth
 ORDER BY depth, c.id
 """
+# The concepts on a prerequisite loop, each with the length of its shortest loop. (Only the
+# concepts: the order in which FalkorDB lists the nodes of a closed path is not reliable, and
+# A -> B -> C -> A can come back as A, C, B, A.)
 CYPHER_CYCLES = """
 MATCH loop = (c:Concept)-[:PREREQUISITE_FOR*1..]->(c)
-RETURN [n IN nodes(loop) | n.name] AS cycle
-ORDER BY length(loop), cycle
+RETURN c.name AS concept, min(length(loop)) AS shortest
+ORDER BY concept
 """
 
 
