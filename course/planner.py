@@ -513,6 +513,9 @@ class PlanPicture:
     def _repr_svg_(self) -> str:
         return self.svg
 
+    def __repr__(self) -> str:
+        return f"<PlanPicture: an SVG of {len(self.svg):,} characters>"
+
 
 BOX_W, BOX_H, GAP_X, GAP_Y, TOP = 160, 30, 40, 14, 34
 
@@ -529,7 +532,7 @@ def draw(p: Plan) -> str:
     for col, day in enumerate(p.days):
         for row, c in enumerate(day.concepts):
             where[c.id] = (10 + col * (BOX_W + GAP_X), TOP + row * (BOX_H + GAP_Y))
-    width = max(20 + len(p.days) * (BOX_W + GAP_X) - GAP_X, 420)
+    width = max(50 + len(p.days) * (BOX_W + GAP_X) - GAP_X, 420)   # room for same-day curves
     rows = max((len(d.concepts) for d in p.days), default=0)
     height = TOP + rows * (BOX_H + GAP_Y) + 24
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -562,9 +565,13 @@ def _arrow(start: tuple[int, int], end: tuple[int, int]) -> str:
         sx, ex = x1 + BOX_W, x2 + BOX_W + 2
         bend = sx + 16 + abs(ey - sy) // 6
         path = f"M{sx},{sy} C{bend},{sy} {bend},{ey} {ex},{ey}"
-    else:
+    elif x2 - x1 == BOX_W + GAP_X:   # the next day: an S-curve across the gap
         sx, ex = x1 + BOX_W, x2 - 2
         path = f"M{sx},{sy} C{sx + GAP_X // 2},{sy} {ex - GAP_X // 2},{ey} {ex},{ey}"
+    else:   # a later day: along the gap below the rows, not behind the boxes in between
+        sx, ex, low = x1 + BOX_W, x2 - 2, max(y1, y2) + BOX_H + GAP_Y // 2
+        path = (f"M{sx},{sy} C{sx + GAP_X // 2},{sy} {sx + GAP_X // 2},{low} {sx + GAP_X},{low} "
+                f"L{ex - GAP_X},{low} C{ex - GAP_X // 2},{low} {ex - GAP_X // 2},{ey} {ex},{ey}")
     return f'<path d="{path}" fill="none" stroke="#555" marker-end="url(#head)"/>'
 
 
