@@ -399,6 +399,8 @@ class Plan:
     unscheduled: list[Unscheduled]
     cycles: list[list[str]] = field(default_factory=list)
     arrows: list[tuple[str, str]] = field(default_factory=list)   # (before, after) concept ids
+    covered: int = 0          # how many concepts the subject covers
+    studied: list[str] = field(default_factory=list)   # the subjects the student studies
 
     def concepts(self) -> list[Concept]:
         """Every scheduled concept, in plan order."""
@@ -422,8 +424,13 @@ class Plan:
         """One sentence on what the plan is, or why there is nothing to plan."""
         who, what, n = self.student.name, self.subject.name, len(self.concepts())
         if n == 0 and not self.unscheduled:
-            return (f"{who} already studies {what}, so every concept it covers counts as known "
-                    f"(known = covered by a subject the student studies): nothing to plan.")
+            if not self.covered:
+                return f"{what} covers no concept in the graph, so there is nothing to plan."
+            if what in self.studied:
+                return (f"{who} already studies {what}, so every concept it covers counts as "
+                        f"known (known = covered by a subject the student studies): nothing to plan.")
+            return (f"Every concept {what} covers is known to {who} already (known = covered by "
+                    f"a subject {who} studies: {_and(self.studied)}): nothing to plan.")
         used = len(self.days)
         free = self.requested_days - used
         text = (f"{who}'s plan for {what}: {n} concept{'s' * (n != 1)} over {used} "
@@ -499,6 +506,7 @@ def plan(db: Database, student: str, subject: str, days: int = 30) -> Plan:
         [Unscheduled(graph.name(c), why) for c, why in sorted(found.unscheduled.items())],
         found.cycles,
         sorted((b, c) for c in placed for b in graph.needs.get(c, set()) & placed),
+        len(covered), sorted(set(known.values())),
     )
 
 

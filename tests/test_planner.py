@@ -422,3 +422,16 @@ def test_the_docstring_examples_run(college):
     for test in finder.find(planner, globs={**vars(planner), "db": college}):
         runner.run(test)
     assert runner.failures == 0 and runner.tries > 10
+
+
+def test_nothing_to_plan_says_why(empty_db):
+    db = _small_graph(empty_db, [], studies=["K"])
+    db.query("CREATE (:Subject {code: 'Z', name: 'Zilch'})")
+    assert planner.plan(db, "Tara", "Zilch", 3).headline() == \
+        "Zilch covers no concept in the graph, so there is nothing to plan."
+    # Kology is known because Tara studies it; Xology's concepts all covered by Kology too
+    db.query("MATCH (k:Subject {code: 'K'}), (c:Concept) WHERE c.id IN ['A','B','C','D','E','F'] "
+             "CREATE (k)-[:COVERS]->(c)")
+    p = planner.plan(db, "Tara", "Xology", 3)
+    assert p.days == [] and "Every concept Xology covers is known to Tara already" in p.headline()
+    assert "Kology" in p.headline()
