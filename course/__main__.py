@@ -18,6 +18,8 @@ from .results import Result, printable
 
 if TYPE_CHECKING:
     from .agent import Agent
+    from .db import Database
+    from .planner import Peers, Plan
 
 
 def log_path() -> Path:
@@ -195,36 +197,36 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_plan(args: argparse.Namespace) -> int:
+def _college() -> Database:
+    """The college graph, loaded on the first run."""
     from .dataset import ensure_college
     from .db import connect
+
+    db = connect()
+    ensure_college(db)
+    return db
+
+
+def _show(found: Plan | Peers, as_json: bool) -> None:
+    """A planner record as JSON (its `to_dict()`) or as the text of its `summary()`."""
+    print(json.dumps(found.to_dict(), ensure_ascii=False) if as_json else printable(found.summary()))
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
     from .planner import check_days, plan
 
     check_days(args.days)   # a bad number of days is refused before the database is started
-    db = connect()
-    ensure_college(db)
-    found = plan(db, args.student, args.subject, args.days)
-    if args.json:
-        print(json.dumps(found.to_dict(), ensure_ascii=False))
-        if not found.days and not found.unscheduled:
-            print(found.headline(), file=sys.stderr)
-    else:
-        print(printable(found.summary()))
+    found = plan(_college(), args.student, args.subject, args.days)
+    _show(found, args.json)
+    if args.json and not found.days and not found.unscheduled:
+        print(found.headline(), file=sys.stderr)   # nothing to plan: say why, beside the JSON
     return 0
 
 
 def cmd_peers(args: argparse.Namespace) -> int:
-    from .dataset import ensure_college
-    from .db import connect
     from .planner import peers
 
-    db = connect()
-    ensure_college(db)
-    found = peers(db, args.student)
-    if args.json:
-        print(json.dumps(found.to_dict(), ensure_ascii=False))
-    else:
-        print(printable(found.summary()))
+    _show(peers(_college(), args.student), args.json)
     return 0
 
 

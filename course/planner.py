@@ -33,7 +33,7 @@ import html
 import json
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .dataset import load_schema
@@ -46,6 +46,13 @@ from .llm.offline import OfflineLLM
 
 MAX_DAYS = 365
 FAILED_STATUSES = ("failed", "out_of_scope")   # a turn the conversation could not answer
+
+
+class _Plain:
+    """A flat record whose JSON form is its fields, in order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
 
 
 # --- finding the student and the subject ----------------------------------------------------
@@ -95,12 +102,16 @@ def _all(db: Database, cypher: str) -> list[Named]:
 
 
 def _find(db: Database, cypher: str, text: Any, aliases: dict[str, list[str]]) -> Named | None:
+    """The one item whose key, name or alias is `text`; None for none; two: say which to pick."""
     wanted = " ".join(str(text).split()).casefold() if isinstance(text, str) else ""
-    for item in _all(db, cypher):
-        names = [item.key, item.name] + list(aliases.get(item.name, []))
-        if wanted and wanted in {str(n).casefold() for n in names}:
-            return item
-    return None
+    items = _all(db, cypher)
+    by_key = [i for i in items if wanted == str(i.key).casefold()]
+    found = by_key or [i for i in items if wanted and wanted in
+                       {str(n).casefold() for n in [i.name] + list(aliases.get(i.name, []))}]
+    if len(found) > 1:
+        raise InvalidInput(f"{_shown(text)} could be " + " or ".join(f"{i.name} ({i.key})" for i in found)
+                           + ": give the id or code instead.")
+    return found[0] if found else None
 
 
 def _shown(text: Any) -> str:
@@ -353,23 +364,19 @@ def spread(items: list[Any], days: int) -> list[list[Any]]:
 # --- the plan ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Known:
+class Known(_Plain):
     """A concept the plan leaves out because the student studies the subject that covers it."""
 
     concept: str
     subject: str
 
-    def to_dict(self) -> dict[str, str]:
-        return {"concept": self.concept, "subject": self.subject}
-
 
 @dataclass(frozen=True)
-class Unscheduled:
+class Unscheduled(_Plain):
+    """A concept the plan could not place, and why (a prerequisite cycle)."""
+
     concept: str
     reason: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"concept": self.concept, "reason": self.reason}
 
 
 @dataclass
@@ -658,27 +665,20 @@ def is_strong(grade: str, scale: list[str]) -> bool:
 
 
 @dataclass(frozen=True)
-class Grade:
+class Grade(_Plain):
     subject: str
     code: str
     grade: str
 
-    def to_dict(self) -> dict[str, str]:
-        return {"subject": self.subject, "code": self.code, "grade": self.grade}
-
 
 @dataclass(frozen=True)
-class Struggle:
+class Struggle(_Plain):
     """A concept the learner's stored conversations kept failing on, and what it rests on."""
 
     concept: str
     failures: int
     questions: list[str]
     revise_first: list[str]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"concept": self.concept, "failures": self.failures, "questions": self.questions,
-                "revise_first": self.revise_first}
 
 
 @dataclass
@@ -805,15 +805,13 @@ def struggles(db: Database, user: str, *, at_least: int = 2,
 # --- study partners and mentors ---------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Peer:
-    student: str
-    kind: str          # "partner" (weak in the same subject) or "mentor" (strong in it)
-    subject: str
-    reason: str
+class Peer(_Plain):
+    """A suggested study partner (weak in the same subject) or mentor (strong in it)."""
 
-    def to_dict(self) -> dict[str, str]:
-        return {"student": self.student, "kind": self.kind, "subject": self.subject,
-                "reason": self.reason}
+    student: str
+    kind: str          # "partner" or "mentor"
+    subject: str
+    reason: str        # the graph fact: "Rahul: B+ in Computer Networks, like your B"
 
 
 @dataclass

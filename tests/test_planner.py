@@ -435,3 +435,11 @@ def test_nothing_to_plan_says_why(empty_db):
     p = planner.plan(db, "Tara", "Xology", 3)
     assert p.days == [] and "Every concept Xology covers is known to Tara already" in p.headline()
     assert "Kology" in p.headline()
+
+
+def test_two_students_of_one_name_are_told_apart_by_id(empty_db):
+    db = _small_graph(empty_db, [])
+    db.query("CREATE (:Student {id: 'T2', name: 'Tara'})")
+    with pytest.raises(InvalidInput, match=r"could be Tara \(T1\) or Tara \(T2\): give the id"):
+        planner.plan(db, "tara", "Xology", 3)
+    assert planner.plan(db, "t2", "Xology", 3).student == planner.Named("T2", "Tara")
