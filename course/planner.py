@@ -178,10 +178,14 @@ class ConceptGraph:
 
     def above(self, start: Iterable[str], *, parents: bool = False,
               stop: frozenset[str] | set[str] = frozenset()) -> set[str]:
-        """Everything `start` rests on (prerequisites, and parents too when asked), not `start`.
+        """Everything `start` rests on: prerequisites, and parents too when asked, transitively.
 
         A concept in `stop` is reached but not looked past. Each concept is visited once, so a
-        cycle ends the walk instead of looping.
+        cycle ends the walk instead of looping (a start concept is included only on a cycle).
+
+        >>> g = ConceptGraph.read(db)
+        >>> sorted(g.name(c) for c in g.above(["C06"]))       # what Indexing rests on
+        ['1NF', '2NF', '3NF', 'Arrays', 'Linked Lists', 'Paging', 'Trees']
         """
         seen: set[str] = set()
         todo = deque(start)
