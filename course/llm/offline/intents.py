@@ -76,8 +76,8 @@ def next_topics(reading: Reading) -> str | None:
     last = hop.patterns[-1]
     if len(hop.patterns) == 2:
         mid = hop.labels[1]
-        reach = f"{s}{arrow(hop.patterns[0], e.label)}(m:{mid}){arrow(last, mid)}(c:{label})"
-        known = f"(m){arrow(last, mid)}(next)"
+        reach = f"{s}{arrow(hop.patterns[0], e.label)}(sub:{mid}){arrow(last, mid)}(c:{label})"
+        known = f"(sub){arrow(last, mid)}(next)"
     else:
         reach, known = f"{s}{arrow(last, e.label)}(c:{label})", f"(s){arrow(last, e.label)}(next)"
     step = f"-[:{loop.type}*1..2]->" if direction(reading) != "in" else f"<-[:{loop.type}*1..2]-"
