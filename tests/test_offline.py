@@ -606,3 +606,15 @@ def test_an_extended_instance_leaves_the_shipped_words_alone(system):
     knowing = OfflineLLM(lexicon=offline.default_lexicon().with_words("properties", "since", ["aay[ai]"]))
     assert "r.since AS since" in knowing.generate(user, system=system)
     assert OfflineLLM().generate(user, system=system) == prompts.SENTINEL_QUERY     # nobody else changed
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which club was founded last?", "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded DESC LIMIT 1"),
+    ("Which club was founded most recently?", "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded DESC LIMIT 1"),
+    ("Who joined a club last?", "MATCH (s:Student)-[m:MEMBER_OF]->(c:Club) RETURN s.name, c.name, m.since "
+                                "ORDER BY m.since DESC LIMIT 1"),
+])
+def test_first_and_last_are_the_smallest_and_largest_value(college_db, agent, question, reference):
+    """"last" is an ordinal of its own, not a typo of "least"."""
+    result = agent.answer(question)
+    assert result.status == "answered" and result.rows == college_db.run(reference).rows, result.cypher

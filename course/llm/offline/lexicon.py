@@ -138,8 +138,9 @@ class Lexicon:
     @cached_property
     def vocab(self) -> list[str]:
         """Every word a cue, label, relationship or property entry writes, and the common words."""
-        tables = (self.cues, self.relationships, self.labels, self.properties, self.value_words)
-        return sorted({w for t in tables for p in t.values() for w in words_of(p)} | self.common)
+        tables = (self.cues, self.relationships, self.labels, self.properties, self.value_words, self.extremes)
+        numbers = set(self.ordinals) | set(self.count_words) | {w for p, _ in self.comparisons for w in words_of(p)}
+        return sorted({w for t in tables for p in t.values() for w in words_of(p)} | self.common | numbers)
 
     @cached_property
     def all_patterns(self) -> list[str]:
