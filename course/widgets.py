@@ -63,7 +63,11 @@ class Message:
             mentioned=[m.value for m in result.mentions], elapsed_ms=result.elapsed_ms)
 
     def footer(self) -> str:
-        """`Offline · 1 attempt · answered` (no time: it differs from run to run)."""
+        """How the reply came about, with no time (it differs from run to run).
+
+        >>> Message("assistant", "Payal.", provider="Offline", attempts=1, status="answered").footer()
+        'Offline · 1 attempt · answered'
+        """
         if self.role == "user":
             return ""
         tries = f"{self.attempts} attempt{'s' if self.attempts != 1 else ''}"

@@ -3,6 +3,12 @@
 Used by the offline provider in notebook 06 (short-term memory) and 10. Only a pronoun, a
 reference ("that project", "those students") or an elliptical follow-up ("and DSA?") borrows
 names from the conversation; "who else" leaves out the one the conversation is about.
+
+>>> from course import Agent, OfflineLLM, ShortTermMemory
+>>> agent = Agent(db, OfflineLLM(), memory=ShortTermMemory())
+>>> _ = agent.answer("Sneha kaun hai?")
+>>> agent.answer("and which projects does she work on?").rows
+[['Attendance Tracker']]
 """
 from __future__ import annotations
 

@@ -2,6 +2,11 @@
 
 "CSE students" -> `t.branch = 'CSE'`, "founded before 2016" -> `t.founded < 2016`: a listed
 value or a number becomes a filter only next to the words that give it its meaning.
+
+>>> from course import Agent, OfflineLLM
+>>> answer = Agent(db, OfflineLLM()).answer("Which clubs were founded before 2016?")
+>>> "founded < 2016" in answer.cypher, len(answer.rows)
+(True, 2)
 """
 from __future__ import annotations
 

@@ -2,6 +2,10 @@
 
 The relationship words of the lexicon narrow the schema's patterns to one, or to one chain of
 two through a third label; none or several left means the rules do not know (the sentinel).
+
+>>> from course import Agent, OfflineLLM
+>>> sorted(Agent(db, OfflineLLM()).answer("Who studies DBMS?").values())
+['Aarav', 'Payal']
 """
 from __future__ import annotations
 

@@ -4,6 +4,9 @@
 query built wins. A provider takes its own table (`OfflineLLM(intents=...)`), so an exercise
 adds an intent to one instance. Every label a builder writes comes from the schema, and every
 word it reads from the lexicon; the person label ("who") is the lexicon's `person`.
+
+>>> [name for name, _cue, _build in INTENTS][:4]
+['write request', 'out of scope', 'learning path', 'next topics']
 """
 from __future__ import annotations
 

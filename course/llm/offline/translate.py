@@ -5,6 +5,10 @@ opinion come first; then a follow-up is filled in from the conversation, the int
 tried in order, and a query that leaves out a word that names something is refused
 (`coverage.unused`). Whatever happens inside, `translate` returns a query: a question the
 rules trip over gets the sentinel, never an exception.
+
+>>> from course import Agent, OfflineLLM
+>>> Agent(db, OfflineLLM()).answer("What is the weather in Delhi?").status
+'out_of_scope'
 """
 from __future__ import annotations
 
