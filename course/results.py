@@ -155,7 +155,8 @@ class Result:
         lines = [lead + printable(self.question)]
         if self.cypher:
             lines.append(pad + printable(self.cypher).replace("\n", "\n" + pad))
-        lines.append(("A: " if number is None else pad + "Answer: ") + printable(self.answer))
+        lead = "A: " if number is None else pad + "Answer: "
+        lines.append(lead + printable(self.answer).replace("\n", "\n" + " " * len(lead)))
         lines.append(pad + self.footer())
         return "\n".join(lines)
 

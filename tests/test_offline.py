@@ -629,3 +629,11 @@ def test_first_and_last_are_the_smallest_and_largest_value(college_db, agent, qu
     """"last" is an ordinal of its own, not a typo of "least"."""
     result = agent.answer(question)
     assert result.status == "answered" and result.rows == college_db.run(reference).rows, result.cypher
+
+
+def test_notes_come_back_one_per_line_and_never_cut_mid_sentence(college_db):
+    answer = Agent(college_db, OfflineLLM()).answer("List all notes about DBMS").answer
+    lines = answer.splitlines()
+    assert len(lines) == 8 and all(line.startswith("- N0") for line in lines)
+    assert all(line.endswith((".", "…")) for line in lines)
+    assert all(not line.endswith("…") or line.endswith(". …") for line in lines)

@@ -19,6 +19,7 @@ WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no
                 "cut": " (List adhoori ho sakti hai.)"}}
 MAX_ITEMS = 10
 MAX_TEXT = 400
+LONG_ITEM = 120    # an answer item longer than this is a paragraph, shown on its own line
 
 
 def parse_rows(prompt: str) -> tuple[str, str, list[str], list[list[Any]], bool]:
@@ -45,8 +46,19 @@ def _text(value: Any, *, arrow_list: bool = False, lang: str = "en") -> str:
         return " → ".join(items) if arrow_list else _join(items, lang)
     if isinstance(value, bool):
         return "yes" if value else "no"
-    text = " ".join(str(value).split())
-    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT].rstrip() + "…"
+    return shorten(" ".join(str(value).split()))
+
+
+def shorten(text: str, limit: int = MAX_TEXT) -> str:
+    """The text, or its first sentences up to `limit` characters: never cut mid-sentence.
+
+    >>> shorten("One. Two three. Four.", limit=16)
+    'One. Two three. …'
+    """
+    if len(text) <= limit:
+        return text
+    end = text.rfind(". ", 0, limit)
+    return (text[:end + 1] if end > 0 else text[:limit].rsplit(" ", 1)[0]) + " …"
 
 
 def _join(items: list[str], lang: str, *, ordered: bool = False) -> str:
@@ -107,6 +119,9 @@ def write_answer(prompt: str) -> str:
         noun = columns[0].replace("_", " ") if columns else ""
         return amount(rows[0][0], noun) + "."
     items = [_row_text(r, columns, lang, path_like) for r in rows[:MAX_ITEMS]]
+    if any(len(item) > LONG_ITEM for item in items):   # paragraphs: one per line, not a sentence
+        more = f"\n({w['and']} {len(rows) - MAX_ITEMS} {w['more']})" if len(rows) > MAX_ITEMS else ""
+        return "\n".join(f"- {item}" for item in items) + more + (w["cut"] if truncated else "")
     text = _join(items, lang, ordered="ORDER BY" in cypher.upper())
     if len(rows) > MAX_ITEMS:
         text += f" ({w['and']} {len(rows) - MAX_ITEMS} {w['more']})"
