@@ -637,3 +637,12 @@ def test_notes_come_back_one_per_line_and_never_cut_mid_sentence(college_db):
     assert len(lines) == 8 and all(line.startswith("- N0") for line in lines)
     assert all(line.endswith((".", "…")) for line in lines)
     assert all(not line.endswith("…") or line.endswith(". …") for line in lines)
+
+
+@pytest.mark.parametrize("question", ["Which two students share the most subjects?",
+                                      "Which students share the most clubs?",
+                                      "Which projects need the same skills?"])
+def test_a_question_about_pairs_is_never_answered_as_a_count(college_db, question):
+    result = Agent(college_db, OfflineLLM()).answer(question)
+    # Right would compare two of them (`a <> b`); a count per student is a wrong answer.
+    assert result.status == "out_of_scope" or "<>" in (result.cypher or ""), result.cypher

@@ -57,6 +57,10 @@ def unknown_words(reading: Reading) -> list[str]:
             and not any(re.search(p, w) for p in lex.all_patterns)]
 
 
+# The intents that compare two things: the only ones that may answer a "pairing" question.
+PAIRING_INTENTS = ("in common", "shared with someone")
+
+
 def build(reading: Reading, intents: Sequence[Intent] = INTENTS) -> tuple[str, str] | None:
     """(intent name, query) from the first intent whose cue is present and whose builder fits."""
     for name, cue, builder in intents:
@@ -101,5 +105,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
             left_out = unused(candidate, found[1])
             if left_out is not None:
                 return f"{found[0]}, but the query leaves out {left_out!r}", SENTINEL_QUERY
+            if candidate.has("pairing") and found[0] not in PAIRING_INTENTS:
+                return f"{found[0]}, but the question compares two things", SENTINEL_QUERY
             return found
     return "not understood", SENTINEL_QUERY
