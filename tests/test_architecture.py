@@ -230,7 +230,13 @@ def test_every_module_has_a_true_example():
 
 
 def test_the_doctests_run_in_the_test_command():
+    import subprocess
+    import sys
     import tomllib
 
     settings = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
-    assert "--doctest-modules" in settings["addopts"] and "course" in settings["testpaths"]
+    assert "course" in settings["testpaths"]
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:nbval",
+                           "-o", "addopts=", "course/db.py", "course/results.py"],
+                          cwd=PACKAGE.parent, capture_output=True, text=True, timeout=120)
+    assert "course/db.py::course.db" in done.stdout and "course/results.py::course.results.printable" in done.stdout
