@@ -348,7 +348,8 @@ class ToolAgent:
         self.db, self.llm, self.memory = db, with_tools(llm), memory
         self.max_steps, self.budget_tokens = max_steps, budget_tokens
         self.schema = schema or introspect(db)
-        self.system_prompt = system_prompt(self.schema.render())
+        self.schema_text = self.schema.render()
+        self.system_prompt = system_prompt(self.schema_text)
         self.timeout_ms, self.max_rows = timeout_ms, max_rows
         self.last: Trajectory | None = None
 
@@ -363,7 +364,7 @@ class ToolAgent:
             context = self.memory.context() if self.memory is not None else ""
             user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
                                               context=context)
-            toolbox = Toolbox(self.db, self.schema.render(), self.timeout_ms, self.max_rows)
+            toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
             self.last = run_loop(self.llm, self.system_prompt, user, toolbox,
                                  max_steps=self.max_steps, budget_tokens=self.budget_tokens)
             _finish(result, self.last, toolbox.last)

@@ -245,3 +245,30 @@ def test_each_sdk_makes_one_request_per_step(fake_server, college_db, kind):
     [sent] = tool_results(kind, fake_server.calls(API[kind])[1])
     assert "Student" in sent["content"]["schema"]
     assert result.status == "failed"   # no query ran: the answer rests on nothing in the graph
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_cli_tools_agent_through_each_sdk_answers_the_five_demo_questions(fake_server, college_db,
+                                                                           kind):
+    import os
+    import subprocess
+    import sys
+
+    from course.demo import FIVE_QUESTIONS, judge
+
+    for item in FIVE_QUESTIONS:
+        fake_server.script(API[kind], calls(kind, ("execute_cypher", {"query": item.reference})),
+                           answer(kind, item.expected))
+    environment = {**os.environ, "COURSE_DB": college_db.location,
+                   "COURSE_GRAPH": college_db.graph_name}
+    done = subprocess.run([sys.executable, "-m", "course", "ask", "--agent", "tools", "--json",
+                           "--fresh", "--provider", kind, *[i.question for i in FIVE_QUESTIONS]],
+                          capture_output=True, text=True, env=environment, timeout=120)
+    assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    for item, record in zip(FIVE_QUESTIONS, records):
+        assert record["status"] == "answered" and judge(college_db, item, record["rows"])
+        assert record["answer"] == item.expected and record["llm_calls"] == 2
+        assert record["input_tokens"] > 0
+    assert FAKE_KEY not in done.stdout + done.stderr
+    assert len(fake_server.calls(API[kind])) == 10
