@@ -20,7 +20,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -124,21 +125,32 @@ def own_time(db: Database, repeats: int) -> None:
     print(f"ratio tools / pipeline: {medians['tools'] / medians['pipeline']:.2f}x")
 
 
+@contextmanager
+def database() -> Iterator[Database]:
+    """COURSE_DB's (or FALKORDB_URL's) database, else a temporary one, with the graph loaded."""
+    if get_setting("COURSE_DB") or get_setting("FALKORDB_URL"):
+        db = connect()
+        load_college(db)
+        yield db
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        db = connect(path=Path(folder) / "bench.db")
+        try:
+            load_college(db)
+            yield db
+        finally:
+            if db.server is not None:
+                db.server.stop()
+
+
 def main(repeats: int = 3) -> None:
     started = time.perf_counter()
-    temporary = None if get_setting("COURSE_DB") or get_setting("FALKORDB_URL") else tempfile.TemporaryDirectory()
-    db = connect(path=Path(temporary.name) / "bench.db") if temporary else connect()
-    try:
-        load_college(db)
+    with database() as db:
         print("offline provider; tokens counted as words+punct of what each call sends and gets back\n")
         compare(db)
         print()
         own_time(db, repeats)
         assert db.counts() == {"nodes": 75, "relationships": 132}
-    finally:
-        if temporary:
-            db.server.stop()
-            temporary.cleanup()
     print(f"({time.perf_counter() - started:.1f} s)")
 
 

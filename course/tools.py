@@ -13,11 +13,11 @@ Cypher and a tool that shows the schema, and iterates until it has an answer.
   again; at the step cap or over the token budget, one last call without tools asks for the
   best answer from what was found. Every step is kept (text, calls, arguments, result size,
   error, time).
-- `ToolAgent.answer()` wraps the loop the way `Agent.answer()` wraps the pipeline: the
-  same question checks, linked values and memory, and a `ToolResult` (a `Result`) with
-  the steps, `stopped`, tokens and `cost_usd` from the dated price table.
+- `ToolAgent` is an `Agent` with this loop in place of the pipeline: the same question
+  checks, linked values and memory, and a `ToolResult` (a `Result`) with the steps,
+  `stopped`, tokens and `cost_usd` from the dated price table.
 
->>> agent = ToolAgent(db, make_llm("offline"))
+>>> agent = ToolAgent(db, OfflineLLM())
 >>> result = agent.answer("Who is Payal?")
 >>> result.status, result.stopped, [call.name for step in result.steps for call in step.calls]
 ('answered', 'answer', ['execute_cypher'])
@@ -35,17 +35,17 @@ from typing import Any
 import yaml
 
 from . import prompts
-from .agent import Memory, _what_to_do, check_question
+from .agent import Agent, Memory
 from .cleaning import clean
 from .config import PROJECT_ROOT
 from .db import Database, Rows
-from .errors import CourseError, QueryFailed, UnsafeQuery
+from .errors import QueryFailed, UnsafeQuery
 from .llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
 from .llm.offline import OfflineLLM
 from .llm.offline_tools import OfflineToolLLM
 from .results import Attempt, Result, plain, printable
 from .safety import run_guarded
-from .schema import GraphSchema, introspect, link_entities
+from .schema import GraphSchema
 
 DEFAULT_MAX_STEPS = 8
 DEFAULT_BUDGET_TOKENS = 40_000      # input + output tokens of one question, all steps
@@ -260,7 +260,8 @@ def _step(number: int, turn: ChatTurn, llm_ms: float, *, final: bool = False) ->
 def _run_call(call: ToolCall, toolbox: Toolbox, seen: dict[str, dict[str, Any]],
               step: Step) -> Message:
     """Run one call (or answer a repeat from its last result) and record it in the step."""
-    key = f"{call.name} {call.arguments_json if call.problem else json.dumps(call.arguments, sort_keys=True)}"
+    written = call.raw_arguments if call.problem else json.dumps(call.arguments, sort_keys=True)
+    key = f"{call.name} {written}"
     started = time.perf_counter()
     repeated = key in seen
     result = {**seen[key], "note": REPEAT_NOTE} if repeated else toolbox.call(call)
@@ -332,50 +333,34 @@ def with_tools(llm: LLM) -> LLM:
     return OfflineToolLLM(llm) if isinstance(llm, OfflineLLM) else llm
 
 
-class ToolAgent:
-    """Answers questions with the tool loop; the same checks, links and memory as `Agent`."""
+class ToolAgent(Agent):
+    """Answers questions with the tool loop: `Agent`'s checks, links and memory, another loop."""
+
+    result_type = ToolResult
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_steps: int = DEFAULT_MAX_STEPS,
                  budget_tokens: int | None = DEFAULT_BUDGET_TOKENS, timeout_ms: int = 5_000,
                  max_rows: int = 200, schema: GraphSchema | None = None) -> None:
-        if llm is None:
-            from .llm.registry import make_llm
-
-            llm = make_llm()
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
-        self.db, self.llm, self.memory = db, with_tools(llm), memory
+        super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
+                         schema=schema)
+        self.llm = with_tools(self.llm)
         self.max_steps, self.budget_tokens = max_steps, budget_tokens
-        self.schema = schema or introspect(db)
         self.schema_text = self.schema.render()
         self.system_prompt = system_prompt(self.schema_text)
-        self.timeout_ms, self.max_rows = timeout_ms, max_rows
         self.last: Trajectory | None = None
 
-    def answer(self, question: Any) -> ToolResult:
-        """Answer one question. Never raises for a bad question or an outage: see `status`."""
-        started = time.perf_counter()
-        result = ToolResult(question=printable(question, limit=200))
-        try:
-            result.question = check_question(question)
-            result.language = prompts.language_of(result.question)
-            result.mentions = link_entities(self.db, result.question, schema=self.schema)
-            context = self.memory.context() if self.memory is not None else ""
-            user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
-                                              context=context)
-            toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
-            self.last = run_loop(self.llm, self.system_prompt, user, toolbox,
-                                 max_steps=self.max_steps, budget_tokens=self.budget_tokens)
-            _finish(result, self.last, toolbox.last)
-        except CourseError as exc:  # a bad question, the database or every provider down
-            result.status, result.error = "failed", _what_to_do(exc)
-            result.answer = f"Sorry, I couldn't answer that. {result.error}"
-        result.elapsed_ms = (time.perf_counter() - started) * 1000
-        if self.memory is not None and result.status != "failed":
-            self.memory.remember(result, result.mentions,
-                                 lambda text: link_entities(self.db, text, schema=self.schema))
-        return result
+    def _loop(self, result: Result) -> None:
+        """The tool loop for one checked, linked question; its record goes into `result`."""
+        context = self.memory.context() if self.memory is not None else ""
+        user = prompts.cypher_user_prompt(result.question, mentions=result.mentions, context=context)
+        toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
+        self.last = run_loop(self.llm, self.system_prompt, user, toolbox,
+                             max_steps=self.max_steps, budget_tokens=self.budget_tokens)
+        assert isinstance(result, ToolResult)
+        _finish(result, self.last, toolbox.last)
 
 
 def _finish(result: ToolResult, run: Trajectory, last: Rows | None) -> None:
@@ -388,7 +373,8 @@ def _finish(result: ToolResult, run: Trajectory, last: Rows | None) -> None:
     result.cost_usd = cost_usd(run.steps)
     result.attempts = [_attempt(n, c) for n, c in enumerate(
         (c for s in run.steps for c in s.calls if c.name == EXECUTE_CYPHER.name), 1)]
-    word = run.answer.strip().strip(".'\"`*").upper()
+    # "OUT_OF_SCOPE", or "OUT_OF_SCOPE: there are no professors here": the first word decides
+    word = (run.answer.split() or [""])[0].strip(".,:;!'\"`*-—").upper()
     sentinel = last.rows[0][0] if last and len(last.rows) == 1 and len(last.rows[0]) == 1 else None
     refused = any(a.kind == "unsafe_blocked" for a in result.attempts)
     if word == prompts.OUT_OF_SCOPE or sentinel == prompts.OUT_OF_SCOPE:

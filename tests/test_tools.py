@@ -147,8 +147,18 @@ def test_every_step_is_kept(college_db):
 
 
 def test_a_sentinel_query_is_a_refusal(college_db):
-    llm = ScriptedLLM([cypher("RETURN 'OUT_OF_SCOPE' AS status"), "OUT_OF_SCOPE"])
+    llm = ScriptedLLM([cypher("RETURN 'OUT_OF_SCOPE' AS status"), "No principal in this graph."])
     assert ToolAgent(college_db, llm).answer("Who is the principal?").status == "out_of_scope"
+
+
+@pytest.mark.parametrize("reply, status", [("OUT_OF_SCOPE", "out_of_scope"),
+                                           ("OUT_OF_SCOPE: no professors here.", "out_of_scope"),
+                                           ("**READ_ONLY**", "blocked"),
+                                           ("Professors are not in the graph.", "failed")])
+def test_a_refusal_in_words(college_db, reply, status):
+    result = ToolAgent(college_db, ScriptedLLM([reply])).answer("Who is the best professor?")
+    assert result.status == status and result.llm_calls == 1
+    assert result.answer != "" and (status != "failed" or "rests on nothing" in result.error)
 
 
 def test_an_outage_is_a_failed_status_with_what_to_do(college_db):

@@ -68,7 +68,10 @@ class ToolCall:
 
     @property
     def arguments_json(self) -> str:
-        """The arguments as the model wrote them, else as JSON."""
+        """The arguments as JSON, as the model wrote them when they were valid; "{}" when they
+        were not (a service may refuse a history holding broken JSON; the tool result quotes it)."""
+        if self.problem:
+            return "{}"
         if self.raw_arguments is not None:
             return self.raw_arguments
         return json.dumps(self.arguments, ensure_ascii=False, sort_keys=True)

@@ -16,7 +16,7 @@ It is deterministic and named for what it is: rules, not a language model.
 >>> from course.llm.base import Message
 >>> llm = OfflineToolLLM()
 >>> user = 'LINKED VALUES (...):\\n- "payal" -> Student.name = \\'Payal\\'\\n\\nQUESTION: Who is Payal?'
->>> schema = "NODES:\n- Student {id, name, year, branch}: A student."
+>>> schema = "NODES:\\n- Student {id, name, year, branch}: A student."
 >>> llm.chat(schema, [Message("user", user)], [ToolSpec("execute_cypher", "")]).tool_calls[0].name
 'execute_cypher'
 """

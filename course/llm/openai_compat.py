@@ -70,34 +70,37 @@ class ChatCompletionsLLM(LLM):
         >>> llm.complete("Who is Payal?").text        # doctest: +SKIP
         'Payal is a second-year CSE student.'
         """
-        options: dict[str, Any] = {"model": self.model, "messages": chat_messages(prompt, system)}
-        if self.temperature is not None:
-            options["temperature"] = self.temperature
-        started = time.perf_counter()
         try:
-            reply = self._client.chat.completions.create(**options)
+            reply, ms = self._create(chat_messages(prompt, system))
         except self._sdk_error() as exc:
             raise self._error_for(exc) from None  # from None: the SDK's text may hold the key
-        return self._completion(reply, elapsed_ms(started))
+        return self._completion(reply, ms)
 
     def chat(self, system: str | None, messages: Sequence[Message],
              tools: Sequence[ToolSpec] = ()) -> ChatTurn:
         """One step with tools; Groq's `tool_use_failed` comes back as `ChatTurn.failed`."""
-        options: dict[str, Any] = {"model": self.model, "messages": chat_history(system, messages)}
-        if tools:
-            options["tools"] = [function_tool(spec) for spec in tools]
-        if self.temperature is not None:
-            options["temperature"] = self.temperature
         started = time.perf_counter()
         try:
-            reply = self._client.chat.completions.create(**options)
+            reply, ms = self._create(chat_history(system, messages), tools)
         except self._sdk_error() as exc:
             failed = self._tool_use_failed(exc)
             if failed is None:
                 raise self._error_for(exc) from None
             return ChatTurn("", (), self.name, self.model, Usage(None, None, elapsed_ms(started)),
                             failed=failed)
-        return self._turn(reply, elapsed_ms(started))
+        return self._turn(reply, ms)
+
+    def _create(self, messages: list[dict[str, Any]],
+                tools: Sequence[ToolSpec] = ()) -> tuple[Any, float]:
+        """One chat-completions request: (reply, ms). The SDK's exceptions pass through."""
+        options: dict[str, Any] = {"model": self.model, "messages": messages}
+        if tools:
+            options["tools"] = [function_tool(spec) for spec in tools]
+        if self.temperature is not None:
+            options["temperature"] = self.temperature
+        started = time.perf_counter()
+        reply = self._client.chat.completions.create(**options)
+        return reply, elapsed_ms(started)
 
     def _tool_use_failed(self, exc: Exception) -> str | None:
         """The service's words and the model's failed generation, for an HTTP 400 tool_use_failed."""
@@ -112,48 +115,37 @@ class ChatCompletionsLLM(LLM):
 
     def _turn(self, reply: Any, latency_ms: float) -> ChatTurn:
         """Text and tool calls from a chat completion."""
-        if isinstance(reply, (str, bytes)):
-            raise BadResponse(f"the reply was not JSON: {shorten(self._clean(str(reply)), 80)}",
-                              provider=self.name)
-        choices = getattr(reply, "choices", None) or []
-        if not choices:
-            raise BadResponse("the reply had no answer in it (no choices)", provider=self.name)
-        message = getattr(choices[0], "message", None)
-        if getattr(choices[0], "finish_reason", None) == "length":
-            raise BadResponse("the answer was cut off at the token limit (finish_reason=length)",
-                              provider=self.name)
+        message, _ = self._message(reply)
         calls = tuple(_tool_call(raw, n) for n, raw in
                       enumerate(getattr(message, "tool_calls", None) or [], 1))
         text = (getattr(message, "content", None) or "").strip()
         if not text and not calls:
             raise BadResponse("the answer was empty (no text and no tool call)", provider=self.name)
-        usage = getattr(reply, "usage", None)
-        return ChatTurn(text, calls, self.name, self.model, Usage(
-            getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None),
-            latency_ms))
+        return ChatTurn(text, calls, self.name, self.model, _usage(reply, latency_ms))
 
-    def _completion(self, reply: Any, latency_ms: float) -> Completion:
-        """The answer text and usage from a chat completion; reasoning is not the answer."""
+    def _message(self, reply: Any) -> tuple[Any, Any]:
+        """(message, finish_reason) of the first choice; BadResponse for a reply that has none."""
         if isinstance(reply, (str, bytes)):
             raise BadResponse(f"the reply was not JSON: {shorten(self._clean(str(reply)), 80)}",
                               provider=self.name)
         choices = getattr(reply, "choices", None) or []
         if not choices:
             raise BadResponse("the reply had no answer in it (no choices)", provider=self.name)
-        choice = choices[0]
-        message = getattr(choice, "message", None)
-        text = (getattr(message, "content", None) or "").strip()
-        finish = getattr(choice, "finish_reason", None)
+        finish = getattr(choices[0], "finish_reason", None)
         if finish == "length":
             raise BadResponse("the answer was cut off at the token limit (finish_reason=length)",
                               provider=self.name)
+        return getattr(choices[0], "message", None), finish
+
+    def _completion(self, reply: Any, latency_ms: float) -> Completion:
+        """The answer text and usage from a chat completion; reasoning is not the answer."""
+        message, finish = self._message(reply)
+        text = (getattr(message, "content", None) or "").strip()
         if not text:
             had_reasoning = bool(getattr(message, "reasoning", None))
             detail = " (only reasoning, no answer)" if had_reasoning else f" (finish_reason={finish})"
             raise BadResponse("the answer was empty" + detail, provider=self.name)
-        usage = getattr(reply, "usage", None)
-        return Completion(text, self.name, self.model, Usage(
-            getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None), latency_ms))
+        return Completion(text, self.name, self.model, _usage(reply, latency_ms))
 
     def _clean(self, text: str) -> str:
         """Text from the service with this provider's key (and anything key-shaped) removed."""
@@ -229,6 +221,13 @@ def chat_history(system: str | None, messages: Sequence[Message]) -> list[dict[s
         else:
             out.append({"role": "user", "content": m.content})
     return out
+
+
+def _usage(reply: Any, latency_ms: float) -> Usage:
+    """Tokens in and out as the service reported them (None when it did not)."""
+    usage = getattr(reply, "usage", None)
+    return Usage(getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None),
+                 latency_ms)
 
 
 def _tool_call(raw: Any, number: int) -> ToolCall:
