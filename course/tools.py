@@ -379,10 +379,17 @@ def _finish(result: ToolResult, run: Trajectory, last: Rows | None) -> None:
     refused = any(a.kind == "unsafe_blocked" for a in result.attempts)
     if word == prompts.OUT_OF_SCOPE or sentinel == prompts.OUT_OF_SCOPE:
         result.status, result.answer = "out_of_scope", prompts.OUT_OF_SCOPE_ANSWER[result.language]
-    elif word == prompts.READ_ONLY or sentinel == prompts.READ_ONLY or (refused and last is None):
+    elif word == prompts.READ_ONLY or sentinel == prompts.READ_ONLY:   # the model refused
         result.status, result.answer = "blocked", prompts.BLOCKED_ANSWER[result.language]
-        result.error = "The question asks to change the data." if not refused else \
-            next(a.error for a in result.attempts if a.kind == "unsafe_blocked")
+        result.error = "The question asks to change the data."
+        if sentinel == prompts.READ_ONLY:
+            result.attempts[-1].kind = "write_refused"
+        else:   # its reply was the refusal: recorded as the pipeline records READ_ONLY
+            result.attempts.append(Attempt(len(result.attempts) + 1, raw=run.answer,
+                                           kind="write_refused"))
+    elif refused and last is None:   # the guard refused the only query it tried
+        result.status, result.answer = "blocked", prompts.BLOCKED_ANSWER[result.language]
+        result.error = next(a.error for a in result.attempts if a.kind == "unsafe_blocked")
     elif last is None:   # no query ran: an answer that rests on nothing is not an answer
         result.status = "failed"
         result.error = "No query ran successfully, so the answer rests on nothing in the graph."

@@ -95,6 +95,14 @@ def test_the_tools_are_declared_with_json_schema():
 
 # --- the loop's bounds ---------------------------------------------------------------------
 
+def test_who_refused_a_write_is_kept(college_db):
+    """The model's own READ_ONLY and the guard's block are told apart, as for the pipeline."""
+    by_model = ToolAgent(college_db, OfflineLLM()).answer("Delete all the students")
+    assert by_model.status == "blocked" and by_model.attempts[-1].kind == "write_refused"
+    by_guard = ToolAgent(college_db, ScriptedLLM([cypher("MATCH (n) DELETE n"), "No."])).answer("x y")
+    assert by_guard.status == "blocked" and by_guard.attempts[-1].kind == "unsafe_blocked"
+
+
 def test_a_delete_is_refused_inside_the_loop(college_db):
     llm = ScriptedLLM([cypher("MATCH (n) DETACH DELETE n"), "I cannot delete anything."])
     result = ToolAgent(college_db, llm).answer("clean up the old data")
@@ -222,20 +230,20 @@ def test_offline_policy_tries_again_after_an_empty_result(college_db):
 
 
 def test_offline_policy_uses_only_complete(college_db):
-    seen = []
+    class OnlyComplete:  # a stand-in that has nothing but complete(): any other use fails
+        name, model = "Offline", "rules"
 
-    class Spy(OfflineLLM):  # a spy: records which methods the policy calls
+        def __init__(self):
+            self.inner, self.calls = OfflineLLM(), 0
+
         def complete(self, prompt, *, system=None):
-            seen.append("complete")
-            return super().complete(prompt, system=system)
+            self.calls += 1
+            return self.inner.complete(prompt, system=system)
 
-        def __getattribute__(self, name):
-            if name not in ("complete", "name", "model", "last_intent", "__class__", "__dict__"):
-                seen.append(name)
-            return super().__getattribute__(name)
-
-    ToolAgent(college_db, Spy()).answer("Who is Payal?")
-    assert set(seen) == {"complete"}
+    stand_in = OnlyComplete()
+    result = ToolAgent(college_db, OfflineToolLLM(stand_in)).answer("Who is Payal?")
+    assert result.status == "answered" and result.rows == [["Payal", 2, "CSE"]]
+    assert stand_in.calls == 2     # the query, then the answer
 
 
 def test_offline_memory_carries_over(college_db):
