@@ -21,9 +21,10 @@ from .errors import CourseError, InvalidInput
 from .results import Result, printable
 
 if TYPE_CHECKING:
-    from .agent import Agent
+    from .agent import Agent, Memory
     from .db import Database
     from .planner import Peers, Plan
+    from .tools import ToolAgent
 
 
 def log_path() -> Path:
@@ -110,7 +111,7 @@ def _print_result(result: Result, as_json: bool) -> None:
         print(result.summary() + "\n", flush=True)
 
 
-def _answer_safely(agent: Agent, question: str) -> Result:
+def _answer_safely(agent: Agent | ToolAgent, question: str) -> Result:
     """One question's Result, whatever happens: a bug in one answer must not end the session.
 
     The learner gets a sentence; the traceback goes to the log file for a developer.
@@ -134,11 +135,9 @@ def _answer_safely(agent: Agent, question: str) -> Result:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from .agent import Agent
     from .dataset import ensure_college
     from .db import connect
     from .graph_memory import AnswerCache, GraphMemory, check_id
-    from .llm.registry import make_llm
     from .memory import ShortTermMemory
 
     for value, what in ((args.session, "session id"), (args.user, "user id")):
@@ -146,6 +145,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
             check_id(value, what=what)  # a bad id is a usage error: refused before any question
     if args.attempts < 1:
         raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
+    if args.agent == "agentic":
+        print("error: --agent agentic is not yet available; use --agent pipeline or --agent tools.",
+              file=sys.stderr)
+        return 2
+    if args.max_steps is not None and (args.agent != "tools" or args.max_steps < 1):
+        raise InvalidInput("--max-steps N (1 or more, e.g. --max-steps 8) is for --agent tools.")
     questions = _questions(args)
     try:
         db = connect()
@@ -156,7 +161,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
                                  cache=AnswerCache(db))
         else:
             memory = ShortTermMemory()
-        agent = Agent(db, make_llm(args.provider), memory=memory, max_attempts=args.attempts)
+        agent = _make_agent(args, db, memory)
     except CourseError as exc:  # a stopped server, a missing key: each question fails, saying why
         for question in questions:
             _print_result(Result(question, status="failed", error=str(exc),
@@ -170,6 +175,19 @@ def cmd_ask(args: argparse.Namespace) -> int:
         failed += result.status == "failed"
         _print_result(result, args.json)
     return 1 if failed and failed == len(questions) else 0
+
+
+def _make_agent(args: argparse.Namespace, db: Database, memory: Memory) -> Agent | ToolAgent:
+    """The notebook-05 pipeline, or notebook 11's tool loop (`--agent tools`)."""
+    from .agent import Agent
+    from .llm.registry import make_llm
+
+    llm = make_llm(args.provider)
+    if args.agent == "tools":
+        from .tools import DEFAULT_MAX_STEPS, ToolAgent
+
+        return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS)
+    return Agent(db, llm, memory=memory, max_attempts=args.attempts)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -256,6 +274,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--fresh", action="store_true", help="forget between questions")
     ask.add_argument("--one", action="store_true", help="join all words into one question")
     ask.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
+    ask.add_argument("--agent", choices=("pipeline", "tools", "agentic"), default="pipeline",
+                     help="pipeline (default: notebook 05's loop) or tools (notebook 11's tool loop)")
+    ask.add_argument("--max-steps", type=int, default=None, metavar="N",
+                     help="--agent tools: LLM calls with tools before the final answer (default 8)")
     ask.add_argument("--session", default=None, metavar="ID",
                      help="keep the conversation in the graph under this id, and resume it")
     ask.add_argument("--user", default=None, metavar="ID",

@@ -275,8 +275,15 @@ def _rate(right: int, total: int) -> float | None:
 
 def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attempts: int = 2,
              progress: Callable[[int, int, EvalQuestion], None] | None = None,
-             source: str = "") -> Report:
-    """Ask every question (conversations in order, with memory) and score the answers."""
+             source: str = "", make_agent: Callable[..., Any] | None = None) -> Report:
+    """Ask every question (conversations in order, with memory) and score the answers.
+
+    `make_agent(db, llm, memory=..., schema=...)` builds another agent to measure (notebook
+    11's tool loop); by default it is the pipeline, `Agent(..., max_attempts=max_attempts)`.
+    """
+    if make_agent is None:
+        def make_agent(db: Database, llm: LLM, **options: Any) -> Agent:
+            return Agent(db, llm, max_attempts=max_attempts, **options)
     schema = introspect(db)
     before = db.counts()
     agents: dict[str, Agent] = {}
@@ -287,10 +294,10 @@ def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attem
             progress(number - 1, len(questions), question)
         key = question.conversation
         if key is None:
-            agent = Agent(db, llm, max_attempts=max_attempts, schema=schema)
+            agent = make_agent(db, llm, schema=schema)
         else:
             agent = agents.get(key) or agents.setdefault(
-                key, Agent(db, llm, memory=ShortTermMemory(), max_attempts=max_attempts, schema=schema))
+                key, make_agent(db, llm, memory=ShortTermMemory(), schema=schema))
         report.outcomes.append(score(db, question, agent.answer(question.question)))
     report.elapsed_s = time.perf_counter() - started
     report.graph_unchanged = db.counts() == before
