@@ -16,12 +16,12 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
 from .config import PROJECT_ROOT
-from .db import Database
+from .db import Database, not_text_layer
 from .errors import DataFileError
 
 DATA_DIR = PROJECT_ROOT / "data" / "college"
@@ -192,22 +192,36 @@ def _loading(db: Database) -> Iterator[None]:
 
 
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
-                 data_dir: Path = DATA_DIR) -> dict[str, Any]:
+                 data_dir: Path = DATA_DIR, embedder: str | None = None) -> dict[str, Any]:
     """Load the college graph (idempotent) and return its counts.
 
     part="people" loads only the first part (students, subjects, clubs, skills, projects).
+    With the notes comes notebook 13's text layer, embedded with `embedder` (default
+    COURSE_EMBEDDER, else wordllama); its counts are reported beside the graph's.
     """
     if part not in ("all", "people"):
         raise ValueError('part must be "all" or "people"')
     data = read_dataset(data_dir)  # a broken file fails before anything is written
     if part == "people":
         data = data.part(label for label in data.keys if label not in CONCEPT_LABELS)
+    text_layer = _text_layer_builder(embedder) if "Note" in data.keys else None
     with _loading(db):
         if reset_first:
             reset(db)
         write_dataset(db, data)
         create_fulltext_indexes(db, data.keys)
-    return graph_counts(db)
+        layer = text_layer(db) if text_layer else {}
+    return {**graph_counts(db), **layer}
+
+
+def _text_layer_builder(embedder: str | None) -> Callable[[Database], dict[str, Any]]:
+    """The text layer's builder, its embedder made first: one that cannot run fails here,
+    before anything is written. Lesson 13's module, imported only when a load needs it."""
+    from .embeddings import make_embedder
+    from .text_layer import build_text_layer
+
+    model = make_embedder(embedder)
+    return lambda db: build_text_layer(db, model)
 
 
 def ensure_college(db: Database) -> None:
@@ -220,8 +234,11 @@ def ensure_college(db: Database) -> None:
 
 def graph_counts(db: Database) -> dict[str, Any]:
     """{"nodes": 75, "relationships": 132, "labels": {...}, "types": {...}}."""
-    labels = db.query("MATCH (n) RETURN labels(n)[0] AS label, count(*) ORDER BY label")
-    types = db.query("MATCH ()-[r]->() RETURN type(r) AS type, count(*) ORDER BY type")
+    # The text layer (notebook 13) is reported beside these counts, never in them.
+    labels = db.query(f"MATCH (n) WHERE {not_text_layer('n')} "
+                      "RETURN labels(n)[0] AS label, count(*) ORDER BY label")
+    types = db.query(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
+                     "RETURN type(r) AS type, count(*) ORDER BY type")
     by_label = {label: n for label, n in labels.result_set}
     by_type = {kind: n for kind, n in types.result_set}
     return {"nodes": sum(by_label.values()), "relationships": sum(by_type.values()),
