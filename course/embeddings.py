@@ -15,7 +15,7 @@ COURSE_EMBEDDER (or `--embedder`) picks one; the name is stored with the vectors
 embedded with one model is never queried with another (course.text_layer).
 
 >>> bow = make_embedder("bow")
->>> vectors = bow.embed(["Deadlocks need circular wait", "circular wait causes deadlocks"])
+>>> vectors = bow.embed(["Deadlocks need circular wait.", "Circular wait, deadlocks need."])
 >>> vectors.shape, round(float(vectors[0] @ vectors[1]), 2)
 ((2, 512), 1.0)
 """
@@ -101,7 +101,7 @@ class WordLlamaEmbedder:
 
     def __init__(self) -> None:
         try:
-            import wordllama
+            import wordllama  # type: ignore[import-untyped]
         except ImportError as exc:
             raise EmbedderUnavailable(
                 "The wordllama embedder needs the wordllama package: `pip install wordllama` "

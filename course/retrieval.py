@@ -251,7 +251,8 @@ def step_back(db: Database, question: str, *, llm: LLM | None = None,
                 return StepBack(text, rewritten, f"rewritten by {llm.name}")
         except LLMError:
             pass  # no model answer: the graph still knows the broader concept
-    linked = link_entities(db, text, labels={"Concept": "name"})
+    # Only a concept named in full: "memory" alone is not Memory Management.
+    linked = [m for m in link_entities(db, text, labels={"Concept": "name"}) if m.score == 1.0]
     concept = linked[0].value if linked else None
     if concept is None:
         hits = search(db, text, mode="parent", k=1, embedder=embedder)
@@ -267,11 +268,16 @@ def step_back(db: Database, question: str, *, llm: LLM | None = None,
 def search_with_step_back(db: Database, question: str, *, llm: LLM | None = None,
                           mode: str = DEFAULT_MODE, k: int = DEFAULT_K,
                           embedder: str | None = None) -> tuple[StepBack, list[Hit]]:
-    """Search with the question and with its broader form, fused (reciprocal rank)."""
+    """The question's own notes, then the broader question's as background (marked `via`)."""
     broader = step_back(db, question, llm=llm, embedder=embedder)
     direct = search(db, broader.question, mode=mode, k=k, embedder=embedder)
-    wider = search(db, broader.broader, mode=mode, k=k, embedder=embedder)
-    return broader, reciprocal_rank_fusion(direct, wider, k=k)
+    if broader.broader == broader.question:
+        return broader, direct
+    seen = {h.note for h in direct}
+    background = [Hit(h.note, h.concept, h.score, h.text, via=f"step-back: {broader.broader}")
+                  for h in search(db, broader.broader, mode=mode, k=k, embedder=embedder)
+                  if h.note not in seen]
+    return broader, direct + background
 
 
 # --- evaluation -------------------------------------------------------------------------------

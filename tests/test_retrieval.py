@@ -288,3 +288,18 @@ def test_cli_search_answers_the_good_queries_and_names_the_bad_one(college_db):
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 1 and records[0]["results"][0]["note"] == "N20"
     assert "empty" in records[1]["error"] and "10,000 characters" in records[2]["error"]
+
+
+def test_fastembed_not_installed_says_how_to_install_it(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_fastembed(name, *args, **kwargs):
+        if name == "fastembed":
+            raise ImportError("No module named 'fastembed' (this test hides it)")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_fastembed)
+    with pytest.raises(EmbedderUnavailable, match="pip install fastembed"):
+        FastEmbedEmbedder()
