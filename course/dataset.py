@@ -16,7 +16,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import yaml
 
@@ -204,7 +204,11 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
     data = read_dataset(data_dir)  # a broken file fails before anything is written
     if part == "people":
         data = data.part(label for label in data.keys if label not in CONCEPT_LABELS)
-    text_layer = _text_layer_builder(embedder) if "Note" in data.keys else None
+    text_layer = None
+    if "Note" in data.keys:  # notebook 13's module, imported only when a load needs it
+        from .text_layer import text_layer_builder
+
+        text_layer = text_layer_builder(embedder)  # an embedder that cannot run fails here
     with _loading(db):
         if reset_first:
             reset(db)
@@ -212,16 +216,6 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
         create_fulltext_indexes(db, data.keys)
         layer = text_layer(db) if text_layer else {}
     return {**graph_counts(db), **layer}
-
-
-def _text_layer_builder(embedder: str | None) -> Callable[[Database], dict[str, Any]]:
-    """The text layer's builder, its embedder made first: one that cannot run fails here,
-    before anything is written. Lesson 13's module, imported only when a load needs it."""
-    from .embeddings import make_embedder
-    from .text_layer import build_text_layer
-
-    model = make_embedder(embedder)
-    return lambda db: build_text_layer(db, model)
 
 
 def ensure_college(db: Database) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from .agent import MAX_QUESTION_CHARS, check_question
 from .config import PROJECT_ROOT, get_setting
 from .db import Database
 from .embeddings import Embedder, chosen_embedder, make_embedder
@@ -38,7 +39,6 @@ from .text_layer import CHUNK_LABEL, CHUNK_LINK, stored_embedder
 
 MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
 DEFAULT_MODE, DEFAULT_K, MAX_K = "hybrid", 3, 50
-MAX_QUERY_CHARS = 2_000
 PARENT_POOL = 4   # parent mode: k * 4 chunks become at most k notes
 RRF_K = 60        # reciprocal-rank fusion: 1 / (60 + rank), the usual constant
 EVAL_FILE = PROJECT_ROOT / "data" / "eval" / "retrieval.jsonl"
@@ -64,19 +64,13 @@ class Hit:
 
 
 def check_query(query: str) -> str:
-    """The query, trimmed; an empty or overlong one is refused with a sentence.
+    """The query, trimmed; empty, overlong or binary input is refused with a sentence (the
+    agent's own check, notebook 05).
 
     >>> check_query("  what is paging?  ")
     'what is paging?'
     """
-    text = " ".join((query or "").split())
-    if not text:
-        raise InvalidInput("The search query is empty: ask about something, e.g. "
-                           "`python -m course search \"What is a race condition?\"`.")
-    if len(text) > MAX_QUERY_CHARS:
-        raise InvalidInput(f"The search query is {len(text):,} characters long; search takes at "
-                           f"most {MAX_QUERY_CHARS:,}: ask about one thing, in a sentence or two.")
-    return text
+    return " ".join(check_question(query).split())
 
 
 def query_embedder(db: Database, name: str | None = None) -> Embedder:
@@ -247,7 +241,7 @@ def step_back(db: Database, question: str, *, llm: LLM | None = None,
     if llm is not None:
         try:
             rewritten = " ".join(llm.generate(text, system=STEP_BACK_SYSTEM).split())
-            if rewritten and len(rewritten) <= MAX_QUERY_CHARS:
+            if rewritten and len(rewritten) <= MAX_QUESTION_CHARS:
                 return StepBack(text, rewritten, f"rewritten by {llm.name}")
         except LLMError:
             pass  # no model answer: the graph still knows the broader concept

@@ -20,6 +20,7 @@ retrieval refuses to query vectors of one model with a question embedded by anot
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, Callable
 
 import numpy as np
@@ -31,6 +32,7 @@ from .errors import CourseError
 CHUNK_LABEL, CHUNK_LINK = "Chunk", "PART_OF"
 MIN_CHUNK_CHARS = 40  # a shorter sentence joins its neighbour: too little to embed alone
 EMBED_BATCH = 64
+SLOW_CHUNKS = 2_000  # more chunks than this, on a terminal: a progress bar while embedding
 # HNSW keeps this many candidates while searching. FalkorDB's default, 10, found 78% of the
 # true top 10 among 10,000 chunks; 100 found 99.7% for a third more time (bench_vectors.py).
 EF_RUNTIME = 100
@@ -65,17 +67,34 @@ def _stored_chunks(db: Database) -> list[tuple[str, str, str, str]]:
     return [tuple(row) for row in rows]  # type: ignore[misc]
 
 
+def text_layer_builder(embedder: str | None = None) -> Callable[[Database], dict[str, Any]]:
+    """`build_text_layer` with its embedder made now: the loader calls this before it writes
+    anything, so an embedder that cannot run (fastembed offline) stops the load first."""
+    model = make_embedder(embedder)
+    return lambda db: build_text_layer(db, model)
+
+
 def build_text_layer(db: Database, embedder: Embedder | None = None, *,
                      progress: Progress | None = None) -> dict[str, Any]:
     """Chunk, embed and index the notes of the graph `db` (and only there); return the counts."""
     embedder = embedder or make_embedder()
     planned = _planned_chunks(db)
+    if progress is None and len(planned) > SLOW_CHUNKS and sys.stderr.isatty():
+        progress = _progress_bar
     wanted = [(c["id"], c["note"], c["text"], embedder.name) for c in planned]
     if _stored_chunks(db) != wanted or _vector_dimension(db) != embedder.dimension:
         db.query(f"MATCH (c:{CHUNK_LABEL}) DETACH DELETE c")
         _ensure_indexes(db, embedder.dimension)
         _write_chunks(db, planned, embedder, progress)
     return text_layer_counts(db)
+
+
+def _progress_bar(done: int, total: int, width: int = 30) -> None:
+    """`embedding chunks [######........] 640/2000` on standard error, redrawn in place."""
+    filled = width * done // max(total, 1)
+    end = "\n" if done >= total else ""
+    sys.stderr.write(f"\rembedding chunks [{'#' * filled}{'.' * (width - filled)}] {done}/{total}{end}")
+    sys.stderr.flush()
 
 
 def _write_chunks(db: Database, planned: list[dict[str, Any]], embedder: Embedder,

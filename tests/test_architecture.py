@@ -35,7 +35,6 @@ ALLOWED_LATER = {
     # Loading the notes (lesson 1) also builds notebook 13's text layer, so every notebook's
     # graph is ready to search; the learner meets chunks and embeddings only in lesson 13.
     ("course.dataset", "course.text_layer"),
-    ("course.dataset", "course.embeddings"),
 }
 
 
