@@ -10,7 +10,7 @@ from _pytest.doctest import DoctestItem
 
 COURSE_VARIABLES = ("FALKORDB_URL", "COURSE_DB", "COURSE_GRAPH", "COURSE_LLM", "GEMINI_API_KEY",
                     "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY", "GOOGLE_API_KEY",
-                    "OPENAI_API_KEY")
+                    "OPENAI_API_KEY", "COURSE_EMBEDDER")
 
 
 @pytest.fixture(scope="session")

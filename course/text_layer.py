@@ -64,7 +64,7 @@ def _planned_chunks(db: Database) -> list[dict[str, Any]]:
 def _stored_chunks(db: Database) -> list[tuple[str, str, str, str]]:
     rows = db.run(f"MATCH (c:{CHUNK_LABEL})-[:{CHUNK_LINK}]->(n:Note) "
                   "RETURN c.id, n.id, c.text, c.embedder ORDER BY c.id", max_rows=10**6).rows
-    return [tuple(row) for row in rows]  # type: ignore[misc]
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 def text_layer_builder(embedder: str | None = None) -> Callable[[Database], dict[str, Any]]:
