@@ -303,3 +303,12 @@ def test_fastembed_not_installed_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", without_fastembed)
     with pytest.raises(EmbedderUnavailable, match="pip install fastembed"):
         FastEmbedEmbedder()
+
+
+def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, monkeypatch, tmp_path):
+    pytest.importorskip("fastembed")
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
+    monkeypatch.setattr("course.embeddings._reachable", lambda host: False)  # a mock: no network
+    with pytest.raises(EmbedderUnavailable, match="cannot be reached"):
+        load_college(empty_db, embedder="fastembed")
+    assert empty_db.graph_name not in empty_db.client.list_graphs()
