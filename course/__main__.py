@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval | search`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search`.
 
 Every failure the learner can cause or meet (a stopped server, a broken CSV, no key)
 ends with one sentence on standard error and exit status 1 or 2, never a traceback.
@@ -22,6 +22,8 @@ from .results import Result, printable
 
 if TYPE_CHECKING:
     from .agent import Agent
+    from .db import Database
+    from .planner import Peers, Plan
 
 
 def log_path() -> Path:
@@ -203,6 +205,39 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _college() -> Database:
+    """The college graph, loaded on the first run."""
+    from .dataset import ensure_college
+    from .db import connect
+
+    db = connect()
+    ensure_college(db)
+    return db
+
+
+def _show(found: Plan | Peers, as_json: bool) -> None:
+    """A planner record as JSON (its `to_dict()`) or as the text of its `summary()`."""
+    print(json.dumps(found.to_dict(), ensure_ascii=False) if as_json else printable(found.summary()))
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from .planner import check_days, plan
+
+    check_days(args.days)   # a bad number of days is refused before the database is started
+    found = plan(_college(), args.student, args.subject, args.days)
+    _show(found, args.json)
+    if args.json and not found.days and not found.unscheduled:
+        print(found.headline(), file=sys.stderr)   # nothing to plan: say why, beside the JSON
+    return 0
+
+
+def cmd_peers(args: argparse.Namespace) -> int:
+    from .planner import peers
+
+    _show(peers(_college(), args.student), args.json)
+    return 0
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     from .dataset import load_college
     from .db import connect
@@ -280,6 +315,18 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
     evaluation.add_argument("--json", action="store_true", help="print the report as JSON")
     evaluation.set_defaults(run=cmd_eval)
+
+    study = commands.add_parser("plan", help="a day-by-day study plan from the prerequisite graph")
+    study.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
+    study.add_argument("--subject", required=True, help="name or code, e.g. DBMS or CS201")
+    study.add_argument("--days", type=int, default=30, help="at most this many days, 1-365 (default 30)")
+    study.add_argument("--json", action="store_true", help="print the plan as JSON")
+    study.set_defaults(run=cmd_plan)
+
+    partners = commands.add_parser("peers", help="study partners and mentors for a student's weak subjects")
+    partners.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
+    partners.add_argument("--json", action="store_true", help="print the peers as JSON")
+    partners.set_defaults(run=cmd_peers)
 
     from .retrieval import DEFAULT_K, DEFAULT_MODE, MODES
 

@@ -193,8 +193,8 @@ class Agent:
             result.status, result.error = "out_of_scope", None
             result.answer = prompts.OUT_OF_SCOPE_ANSWER[result.language]
             return None
-        if sentinel == prompts.READ_ONLY:  # the model itself refused to change the data
-            attempt.kind = "unsafe_blocked"
+        if sentinel == prompts.READ_ONLY:  # the model itself refused: not the guard's doing
+            attempt.kind = "write_refused"
             result.status, result.error = "blocked", "The question asks to change the data."
             result.answer = prompts.BLOCKED_ANSWER[result.language]
             return None

@@ -198,6 +198,7 @@ class Outcome:
     rows: int
     expected_rows: int | None
     error: str | None = None
+    refused_by: str | None = None  # a write refused: "model" (its own READ_ONLY) or "guard"
 
 
 @dataclass
@@ -226,6 +227,8 @@ class Report:
             "out_of_scope_accuracy": _rate(sum(bool(o.correct) for o in outside), len(outside)),
             "writes_refused": _rate(sum(bool(o.correct) for o in writes) if self.graph_unchanged
                                     else 0, len(writes)),
+            "writes_refused_by_model": sum(o.refused_by == "model" for o in writes),
+            "writes_blocked_by_guard": sum(o.refused_by == "guard" for o in writes),
             "llm_calls_per_question": round(sum(o.llm_calls for o in self.outcomes) / n, 2),
             "tokens_per_question": round(tokens / n, 1) if tokens else None,
             "time_s": round(self.elapsed_s, 2),
@@ -309,11 +312,14 @@ def score(db: Database, question: EvalQuestion, result: Any) -> Outcome:
         correct = executable and same_rows(result.rows, expected, ordered=question.ordered)
     else:
         executable, correct = None, result.status in REFUSED
+    kinds = [a.kind for a in result.attempts]
+    refused_by = ("model" if "write_refused" in kinds[-1:] else
+                  "guard" if result.status == "blocked" else None)
     return Outcome(question.id, question.kind, question.question, question.in_scope,
                    result.status, result.cypher, result.answer, correct, executable,
                    len(result.attempts), result.llm_calls, result.input_tokens,
                    result.output_tokens, round(result.elapsed_ms, 1), len(result.rows),
-                   None if expected is None else len(expected), result.error)
+                   None if expected is None else len(expected), result.error, refused_by)
 
 
 def reference_rows(db: Database, question: EvalQuestion) -> list[list[Any]]:
@@ -351,8 +357,11 @@ def format_table(report: Report, *, timing: bool = True) -> str:
     for key, label in labels:
         right, total = c[key]
         lines.append(f"  {label:<32} {_pct(s[key])}  ({right}/{total})")
+        if key == "writes_refused" and total:   # the model's own refusal is not the guard's block
+            lines.append(f"  {'  by the model / by the guard':<32} {s['writes_refused_by_model']} / "
+                         f"{s['writes_blocked_by_guard']}")
     tokens = s["tokens_per_question"]
-    lines.append(f"  {'LLM calls per question':<32} {s['llm_calls_per_question']:.2f}")
+    lines.append(f"  {'model calls per question':<32} {s['llm_calls_per_question']:.2f}")
     lines.append(f"  {'tokens per question':<32} "
                  + ("n/a (the provider reports none)" if tokens is None else f"{tokens:.1f}"))
     if timing:

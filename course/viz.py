@@ -186,7 +186,7 @@ def _tooltip(node: Node) -> str:
 
 
 # The legend line and the page margins below the canvas, in the IFrame's height.
-IFRAME_EXTRA = 36
+IFRAME_EXTRA = 52
 # The canvas the layout fills, in vis-network's units (about pixels at its default zoom):
 # at this scale a 14 px label stays readable with all 75 nodes on screen.
 CANVAS = (900, 520)
