@@ -22,7 +22,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 COURSE_VARIABLES = ("FALKORDB_URL", "COURSE_DB", "COURSE_GRAPH", "COURSE_LLM", "GEMINI_API_KEY",
                     "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY", "GOOGLE_API_KEY",
-                    "OPENAI_API_KEY")
+                    "OPENAI_API_KEY", "COURSE_EMBEDDER")
 
 
 @pytest.fixture(scope="session")

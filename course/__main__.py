@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search`.
 
 Every failure the learner can cause or meet (a stopped server, a broken CSV, no key)
 ends with one sentence on standard error and exit status 1 or 2, never a traceback.
@@ -36,7 +36,7 @@ def cmd_load(args: argparse.Namespace) -> int:
     from .dataset import load_college
     from .db import connect
 
-    counts = load_college(connect(), reset_first=args.reset)
+    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
     if args.json:
         print(json.dumps(counts))
     else:
@@ -46,6 +46,9 @@ def cmd_load(args: argparse.Namespace) -> int:
             print(f"  {label:<10} {n}")
         for kind, n in counts["types"].items():
             print(f"  {kind:<16} {n}")
+        if "chunks" in counts:  # notebook 13's text layer, beside the course graph
+            print(f"text layer: {counts['chunks']} chunks PART_OF notes, embedded with "
+                  f"{counts['embedder']} ({counts['dimension']} dimensions)")
     return 0
 
 
@@ -85,22 +88,22 @@ def cmd_stop(args: argparse.Namespace) -> int:
     return 0
 
 
-def _questions(args: argparse.Namespace) -> list[str]:
+def _questions(args: argparse.Namespace, *, what: str = "question") -> list[str]:
     """The QUESTION arguments, or one question per line from standard input."""
     if args.questions:
-        if args.one:
+        if getattr(args, "one", False):
             return [" ".join(args.questions)]
         if len(args.questions) > 2 and all(len(q.split()) == 1 for q in args.questions):
             print(f"note: {len(args.questions)} one-word questions; to ask one question, quote it "
                   f"(\"{' '.join(args.questions)}\") or add --one.", file=sys.stderr)
         return list(args.questions)
     if sys.stdin is None or sys.stdin.isatty():
-        raise InvalidInput("No question given: `python -m course ask \"Who is Payal?\"`, "
-                           "or one question per line on standard input.")
+        raise InvalidInput(f"No {what} given: `python -m course {args.command} \"Who is Payal?\"`, "
+                           f"or one {what} per line on standard input.")
     data = sys.stdin.buffer.read()
     lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
     if not lines:
-        raise InvalidInput("Standard input held no question: give one question per line.")
+        raise InvalidInput(f"Standard input held no {what}: give one {what} per line.")
     return lines
 
 
@@ -253,6 +256,43 @@ def cmd_peers(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_search(args: argparse.Namespace) -> int:
+    from .dataset import load_college
+    from .db import connect
+    from .retrieval import MAX_K, query_embedder, search
+    from .text_layer import stored_embedder
+
+    if not 1 <= args.k <= MAX_K:
+        raise InvalidInput(f"--k must be from 1 to {MAX_K}, e.g. --k 3.")
+    queries = _questions(args, what="query")
+    db = connect()
+    if db.graph_name not in db.client.list_graphs() or stored_embedder(db) is None:
+        load_college(db, embedder=args.embedder)  # the first run, or a graph from before notebook 13
+    embedder = query_embedder(db, args.embedder).name  # another model than the graph's: refused
+    failed = 0
+    for query in queries:
+        shown = printable(query, limit=200)
+        try:
+            hits, error = search(db, query, mode=args.mode, k=args.k, embedder=args.embedder), None
+        except InvalidInput as exc:  # an empty or overlong query: say so, go on with the next
+            hits, error = [], str(exc)
+            failed += 1
+        if args.json:
+            record = {"query": shown, "mode": args.mode, "embedder": embedder,
+                      "results": [hit.to_dict() for hit in hits], **({"error": error} if error else {})}
+            print(json.dumps(record, ensure_ascii=False), flush=True)
+            continue
+        print(f"{shown}  ({args.mode}, {embedder})")
+        if error:
+            print(f"  error: {error}")
+        for rank, hit in enumerate(hits, 1):
+            via = f" [{hit.via}]" if hit.via else ""
+            print(f"  {rank}. {hit.note} {hit.concept or '-'} ({hit.score:.3f}){via}: "
+                  f"{printable(hit.text, limit=110)}")
+        print(flush=True)
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -260,6 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     load = commands.add_parser("load", help="load the college graph (idempotent) and print the counts")
     load.add_argument("--json", action="store_true", help="print the counts as JSON")
     load.add_argument("--reset", action="store_true", help="delete the graph first")
+    load.add_argument("--embedder", default=None, help="bow, wordllama (default) or fastembed; "
+                      "the notes' text layer is embedded with it (or COURSE_EMBEDDER)")
     load.set_defaults(run=cmd_load)
 
     info = commands.add_parser("info", help="where the data lives and which provider is used")
@@ -307,6 +349,19 @@ def build_parser() -> argparse.ArgumentParser:
     partners.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
     partners.add_argument("--json", action="store_true", help="print the peers as JSON")
     partners.set_defaults(run=cmd_peers)
+
+    from .retrieval import DEFAULT_K, DEFAULT_MODE, MODES
+
+    find = commands.add_parser("search", help="find the notes that answer a question (notebook 13)")
+    find.add_argument("questions", nargs="*", metavar="QUERY",
+                      help="queries (quote each); none: one per line from standard input")
+    find.add_argument("--mode", choices=MODES, default=DEFAULT_MODE,
+                      help=f"how to search (default {DEFAULT_MODE})")
+    find.add_argument("--k", type=int, default=DEFAULT_K, help=f"how many results (default {DEFAULT_K})")
+    find.add_argument("--embedder", default=None,
+                      help="the model the graph was embedded with (or COURSE_EMBEDDER)")
+    find.add_argument("--json", action="store_true", help="one JSON object per query, per line")
+    find.set_defaults(run=cmd_search)
 
     stop = commands.add_parser("stop", help="save and stop the embedded database")
     stop.set_defaults(run=cmd_stop)
