@@ -175,12 +175,13 @@ _CONTINUING = ("and ", "aur ", "also ", "or ", "what about ", "how about ", "the
 
 
 def question_key(question: str) -> str:
-    """The question as a key: lower case, punctuation and extra spaces gone.
+    """The question as a key: lower case, punctuation and extra spaces gone; comparisons
+    (`>`, `<`, `=`, `!`) and signs (`A+`, `A-`) kept, since they change the question.
 
-    >>> question_key("  Who is  PAYAL?? ")
-    'who is payal'
+    >>> question_key("  Who is  PAYAL?? "), question_key("year > 2?") == question_key("year < 2?")
+    ('who is payal', False)
     """
-    return " ".join(re.findall(r"[\w+#]+", question.lower()))
+    return " ".join(re.findall(r"[\w+#-]+|[<>=!]+", question.lower()))
 
 
 def depends_on_context(question: str, mentions: Sequence[Mention] = ()) -> bool:
