@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .db import default_db_path
 from .errors import CourseError, InvalidInput
-from .results import Result, printable
+from .results import Result, json_line, printable
 
 if TYPE_CHECKING:
     from .agent import Agent
@@ -39,12 +39,12 @@ def cmd_load(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(counts))
     else:
-        print(f"{counts['nodes']} nodes, {counts['relationships']} relationships "
-              f"in graph {counts['graph']!r}")
+        print(printable(f"{counts['nodes']} nodes, {counts['relationships']} relationships "
+                        f"in graph {counts['graph']!r}"))
         for label, n in counts["labels"].items():
-            print(f"  {label:<10} {n}")
+            print(printable(f"  {label:<10} {n}"))
         for kind, n in counts["types"].items():
-            print(f"  {kind:<16} {n}")
+            print(printable(f"  {kind:<16} {n}"))
     return 0
 
 
@@ -63,12 +63,12 @@ def cmd_info(args: argparse.Namespace) -> int:
         provider = f"{chosen_name()}: {exc}"
     shown: dict[str, object] = {**info, "llm": provider, "keys": configured_keys()}
     if args.json:
-        print(json.dumps(shown))
+        print(json_line(shown))
     else:
         for key, value in shown.items():
             if isinstance(value, dict):
                 value = ", ".join(f"{name} {state}" for name, state in value.items())
-            print(f"{key:>7}: {value}")
+            print(printable(f"{key:>7}: {value}"))
     return 0 if info["status"] == "running" else 1
 
 
@@ -90,8 +90,9 @@ def _questions(args: argparse.Namespace) -> list[str]:
         if args.one:
             return [" ".join(args.questions)]
         if len(args.questions) > 2 and all(len(q.split()) == 1 for q in args.questions):
-            print(f"note: {len(args.questions)} one-word questions; to ask one question, quote it "
-                  f"(\"{' '.join(args.questions)}\") or add --one.", file=sys.stderr)
+            print(printable(f"note: {len(args.questions)} one-word questions; to ask one question, "
+                            f"quote it (\"{' '.join(args.questions)}\") or add --one."),
+                  file=sys.stderr)
         return list(args.questions)
     if sys.stdin is None or sys.stdin.isatty():
         raise InvalidInput("No question given: `python -m course ask \"Who is Payal?\"`, "
@@ -105,7 +106,7 @@ def _questions(args: argparse.Namespace) -> list[str]:
 
 def _print_result(result: Result, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, default=str), flush=True)
+        print(json_line(result.to_dict()), flush=True)
     else:
         print(result.summary() + "\n", flush=True)
 
@@ -196,9 +197,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     report = evaluate(db, make_llm(args.provider), questions, max_attempts=args.attempts,
                       progress=progress, source=path.name)
     if args.json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False, default=str))
+        print(json_line(report.to_dict()))
     else:
-        print(report.table())
+        print(printable(report.table()))
     return 0
 
 
@@ -296,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except CourseError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(printable(f"error: {exc}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

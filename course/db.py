@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import falkordb
 import redis
@@ -225,12 +225,21 @@ def _embedded_binaries() -> tuple[str, str]:
     return server, module
 
 
+_SECRET_PARAMETERS = ("password", "pass", "pwd", "secret", "token", "auth")
+
+
 def redact_url(url: str) -> str:
-    """The URL without its password: `redis://:secret@host:6379` -> `redis://***@host:6379`."""
+    """The URL without its password, in the user-info or as a parameter:
+    `redis://:secret@host:6379` -> `redis://***@host:6379`,
+    `redis://host:6379/?password=secret` -> `redis://host:6379/?password=***`."""
     parts = urlsplit(url)
-    if parts.password is None and parts.username is None:
-        return url
-    return parts._replace(netloc=f"***@{parts.hostname}:{parts.port or 6379}").geturl()
+    if parts.query:
+        query = [(k, "***" if k.lower() in _SECRET_PARAMETERS else v)
+                 for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+        parts = parts._replace(query=urlencode(query, safe="*"))
+    if parts.password is not None or parts.username is not None:
+        parts = parts._replace(netloc=f"***@{parts.hostname}:{parts.port or 6379}")
+    return parts.geturl()
 
 
 class Database:

@@ -27,7 +27,7 @@ from .agent import MEMORY_GRAPH_PREFIX
 from .db import Database
 from .errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
 from .memory import Link, ShortTermMemory, Turn, depends_on_context, one_line, question_key
-from .prompts import language_of
+from .prompts import AS_DATA, fence, language_of
 from .results import Result
 from .schema import Mention
 
@@ -186,8 +186,8 @@ class GraphMemory(ShortTermMemory):
     def _blocks(self) -> list[str]:
         older = "\n".join(f"- Turn {t.n}: {one_line(t.question)} -> {one_line(t.answer)}"
                           for t in self.earlier)
-        return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n{older}" if older
-                else ""] + super()._blocks()
+        return [f"EARLIER IN THIS SESSION (older turns, question -> answer; {AS_DATA}):\n"
+                f"{fence(older)}" if older else ""] + super()._blocks()
 
     # -- repeats and the cache: called by the agent before its loop ------------------------
 

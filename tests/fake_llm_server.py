@@ -307,3 +307,9 @@ def not_json() -> Reply:
 def slow(reply: Reply, seconds: float) -> Reply:
     """The same reply, sent only after `seconds` (longer than the client's timeout)."""
     return Reply(status=reply.status, body=reply.body, headers=reply.headers, delay=seconds)
+
+
+def not_json_labelled_json() -> Reply:
+    """A 200 whose body is an HTML page although its content type says JSON (some proxies)."""
+    return Reply(body="<html><body>Welcome to the conference wifi</body></html>",
+                 headers={"Content-Type": "application/json"})

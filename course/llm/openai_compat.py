@@ -15,6 +15,7 @@ and OLLAMA_MODEL.
 """
 from __future__ import annotations
 
+import json
 import time
 from types import ModuleType
 from typing import Any
@@ -23,7 +24,7 @@ from urllib.parse import urlsplit
 from course.config import get_key, get_setting
 from course.llm.base import LLM, Completion, Usage, chat_messages, default_timeout, elapsed_ms
 from course.llm.errors import (BadResponse, LLMError, MissingKey, RateLimited, Unavailable,
-                               parse_retry_after, redact, shorten)
+                               not_json, parse_retry_after, redact, shorten)
 
 MISTRAL_URL = "https://api.mistral.ai/v1"
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
@@ -71,6 +72,8 @@ class ChatCompletionsLLM(LLM):
             reply = self._client.chat.completions.create(**options)
         except self._sdk_error() as exc:
             raise self._error_for(exc) from None  # from None: the SDK's text may hold the key
+        except json.JSONDecodeError as exc:  # a 200 whose body is not JSON, though it says so
+            raise not_json(self._clean(str(exc)), provider=self.name) from None
         return self._completion(reply, elapsed_ms(started))
 
     def _completion(self, reply: Any, latency_ms: float) -> Completion:
