@@ -135,7 +135,7 @@ def _answer_safely(agent: Agent, question: str) -> Result:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from .agent import Agent
+    from .agent import Agent, check_course_graph
     from .dataset import ensure_college
     from .db import connect
     from .graph_memory import AnswerCache, GraphMemory, check_id
@@ -150,6 +150,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     questions = _questions(args)
     try:
         db = connect()
+        check_course_graph(db.graph_name)  # never load into, or answer from, a memory graph
         ensure_college(db)  # the first run loads the graph
         memory: ShortTermMemory
         if args.session or args.user:  # notebook 10: the conversation is kept in the graph

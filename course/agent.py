@@ -15,6 +15,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 from . import prompts
@@ -246,6 +247,9 @@ class Agent:
     def _ask(self, result: Result, user: str, system: str) -> Completion:
         result.llm_calls += 1
         completion = self.llm.complete(user, system=system)
+        if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
+            completion = replace(completion, text=completion.text.encode(
+                "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
         result.provider = completion.provider
         result.input_tokens += completion.usage.input_tokens or 0
         result.output_tokens += completion.usage.output_tokens or 0

@@ -416,6 +416,11 @@ def _check_readable(tokens: list[Token], code: list[Token]) -> Verdict:
     if not code:
         return _refuse("The query is empty: there is nothing to run.", "empty query")
     for token in tokens:
+        broken = next((i for i, ch in enumerate(token.text) if "\ud800" <= ch <= "\udfff"), None)
+        if broken is not None:
+            return _refuse(f"The query holds a broken character (not valid text) at character "
+                           f"{token.start + broken}; write it again in plain text.", "broken text")
+    for token in tokens:
         if not token.closed:
             what = {"string": "string", "comment": "comment"}.get(token.kind, "backticked name")
             return _refuse(f"The {what} that starts at character {token.start} is never closed, "
