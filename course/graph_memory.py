@@ -186,8 +186,8 @@ class GraphMemory(ShortTermMemory):
     def _blocks(self) -> list[str]:
         older = "\n".join(f"- Turn {t.n}: {one_line(t.question)} -> {one_line(t.answer)}"
                           for t in self.earlier)
-        return [f"EARLIER IN THIS SESSION (older turns, question -> answer; {AS_DATA}):\n"
-                f"{fence(older)}" if older else ""] + super()._blocks()
+        return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n"
+                f"{fence(older, note=AS_DATA)}" if older else ""] + super()._blocks()
 
     # -- repeats and the cache: called by the agent before its loop ------------------------
 

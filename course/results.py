@@ -56,8 +56,8 @@ def json_line(data: Any) -> str:
     escapes already, and a lone surrogate (undecodable bytes, a model's broken output)
     becomes its `\\udXXX` escape instead of raising UnicodeEncodeError.
 
-    >>> json_line({"answer": "x\udc80\x1b"})
-    '{"answer": "x\\udc80\\u001b"}'
+    >>> print(json_line({"answer": "x\\udc80\\x1b"}))
+    {"answer": "x\\udc80\\u001b"}
     """
     text = json.dumps(data, ensure_ascii=False, default=str)
     return text.encode("utf-8", errors="backslashreplace").decode("utf-8")

@@ -182,10 +182,10 @@ def name_positions(code: list[Token]) -> set[int]:
     """Indices of words that are names, not clauses: `n.set`, `:Delete`, `{set: 1}`,
     `(create:Student)`, and `AS create` when only a list's end or a reading clause follows.
 
-    >>> sorted(name_positions(tokenize("WITH n AS as SET as.year = 9")))
-    [3, 7]
     >>> sorted(name_positions(tokenize("RETURN 1 AS create")))
     [3]
+    >>> sorted(name_positions(tokenize("WITH n AS as SET as.year = 9")))   # SET is the clause
+    [7]
     """
     names: set[int] = set()
     for i, token in enumerate(code):
