@@ -329,21 +329,19 @@ _SIZE_FUNCTIONS = frozenset({"SIZE", "LENGTH"})  # bounded by the graph's own da
 
 
 def _call_arguments(code: list[Token], open_paren: int) -> tuple[list[list[Token]], int]:
-    """The comma-separated arguments of the call whose `(` is at `open_paren`, and the `)`."""
+    """The comma-separated arguments of the call whose `(` is at `open_paren`, and its `)`."""
     args: list[list[Token]] = [[]]
-    depth, j = 0, open_paren
-    while j < len(code):
-        text = code[j].text
-        depth += {"[": 1, "(": 1, "{": 1, "]": -1, ")": -1, "}": -1}.get(text, 0)
+    rest = code[open_paren:]
+    for j, (token, depth) in enumerate(zip(rest, bracket_depths(rest))):
         if depth == 0:
-            break
-        if j > open_paren:
-            if depth == 1 and text == ",":
-                args.append([])
-            else:
-                args[-1].append(code[j])
-        j += 1
-    return args, j
+            return args, open_paren + j
+        if j == 0:
+            continue
+        if depth == 1 and token.text == ",":
+            args.append([])
+        else:
+            args[-1].append(token)
+    return args, len(code) - 1
 
 
 def _literal(arg: list[Token]) -> float | None:

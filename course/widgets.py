@@ -31,7 +31,11 @@ from .viz import GraphData, Picture, draw_graph, figures_dir, read_graph, text_v
 
 
 def _esc(value: Any) -> str:
-    """Text for the widget's HTML: `printable()` first (no escape codes, no keys), then escaped."""
+    """Text for the widget's HTML: `printable()` first (no escape codes, no keys), then escaped.
+
+    >>> _esc("<b>Payal\\x1b]0;T\\x07</b>")
+    '&lt;b&gt;Payal?]0;T?&lt;/b&gt;'
+    """
     return html.escape(printable(value))
 
 # Each chat draws into files of its own: chat-<kernel pid>-<chat>-<turn>.html, so two
