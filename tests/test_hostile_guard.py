@@ -224,3 +224,16 @@ def test_the_client_gives_up_on_a_server_that_never_answers(college_db):
 def test_broken_text_from_a_model_is_refused_not_raised():
     verdict = check("MATCH (s:Student) WHERE s.name = 'Pay\ud800al' RETURN s.name")
     assert not verdict and verdict.clause == "broken text"
+
+
+def test_the_docker_server_is_documented_with_the_same_limits():
+    import yaml
+
+    from course.config import PROJECT_ROOT
+
+    compose = yaml.safe_load((PROJECT_ROOT / "docker-compose.yml").read_text())
+    words = compose["services"]["falkordb"]["environment"]["FALKORDB_ARGS"].split()
+    assert dict(zip(words[::2], map(int, words[1::2]))) == SERVER_LIMITS
+    readme = (PROJECT_ROOT / "README.md").read_text()
+    assert all(f"`{name}`" in readme for name in SERVER_LIMITS)
+    assert "no authentication" in readme.lower()
