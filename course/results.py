@@ -53,14 +53,15 @@ def printable(text: Any, limit: int | None = None) -> str:
 
 def json_line(data: Any) -> str:
     """`data` as one line of JSON that any terminal can take: control characters are JSON
-    escapes already, and a lone surrogate (undecodable bytes, a model's broken output)
-    becomes its `\\udXXX` escape instead of raising UnicodeEncodeError.
+    escapes already, a lone surrogate (undecodable bytes, a model's broken output) becomes
+    its `\\udXXX` escape instead of raising UnicodeEncodeError, and a configured key in any
+    form is redacted, as `printable` does.
 
     >>> print(json_line({"answer": "x\\udc80\\x1b"}))
     {"answer": "x\\udc80\\u001b"}
     """
     text = json.dumps(data, ensure_ascii=False, default=str)
-    return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    return redact(text.encode("utf-8", errors="backslashreplace").decode("utf-8"))
 
 
 def plain(value: Any) -> Any:

@@ -173,11 +173,12 @@ def test_a_key_quoted_back_in_any_form_is_redacted(fake_server, kind):
         assert form[:12] not in shown and FAKE_KEY[-10:] not in shown, shown
 
 
-def test_printable_redacts_a_configured_key_in_an_answer(monkeypatch):
+def test_printable_and_json_lines_redact_a_configured_key_in_an_answer(monkeypatch):
     monkeypatch.setenv("GEMINI_API_KEY", "AIzaSyDUMMY-key-for-a-test-0123")
     for form in _altered_forms("AIzaSyDUMMY-key-for-a-test-0123"):
-        shown = printable(f"the model says {form}!")
-        assert "[redacted]" in shown and form not in shown, shown
+        for shown in (printable(f"the model says {form}!"),
+                      json_line({"answer": f"the model says {form}!"})):
+            assert "[redacted]" in shown and form not in shown, shown
 
 
 # --- memory quotes, never obeys --------------------------------------------------------
