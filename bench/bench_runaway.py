@@ -116,11 +116,12 @@ class PeakMemory:
 def start(mode: str, folder: Path) -> Database:
     """A throw-away embedded server for this mode, with the college graph loaded."""
     # The start command as it was (no limits of the server's own), or as it is now.
-    course_db.server_limits = (lambda: []) if mode == "before" else LIMITS  # type: ignore[assignment]
+    course_db.server_limits = (lambda: []) if mode == "before" else LIMITS
     db = connect(path=folder / f"{mode}.db")
+    assert db.server is not None   # embedded: this bench starts its own
     if mode == "before":  # the client as it was: no socket timeout (a minute, so the bench ends)
-        db = Database(course_db.falkordb.FalkorDB(unix_socket_path=str(db.server.socket), socket_timeout=60),
-                      "college", mode="embedded", location=db.location, server=db.server)
+        client = course_db.falkordb.FalkorDB(unix_socket_path=str(db.server.socket), socket_timeout=60)
+        db = Database(client, "college", mode="embedded", location=db.location, server=db.server)
     load_college(db)
     return db
 
@@ -149,7 +150,7 @@ def run_one(db: Database, mode: str, query: Runaway) -> tuple[float, str, float]
     return seconds, how, memory.peak
 
 
-def payal_latency(db: Database, *, loaded: bool) -> float:
+def payal_latency(db: Database, socket: Path, *, loaded: bool) -> float:
     """The worst of five "Who is Payal?" answers (ms), with or without two runaway processes."""
     agent = Agent(db, OfflineLLM(), max_attempts=1)
     agent.answer("Who is Payal?")   # warm up the schema and the plan cache
@@ -161,7 +162,7 @@ def payal_latency(db: Database, *, loaded: bool) -> float:
                 "while time.time() < end:\n"
                 "    try: g.ro_query(sys.argv[3], timeout=5000)\n"
                 "    except Exception: pass")
-        loaders = [subprocess.Popen([sys.executable, "-c", code, str(ROOT), str(db.server.socket), LOAD_QUERY])
+        loaders = [subprocess.Popen([sys.executable, "-c", code, str(ROOT), str(socket), LOAD_QUERY])
                    for _ in range(2)]
         time.sleep(1.0)
     worst = 0.0
@@ -179,6 +180,8 @@ def payal_latency(db: Database, *, loaded: bool) -> float:
 def bench(mode: str, dangerous: bool, only: str = "") -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = start(mode, Path(folder))
+        server = db.server
+        assert server is not None   # embedded: this bench starts its own
         try:
             print(f"\n== {mode}: " + ("no server limits, Database.run" if mode == "before" else
                                       f"server limits {course_db.SERVER_LIMITS}, run_guarded"))
@@ -196,16 +199,16 @@ def bench(mode: str, dangerous: bool, only: str = "") -> None:
                 up = alive(db)
                 print(f"{query.name:<28} {seconds:8.2f} {peak:8.0f}  {'yes' if up else 'NO '}    {how}")
                 if not up:
-                    db.server.ensure_running()
+                    server.ensure_running()
             print(f"worst: {worst:.2f} s = {worst / (LIMIT_MS / 1000):.1f} x the {LIMIT_MS / 1000:g} s limit")
             if only:
                 return
-            quiet = payal_latency(db, loaded=False)
-            busy = payal_latency(db, loaded=True)
+            quiet = payal_latency(db, server.socket, loaded=False)
+            busy = payal_latency(db, server.socket, loaded=True)
             print(f'"Who is Payal?": {quiet:.0f} ms on a quiet server, {busy:.0f} ms (worst of 5) while two '
                   f"other processes run `{LOAD_QUERY}` in a loop: {busy / quiet:.1f} x")
         finally:
-            db.server.stop()
+            server.stop()
 
 
 def main() -> None:

@@ -27,20 +27,12 @@ from course.llm.scripted import ScriptedLLM
 from course.memory import ShortTermMemory, question_key
 from course.results import Result, json_line, printable
 from course.widgets import ChatSession, Message
+from test_memory import forget  # noqa: F401 - its memory graphs and cached answers are deleted
 from fake_llm_server import (FAKE_KEY, auth_error, chat_answer, fake_server,  # noqa: F401
                              gemini_answer, llm_settings_cleared, not_json_labelled_json)
 
 ESCAPE = "\x1b]0;PWNED\x07"
 PAYAL = "MATCH (s:Student {name: 'Payal'}) RETURN s.name, s.year, s.branch"
-
-
-@pytest.fixture
-def forget(college_db):
-    users: list[str] = []
-    yield users.append
-    for user in users:
-        GraphMemory.forget_user(college_db, user)
-    AnswerCache(college_db).clear()
 
 
 # --- the answer cache ------------------------------------------------------------------
