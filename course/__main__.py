@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .db import default_db_path
 from .errors import CourseError, InvalidInput
-from .results import Result, printable
+from .results import Result, json_line, printable
 
 if TYPE_CHECKING:
     from .agent import Agent, Memory
@@ -40,15 +40,15 @@ def cmd_load(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(counts))
     else:
-        print(f"{counts['nodes']} nodes, {counts['relationships']} relationships "
-              f"in graph {counts['graph']!r}")
+        print(printable(f"{counts['nodes']} nodes, {counts['relationships']} relationships "
+                        f"in graph {counts['graph']!r}"))
         for label, n in counts["labels"].items():
-            print(f"  {label:<10} {n}")
+            print(printable(f"  {label:<10} {n}"))
         for kind, n in counts["types"].items():
-            print(f"  {kind:<16} {n}")
+            print(printable(f"  {kind:<16} {n}"))
         if "chunks" in counts:  # notebook 13's text layer, beside the course graph
-            print(f"text layer: {counts['chunks']} chunks PART_OF notes, embedded with "
-                  f"{counts['embedder']} ({counts['dimension']} dimensions)")
+            print(printable(f"text layer: {counts['chunks']} chunks PART_OF notes, embedded with "
+                            f"{counts['embedder']} ({counts['dimension']} dimensions)"))
     return 0
 
 
@@ -67,12 +67,12 @@ def cmd_info(args: argparse.Namespace) -> int:
         provider = f"{chosen_name()}: {exc}"
     shown: dict[str, object] = {**info, "llm": provider, "keys": configured_keys()}
     if args.json:
-        print(json.dumps(shown))
+        print(json_line(shown))
     else:
         for key, value in shown.items():
             if isinstance(value, dict):
                 value = ", ".join(f"{name} {state}" for name, state in value.items())
-            print(f"{key:>7}: {value}")
+            print(printable(f"{key:>7}: {value}"))
     return 0 if info["status"] == "running" else 1
 
 
@@ -94,8 +94,9 @@ def _questions(args: argparse.Namespace, *, what: str = "question") -> list[str]
         if getattr(args, "one", False):
             return [" ".join(args.questions)]
         if len(args.questions) > 2 and all(len(q.split()) == 1 for q in args.questions):
-            print(f"note: {len(args.questions)} one-word questions; to ask one question, quote it "
-                  f"(\"{' '.join(args.questions)}\") or add --one.", file=sys.stderr)
+            print(printable(f"note: {len(args.questions)} one-word questions; to ask one question, "
+                            f"quote it (\"{' '.join(args.questions)}\") or add --one."),
+                  file=sys.stderr)
         return list(args.questions)
     if sys.stdin is None or sys.stdin.isatty():
         raise InvalidInput(f"No {what} given: `python -m course {args.command} \"Who is Payal?\"`, "
@@ -109,7 +110,7 @@ def _questions(args: argparse.Namespace, *, what: str = "question") -> list[str]
 
 def _print_result(result: Result, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, default=str), flush=True)
+        print(json_line(result.to_dict()), flush=True)
     else:
         print(result.summary() + "\n", flush=True)
 
@@ -138,6 +139,7 @@ def _answer_safely(agent: Agent | ToolAgent, question: str) -> Result:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    from .agent import check_course_graph
     from .dataset import ensure_college
     from .db import connect
     from .graph_memory import AnswerCache, GraphMemory, check_id
@@ -157,6 +159,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     questions = _questions(args)
     try:
         db = connect()
+        check_course_graph(db.graph_name)  # never load into, or answer from, a memory graph
         ensure_college(db)  # the first run loads the graph
         memory: ShortTermMemory
         if args.session or args.user:  # notebook 10: the conversation is kept in the graph
@@ -217,9 +220,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     report = evaluate(db, make_llm(args.provider), questions, max_attempts=args.attempts,
                       progress=progress, source=path.name)
     if args.json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False, default=str))
+        print(json_line(report.to_dict()))
     else:
-        print(report.table())
+        print(printable(report.table()))
     return 0
 
 
@@ -373,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except CourseError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(printable(f"error: {exc}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

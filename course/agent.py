@@ -15,6 +15,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 from . import prompts
@@ -29,6 +30,22 @@ from .safety import run_guarded
 from .schema import GraphSchema, Mention, introspect, link_entities
 
 MAX_QUESTION_CHARS = 2_000
+# One user's stored conversations live in a graph of this prefix (notebook 10); they are
+# nobody else's data, so the agent never queries one.
+MEMORY_GRAPH_PREFIX = "memory_user_"
+
+
+def check_course_graph(graph_name: str) -> str:
+    """The graph name, if the agent may answer on it; InvalidInput for a memory graph.
+
+    >>> check_course_graph("college")
+    'college'
+    """
+    if graph_name.startswith(MEMORY_GRAPH_PREFIX):
+        raise InvalidInput(f"The graph {printable(graph_name, limit=80)!r} holds a user's stored "
+                           "conversation, not course data, so the agent will not query it: set "
+                           "COURSE_GRAPH to a course graph (default college), or unset it.")
+    return graph_name
 
 
 def check_question(question: Any) -> str:
@@ -56,6 +73,22 @@ def check_question(question: Any) -> str:
         raise InvalidInput("The question contains control characters or binary data: "
                            "type it as plain text.")
     return cleaned
+
+
+def provider_config(llm: Any) -> str:
+    """Which provider, model and endpoint answer: what a remembered answer is keyed by.
+
+    A router is the list of its providers, in order. Two users of "groq" on different
+    endpoints (GROQ_BASE_URL) are different providers.
+
+    >>> from course.llm.scripted import ScriptedLLM
+    >>> provider_config(ScriptedLLM([], name="Groq-120b"))
+    'Groq-120b|scripted|'
+    """
+    providers = getattr(llm, "providers", None)
+    if isinstance(providers, list):
+        return "router[" + ", ".join(provider_config(p) for p in providers) + "]"
+    return f"{llm.name}|{getattr(llm, 'model', '')}|{getattr(llm, 'base_url', '')}"
 
 
 @runtime_checkable
@@ -103,6 +136,7 @@ class Agent:
             llm = make_llm()
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
+        check_course_graph(db.graph_name)
         self.db, self.llm, self.memory = db, llm, memory
         self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
         self.schema = schema or introspect(db)
@@ -124,7 +158,7 @@ class Agent:
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
-                                             provider=self.llm.name)
+                                             provider=provider_config(self.llm))
                           if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered
@@ -219,6 +253,9 @@ class Agent:
     def _ask(self, result: Result, user: str, system: str) -> Completion:
         result.llm_calls += 1
         completion = self.llm.complete(user, system=system)
+        if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
+            completion = replace(completion, text=completion.text.encode(
+                "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
         result.provider = completion.provider
         result.input_tokens += completion.usage.input_tokens or 0
         result.output_tokens += completion.usage.output_tokens or 0

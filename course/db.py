@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import falkordb
 import redis
@@ -46,6 +46,28 @@ def not_text_layer(*variables: str) -> str:
     'NOT a:Chunk AND NOT b:Chunk'
     """
     return " AND ".join(f"NOT {v}:{label}" for v in variables for label in TEXT_LAYER_LABELS)
+
+# The server's own limits (FalkorDB's configuration names), so that no single query can
+# outrun the time limit, take the server's memory or starve another learner's question.
+# The embedded server starts with them; docker-compose.yml sets the same for the docker one.
+SERVER_LIMITS = {
+    "TIMEOUT_DEFAULT": 15_000,          # ms, for a query that names no time limit (3 x 5 s)
+    "TIMEOUT_MAX": 15_000,              # ms, the most any query may ask for
+    "QUERY_MEM_CAPACITY": 256 * 2**20,  # bytes one query may use
+    "RESULTSET_SIZE": 10_000,           # rows the server sends back at most
+    "THREAD_COUNT": 4,                  # queries that run at once; two runaways leave room
+    "MAX_QUEUED_QUERIES": 100,          # waiting beyond this is refused at once
+}
+SOCKET_TIMEOUT_S = SERVER_LIMITS["TIMEOUT_MAX"] / 1000 + 5  # the client waits no longer
+
+
+def server_limits() -> list[str]:
+    """The `--loadmodule` arguments that set SERVER_LIMITS on the FalkorDB module.
+
+    >>> server_limits()[:4]
+    ['TIMEOUT_DEFAULT', '15000', 'TIMEOUT_MAX', '15000']
+    """
+    return [str(part) for name, value in SERVER_LIMITS.items() for part in (name, value)]
 
 
 @dataclass
@@ -166,7 +188,7 @@ class EmbeddedServer:
             "--unixsocket", str(self.socket), "--unixsocketperm", "700",
             "--dir", str(self.dir), "--dbfilename", self.path.name,
             "--pidfile", str(self.pidfile), "--logfile", str(self.logfile),
-            "--save", "60 1", "--loadmodule", module,
+            "--save", "60 1", "--loadmodule", module, *server_limits(),
         ]
         subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -215,12 +237,21 @@ def _embedded_binaries() -> tuple[str, str]:
     return server, module
 
 
+_SECRET_PARAMETERS = ("password", "pass", "pwd", "secret", "token", "auth")
+
+
 def redact_url(url: str) -> str:
-    """The URL without its password: `redis://:secret@host:6379` -> `redis://***@host:6379`."""
+    """The URL without its password, in the user-info or as a parameter:
+    `redis://:secret@host:6379` -> `redis://***@host:6379`,
+    `redis://host:6379/?password=secret` -> `redis://host:6379/?password=***`."""
     parts = urlsplit(url)
-    if parts.password is None and parts.username is None:
-        return url
-    return parts._replace(netloc=f"***@{parts.hostname}:{parts.port or 6379}").geturl()
+    if parts.query:
+        query = [(k, "***" if k.lower() in _SECRET_PARAMETERS else v)
+                 for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+        parts = parts._replace(query=urlencode(query, safe="*"))
+    if parts.password is not None or parts.username is not None:
+        parts = parts._replace(netloc=f"***@{parts.hostname}:{parts.port or 6379}")
+    return parts.geturl()
 
 
 class Database:
@@ -259,16 +290,18 @@ class Database:
         `course.safety.run_guarded` (notebook 03), which checks it and then calls this.
         """
         started = time.perf_counter()
+        timeout_ms = min(timeout_ms, SERVER_LIMITS["TIMEOUT_MAX"])  # the server refuses more
         result = self._call(self.graph.ro_query, cypher, params, timeout=timeout_ms)
         elapsed = (time.perf_counter() - started) * 1000
         columns = [str(c[1]) if isinstance(c, (list, tuple)) else str(c) for c in result.header]
         rows = [list(row) for row in result.result_set]
-        truncated = len(rows) > max_rows
+        # The server itself sends at most RESULTSET_SIZE rows: that many means cut short too.
+        truncated = len(rows) > max_rows or len(rows) >= SERVER_LIMITS["RESULTSET_SIZE"]
         return Rows(columns, rows[:max_rows], truncated, elapsed, cypher)
 
-    def explain(self, cypher: str) -> list[str]:
+    def explain(self, cypher: str, params: dict[str, Any] | None = None) -> list[str]:
         """FalkorDB's plan for a query, without running it: one line per operation."""
-        plan = self._call(self.graph.explain, cypher, None)
+        plan = self._call(self.graph.explain, cypher, params)
         return [line.rstrip() for line in str(plan).splitlines() if line.strip()]
 
     def counts(self) -> dict[str, int]:
@@ -288,10 +321,20 @@ class Database:
                 # The embedded server was stopped under us: start it again and retry once.
                 self.server.ensure_running()
                 return method(cypher, params, **kwargs)
-        except (redis.ConnectionError, redis.TimeoutError) as exc:
+        except redis.TimeoutError as exc:  # the socket timeout: the server did not answer at all
+            raise QueryTimedOut(
+                f"FalkorDB gave no answer within {SOCKET_TIMEOUT_S:g} s, so the query was "
+                "abandoned. Ask for less, or add a LIMIT.", cypher=cypher) from exc
+        except redis.ConnectionError as exc:
             raise DatabaseUnavailable(_unavailable_message(self.mode, self.location)) from exc
         except redis.ResponseError as exc:
             message = str(exc)
+            if "mem consumption exceeded" in message:
+                raise QueryFailed(
+                    f"The query needed more memory than one query may use "
+                    f"({SERVER_LIMITS['QUERY_MEM_CAPACITY'] // 2**20} MB) and was stopped "
+                    f"({message}). Ask for less, or add a LIMIT.", server_message=message,
+                    cypher=cypher) from exc
             if "timed out" in message.lower():
                 raise QueryTimedOut(
                     f"The query ran longer than its time limit and was stopped ({message}). "
@@ -351,7 +394,8 @@ def connect(*, url: str | None = None, path: str | os.PathLike | None = None,
 def _connect_server(url: str, graph_name: str) -> Database:
     shown = redact_url(url)
     try:
-        client = falkordb.FalkorDB.from_url(url, socket_connect_timeout=3)
+        client = falkordb.FalkorDB.from_url(url, socket_connect_timeout=3,
+                                            socket_timeout=SOCKET_TIMEOUT_S)
         client.connection.ping()
     except (redis.ConnectionError, redis.TimeoutError, ValueError) as exc:
         raise DatabaseUnavailable(_unavailable_message("server", shown)) from exc
@@ -366,5 +410,6 @@ def _connect_embedded(path: Path, graph_name: str) -> Database:
     server = EmbeddedServer(path)
     server.ensure_running()
     # Reconnect on a dropped connection, so a restarted server is picked up transparently.
-    client = falkordb.FalkorDB(unix_socket_path=str(server.socket), retry_on_error=[redis.ConnectionError])
+    client = falkordb.FalkorDB(unix_socket_path=str(server.socket), socket_timeout=SOCKET_TIMEOUT_S,
+                               retry_on_error=[redis.ConnectionError])
     return Database(client, graph_name, mode="embedded", location=str(server.path), server=server)

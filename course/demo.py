@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .results import Result
+from .results import Result, printable
 from .viz import text_values
 
 # Positions on the value scales of schema.yaml (best first), written out as Cypher.
@@ -170,5 +170,5 @@ def run_demo(db: Any = None, *, llm: Any = None, provider: str | None = None,
         agrees = judge(db, item, result.rows, names=names) if show_expected else None
         shown = demo_summary(item, result, agrees=agrees) if show_expected else \
             result.summary(number=item.number)
-        print(shown + "\n", file=out, flush=True)
+        print(printable(shown) + "\n", file=out, flush=True)
     return results

@@ -23,14 +23,14 @@ from typing import Any
 
 import redis
 
+from .agent import MEMORY_GRAPH_PREFIX
 from .db import Database, not_text_layer
-from .errors import DatabaseUnavailable, InvalidInput, QueryFailed
+from .errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
 from .memory import Link, ShortTermMemory, Turn, depends_on_context, one_line, question_key
-from .prompts import language_of
+from .prompts import AS_DATA, fence, language_of
 from .results import Result
 from .schema import Mention
 
-MEMORY_GRAPH_PREFIX = "memory_user_"
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -68,6 +68,11 @@ def data_version(db: Database) -> str:
     for line in sorted(json.dumps(row, sort_keys=True, default=str) for row in nodes + rels):
         digest.update(line.encode())
     return f"{len(nodes)}n-{len(rels)}r-{digest.hexdigest()[:8]}"
+
+
+def _as_json(rows: Any) -> str:
+    """Rows as the cache stores them, to compare a stored answer with a fresh one."""
+    return json.dumps(rows, ensure_ascii=False, default=str, sort_keys=True)
 
 
 def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: str,
@@ -184,8 +189,8 @@ class GraphMemory(ShortTermMemory):
     def _blocks(self) -> list[str]:
         older = "\n".join(f"- Turn {t.n}: {one_line(t.question)} -> {one_line(t.answer)}"
                           for t in self.earlier)
-        return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n{older}" if older
-                else ""] + super()._blocks()
+        return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n"
+                f"{fence(older, note=AS_DATA)}" if older else ""] + super()._blocks()
 
     # -- repeats and the cache: called by the agent before its loop ------------------------
 
@@ -217,7 +222,7 @@ class GraphMemory(ShortTermMemory):
             return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
         if self.cache is not None and not pending.context_key:
             cached = self.cache.get(question, version=pending.version, provider=provider)
-            if cached is not None:
+            if cached is not None and self.cache.stands_behind(cached, self.db):
                 return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
                                    provider="answer cache", mentions=mentions)
         return None
@@ -238,16 +243,17 @@ class GraphMemory(ShortTermMemory):
                  link: Link | None = None) -> dict[str, str]:
         """Remember the turn in the window and in the graph (and the cache, when it may)."""
         pending = self._pending
-        if pending is None or pending.question != result.question:
-            pending = _Pending(result.question, data_version(self.db), result.provider or "",
+        cacheable = pending is not None and pending.question == result.question
+        if pending is None or not cacheable:  # not asked through recall(): no provider known
+            pending = _Pending(result.question, data_version(self.db), "",
                                self.context_key(result.question, mentions))
         self._pending = None
         if len(self.turns) == self.max_turns:
             self.earlier.append(self.turns[0])
         updates = super().remember(result, mentions, link)
         self._save(result, updates, pending, {m.value for m in mentions})
-        if (self.cache is not None and not pending.context_key and result.status == "answered"
-                and not result.from_memory):
+        if (self.cache is not None and cacheable and not pending.context_key
+                and result.status == "answered" and not result.from_memory):
             self.cache.put(result, version=pending.version, provider=pending.provider)
         return updates
 
@@ -294,7 +300,10 @@ class AnswerCache:
 
     FalkorDB is Redis, so each answer is one key set with `SET key value EX ttl`; Redis
     deletes it when the time is up. The key is made of the normalised question, the data
-    version and the provider, so a changed graph or another model never gets an old answer.
+    version and the provider's exact configuration (`course.agent.provider_config`: name,
+    model and endpoint), so a changed graph, another model or another endpoint never gets
+    an old answer. Before an answer is served, its query is run again (`stands_behind`):
+    an entry whose rows the graph does not give back is never served.
 
     >>> cache = AnswerCache(db, ttl_s=3600)
     >>> cache.stats()
@@ -324,12 +333,32 @@ class AnswerCache:
         self.hits += 1
         return json.loads(raw)
 
+    def stands_behind(self, stored: dict[str, Any], db: Database) -> bool:
+        """True when the stored query, run again through the guarded door, gives the stored rows.
+
+        An entry written by someone else (another endpoint's invented answer), or one whose
+        rows no longer match, is dropped as a miss.
+        """
+        from .safety import run_guarded
+
+        cypher, rows = stored.get("cypher"), stored.get("rows") or []
+        cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
+        try:
+            fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
+        except CourseError:
+            fresh = None
+        same = fresh is not None and _as_json(fresh.rows) == _as_json(rows)
+        if not same:
+            self.hits -= 1
+            self.misses += 1
+        return same
+
     def put(self, result: Result, *, version: str, provider: str) -> str:
         """Store a result's answer for ttl_s seconds; returns the key."""
         key = self.key(result.question, version=version, provider=provider)
         value = json.dumps({"question": result.question, "cypher": result.cypher,
                             "columns": result.columns, "rows": result.rows, "answer": result.answer,
-                            "provider": result.provider}, ensure_ascii=False, default=str)
+                            "provider": result.provider, "truncated": result.truncated}, ensure_ascii=False, default=str)
         self._call(self.redis.set, key, value, ex=self.ttl_s)
         return key
 

@@ -21,17 +21,20 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .db import cell_values
+from .llm.errors import redact
 from .schema import Mention
 
 SHOWN_ROWS = 20       # rows a table shows before "... N more rows"
 
 
 def printable(text: Any, limit: int | None = None) -> str:
-    """Text that is safe to show: valid UTF-8, no control or escape codes, cut to `limit`.
+    """Text that is safe to show: valid UTF-8, no control or escape codes, no configured key
+    in any form (`course.llm.errors.redact`), cut to `limit`.
 
     >>> printable("Payal\\x1b]0;TITLE\\x07")
     'Payal?]0;TITLE?'
@@ -42,9 +45,23 @@ def printable(text: Any, limit: int | None = None) -> str:
         text = repr(text) if text is not None else ""
     text = text.encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates -> '?'
     text = "".join(ch if ch.isprintable() or ch == "\n" else "?" for ch in text)
+    text = redact(text)
     if limit is not None and len(text) > limit:
         return text[:limit] + f"… ({len(text):,} characters)"
     return text
+
+
+def json_line(data: Any) -> str:
+    """`data` as one line of JSON that any terminal can take: control characters are JSON
+    escapes already, a lone surrogate (undecodable bytes, a model's broken output) becomes
+    its `\\udXXX` escape instead of raising UnicodeEncodeError, and a configured key in any
+    form is redacted, as `printable` does.
+
+    >>> print(json_line({"answer": "x\\udc80\\x1b"}))
+    {"answer": "x\\udc80\\u001b"}
+    """
+    text = json.dumps(data, ensure_ascii=False, default=str)
+    return redact(text.encode("utf-8", errors="backslashreplace").decode("utf-8"))
 
 
 def plain(value: Any) -> Any:

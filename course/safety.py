@@ -11,9 +11,11 @@ Normalising the whole text first would let a look-alike such as `﹨` (which NFK
 into a backslash) hide the end of a string from the guard but not from the server.
 
 The guard is the first layer. `run_guarded(db, cypher)` is the one door for Cypher that a
-model wrote (the agent, evaluation, the tool loop): the guard, then `Database.run`, which
-reads with `ro_query`, a time limit and a row cap. `explain_check` asks FalkorDB's own
-parser for a second opinion.
+model wrote (the agent, evaluation, the tool loop): the guard; then `explain_check`, FalkorDB's
+own plan of the query (nothing runs) with every CALLed procedure looked up in the server's
+own READ/WRITE list; then `Database.run`, which reads with `ro_query`, a time limit and a row
+cap, on a server whose own limits (course.db.server_limits) bound time, memory and rows. A
+write that only the server's read-only mode caught is still `UnsafeQuery`, in the course's words.
 
 >>> check("MATCH (n) DETACH DELETE n").reason
 'DETACH DELETE would change the graph; the agent may only read.'
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .db import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_MS, Database, Rows
-from .errors import CourseError, UnsafeQuery
+from .errors import CourseError, QueryFailed, UnsafeQuery
 
 # Read-only procedures the course uses; matched without regard to case, as FalkorDB does.
 ALLOWED_PROCEDURES: tuple[str, ...] = (
@@ -169,14 +171,36 @@ def tokenize(cypher: str) -> list[Token]:
 
 # --- the checks ------------------------------------------------------------------------
 
-def _is_name_position(code: list[Token], i: int) -> bool:
-    """True when the word at `i` is a name, not a clause: `n.set`, `:Delete`, `AS create`,
-    `{set: 1}`, `(create:Student)`."""
-    before = code[i - 1] if i > 0 else None
-    after = code[i + 1] if i + 1 < len(code) else None
-    if before is not None and (before.text in (".", ":") or before.word == "AS"):
-        return True
-    return after is not None and after.text == ":"
+# What may follow an alias (`RETURN n.name AS create`): the end of a list or of the query,
+# or a clause that only reads. A write keyword after AS is a name only when one of these
+# follows it; `WITH as DELETE as` (a variable called `as`) is a DELETE.
+_AFTER_ALIAS = frozenset({",", ")", "}", "]", ";", "WITH", "RETURN", "WHERE", "ORDER", "SKIP",
+                          "LIMIT", "UNION", "MATCH", "OPTIONAL", "UNWIND", "CALL", "YIELD"})
+
+
+def name_positions(code: list[Token]) -> set[int]:
+    """Indices of words that are names, not clauses: `n.set`, `:Delete`, `{set: 1}`,
+    `(create:Student)`, and `AS create` when only a list's end or a reading clause follows.
+
+    >>> sorted(name_positions(tokenize("RETURN 1 AS create")))
+    [3]
+    >>> sorted(name_positions(tokenize("WITH n AS as SET as.year = 9")))   # SET is the clause
+    [7]
+    """
+    names: set[int] = set()
+    for i, token in enumerate(code):
+        if token.kind != "name":
+            continue
+        before = code[i - 1] if i > 0 else None
+        after = code[i + 1] if i + 1 < len(code) else None
+        if before is not None and before.text in (".", ":"):
+            names.add(i)
+        elif after is not None and after.text == ":":
+            names.add(i)
+        elif (before is not None and before.word == "AS" and before.kind == "name"
+              and i - 1 not in names and (after is None or after.word in _AFTER_ALIAS)):
+            names.add(i)
+    return names
 
 
 def _procedure_name(code: list[Token], j: int) -> str | None:
@@ -209,6 +233,7 @@ def _check_call(code: list[Token], i: int) -> Verdict:
 
 def _check_clauses(code: list[Token]) -> Verdict:
     """Write clauses, LOAD CSV and CALL, wherever they stand."""
+    names = name_positions(code)
     for i, token in enumerate(code):
         if token.kind != "name":
             continue
@@ -218,7 +243,7 @@ def _check_clauses(code: list[Token]) -> Verdict:
             return _refuse("LOAD CSV would read a file or URL from outside the graph (the "
                            "server's read-only mode allows it); the agent may only read the "
                            "graph itself.", "LOAD CSV")
-        if _is_name_position(code, i):
+        if i in names:
             continue
         if word == "DETACH" or word in WRITE_CLAUSES:
             clause = "DETACH DELETE" if word == "DETACH" and following == "DELETE" else word
@@ -293,10 +318,106 @@ def _check_paths(code: list[Token], cypher: str) -> Verdict:
     return ALLOWED
 
 
+# --- what the server cannot stop: one expression that builds a huge value -----------------
+# FalkorDB checks its time limit between rows and its memory cap as a query allocates, but
+# `range(1, 500000000)` allocates its whole list before any check (7 GB, the server killed),
+# and a `reduce` that grows a string or list copies it on every step, inside one expression
+# that no time limit interrupts (48-96 s for range(1, 200000)). Those two are refused here;
+# everything else is bounded by the server (see course.db.server_limits).
+RANGE_BUDGET = 10_000   # the spans of every range() in a query, multiplied together
+_SIZE_FUNCTIONS = frozenset({"SIZE", "LENGTH"})  # bounded by the graph's own data
+
+
+def _call_arguments(code: list[Token], open_paren: int) -> tuple[list[list[Token]], int]:
+    """The comma-separated arguments of the call whose `(` is at `open_paren`, and its `)`."""
+    args: list[list[Token]] = [[]]
+    rest = code[open_paren:]
+    for j, (token, depth) in enumerate(zip(rest, bracket_depths(rest))):
+        if depth == 0:
+            return args, open_paren + j
+        if j == 0:
+            continue
+        if depth == 1 and token.text == ",":
+            args.append([])
+        else:
+            args[-1].append(token)
+    return args, len(code) - 1
+
+
+def _literal(arg: list[Token]) -> float | None:
+    """The value of an argument written as a plain (signed) number, else None."""
+    sign = -1 if arg and arg[0].text == "-" else 1
+    rest = arg[1:] if arg and arg[0].text in "+-" else arg
+    if len(rest) == 1 and rest[0].kind == "number":
+        text = rest[0].text
+        return sign * (int(text, 16) if text.lower().startswith("0x") else float(text))
+    return None
+
+
+def _bound(arg: list[Token]) -> float | None:
+    """A range() bound: a number written in the query, or `size(...)`/`length(...)` of data
+    (counted as RANGE_BUDGET ** 0.5: the graph is small) with at most `+ n` or `- n` after it."""
+    value = _literal(arg)
+    if value is not None or not arg or arg[0].word not in _SIZE_FUNCTIONS:
+        return value
+    if len(arg) < 2 or arg[1].text != "(":
+        return None
+    _, close = _call_arguments(arg, 1)
+    rest = arg[close + 1:]
+    if rest and not (len(rest) == 2 and rest[0].text in "+-" and _literal(rest[1:]) is not None):
+        return None
+    return RANGE_BUDGET ** 0.5 + (abs(_literal(rest[1:]) or 0) if rest else 0)
+
+
+def _range_span(args: list[list[Token]]) -> float | None:
+    """How many values range(start, end[, step]) makes; None when a bound is not known."""
+    values = [_bound(arg) for arg in args]
+    if len(values) < 2 or any(v is None for v in values):
+        return None
+    start, end = values[0] or 0.0, values[1] or 0.0
+    step = abs(values[2] or 1) if len(values) > 2 else 1
+    return abs(end - start) / step + 1
+
+
+def _check_expressions(code: list[Token], names: set[int]) -> Verdict:
+    """range() within RANGE_BUDGET, with numbers for bounds; no reduce().
+
+    >>> check("UNWIND range(1, 100000000) AS x RETURN count(x)").clause
+    'range()'
+    """
+    product = 1.0
+    for i, token in enumerate(code):
+        if (token.kind != "name" or i in names or i + 1 >= len(code) or code[i + 1].text != "("
+                or (i and code[i - 1].text == ".")):
+            continue
+        args, _ = _call_arguments(code, i + 1)
+        if token.word == "RANGE":
+            span = _range_span(args)
+            if span is None:
+                return _refuse("range() may only have numbers written in the query as its bounds "
+                               f"(or the size() of a list), so its length is known before it runs.",
+                               "range()")
+            product *= span
+            if product > RANGE_BUDGET:
+                return _refuse(f"range() here would make more than {RANGE_BUDGET:,} values; the "
+                               "server builds the whole list before any time or memory limit can "
+                               "stop it. Ask for fewer.", "range()")
+        elif token.word == "REDUCE":
+            return _refuse("reduce() builds its value step by step inside one expression, which "
+                           "no time limit or memory cap can stop (a growing string takes minutes); "
+                           "use sum(), collect() or a list comprehension instead.", "reduce()")
+    return ALLOWED
+
+
 def _check_readable(tokens: list[Token], code: list[Token]) -> Verdict:
     """Something to run, and every string, comment and backticked name closed."""
     if not code:
         return _refuse("The query is empty: there is nothing to run.", "empty query")
+    for token in tokens:
+        broken = next((i for i, ch in enumerate(token.text) if "\ud800" <= ch <= "\udfff"), None)
+        if broken is not None:
+            return _refuse(f"The query holds a broken character (not valid text) at character "
+                           f"{token.start + broken}; write it again in plain text.", "broken text")
     for token in tokens:
         if not token.closed:
             what = {"string": "string", "comment": "comment"}.get(token.kind, "backticked name")
@@ -322,6 +443,7 @@ def check(cypher: str) -> Verdict:
         lambda: _check_clauses(code),
         lambda: _check_statements(code),
         lambda: _check_paths(code, cypher),
+        lambda: _check_expressions(code, name_positions(code)),
     ]
     for run_check in checks:
         verdict = run_check()
@@ -342,9 +464,10 @@ def ensure_safe(cypher: str) -> None:
 
 def run_guarded(db: Database, cypher: str, params: dict[str, Any] | None = None, *,
                 timeout_ms: int = DEFAULT_TIMEOUT_MS, max_rows: int = DEFAULT_MAX_ROWS) -> Rows:
-    """The door for model-written Cypher: the guard, then the read-only executor.
+    """The door for model-written Cypher: the guard, FalkorDB's plan, then the read-only executor.
 
-    Raises UnsafeQuery (nothing reaches the database) or the executor's QueryFailed.
+    Raises UnsafeQuery (nothing ran: the guard or the plan refused it, or the server's
+    read-only mode did) or the executor's QueryFailed.
 
     >>> run_guarded(db, "MATCH (s:Student) RETURN count(s)").rows
     [[5]]
@@ -353,7 +476,30 @@ def run_guarded(db: Database, cypher: str, params: dict[str, Any] | None = None,
     course.errors.UnsafeQuery: DETACH DELETE would change the graph; the agent may only read.
     """
     ensure_safe(cypher)
-    return db.run(cypher, params, timeout_ms=timeout_ms, max_rows=max_rows)
+    verdict = explain_check(db, cypher, params)
+    if not verdict:
+        raise UnsafeQuery(verdict.reason or "The query was refused.", clause=verdict.clause)
+    return read_only(db, cypher, params, timeout_ms=timeout_ms, max_rows=max_rows)
+
+
+SERVER_REFUSED_WRITE = ("FalkorDB's read-only mode refused this query because it would change "
+                        "the graph; the agent may only read.")
+
+
+def read_only(db: Database, cypher: str, params: dict[str, Any] | None = None, *,
+              timeout_ms: int = DEFAULT_TIMEOUT_MS, max_rows: int = DEFAULT_MAX_ROWS) -> Rows:
+    """`Database.run`, with the server's refusal of a write raised as UnsafeQuery in the course's words.
+
+    >>> read_only(db, "MATCH (s:Student) SET s.year = 9")
+    Traceback (most recent call last):
+    course.errors.UnsafeQuery: FalkorDB's read-only mode refused this query because it would change the graph; the agent may only read.
+    """
+    try:
+        return db.run(cypher, params, timeout_ms=timeout_ms, max_rows=max_rows)
+    except QueryFailed as exc:
+        if "read-only queries" in exc.server_message:  # graph.RO_QUERY is to be executed only on ...
+            raise UnsafeQuery(SERVER_REFUSED_WRITE, clause="write") from None
+        raise
 
 
 # --- the second opinion: FalkorDB's own parser -----------------------------------------
@@ -363,16 +509,64 @@ def _operation(line: str) -> str:
     return line.strip().split(" | ")[0].strip()
 
 
-def explain_check(db: "Database", cypher: str) -> Verdict:
+_MODES: dict[tuple[str, str], dict[str, str]] = {}   # (server, graph) -> procedure -> READ/WRITE
+
+
+def procedure_modes(db: Database) -> dict[str, str]:
+    """Each procedure the server has (lower-cased name) -> its mode, READ or WRITE; cached per database.
+
+    >>> procedure_modes(db)["db.idx.fulltext.drop"]
+    'WRITE'
+    """
+    key = (db.location, db.graph_name)
+    if key not in _MODES:
+        rows = db.run("CALL dbms.procedures() YIELD name, mode RETURN name, mode", max_rows=10_000).rows
+        _MODES[key] = {str(name).lower(): str(mode).upper() for name, mode in rows}
+    return _MODES[key]
+
+
+def called_procedures(cypher: str) -> list[str]:
+    """The procedures a query CALLs, by the guard's reading of it.
+
+    >>> called_procedures("WITH 1 AS as CALL db.idx.fulltext.drop('Student')")
+    ['db.idx.fulltext.drop']
+    """
+    code = [t for t in tokenize(cypher) if t.kind not in ("comment", "other")]
+    found = []
+    for i, token in enumerate(code):
+        if token.kind == "name" and token.word == "CALL":
+            name = _procedure_name(code, i + 1)
+            if name:
+                found.append(name)
+    return found
+
+
+def _check_procedures(db: Database, cypher: str) -> Verdict:
+    """Every CALLed procedure must be one the server itself says only reads."""
+    modes = procedure_modes(db)
+    for name in called_procedures(cypher):
+        mode = modes.get(name.lower())
+        if mode != "READ":
+            what = "is not a procedure this server has" if mode is None else "writes to the graph"
+            return _refuse(f"FalkorDB says the procedure {name} {what}; the agent may only read.",
+                           f"CALL {name}")
+    return ALLOWED
+
+
+def explain_check(db: "Database", cypher: str, params: dict[str, Any] | None = None) -> Verdict:
     """Ask FalkorDB for the plan (nothing runs) and refuse plans that would write.
 
-    A syntax error is the server's own: it raises QueryFailed with its message.
+    A plan shows a procedure only as `ProcedureCall`, so each CALLed procedure is looked up
+    in the server's own list (`dbms.procedures()`, READ or WRITE). A syntax error is the
+    server's own: it raises QueryFailed with its message.
 
     >>> explain_check(db, "MATCH (n) DETACH DELETE n").clause
     'Delete'
+    >>> explain_check(db, "CALL db.idx.fulltext.drop('Student')").clause
+    'CALL db.idx.fulltext.drop'
     """
     try:
-        plan = db.explain(cypher)
+        plan = db.explain(cypher, params)
     except CourseError:
         raise
     except Exception as exc:  # falkordb cannot read the reply of a schema command
@@ -381,19 +575,29 @@ def explain_check(db: "Database", cypher: str) -> Verdict:
                            "constraint), which would change the graph.", "schema command")
         raise
     for line in plan:
-        operation = _operation(line)
-        if operation == "Load CSV":
-            return _refuse("FalkorDB's plan for this query has a Load CSV step, which reads "
-                           "from outside the graph; the agent may only read the graph itself.",
-                           operation)
-        if operation in WRITE_OPERATIONS:
-            article = "an" if operation[0] in "AEIOU" else "a"
-            return _refuse(f"FalkorDB's plan for this query has {article} {operation} step "
-                           f"({WRITE_OPERATIONS[operation]}), which would change the graph; "
-                           "the agent may only read.", operation)
-        if "..INF]" in line:
-            return _refuse(f"FalkorDB's plan walks a path with no upper bound ({line.strip()}); "
-                           "give the pattern one, such as [*1..3].", operation)
+        verdict = _check_plan_line(line)
+        if not verdict:
+            return verdict
+    if any(_operation(line) == "ProcedureCall" for line in plan):
+        return _check_procedures(db, cypher)
+    return ALLOWED
+
+
+def _check_plan_line(line: str) -> Verdict:
+    """One operation of a plan: no write, no Load CSV, no path without an upper bound."""
+    operation = _operation(line)
+    if operation == "Load CSV":
+        return _refuse("FalkorDB's plan for this query has a Load CSV step, which reads "
+                       "from outside the graph; the agent may only read the graph itself.",
+                       operation)
+    if operation in WRITE_OPERATIONS:
+        article = "an" if operation[0] in "AEIOU" else "a"
+        return _refuse(f"FalkorDB's plan for this query has {article} {operation} step "
+                       f"({WRITE_OPERATIONS[operation]}), which would change the graph; "
+                       "the agent may only read.", operation)
+    if "..INF]" in line:
+        return _refuse(f"FalkorDB's plan walks a path with no upper bound ({line.strip()}); "
+                       "give the pattern one, such as [*1..3].", operation)
     return ALLOWED
 
 

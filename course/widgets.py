@@ -29,6 +29,15 @@ from typing import Any
 from .results import printable, rows_table
 from .viz import GraphData, Picture, draw_graph, figures_dir, read_graph, text_values
 
+
+def _esc(value: Any) -> str:
+    """Text for the widget's HTML: `printable()` first (no escape codes, no keys), then escaped.
+
+    >>> _esc("<b>Payal\\x1b]0;T\\x07</b>")
+    '&lt;b&gt;Payal?]0;T?&lt;/b&gt;'
+    """
+    return html.escape(printable(value))
+
 # Each chat draws into files of its own: chat-<kernel pid>-<chat>-<turn>.html, so two
 # kernels (two notebooks open at once) never overwrite each other's pictures.
 _CHATS = itertools.count(1)
@@ -75,15 +84,15 @@ class Message:
 
     def to_html(self) -> str:
         """This message as HTML; every value from the agent or the learner is escaped."""
-        text = html.escape(printable(self.text))
+        text = _esc(self.text)
         if self.role == "user":
             return f'<div style="margin:6px 0"><b>You:</b> {text}</div>'
         colour = "#b00020" if self.role == "error" else "#1a1a1a"
         parts = [f'<div style="margin:6px 0 10px 0;color:{colour}"><b>Graph:</b> {text}',
-                 f'<div style="color:#666;font-size:11px">{html.escape(self.footer())}</div>']
+                 f'<div style="color:#666;font-size:11px">{_esc(self.footer())}</div>']
         if self.cypher:
             parts.append(f"<details><summary>Cypher and rows</summary>"
-                         f"<pre style=\"white-space:pre-wrap\">{html.escape(printable(self.cypher))}</pre>"
+                         f"<pre style=\"white-space:pre-wrap\">{_esc(self.cypher)}</pre>"
                          f"{rows_table(self.columns, self.rows)}</details>")
         return "".join(parts) + "</div>"
 
@@ -152,7 +161,8 @@ class ChatSession:
         You: Who is Payal?
         Graph: Payal is a second-year CSE student.  [Offline · 1 attempt · answered]
         """
-        return "\n".join(f"You: {m.text}" if m.role == "user" else f"Graph: {m.text}  [{m.footer()}]"
+        return "\n".join(f"You: {printable(m.text)}" if m.role == "user"
+                         else f"Graph: {printable(m.text)}  [{printable(m.footer())}]"
                          for m in self.messages)
 
     def to_html(self) -> str:
@@ -205,7 +215,7 @@ class ChatWidget:
         self.send_button.on_click(lambda _: self.ask(self.question.value))
         self.new_button.on_click(lambda _: self.new_chat())
         self.title = w.HTML(f"<b>Ask the college graph</b> <small>· answers from "
-                            f"{html.escape(session.provider_name)}</small>")
+                            f"{_esc(session.provider_name)}</small>")
         left = w.VBox([self.title, self.conversation,
                        w.HBox([self.question, self.send_button, self.new_button]), self.status],
                       layout=w.Layout(width="44%", padding="0 8px 0 0"))
@@ -284,10 +294,10 @@ class ChatWidget:
         self.send_button.description = "…" if busy else "Send"
 
     def _set_status(self, text: str) -> None:
-        self.status.value = f'<span style="color:#555">{html.escape(text)}</span>'
+        self.status.value = f'<span style="color:#555">{_esc(text)}</span>'
 
     def _refresh(self, status: str, *, pending: str | None = None) -> None:
-        waiting = (f'<div style="margin:6px 0"><b>You:</b> {html.escape(pending.strip())}</div>'
+        waiting = (f'<div style="margin:6px 0"><b>You:</b> {_esc(pending.strip())}</div>'
                    '<div style="color:#888"><i>thinking…</i></div>') if pending else ""
         self.conversation.value = _NEWEST_IN_VIEW.format(self.session.to_html() + waiting)
         self._set_status(status)

@@ -376,3 +376,9 @@ def gemini_malformed_call() -> Reply:
                         "index": 0}],
         "usageMetadata": {"promptTokenCount": 300, "candidatesTokenCount": 0, "totalTokenCount": 300},
     })
+
+
+def not_json_labelled_json() -> Reply:
+    """A 200 whose body is an HTML page although its content type says JSON (some proxies)."""
+    return Reply(body="<html><body>Welcome to the conference wifi</body></html>",
+                 headers={"Content-Type": "application/json"})

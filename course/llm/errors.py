@@ -10,12 +10,16 @@ No message here ever contains a key: provider messages go through `redact()` fir
 """
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections.abc import Iterable, Mapping
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
+from functools import lru_cache
+from urllib.parse import quote, quote_plus
 
+from course.config import KEY_VARIABLES, get_key
 from course.errors import CourseError
 
 
@@ -73,6 +77,16 @@ class BadResponse(LLMError):
     """The service answered, but not with usable text: not JSON, empty, cut off or blocked."""
 
     label = "bad response"
+
+
+def not_json(detail: str, *, provider: str | None = None) -> BadResponse:
+    """An HTTP 200 whose body is not JSON (a captive portal, a proxy): a bad response the
+    router moves past, never a json.JSONDecodeError traceback.
+
+    >>> not_json("Expecting value: line 1 column 1 (char 0)", provider="Groq-120b").label
+    'bad response'
+    """
+    return BadResponse(f"the reply was not JSON: {shorten(detail, 120)}", provider=provider)
 
 
 class MissingKey(LLMError):
@@ -219,18 +233,70 @@ def format_wait(seconds: float) -> str:
 
 # Shapes of real keys (Groq gsk_, OpenAI-style sk-, Google AIza), even partly starred out.
 _KEY_SHAPES = re.compile(r"\b(?:gsk_|sk-|sk_|AIza)[A-Za-z0-9_\-*]{6,}")
+RUN = 8  # a run of this many characters of a secret, in any of its forms, is redacted
+
+
+def configured_secrets() -> tuple[str, ...]:
+    """The keys set in the environment or .env (course.config.KEY_VARIABLES)."""
+    return tuple(key for key in (get_key(name) for name in KEY_VARIABLES) if key)
+
+
+@lru_cache(maxsize=64)
+def secret_forms(secret: str) -> tuple[str, ...]:
+    """The forms an HTTP stack may show a secret in, lower-cased: as is (so upper-cased too,
+    and any tail of it), URL-encoded, and base64 at each of its three alignments.
+
+    >>> "c2stc2vjcmv0" in secret_forms("sk-secret")       # base64 of sk-secret, lower-cased
+    True
+    """
+    forms = {secret, quote(secret, safe=""), quote_plus(secret)}
+    for pad in range(3):  # inside a longer base64 text the secret starts at any byte offset
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            encoded = encode(b"\0" * pad + secret.encode()).decode().rstrip("=")
+            forms.add(encoded[-(-pad * 8 // 6):] if pad else encoded)  # drop the pad's characters
+    return tuple(sorted(form.lower() for form in forms if len(form) >= RUN))
+
+
+def _secret_spans(text: str, secrets: Iterable[str]) -> list[bool]:
+    """Which characters of `text` belong to a run of RUN or more characters of a secret's form."""
+    lowered, marked = text.lower(), [False] * len(text)
+    for secret in secrets:
+        for form in secret_forms(secret):
+            for i in range(len(form) - RUN + 1):
+                piece, start = form[i:i + RUN], lowered.find(form[i:i + RUN])
+                while start >= 0:
+                    marked[start:start + RUN] = [True] * RUN
+                    start = lowered.find(piece, start + 1)
+    return marked
 
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """The text with each secret, and anything shaped like an API key, replaced by [redacted].
+    """The text with every run of 8 or more characters of a secret (given, or configured in
+    the environment) in any form an HTTP stack produces (upper-cased, a tail, URL-encoded,
+    base64), and anything shaped like an API key, replaced by [redacted].
 
     >>> redact("Invalid API Key gsk_abc123def456 for org", ["gsk_abc123def456"])
     'Invalid API Key [redacted] for org'
+    >>> redact("key ...BC123DEF456 rejected", ["gsk_abc123def456"])
+    'key ...[redacted] rejected'
     """
+    chosen = {s for s in (*secrets, *configured_secrets()) if s and len(s) >= RUN}
     for secret in secrets:
-        if secret and len(secret) >= 4:
+        if secret and 4 <= len(secret) < RUN:
             text = text.replace(secret, "[redacted]")
+    if chosen and text:
+        marked = _secret_spans(text, sorted(chosen))
+        if any(marked):
+            text = "".join(_join_marked(text, marked))
     return _KEY_SHAPES.sub("[redacted]", text)
+
+
+def _join_marked(text: str, marked: list[bool]) -> Iterable[str]:
+    for i, ch in enumerate(text):
+        if not marked[i]:
+            yield ch
+        elif i == 0 or not marked[i - 1]:
+            yield "[redacted]"
 
 
 def shorten(text: str, limit: int = 300) -> str:

@@ -108,6 +108,11 @@ class GeminiLLM(LLM):
         )
         self._client = genai.Client(api_key=key, vertexai=False, http_options=options)
 
+    @property
+    def base_url(self) -> str:
+        """Where requests go (GOOGLE_GEMINI_BASE_URL, or the SDK's own default)."""
+        return str(self._client._api_client._http_options.base_url or "").rstrip("/")
+
     def complete(self, prompt: str, *, system: str | None = None) -> Completion:
         """Ask once; map whatever the SDK raises to the course's LLM errors."""
         from google.genai import types

@@ -20,6 +20,7 @@ and OLLAMA_MODEL.
 """
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from types import ModuleType
@@ -30,7 +31,7 @@ from course.config import get_key, get_setting
 from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
                              chat_messages, default_timeout, elapsed_ms, parse_arguments)
 from course.llm.errors import (BadResponse, LLMError, MissingKey, RateLimited, Unavailable,
-                               parse_retry_after, redact, shorten)
+                               not_json, parse_retry_after, redact, shorten)
 
 MISTRAL_URL = "https://api.mistral.ai/v1"
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
@@ -92,14 +93,18 @@ class ChatCompletionsLLM(LLM):
 
     def _create(self, messages: list[dict[str, Any]],
                 tools: Sequence[ToolSpec] = ()) -> tuple[Any, float]:
-        """One chat-completions request: (reply, ms). The SDK's exceptions pass through."""
+        """One chat-completions request: (reply, ms). The SDK's own exceptions pass through;
+        a body that is not JSON is a BadResponse."""
         options: dict[str, Any] = {"model": self.model, "messages": messages}
         if tools:
             options["tools"] = [function_tool(spec) for spec in tools]
         if self.temperature is not None:
             options["temperature"] = self.temperature
         started = time.perf_counter()
-        reply = self._client.chat.completions.create(**options)
+        try:
+            reply = self._client.chat.completions.create(**options)
+        except json.JSONDecodeError as exc:  # a 200 whose body is not JSON, though it says so
+            raise not_json(self._clean(str(exc)), provider=self.name) from None
         return reply, elapsed_ms(started)
 
     def _tool_use_failed(self, exc: Exception) -> str | None:
