@@ -23,8 +23,8 @@ from .cleaning import clean
 from .db import Database
 from .errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
 from .llm.base import LLM, Completion
-from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, NoProviderConfigured,
-                         UnknownProvider)
+from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound,
+                         NoProviderConfigured, UnknownProvider)
 from .results import Attempt, Result, printable
 from .safety import run_guarded
 from .schema import GraphSchema, Mention, introspect, link_entities
@@ -115,7 +115,9 @@ class RecallingMemory(Memory, Protocol):
 
 
 # A missing key or every provider down will not be fixed by asking again.
-_FINAL_LLM_ERRORS = (MissingKey, AllProvidersFailed, NoProviderConfigured)
+_FINAL_LLM_ERRORS = (MissingKey, AllProvidersFailed, NoProviderConfigured, ModelNotFound)
+# Failures that waiting or a better connection will not mend: their message says what to do.
+_SETTLED = (MissingKey, NoProviderConfigured, UnknownProvider, ModelNotFound)
 
 
 class Agent:
@@ -277,8 +279,11 @@ class Agent:
 
 def _what_to_do(exc: CourseError) -> str:
     """The error, with the next step when the LLM service failed (a missing key names its own)."""
-    if not isinstance(exc, LLMError) or isinstance(exc, (MissingKey, NoProviderConfigured, UnknownProvider)):
+    if not isinstance(exc, LLMError) or isinstance(exc, _SETTLED):
         return str(exc)
+    if isinstance(exc, AllProvidersFailed) and exc.failures and \
+            all(isinstance(error, _SETTLED) for _, error in exc.failures):
+        return f"{str(exc).rstrip('.')}\nChoose another provider with --provider NAME or COURSE_LLM=NAME."
     return (f"{str(exc).rstrip('.')}. Check your connection and the provider's endpoint setting, "
             "try again in a minute, or choose another provider with --provider NAME or "
             "COURSE_LLM=NAME (offline needs no key and no network).")

@@ -85,6 +85,7 @@ class FakeLLMServer:
 
     def __init__(self) -> None:
         self.queues: dict[str, deque[Reply]] = {api: deque() for api in APIS}
+        self.models: dict[str, list[str]] = {api: [] for api in APIS}   # what GET .../models lists
         self.received: list[Received] = []
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -145,6 +146,22 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
         pass
+
+    def do_GET(self) -> None:
+        """The model lists: Groq's /openai/v1/models, OpenAI-style /v1/models, Gemini's models."""
+        path = self.path.split("?", 1)[0]
+        if not path.endswith("/models"):
+            self._send(Reply(status=404, body={"error": {"message": f"no route {self.path}"}}))
+            return
+        if "x-goog-api-key" in {name.lower() for name in self.headers.keys()}:
+            names = self.server_state.models["gemini"]
+            self._send(Reply(body={"models": [{"name": f"models/{n}", "supportedGenerationMethods":
+                                               ["generateContent"]} for n in names]}))
+            return
+        api = "groq" if path.endswith("/openai/v1/models") else "openai"
+        self._send(Reply(body={"object": "list", "data": [
+            {"id": n, "object": "model", "created": 1700000000, "owned_by": "fake"}
+            for n in self.server_state.models[api]]}))
 
     def do_POST(self) -> None:
         api = api_of(self.path)
@@ -299,6 +316,18 @@ def auth_error(message: str, *, api: str = "openai") -> Reply:
         return Reply(status=400, body=body)
     return Reply(status=401, body={"error": {"message": message, "type": "invalid_request_error",
                                               "code": "invalid_api_key"}})
+
+
+def model_not_found(api: str, model: str) -> Reply:
+    """HTTP 404 for a model the key cannot use, in the API's own words."""
+    if api == "gemini":
+        return Reply(status=404, body={"error": {
+            "code": 404, "status": "NOT_FOUND",
+            "message": f"models/{model} is not found for API version v1beta, or is not supported "
+                       "for generateContent. Call ListModels to see the list of available models."}})
+    return Reply(status=404, body={"error": {
+        "message": f"The model `{model}` does not exist or you do not have access to it.",
+        "type": "invalid_request_error", "code": "model_not_found"}})
 
 
 def not_json() -> Reply:

@@ -16,7 +16,7 @@ from course.llm import (BadResponse, GeminiLLM, GroqLLM, LLMError, MissingKey, O
                         RateLimited, Unavailable)
 from fake_llm_server import (FAKE_KEY, auth_error, chat_answer, chat_rate_limited,  # noqa: F401
                              fake_server, gemini_answer, gemini_rate_limited, llm_settings_cleared,
-                             not_json, server_error, slow)
+                             model_not_found, not_json, server_error, slow)
 
 KINDS = ["gemini", "groq", "mistral"]
 API = {"gemini": "gemini", "groq": "groq", "mistral": "openai"}
@@ -249,3 +249,43 @@ def test_refused_key_message_is_redacted(fake_server, kind):
         make(kind).complete("q")
     assert FAKE_KEY not in str(caught.value)
     assert "check" in str(caught.value) and "_API_KEY" in str(caught.value)
+
+
+# --- a model the key cannot use (seed 001's "model name mystery") ----------------------------
+
+MODEL_VARIABLE = {"gemini": "GEMINI_MODEL", "groq": "GROQ_MODEL", "mistral": "MISTRAL_MODEL"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_model_the_key_cannot_use_names_the_models_it_can(fake_server, kind):
+    from course.llm import ModelNotFound
+
+    fake_server.models[API[kind]] = ["model-a", "model-b"]
+    fake_server.script(API[kind], model_not_found(API[kind], "no-such-model"))
+    with pytest.raises(ModelNotFound) as caught:
+        make(kind, model="no-such-model").complete("Who is Payal?")
+    message = str(caught.value)
+    assert "no-such-model" in message and "model-a" in message and "model-b" in message
+    assert MODEL_VARIABLE[kind] in message and "try again" not in message
+    assert FAKE_KEY not in message
+
+
+def test_the_agent_does_not_advise_waiting_for_a_missing_model(fake_server, college_db):
+    from course.agent import Agent
+
+    fake_server.models["groq"] = ["llama-3.3-70b-versatile"]
+    fake_server.script("groq", model_not_found("groq", "no-such-model"))
+    result = Agent(college_db, GroqLLM(model="no-such-model")).answer("Who is Payal?")
+    assert result.status == "failed" and "llama-3.3-70b-versatile" in result.error
+    assert "try again in a minute" not in result.answer
+
+
+def test_the_router_moves_on_past_a_missing_model(fake_server):
+    from course.llm import LLMRouter
+
+    fake_server.models["groq"] = ["llama-3.3-70b-versatile"]
+    fake_server.script("groq", model_not_found("groq", "no-such-model"))
+    fake_server.script("openai", chat_answer("RETURN 1"))
+    router = LLMRouter([GroqLLM(model="no-such-model"), OpenAICompatLLM.mistral()])
+    assert router.complete("Who is Payal?").text == "RETURN 1"
+    assert router.log[0].outcome == "model not found"

@@ -9,7 +9,7 @@ across providers when one is rate limited. `make_llm()` picks by name or COURSE_
 'RETURN 1'
 """
 from course.llm.base import LLM, Completion, Usage
-from course.llm.errors import (AllProvidersFailed, BadResponse, LLMError, MissingKey,
+from course.llm.errors import (AllProvidersFailed, BadResponse, LLMError, MissingKey, ModelNotFound,
                                NoProviderConfigured, RateLimited, Unavailable, UnknownProvider)
 from course.llm.gemini import GeminiLLM
 from course.llm.groq import GroqLLM
@@ -20,7 +20,7 @@ from course.llm.scripted import ScriptedLLM
 
 __all__ = [
     "LLM", "Completion", "Usage",
-    "LLMError", "RateLimited", "Unavailable", "BadResponse", "MissingKey",
+    "LLMError", "RateLimited", "Unavailable", "BadResponse", "MissingKey", "ModelNotFound",
     "NoProviderConfigured", "AllProvidersFailed", "UnknownProvider",
     "GeminiLLM", "GroqLLM", "OpenAICompatLLM", "LLMRouter", "ScriptedLLM",
     "make_llm", "provider_names", "describe_providers", "describe_llm",

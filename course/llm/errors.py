@@ -89,6 +89,32 @@ def not_json(detail: str, *, provider: str | None = None) -> BadResponse:
     return BadResponse(f"the reply was not JSON: {shorten(detail, 120)}", provider=provider)
 
 
+class ModelNotFound(LLMError):
+    """The service has no such model for this key (HTTP 404); the message names the models it
+    does have and the variable that picks one. Waiting will not help; another provider may.
+
+    >>> print(ModelNotFound("llama-9", ["llama-3.3-70b-versatile"], variable="GROQ_MODEL"))
+    model 'llama-9' is not one this key can use. Set GROQ_MODEL to one it can: llama-3.3-70b-versatile.
+    """
+
+    label = "model not found"
+    SHOWN = 12
+
+    def __init__(self, model: str, available: Iterable[str] | None, *, variable: str | None,
+                 provider: str | None = None) -> None:
+        self.model, self.variable = model, variable
+        self.available = sorted(available) if available is not None else None
+        pick = f"Set {variable} to one it can" if variable else "Pick one it can"
+        if self.available:
+            shown = ", ".join(self.available[:self.SHOWN])
+            more = f" and {len(self.available) - self.SHOWN} more" if len(self.available) > self.SHOWN else ""
+            which = f": {shown}{more}."
+        else:
+            which = " (the service's model list could not be read: see its documentation)."
+        super().__init__(f"model {model!r} is not one this key can use. {pick}{which}",
+                         provider=provider)
+
+
 class MissingKey(LLMError):
     """A provider needs a key that is set nowhere; the message names the variable."""
 

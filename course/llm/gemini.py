@@ -24,8 +24,8 @@ from typing import Any
 from course.config import get_key, get_setting
 from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
                              default_timeout, elapsed_ms)
-from course.llm.errors import (BadResponse, LLMError, MissingKey, RateLimited, Unavailable,
-                               parse_retry_after, redact, shorten)
+from course.llm.errors import (BadResponse, LLMError, MissingKey, ModelNotFound, RateLimited,
+                               Unavailable, parse_retry_after, redact, shorten)
 
 GEMINI_MODEL = "gemini-2.5-flash"
 # Ids this module made up for calls Gemini sent without one: never sent back as ids.
@@ -260,6 +260,14 @@ class GeminiLLM(LLM):
             return LLMError(f"{said} (the service refused the key: check {self.key_variable} in .env)",
                             provider=self.name)
         if code == 404:
-            return LLMError(f"{said}; model {self.model!r} not found (set GEMINI_MODEL to one Gemini has)",
-                            provider=self.name)
+            return ModelNotFound(self.model, self._model_names(), variable="GEMINI_MODEL",
+                                 provider=self.name)
         return LLMError(said, provider=self.name)
+
+    def _model_names(self) -> list[str] | None:
+        """The models this key can generate with, from Gemini's own list; None when unreadable."""
+        try:
+            return [str(model.name).removeprefix("models/") for model in self._client.models.list()
+                    if "generateContent" in (model.supported_actions or ["generateContent"])]
+        except Exception:  # noqa: BLE001 - the list is a courtesy; the 404 is the error
+            return None

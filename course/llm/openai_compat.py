@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from course.config import get_key, get_setting
 from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
                              chat_messages, default_timeout, elapsed_ms, parse_arguments)
-from course.llm.errors import (BadResponse, LLMError, MissingKey, RateLimited, Unavailable,
+from course.llm.errors import (BadResponse, LLMError, MissingKey, ModelNotFound, RateLimited, Unavailable,
                                not_json, parse_retry_after, redact, shorten)
 
 MISTRAL_URL = "https://api.mistral.ai/v1"
@@ -182,9 +182,17 @@ class ChatCompletionsLLM(LLM):
             return LLMError(f"{said} (the service refused the key: check {self.key_variable} in .env)",
                             provider=self.name)
         if status == 404:
-            where = f" (set {self.model_variable} to a model this service has)" if self.model_variable else ""
-            return LLMError(f"{said}; model {self.model!r} not found here{where}", provider=self.name)
+            return ModelNotFound(self.model, self._model_names(), variable=self.model_variable,
+                                 provider=self.name)
         return LLMError(said, provider=self.name)
+
+    def _model_names(self) -> list[str] | None:
+        """The models this key can use, from the service's own list; None when it cannot be read."""
+        try:
+            listing = self._client.models.list()   # groq: a response with .data; openai: a page
+            return [model.id for model in getattr(listing, "data", listing)]
+        except Exception:  # noqa: BLE001 - the list is a courtesy; the 404 is the error
+            return None
 
     def _server_message(self, exc: Any) -> str:
         """The service's own error message, redacted and on one line."""
