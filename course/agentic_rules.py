@@ -1,0 +1,365 @@
+"""The offline router, query updater and critic of notebook 12: deterministic rules, not a model.
+
+They read only what a model would be given: the question and its linked values, the tools'
+descriptions and parameters, and the results found so far. They know no name of the graph:
+the values come from the entity linking, the tools' examples from their descriptions, and
+the words below are English and Hinglish, not the college's.
+
+- `RuleRouter`: writes the question with its linked values as `{Label}` (a Subject as
+  `{Subject}`) and compares it with each tool's example questions, whose `{arguments}` the
+  parameters type ("a Subject.name value"); a free-text argument matches words that name
+  nothing in the graph. The closest example wins when it is close enough (word overlap,
+  `MIN_SIMILARITY`); else `text2cypher`. A question asked before gets `answer_given`.
+- `RuleUpdater`: (a request to change the data stays whole) splits at `;`, at `?` followed by more, and at ", and" / "and" / "aur" / "or"
+  when both sides are questions of their own; rewrites "she", "that student", "uske" with
+  what an earlier part found (the first value of its first row that names a graph value).
+- `RuleCritic`: a part that found nothing is missing; so is a value the question names that
+  no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for DSA).
+
+>>> router = RuleRouter()
+>>> from course.agentic_tools import TOOLS
+>>> call = router.route("Who is best in DBMS?", link_entities(db, "Who is best in DBMS?"),
+...                     [t.spec() for t in TOOLS])
+>>> call.name, call.arguments
+('best_in_subject', {'subject': 'DBMS'})
+>>> RuleUpdater().split("Who is best at DBMS, and which clubs is she in?")
+['Who is best at DBMS?', 'which clubs is she in?']
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .llm.base import ToolCall, ToolSpec
+from .llm.offline import CUES
+from .memory import _REFERRING, question_key
+from .schema import Mention, link_entities
+
+MIN_SIMILARITY = 0.5          # word overlap (Jaccard) with a tool's closest example question
+FALLBACK = "text2cypher"
+REFUSED = ("out_of_scope", "blocked")
+NOTES = "search_notes"
+
+_TOKEN = re.compile(r"\{\w+\}|[\w+#/']+")
+_EXAMPLE = re.compile(r"'([^']*\{\w+\}[^']*)'")
+_LINKED = re.compile(r"\(a (\w+)\.(\w+) value")
+_SKIPPED = frozenset({"the", "a", "an"})
+_WRITE = re.compile(CUES["write"])   # a request to change the data goes whole to text2cypher
+
+# Words that open (English) or carry (Hinglish) a question of its own.
+QUESTION_WORDS = frozenset("""who whom whose what which where when why how kya kaun kaunsa kaunse
+    kaunsi kon konsa konse konsi kitne kitna kitni kis kisne kiska kiske kisse kab kahan kaise
+    batao""".split())
+_AUXILIARY = frozenset("is are was were does do did can could should has have will".split())
+_CONJUNCTIONS = ("and also", "and", "aur", "or", "also", "plus", "then", "phir")
+_PERSONAL = frozenset("he she him they them it woh wo vo voh yeh ye".split())
+_POSSESSIVE = frozenset("his hers their its".split())
+_DEMONSTRATIVE = frozenset("that this those these same".split())
+_HINDI_CASE = {"uska": "ka", "uski": "ki", "uske": "ke", "iska": "ka", "iski": "ki", "iske": "ke",
+               "unka": "ka", "unki": "ki", "unke": "ke", "inka": "ka", "inki": "ki", "inke": "ke",
+               "usne": "ne", "unhone": "ne", "isne": "ne", "usko": "ko", "unko": "ko", "isko": "ko",
+               "inko": "ko", "usme": "mein", "isme": "mein", "unme": "mein", "inme": "mein",
+               "usse": "se"}
+_AFTER_OBJECT = frozenset("in at to from and or on with for of by".split())
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words, `{placeholders}` kept whole: `tokens("Who is {Student}?")`."""
+    return [t if t.startswith("{") else t.lower() for t in _TOKEN.findall(text)]
+
+
+def placeholders(question: str, mentions: Sequence[Mention]) -> list[str]:
+    """The question's words with each linked value as one `{Label}` token.
+
+    >>> placeholders("Who is best at dbms?", [Mention("dbms", "Subject", "name", "DBMS", 1.0)])
+    ['who', 'is', 'best', 'at', '{Subject}']
+    """
+    words = tokens(question)
+    for mention in mentions:
+        target = tokens(mention.text)
+        for start in range(len(words) - len(target) + 1):
+            if target and words[start:start + len(target)] == target:
+                words[start:start + len(target)] = ["{" + mention.label + "}"]
+                break
+    return words
+
+
+# --- the router -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example question of a tool, as tokens, with what its placeholders take."""
+
+    words: tuple[str, ...]
+    labels: Counter[str]          # typed placeholders the example needs, by label
+    free: str | None              # the free-text argument, if the example has one
+
+
+def examples(spec: ToolSpec) -> list[Example]:
+    """A tool's example questions from its description; typed placeholders as `{Label}`."""
+    props = spec.parameters.get("properties", {})
+    typed = {arg: m.group(1) for arg, p in props.items()
+             if (m := _LINKED.search(str(p.get("description", ""))))}
+    found = []
+    for text in _EXAMPLE.findall(spec.description):
+        words, free = [], None
+        for word in tokens(text):
+            name = word[1:-1] if word.startswith("{") else None
+            if name in typed:
+                words.append("{" + typed[name] + "}")
+            elif name in props:
+                words.append("{*}")
+                free = name
+            elif word not in _SKIPPED:
+                words.append(word)
+        found.append(Example(tuple(words), Counter(w[1:-1] for w in words if w.startswith("{")
+                                                   and w != "{*}"), free))
+    return found
+
+
+def similarity(question: Sequence[str], example: Example) -> float:
+    """How close a question (as placeholders) is to an example question: 0 to 1."""
+    words = [w for w in question if w not in _SKIPPED]
+    if example.free is not None:   # free text: the rest must match, the slot names nothing
+        head, _, tail = " ".join(example.words).partition("{*}")
+        text = " ".join(words)
+        slot = text[len(head):len(text) - len(tail)] if text.startswith(head) and \
+            text.endswith(tail) else ""
+        ok = bool(slot.strip()) and "{" not in slot and len(text) > len(head) + len(tail)
+        return 1.0 if ok else 0.0
+    have = Counter(w[1:-1] for w in words if w.startswith("{"))
+    if any(have[label] < n for label, n in example.labels.items()):
+        return 0.0
+    a, b = set(words), set(example.words)
+    return len(a & b) / len(a | b)
+
+
+class RuleRouter:
+    """Picks a tool by comparing the question with each tool's example questions."""
+
+    name, model = "Offline", "rules"
+
+    def __init__(self, *, min_similarity: float = MIN_SIMILARITY) -> None:
+        self.min_similarity = min_similarity
+
+    def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
+              found: Sequence[tuple[str, str]] = ()) -> ToolCall:
+        """The call to make; `found` is (question, answer) of the parts answered already."""
+        names = {t.name for t in tools}
+        if FALLBACK in names and _WRITE.search(question.lower()):
+            return ToolCall(FALLBACK, {"question": question})   # its guard and sentinel refuse it
+        earlier = {question_key(q): a for q, a in found}
+        if "answer_given" in names and question_key(question) in earlier:
+            return ToolCall("answer_given", {"answer": earlier[question_key(question)]})
+        words = placeholders(question, mentions)
+        best: tuple[float, ToolSpec | None, Example | None] = (0.0, None, None)
+        for spec in tools:
+            for example in examples(spec):
+                score = similarity(words, example)
+                if score > best[0]:
+                    best = (score, spec, example)
+        score, spec, example = best
+        if spec is None or example is None or score < self.min_similarity:
+            fallback = FALLBACK if FALLBACK in names else (NOTES if NOTES in names else None)
+            if fallback is None:
+                return ToolCall("none", {})
+            arg = "question" if fallback == FALLBACK else "query"
+            return ToolCall(fallback, {arg: question})
+        return ToolCall(spec.name, _arguments(spec, example, question, mentions))
+
+
+def _arguments(spec: ToolSpec, example: Example, question: str,
+               mentions: Sequence[Mention]) -> dict[str, Any]:
+    """Fill the tool's arguments: typed ones with the linked values in order, free with the question."""
+    props = spec.parameters.get("properties", {})
+    left = list(mentions)
+    arguments: dict[str, Any] = {}
+    for arg, prop in props.items():
+        typed = _LINKED.search(str(prop.get("description", "")))
+        if typed is None:
+            arguments[arg] = question
+            continue
+        mention = next((m for m in left if m.label == typed.group(1)), None)
+        if mention is not None:
+            left.remove(mention)
+            arguments[arg] = mention.value
+    return arguments
+
+
+# --- the query updater ----------------------------------------------------------------------
+
+
+def _is_question(words: Sequence[str], *, opening: bool) -> bool:
+    """Words that ask on their own: a question word first, a Hinglish one anywhere, an
+    auxiliary verb first ("Is Payal ..."), or, after a conjunction, an auxiliary verb followed
+    by a pronoun ("... and does she ...", not "... and is in the club")."""
+    if not words:
+        return False
+    if opening and words[0] in _AUXILIARY:
+        return True
+    if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
+                                         and w not in _ENGLISH_ONLY):
+        return True
+    return not opening and len(words) > 1 and words[0] in _AUXILIARY and (
+        words[1] in _PERSONAL or words[1] in _DEMONSTRATIVE)
+
+
+_ENGLISH_ONLY = frozenset("who whom whose what which where when why how".split())
+
+
+class RuleUpdater:
+    """Splits a question into parts and rewrites later parts with what earlier ones found."""
+
+    name, model = "Offline", "rules"
+
+    def split(self, question: str) -> list[str]:
+        """The atomic questions, in order; one part when the question is one question.
+
+        >>> RuleUpdater().split("Payal kaun hai aur uske clubs kaunse hain?")
+        ['Payal kaun hai?', 'uske clubs kaunse hain?']
+
+        A request to change the data is never split: it goes whole to be refused whole.
+        """
+        if _WRITE.search(question.lower()):
+            return [question]
+        pieces = [p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()]
+        parts: list[str] = []
+        for piece in pieces:
+            parts += self._split_conjunctions(piece.strip())
+        parts = [p for p in parts if tokens(p)]
+        if len(parts) <= 1:
+            return [question]
+        return [_as_question(p) if "?" in question else p for p in parts]
+
+    def _split_conjunctions(self, text: str) -> list[str]:
+        pattern = r",?\s+\b(" + "|".join(_CONJUNCTIONS) + r")\b\s+|,\s+(?=\w)"
+        for match in re.finditer(pattern, text, flags=re.I):
+            left, right = text[:match.start()], text[match.end():]
+            if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
+                return [left.strip()] + self._split_conjunctions(right.strip())
+        return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
+
+    def rewrite(self, part: str, found: Sequence[Sequence[Sequence[Any]]],
+                link: Callable[[str], Sequence[Mention]]) -> str:
+        """The part with a pronoun or "that student" replaced by what the last part found.
+
+        `found` holds the rows of the parts answered so far, in order.
+        """
+        value = _subject_found(found, link)
+        if value is None:
+            return part
+        words = part.rstrip("?").split()
+        out: list[str] = []
+        skip = False
+        for i, word in enumerate(words):
+            bare = word.lower().strip(",.!")
+            nxt = words[i + 1].lower().strip(",.!?") if i + 1 < len(words) else ""
+            if skip:
+                skip = False
+                continue
+            if bare in _DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | _AUXILIARY:
+                out.append(value)
+                skip = True            # "that student" -> the value, noun and all
+            elif bare in _HINDI_CASE:
+                out.append(f"{value} {_HINDI_CASE[bare]}")
+            elif bare in _POSSESSIVE or (bare == "her" and nxt and nxt not in _AFTER_OBJECT):
+                out.append(f"{value}'s")
+            elif bare in _PERSONAL or bare in ("her", "hers", "them"):
+                out.append(value)
+            else:
+                out.append(word)
+        text = " ".join(out)
+        return text + "?" if part.rstrip().endswith("?") else text
+
+
+def _as_question(text: str) -> str:
+    text = text.strip().rstrip(",")
+    return text if text.endswith("?") or not _is_question(tokens(text), opening=True) else text + "?"
+
+
+def _subject_found(found: Sequence[Sequence[Sequence[Any]]],
+                   link: Callable[[str], Sequence[Mention]]) -> str | None:
+    """What the latest part with rows was about: its first row's first value naming a graph value."""
+    for rows in reversed(found):
+        for cell in (rows[0] if rows else []):
+            if isinstance(cell, str) and any(m.value == cell for m in link(cell)):
+                return cell
+    return None
+
+
+def refers_back(part: str) -> bool:
+    """Does the part point at something found before ("she", "that student", "uske")?
+
+    >>> refers_back("which clubs is that student in?"), refers_back("Who is Payal?")
+    (True, False)
+    """
+    return any(w in _REFERRING or w in _HINDI_CASE for w in question_key(part).split())
+
+
+# --- the critic -----------------------------------------------------------------------------
+
+
+@dataclass
+class Review:
+    """The critic's verdict: complete, or the missing parts as new questions."""
+
+    complete: bool
+    missing: list[str]
+
+
+class RuleCritic:
+    """Complete when every part found something and every value the question names was used.
+
+    A part that text2cypher refused (out of scope, or a request to change the data) is not
+    complete, but it is not asked again either: a refusal is an answer, not a gap.
+    """
+
+    name, model = "Offline", "rules"
+
+    def review(self, question: str, mentions: Sequence[Mention],
+               parts: Sequence[dict[str, Any]]) -> Review:
+        """`parts`: {question, rewritten, tool, arguments, rows, found, status, part} so far."""
+        answered = {p["part"] for p in parts if p["found"]}
+        latest = {p["part"]: p for p in parts if p["part"] not in answered}  # last attempt of each gap
+        refused = [p for p in latest.values() if p["status"] in REFUSED]
+        missing = [p["rewritten"] for p in latest.values() if p not in refused]
+        for mention in mentions:
+            if any(_covers(p, mention) for p in parts):
+                continue
+            asked = next((p for p in parts if mention.text in question_key(p["question"])), None)
+            if asked is not None and asked not in refused:   # a refused part is not widened
+                again = _instead(asked["rewritten"], mention, mentions)
+                if again is not None:
+                    missing.append(again)
+        missing = list(dict.fromkeys(missing))
+        return Review(not missing and not refused, missing)
+
+
+def _covers(part: dict[str, Any], mention: Mention) -> bool:
+    """Did this part use or find the value (or take the question whole, as text)?"""
+    if not part["found"]:
+        return False
+    values = {str(v) for v in part["arguments"].values()}
+    cells = {str(c) for row in part["rows"] for v in row
+             for c in (v if isinstance(v, list) else [v])}
+    free = part["tool"] in (FALLBACK, NOTES, "answer_given")
+    return mention.value in values | cells or (free and mention.text in question_key(part["rewritten"]))
+
+
+def _instead(text: str, missing: Mention, mentions: Sequence[Mention]) -> str | None:
+    """The part asked again for the value it left out: "best at DBMS and DSA" -> "best at DSA".
+
+    None when no other value of the same kind stands in the part to be swapped for it.
+    """
+    words = text
+    words = re.sub(r"\s*(,|\band\b|\baur\b|&|\bor\b)\s*" + re.escape(missing.text) + r"\b", "",
+                   words, flags=re.I)
+    other = next((m for m in mentions if m.label == missing.label and m != missing
+                  and re.search(re.escape(m.text), words, re.I)), None)
+    if other is None:
+        return None
+    return re.sub(re.escape(other.text), missing.value, words, count=1, flags=re.I)
