@@ -170,7 +170,7 @@ class Roles(Protocol):
                 ) -> tuple[str, Usage]: ...
 
     def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
-              run: Run, context: str) -> tuple[ToolCall, Usage]: ...
+              run: Run, context: str) -> tuple[ToolCall | None, Usage]: ...
 
     def review(self, question: str, mentions: Sequence[Mention], run: Run) -> tuple[Review, Usage]: ...
 
@@ -195,12 +195,12 @@ class RuleRoles:
 
     def rewrite(self, part: str, run: Run, link: Callable[[str], Sequence[Mention]]
                 ) -> tuple[str, Usage]:
-        found = [s.rows for s in run.sub_questions if s.found]
+        found = [(s.rewritten, s.mentions, s.rows) for s in run.sub_questions if s.found]
         return self.updater.rewrite(part, found, link), Usage()
 
     def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
-              run: Run, context: str) -> tuple[ToolCall, Usage]:
-        return self.router.route(question, mentions, tools, run.found()), Usage()
+              run: Run, context: str) -> tuple[ToolCall | None, Usage]:
+        return self.router.route(question, mentions, tools, run.found(), context), Usage()
 
     def review(self, question: str, mentions: Sequence[Mention], run: Run) -> tuple[Review, Usage]:
         return self.critic.review(question, mentions, _part_records(run)), Usage()
@@ -373,6 +373,9 @@ class AgenticAgent:
         mentions = self.link(rewritten)
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]
         call, usage = roles.route(rewritten, mentions, toolbox.specs(without=tried), run, context)
+        if call is None:    # no tool is left to try on this part
+            run.step("router", f"no tool left for {rewritten!r}", usage, roles.name, roles.model)
+            return
         started = time.perf_counter()
         out = toolbox.run(call.name, call.arguments)
         record = CallRecord(call.name, call.arguments, out.error is None, out.error,

@@ -7,12 +7,12 @@ the words below are English and Hinglish, not the college's.
 
 - `RuleRouter`: writes the question with its linked values as `{Label}` (a Subject as
   `{Subject}`) and compares it with each tool's example questions, whose `{arguments}` the
-  parameters type ("a Subject.name value"); a free-text argument matches words that name
-  nothing in the graph. The closest example wins when it is close enough (word overlap,
-  `MIN_SIMILARITY`); else `text2cypher`. A question asked before gets `answer_given`.
+  parameters type ("a Subject.name value"); a free-text argument matches any words (less
+  well when they hold a linked value). The closest example wins when it is close enough (overlap of the
+  words that say what is asked, `MIN_SIMILARITY`); else `text2cypher`. A question asked before gets `answer_given`.
 - `RuleUpdater`: (a request to change the data stays whole) splits at `;`, at `?` followed by more, and at ", and" / "and" / "aur" / "or"
   when both sides are questions of their own; rewrites "she", "that student", "uske" with
-  what an earlier part found (the first value of its first row that names a graph value).
+  what an earlier part found, and "it" with what it asked about.
 - `RuleCritic`: a part that found nothing is missing; so is a value the question names that
   no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for DSA).
 
@@ -35,25 +35,31 @@ from typing import Any
 
 from .llm.base import ToolCall, ToolSpec
 from .llm.offline import CUES
-from .memory import _REFERRING, question_key
+from .memory import _REFERRING, depends_on_context, question_key
 from .schema import Mention, link_entities
 
-MIN_SIMILARITY = 0.5          # word overlap (Jaccard) with a tool's closest example question
+MIN_SIMILARITY = 0.6          # content-word overlap (Jaccard) with a tool's closest example
+FREE_WITH_VALUE = 0.7       # a free-text example whose slot holds a linked value
 FALLBACK = "text2cypher"
 REFUSED = ("out_of_scope", "blocked")
 NOTES = "search_notes"
 
-_TOKEN = re.compile(r"\{\w+\}|[\w+#/']+")
+_TOKEN = re.compile(r"\{\w+\}|[\w+#/]+")
 _EXAMPLE = re.compile(r"'([^']*\{\w+\}[^']*)'")
 _LINKED = re.compile(r"\(a (\w+)\.(\w+) value")
 _SKIPPED = frozenset({"the", "a", "an"})
 _WRITE = re.compile(CUES["write"])   # a request to change the data goes whole to text2cypher
 
+_REQUESTS = frozenset("list show name tell give find".split())   # "... and list the members"
 # Words that open (English) or carry (Hinglish) a question of its own.
 QUESTION_WORDS = frozenset("""who whom whose what which where when why how kya kaun kaunsa kaunse
     kaunsi kon konsa konse konsi kitne kitna kitni kis kisne kiska kiske kisse kab kahan kaise
-    batao""".split())
+    batao""".split()) | _REQUESTS
 _AUXILIARY = frozenset("is are was were does do did can could should has have will".split())
+_COUNTING = frozenset("many much number count total kitne kitna kitni".split())
+_PEOPLE = frozenset("who whom whose kaun kon kisne kisse kiska kiske".split())  # answered by people
+FUNCTION_WORDS = QUESTION_WORDS | _AUXILIARY | frozenset("""i me my we you to of in on at for from
+    with about by and or the a an ke ka ki hai hain mein me se tak ko ne pe par kya please""".split())
 _CONJUNCTIONS = ("and also", "and", "aur", "or", "also", "plus", "then", "phir")
 _PERSONAL = frozenset("he she him they them it woh wo vo voh yeh ye".split())
 _POSSESSIVE = frozenset("his hers their its".split())
@@ -122,20 +128,38 @@ def examples(spec: ToolSpec) -> list[Example]:
 
 
 def similarity(question: Sequence[str], example: Example) -> float:
-    """How close a question (as placeholders) is to an example question: 0 to 1."""
+    """How close a question (as placeholders) is to an example question: 0 to 1.
+
+    The mean of two overlaps (Jaccard): of all the words, and of the words that say what is
+    asked (function words aside). A count ("how many") never fits an example that lists.
+    """
     words = [w for w in question if w not in _SKIPPED]
     if example.free is not None:   # free text: the rest must match, the slot names nothing
         head, _, tail = " ".join(example.words).partition("{*}")
         text = " ".join(words)
         slot = text[len(head):len(text) - len(tail)] if text.startswith(head) and \
             text.endswith(tail) else ""
-        ok = bool(slot.strip()) and "{" not in slot and len(text) > len(head) + len(tail)
-        return 1.0 if ok else 0.0
+        if not slot.strip() or len(text) <= len(head) + len(tail):
+            return 0.0
+        # A slot that holds a linked value too ("a {Concept} mask") fits less well than one that
+        # names nothing in the graph, and less than a template that fits exactly.
+        return FREE_WITH_VALUE if "{" in slot else 1.0
     have = Counter(w[1:-1] for w in words if w.startswith("{"))
     if any(have[label] < n for label, n in example.labels.items()):
         return 0.0
-    a, b = set(words), set(example.words)
-    return len(a & b) / len(a | b)
+    if set(words) & _COUNTING and not set(example.words) & _COUNTING:
+        return 0.0           # "how many members" asks for a number, not the members
+    return (_jaccard(_content(words), _content(example.words))
+            + _jaccard(set(words), set(example.words))) / 2
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def _content(words: Sequence[str]) -> set[str]:
+    """The words that say what is asked (and the placeholders), without the function words."""
+    return {w for w in words if w not in FUNCTION_WORDS}
 
 
 class RuleRouter:
@@ -147,11 +171,13 @@ class RuleRouter:
         self.min_similarity = min_similarity
 
     def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
-              found: Sequence[tuple[str, str]] = ()) -> ToolCall:
-        """The call to make; `found` is (question, answer) of the parts answered already."""
+              found: Sequence[tuple[str, str]] = (), context: str = "") -> ToolCall | None:
+        """The call to make, or None when no tool is left; `found` is (question, answer) of the
+        parts answered already, `context` the conversation so far."""
         names = {t.name for t in tools}
-        if FALLBACK in names and _WRITE.search(question.lower()):
-            return ToolCall(FALLBACK, {"question": question})   # its guard and sentinel refuse it
+        if FALLBACK in names and (_WRITE.search(question.lower())       # its guard refuses it
+                                  or (context and depends_on_context(question, mentions))):
+            return ToolCall(FALLBACK, {"question": question})
         earlier = {question_key(q): a for q, a in found}
         if "answer_given" in names and question_key(question) in earlier:
             return ToolCall("answer_given", {"answer": earlier[question_key(question)]})
@@ -166,7 +192,7 @@ class RuleRouter:
         if spec is None or example is None or score < self.min_similarity:
             fallback = FALLBACK if FALLBACK in names else (NOTES if NOTES in names else None)
             if fallback is None:
-                return ToolCall("none", {})
+                return None
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
         return ToolCall(spec.name, _arguments(spec, example, question, mentions))
@@ -208,7 +234,7 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
         words[1] in _PERSONAL or words[1] in _DEMONSTRATIVE)
 
 
-_ENGLISH_ONLY = frozenset("who whom whose what which where when why how".split())
+_ENGLISH_ONLY = frozenset("who whom whose what which where when why how".split()) | _REQUESTS
 
 
 class RuleUpdater:
@@ -243,16 +269,17 @@ class RuleUpdater:
                 return [left.strip()] + self._split_conjunctions(right.strip())
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
-    def rewrite(self, part: str, found: Sequence[Sequence[Sequence[Any]]],
+    def rewrite(self, part: str, found: Sequence[Found],
                 link: Callable[[str], Sequence[Mention]]) -> str:
-        """The part with a pronoun or "that student" replaced by what the last part found.
+        """The part with "she", "it", "that student" or "uske" replaced by what it stands for.
 
-        `found` holds the rows of the parts answered so far, in order.
+        `found` holds (question, the values it named, the rows it found) for the parts answered
+        so far, in order. A person's pronoun ("she", "his", "uske") stands for what the last
+        part found when it asked "who" (the first value of its rows that names a graph value),
+        else for what it asked about; so do "it" and "its"; "that student" stands for the
+        last value of that label.
         """
-        value = _subject_found(found, link)
-        if value is None:
-            return part
-        words = part.rstrip("?").split()
+        words = part.rstrip().rstrip("?").split()
         out: list[str] = []
         skip = False
         for i, word in enumerate(words):
@@ -261,34 +288,74 @@ class RuleUpdater:
             if skip:
                 skip = False
                 continue
-            if bare in _DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | _AUXILIARY:
+            kind = _kind_of(bare, nxt)
+            value = _stands_for(kind, nxt, found, link) if kind else None
+            if value is None:
+                out.append(word)
+            elif kind == "that":
                 out.append(value)
                 skip = True            # "that student" -> the value, noun and all
             elif bare in _HINDI_CASE:
                 out.append(f"{value} {_HINDI_CASE[bare]}")
-            elif bare in _POSSESSIVE or (bare == "her" and nxt and nxt not in _AFTER_OBJECT):
+            elif kind in ("possessive", "its"):
                 out.append(f"{value}'s")
-            elif bare in _PERSONAL or bare in ("her", "hers", "them"):
-                out.append(value)
             else:
-                out.append(word)
+                out.append(value)
         text = " ".join(out)
         return text + "?" if part.rstrip().endswith("?") else text
+
+
+def _kind_of(word: str, nxt: str) -> str | None:
+    """What a word points back with: that (+ noun), it, its, possessive, person, or None."""
+    if word in _DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | _AUXILIARY:
+        return "that"
+    if word in ("it", "this", "that"):
+        return "it"
+    if word == "its":
+        return "its"
+    if word in _POSSESSIVE or (word == "her" and nxt and nxt not in _AFTER_OBJECT):
+        return "possessive"
+    if word in _PERSONAL or word in ("her", "hers", "them") or word in _HINDI_CASE:
+        return "person"
+    return None
+
+
+Found = tuple[str, Sequence[Mention], Sequence[Sequence[Any]]]   # question, its values, its rows
+
+
+def _stands_for(kind: str, noun: str, found: Sequence[Found],
+                link: Callable[[str], Sequence[Mention]]) -> str | None:
+    """The value a pointing word stands for, from the latest part that found something."""
+    for question, mentions, rows in reversed(found):
+        asked = [(m.label, m.value) for m in mentions]
+        got = _found_values(rows, link)
+        if kind == "that":
+            label = noun.rstrip("s").lower()
+            hit = [v for lab, v in got + asked if lab.lower() == label]
+            if hit:
+                return hit[0]
+            continue
+        by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & _PEOPLE)
+        ordered = got + asked if by_people else asked + got
+        if ordered:
+            return ordered[0][1]
+    return None
+
+
+def _found_values(rows: Sequence[Sequence[Any]], link: Callable[[str], Sequence[Mention]]
+                  ) -> list[tuple[str, str]]:
+    """(label, value) of the cells of the first rows that are graph values, in order."""
+    values = []
+    for row in rows[:3]:
+        for cell in row:
+            if isinstance(cell, str):
+                values += [(m.label, m.value) for m in link(cell) if m.value == cell][:1]
+    return values
 
 
 def _as_question(text: str) -> str:
     text = text.strip().rstrip(",")
     return text if text.endswith("?") or not _is_question(tokens(text), opening=True) else text + "?"
-
-
-def _subject_found(found: Sequence[Sequence[Sequence[Any]]],
-                   link: Callable[[str], Sequence[Mention]]) -> str | None:
-    """What the latest part with rows was about: its first row's first value naming a graph value."""
-    for rows in reversed(found):
-        for cell in (rows[0] if rows else []):
-            if isinstance(cell, str) and any(m.value == cell for m in link(cell)):
-                return cell
-    return None
 
 
 def refers_back(part: str) -> bool:

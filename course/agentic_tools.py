@@ -7,7 +7,8 @@ linked to a graph value first ("dbms" finds DBMS) and sent as a query parameter,
 formatted into the text. Beside the templates:
 
 - `search_notes(query)`: full-text search over the notes' text, terms joined with `|`
-  (FalkorDB's full-text search ANDs the terms of a query otherwise);
+  (FalkorDB's full-text search ANDs the terms of a query otherwise); a note counts only when
+  it holds every term asked about (`grounded`);
 - `text2cypher(question)`: the notebook-05 agent, with its guard and its retry;
 - `answer_given(answer)`: the answer is already in what the conversation found.
 
@@ -35,7 +36,7 @@ from .results import Result, printable
 from .schema import GraphSchema, introspect, link_entities
 
 LINKED = re.compile(r"\(a (\w+)\.(\w+) value")    # how a parameter names the graph value it takes
-NOTE_HITS = 3                                      # notes search_notes returns
+NOTE_HITS = 5                                      # notes search_notes returns
 
 
 @dataclass
@@ -56,10 +57,11 @@ class ToolOutput:
 
     @property
     def found(self) -> bool:
-        """True when the tool answered with rows (or, for answer_given, with an answer)."""
+        """True when the tool answered: with rows; text2cypher also with none (after its own
+        retry on an empty result, "nothing in the graph" is its answer); answer_given with text."""
         if self.tool == "answer_given":
             return bool(self.answer.strip())
-        return self.status == "answered" and bool(self.rows)
+        return self.status == "answered" and (bool(self.rows) or self.tool == "text2cypher")
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,7 @@ SCALES = {"best_in_subject": "STUDIES.grade", "learn_skill_from": "HAS_SKILL.lev
 _TERM = re.compile(r"[a-z0-9]+")
 _NOT_TERMS = frozenset("""a an the is are was were be of in on to for and or what which who
     does do did how why when where explain define meaning mean means kya hai hain hota hoti ka
-    ki ke se batao samjhao me mein about tell""".split())
+    ki ke se batao samjhao me mein about tell use used uses""".split())
 
 
 def note_terms(query: str) -> str:
@@ -185,6 +187,21 @@ def search_notes(db: Database, query: str, *, k: int = NOTE_HITS) -> Rows:
     if not terms:
         return Rows(["note", "concept", "score", "text"], [])
     return db.run(SEARCH_NOTES, {"terms": terms, "k": k})
+
+
+def grounded(query: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """The rows whose `text` holds every term of the query (a term's first five letters, so
+    "conditions" holds "condition"): a note that shares one word with the question is not
+    an answer to it.
+
+    >>> grounded("What is Payal's branch?", ["note", "text"], [["N14", "One branch at a time."]])
+    []
+    """
+    stems = [t[:5] for t in note_terms(query).split("|") if t]
+    where = list(columns).index("text") if "text" in columns else None
+    if where is None or not stems:
+        return []
+    return [list(r) for r in rows if all(s in str(r[where]).lower() for s in stems)]
 
 
 # --- running the tools -----------------------------------------------------------------------
@@ -262,8 +279,10 @@ class Toolbox:
                           result.llm_calls, result.input_tokens, result.output_tokens)
 
     def notes(self, query: str) -> ToolOutput:
+        """The notes the search finds that hold every term asked about (`grounded`)."""
         rows = self.search(self.db, query)
-        return ToolOutput("search_notes", {"query": query}, rows.columns, rows.rows,
+        return ToolOutput("search_notes", {"query": query}, rows.columns,
+                          grounded(query, rows.columns, rows.rows),
                           getattr(rows, "cypher", None) or SEARCH_NOTES)
 
 
