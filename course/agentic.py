@@ -17,6 +17,7 @@ of `course.agentic_rules`, named as such. Everything one question needs lives in
 made for that question, so nothing leaks from one question into the next (the book's
 `answers=[]` default argument did).
 
+>>> from course import make_llm
 >>> agent = AgenticAgent(db, make_llm("offline"))
 >>> result = agent.answer("Who is best at DBMS, and which clubs is she in?")
 >>> [(p.rewritten, p.tool) for p in result.sub_questions]
@@ -366,8 +367,8 @@ class AgenticAgent:
               number: int, round_: int, context: str) -> None:
         """Rewrite (after the first part), route, run the tool, write the part's answer."""
         rewritten = part
-        if any(s.found for s in run.sub_questions) and (isinstance(roles, ChatRoles)
-                                                        or refers_back(part)):
+        if round_ == 0 and any(s.found for s in run.sub_questions) and (
+                isinstance(roles, ChatRoles) or refers_back(part)):   # the critic's are explicit
             rewritten, usage = roles.rewrite(part, run, self.link)
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)
         mentions = self.link(rewritten)

@@ -17,6 +17,8 @@ tool loop have one. Each question ends as one of:
 
 For a note question, `named` says whether the answer names the note it took its text from.
 
+>>> from course import make_llm
+>>> from course.agentic import AgenticAgent
 >>> questions = load_parts(MULTIPART_SET)
 >>> report = evaluate_parts(db, lambda db, schema: AgenticAgent(db, make_llm("offline"), schema=schema),
 ...                         questions[:1], agent="agentic")

@@ -182,24 +182,19 @@ class RuleRouter:
         if "answer_given" in names and question_key(question) in earlier:
             return ToolCall("answer_given", {"answer": earlier[question_key(question)]})
         words = placeholders(question, mentions)
-        best: tuple[float, ToolSpec | None, Example | None] = (0.0, None, None)
-        for spec in tools:
-            for example in examples(spec):
-                score = similarity(words, example)
-                if score > best[0]:
-                    best = (score, spec, example)
-        score, spec, example = best
-        if spec is None or example is None or score < self.min_similarity:
+        scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
+                  for example in examples(spec)]
+        score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
+        if best is None or score < self.min_similarity:
             fallback = FALLBACK if FALLBACK in names else (NOTES if NOTES in names else None)
             if fallback is None:
                 return None
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
-        return ToolCall(spec.name, _arguments(spec, example, question, mentions))
+        return ToolCall(best.name, _arguments(best, question, mentions))
 
 
-def _arguments(spec: ToolSpec, example: Example, question: str,
-               mentions: Sequence[Mention]) -> dict[str, Any]:
+def _arguments(spec: ToolSpec, question: str, mentions: Sequence[Mention]) -> dict[str, Any]:
     """Fill the tool's arguments: typed ones with the linked values in order, free with the question."""
     props = spec.parameters.get("properties", {})
     left = list(mentions)

@@ -311,6 +311,7 @@ TOOLS: tuple[Tool, ...] = (
     template("best_in_subject",
              "The students of a subject ranked by grade, best first: who is best at it, who "
              "can teach it. e.g. 'Who is the best at {subject}?', 'Who is best in {subject}?', "
+             "'Who is the best person to teach me {subject}?', "
              "'Who should teach me {subject}?', 'Who is the topper in {subject}?', "
              "'{subject} mein sabse acha kaun hai?'",
              BEST_IN_SUBJECT, subject=("Subject", "name", "The subject")),
