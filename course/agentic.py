@@ -94,6 +94,7 @@ class SubQuestion:
     round: int = 0                # 0: from the question; 1, 2: asked for by the critic
     part: int = 0                 # which part of the answer it fills
     mentions: list[Mention] = field(default_factory=list, repr=False)
+    scope: str | None = None      # what it answered, when the critic found it asked for more
 
     def contract(self) -> dict[str, Any]:
         """The `--json` record: {question, rewritten, tool, arguments, rows, answer}."""
@@ -224,7 +225,7 @@ class ChatRoles:
         return read_json(turn.text), turn.usage
 
     def split(self, question: str, context: str) -> tuple[list[str], Usage]:
-        data, usage = self._json(UPDATER_SYSTEM, _with_context(f"QUESTION: {question}", context))
+        data, usage = self._json(*split_prompt(question, context))
         parts = data.get("questions") if data else None
         if not isinstance(parts, list) or not parts or not all(isinstance(p, str) and p.strip()
                                                               for p in parts):
@@ -233,18 +234,16 @@ class ChatRoles:
 
     def rewrite(self, part: str, run: Run, link: Callable[[str], Sequence[Mention]]
                 ) -> tuple[str, Usage]:
-        data, usage = self._json(REWRITE_SYSTEM, f"{_results_so_far(run)}\n\nQUESTION: {part}")
+        data, usage = self._json(*rewrite_prompt(part, run))
         text = data.get("question") if data else None
         if not isinstance(text, str) or not text.strip():
             return self.rules.rewrite(part, run, link)[0], usage
         return text.strip(), usage
 
     def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
-              run: Run, context: str) -> tuple[ToolCall, Usage]:
-        user = prompts.cypher_user_prompt(question, mentions=mentions, context=context)
-        if run.sub_questions:
-            user = f"{_results_so_far(run)}\n\n{user}"
-        turn = self.llm.chat(ROUTER_SYSTEM, [Message("user", user)], tools)
+              run: Run, context: str) -> tuple[ToolCall | None, Usage]:
+        system, user = route_prompt(question, mentions, run, context)
+        turn = self.llm.chat(system, [Message("user", user)], tools)
         self.name, self.model = turn.provider, turn.model
         calls = [c for c in turn.tool_calls if not c.problem]
         if not calls:   # no usable call: the general tool, with the question as it stands
@@ -252,7 +251,7 @@ class ChatRoles:
         return calls[0], turn.usage
 
     def review(self, question: str, mentions: Sequence[Mention], run: Run) -> tuple[Review, Usage]:
-        data, usage = self._json(CRITIC_SYSTEM, f"QUESTION: {question}\n\n{_results_so_far(run)}")
+        data, usage = self._json(*critic_prompt(question, run))
         if not data or not isinstance(data.get("complete"), bool):
             return self.rules.review(question, mentions, run)[0], usage
         missing = [m for m in data.get("missing") or [] if isinstance(m, str) and m.strip()]
@@ -275,8 +274,27 @@ def read_json(text: str) -> dict[str, Any] | None:
     return None
 
 
-def _with_context(user: str, context: str) -> str:
-    return f"{context}\n\n{user}" if context else user
+def split_prompt(question: str, context: str) -> tuple[str, str]:
+    """(system, user) of the updater's split call."""
+    user = f"QUESTION: {question}"
+    return UPDATER_SYSTEM, f"{context}\n\n{user}" if context else user
+
+
+def rewrite_prompt(part: str, run: Run) -> tuple[str, str]:
+    """(system, user) of the updater's rewrite call."""
+    return REWRITE_SYSTEM, f"{_results_so_far(run)}\n\nQUESTION: {part}"
+
+
+def route_prompt(question: str, mentions: Sequence[Mention], run: Run,
+                 context: str) -> tuple[str, str]:
+    """(system, user) of the router's call (the tools go beside them)."""
+    user = prompts.cypher_user_prompt(question, mentions=mentions, context=context)
+    return ROUTER_SYSTEM, f"{_results_so_far(run)}\n\n{user}" if run.sub_questions else user
+
+
+def critic_prompt(question: str, run: Run) -> tuple[str, str]:
+    """(system, user) of the critic's call."""
+    return CRITIC_SYSTEM, f"QUESTION: {question}\n\n{_results_so_far(run)}"
 
 
 def _results_so_far(run: Run) -> str:
@@ -305,7 +323,8 @@ class AgenticAgent:
                  tools: Sequence[Tool] = TOOLS,
                  search: Callable[[Database, str], Rows] = search_notes,
                  timeout_ms: int = 5_000, max_rows: int = 200,
-                 schema: GraphSchema | None = None) -> None:
+                 schema: GraphSchema | None = None,
+                 roles: RuleRoles | ChatRoles | None = None) -> None:
         if llm is None:
             from .llm.registry import make_llm
 
@@ -313,6 +332,7 @@ class AgenticAgent:
         if max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more")
         self.db, self.llm, self.memory = db, llm, memory
+        self.roles = roles or roles_for(llm)   # the rules offline, else the model's calls
         self.critic_on, self.max_rounds = critic, max_rounds
         self.schema = schema or introspect(db)
         self.tools, self.search = tuple(tools), search
@@ -342,7 +362,7 @@ class AgenticAgent:
         return result
 
     def _answer(self, run: Run, result: AgenticResult) -> None:
-        roles = roles_for(self.llm)
+        roles = self.roles
         context = self.memory.context() if self.memory is not None else ""
         toolbox = Toolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
                           self.timeout_ms, self.max_rows)
@@ -356,7 +376,15 @@ class AgenticAgent:
             run.critic.append(CriticRound(round_, review.complete, review.missing))
             run.step("critic", "complete" if review.complete else f"missing {review.missing}",
                      usage, roles.name, roles.model)
-            asked = [(m, _part_of(run, m)) for m in review.missing]
+            for number, text in review.narrowed.items():
+                for s in run.sub_questions:
+                    if s.part == number and s.found:
+                        s.scope = text
+            asked, new = [], max((s.part for s in run.sub_questions), default=-1) + 1
+            for m in review.missing:   # the same part again, or a new part of the answer
+                number = _part_of(run, m)
+                asked.append((m, new if number is None else number))
+                new += number is None
             asked = [(m, n) for m, n in asked if _untried(run, n, toolbox)]
             if review.complete or not asked:
                 break
@@ -399,7 +427,7 @@ class AgenticAgent:
         """A part's answer from its rows: a note is quoted and named; other rows, the answer prompt."""
         if not sub.found:
             return sub.error or "Nothing found."
-        if "note" in sub.columns and "text" in sub.columns and isinstance(self.llm, OfflineLLM):
+        if "note" in sub.columns and "text" in sub.columns and isinstance(self.roles, RuleRoles):
             return quote_note(sub.rewritten, sub.columns, sub.rows)
         system, user = prompts.answer_prompt(sub.rewritten, sub.cypher or "", sub.columns,
                                              sub.rows)
@@ -419,15 +447,14 @@ def _untried(run: Run, number: int, toolbox: Toolbox) -> bool:
     return bool(toolbox.specs(without=[s.tool for s in subs if not s.found]))
 
 
-def _part_of(run: Run, missing: str) -> int:
-    """Which part a critic's missing question fills: the same question again, else a new part."""
+def _part_of(run: Run, missing: str) -> int | None:
+    """Which part a critic's missing question asks again, or None for a new part."""
     from .memory import question_key
 
     for s in run.sub_questions:
-        if question_key(s.rewritten) == question_key(missing) or question_key(s.question) == \
-                question_key(missing):
+        if question_key(missing) in (question_key(s.rewritten), question_key(s.question)):
             return s.part
-    return max((s.part for s in run.sub_questions), default=-1) + 1
+    return None
 
 
 def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -454,7 +481,7 @@ def _finish(result: AgenticResult, run: Run) -> None:
     lines = []
     for s in best:
         text = s.answer if s.found else f"{UNANSWERED[result.language]}: {s.rewritten} ({s.answer})"
-        lines.append(text if len(best) == 1 else f"{s.rewritten} {text}")
+        lines.append(text if len(best) == 1 else f"{s.scope or s.rewritten} {text}")
     result.answer = "\n".join(lines)
     found = [s for s in best if s.found]
     first = found[0] if found else (best[0] if best else None)

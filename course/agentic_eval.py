@@ -27,15 +27,26 @@ For a note question, `named` says whether the answer names the note it took its 
 """
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .agent import Agent
+from .agentic import (AgenticAgent, Run, RuleRoles, critic_prompt, rewrite_prompt, route_prompt,
+                      split_prompt)
+from .agentic_rules import Review
 from .config import PROJECT_ROOT
 from .db import Database
 from .errors import CourseError, DataFileError
 from .evaluation import REFERENCE_MAX_ROWS, REFUSED, json_line, same_rows
-from .schema import GraphSchema, introspect
+from .llm.base import LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage
+from .llm.openai_compat import chat_history, function_tool
+from .prompt_size import size
+from .schema import GraphSchema, Mention, introspect
+from .llm.offline import OfflineLLM
+from .tools import ToolAgent, with_tools
 
 MULTIPART_SET = PROJECT_ROOT / "data" / "eval" / "multipart.jsonl"
 NOTES_SET = PROJECT_ROOT / "data" / "eval" / "notes.jsonl"
@@ -163,3 +174,108 @@ def judge(db: Database, question: PartQuestion, result: Any) -> PartOutcome:
     return PartOutcome(question.id, question.kind, question.question, result.status, verdict,
                        right, len(question.parts), result.llm_calls,
                        result.input_tokens + result.output_tokens, named, result.answer)
+
+
+# --- the comparison, with tokens estimated where the offline provider reports none -----------
+
+
+def estimate(text: str) -> int:
+    """Tokens, estimated as words and punctuation marks (`course.prompt_size`)."""
+    return size(text)["words+punct"]
+
+
+class Meter(LLM):
+    """Any LLM, with its calls and the tokens it was sent and sent back estimated."""
+
+    def __init__(self, inner: LLM) -> None:
+        self.inner, self.name, self.model = inner, inner.name, inner.model
+        self.calls, self.sent, self.received = 0, 0, 0
+
+    def count(self, system: str | None, messages: Sequence[Message], reply: str,
+              tools: Sequence[ToolSpec] = ()) -> None:
+        """One call as a chat-completions service would get it: messages and tools, as JSON."""
+        wire = {"messages": chat_history(system, messages), "tools": [function_tool(t) for t in tools]}
+        self.calls += 1
+        self.sent += estimate(json.dumps(wire, ensure_ascii=False))
+        self.received += estimate(reply)
+
+    def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+        completion = self.inner.complete(prompt, system=system)
+        self.count(system, [Message("user", prompt)], completion.text)
+        return completion
+
+    def chat(self, system: str | None, messages: Sequence[Message],
+             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
+        turn = self.inner.chat(system, messages, tools)
+        self.count(system, messages, turn.text + "".join(c.arguments_json for c in turn.tool_calls),
+                   tools)
+        return turn
+
+
+class MeteredRules(RuleRoles):
+    """The offline rules, counting what the same calls would send a model (`ChatRoles`' prompts)."""
+
+    def __init__(self, meter: Meter) -> None:
+        super().__init__()
+        self.meter = meter
+
+    def _count(self, prompt: tuple[str, str], reply: Any, tools: Sequence[ToolSpec] = ()) -> None:
+        self.meter.count(prompt[0], [Message("user", prompt[1])], json.dumps(reply), tools)
+
+    def split(self, question: str, context: str) -> tuple[list[str], Usage]:
+        parts, usage = super().split(question, context)
+        self._count(split_prompt(question, context), {"questions": parts})
+        return parts, usage
+
+    def rewrite(self, part: str, run: Run, link: Callable[[str], Sequence[Mention]]
+                ) -> tuple[str, Usage]:
+        text, usage = super().rewrite(part, run, link)
+        self._count(rewrite_prompt(part, run), {"question": text})
+        return text, usage
+
+    def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
+              run: Run, context: str) -> tuple[ToolCall | None, Usage]:
+        call, usage = super().route(question, mentions, tools, run, context)
+        self._count(route_prompt(question, mentions, run, context),
+                    call.arguments if call else {}, tools)
+        return call, usage
+
+    def review(self, question: str, mentions: Sequence[Mention], run: Run) -> tuple[Review, Usage]:
+        review, usage = super().review(question, mentions, run)
+        self._count(critic_prompt(question, run), {"complete": review.complete,
+                                                   "missing": review.missing})
+        return review, usage
+
+
+AGENTS = ("pipeline", "tool loop", "agentic", "agentic, critic off")
+
+
+def compare(db: Database, questions: list[PartQuestion], llm: LLM,
+            agents: Sequence[str] = AGENTS) -> list[dict[str, Any]]:
+    """One row per agent: full / half / wrong / refused / failed, LLM calls and tokens per question.
+
+    Tokens are the service's own counts when it reports them, else an estimate of what a
+    chat-completions service would be sent and send back (words and punctuation marks),
+    counted the same way for every agent; offline the router, updater and critic count the
+    prompts they would send a model.
+    """
+    rows = []
+    for name in agents:
+        meter = Meter(with_tools(llm) if name == "tool loop" else llm)
+
+        def make(db: Database, schema: GraphSchema, name: str = name, meter: Meter = meter) -> Any:
+            if name == "pipeline":
+                return Agent(db, meter, schema=schema)
+            if name == "tool loop":
+                return ToolAgent(db, meter, schema=schema)
+            roles = MeteredRules(meter) if isinstance(llm, OfflineLLM) else None
+            return AgenticAgent(db, meter, schema=schema, roles=roles,
+                                critic=name != "agentic, critic off")
+
+        report = evaluate_parts(db, make, questions, agent=name)
+        row = report.row()
+        if not row["tokens_per_question"]:
+            row["tokens_per_question"] = round((meter.sent + meter.received) / max(len(questions), 1), 1)
+            row["tokens"] = "estimated"
+        rows.append(row)
+    return rows

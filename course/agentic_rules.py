@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .llm.base import ToolCall, ToolSpec
@@ -367,10 +367,15 @@ def refers_back(part: str) -> bool:
 
 @dataclass
 class Review:
-    """The critic's verdict: complete, or the missing parts as new questions."""
+    """The critic's verdict: complete, or the missing parts as new questions.
+
+    `narrowed`: a part that answered less than it asked, as what it did answer (part number
+    -> "Who is the best at DBMS?"), so the answer does not claim more than it found.
+    """
 
     complete: bool
     missing: list[str]
+    narrowed: dict[int, str] = field(default_factory=dict)
 
 
 class RuleCritic:
@@ -389,6 +394,7 @@ class RuleCritic:
         latest = {p["part"]: p for p in parts if p["part"] not in answered}  # last attempt of each gap
         refused = [p for p in latest.values() if p["status"] in REFUSED]
         missing = [p["rewritten"] for p in latest.values() if p not in refused]
+        narrowed: dict[int, str] = {}
         for mention in mentions:
             if any(_covers(p, mention) for p in parts):
                 continue
@@ -397,8 +403,10 @@ class RuleCritic:
                 again = _instead(asked["rewritten"], mention, mentions)
                 if again is not None:
                     missing.append(again)
+                    narrowed[asked["part"]] = _without(narrowed.get(asked["part"], asked["rewritten"]),
+                                                       mention)
         missing = list(dict.fromkeys(missing))
-        return Review(not missing and not refused, missing)
+        return Review(not missing and not refused, missing, narrowed)
 
 
 def _covers(part: dict[str, Any], mention: Mention) -> bool:
@@ -415,13 +423,20 @@ def _covers(part: dict[str, Any], mention: Mention) -> bool:
 def _instead(text: str, missing: Mention, mentions: Sequence[Mention]) -> str | None:
     """The part asked again for the value it left out: "best at DBMS and DSA" -> "best at DSA".
 
-    None when no other value of the same kind stands in the part to be swapped for it.
+    The other values of the same kind are taken out and the first one is swapped for the
+    missing one; None when no other value of that kind stands in the part.
     """
-    words = text
-    words = re.sub(r"\s*(,|\band\b|\baur\b|&|\bor\b)\s*" + re.escape(missing.text) + r"\b", "",
-                   words, flags=re.I)
-    other = next((m for m in mentions if m.label == missing.label and m != missing
-                  and re.search(re.escape(m.text), words, re.I)), None)
-    if other is None:
+    same = [m for m in mentions if m.label == missing.label and m != missing
+            and re.search(re.escape(m.text), text, re.I)]
+    if not same:
         return None
-    return re.sub(re.escape(other.text), missing.value, words, count=1, flags=re.I)
+    words = text
+    for other in same[1:] + [missing]:
+        words = _without(words, other)
+    return re.sub(re.escape(same[0].text), missing.value, words, count=1, flags=re.I)
+
+
+def _without(text: str, mention: Mention) -> str:
+    """The text with "and <the value>" taken out: "best at DBMS and DSA" -> "best at DBMS"."""
+    return re.sub(r"\s*(,|\band\b|\baur\b|&|\bor\b)\s*" + re.escape(mention.text) + r"\b", "",
+                  text, flags=re.I)
