@@ -372,24 +372,29 @@ class AgenticAgent:
         for number, part in enumerate(run.parts):
             self._part(run, roles, toolbox, part, number, 0, context)
         for round_ in range(1, self.max_rounds + 1 if self.critic_on else 1):
-            review, usage = roles.review(result.question, result.mentions, run)
-            run.critic.append(CriticRound(round_, review.complete, review.missing))
-            run.step("critic", "complete" if review.complete else f"missing {review.missing}",
-                     usage, roles.name, roles.model)
-            for number, text in review.narrowed.items():
-                for s in run.sub_questions:
-                    if s.part == number and s.found:
-                        s.scope = text
-            asked, new = [], max((s.part for s in run.sub_questions), default=-1) + 1
-            for m in review.missing:   # the same part again, or a new part of the answer
-                number = _part_of(run, m)
-                asked.append((m, new if number is None else number))
-                new += number is None
-            asked = [(m, n) for m, n in asked if _untried(run, n, toolbox)]
-            if review.complete or not asked:
+            asked = self._review(run, roles, toolbox, result, round_)
+            if not asked:
                 break
             for missing, number in asked:
                 self._part(run, roles, toolbox, missing, number, round_, context)
+
+    def _review(self, run: Run, roles: RuleRoles | ChatRoles, toolbox: Toolbox,
+                result: AgenticResult, round_: int) -> list[tuple[str, int]]:
+        """One round of the critic: the missing questions still worth asking, with their part."""
+        review, usage = roles.review(result.question, result.mentions, run)
+        run.critic.append(CriticRound(round_, review.complete, review.missing))
+        run.step("critic", "complete" if review.complete else f"missing {review.missing}",
+                 usage, roles.name, roles.model)
+        for part, text in review.narrowed.items():   # what a part really answered
+            for s in run.sub_questions:
+                if s.part == part and s.found:
+                    s.scope = text
+        asked, new = [], max((s.part for s in run.sub_questions), default=-1) + 1
+        for missing in [] if review.complete else review.missing:
+            number = _part_of(run, missing)   # the same part again, or a new part of the answer
+            asked.append((missing, new if number is None else number))
+            new += number is None
+        return [(m, n) for m, n in asked if _untried(run, n, toolbox)]
 
     def _part(self, run: Run, roles: RuleRoles | ChatRoles, toolbox: Toolbox, part: str,
               number: int, round_: int, context: str) -> None:

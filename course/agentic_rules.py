@@ -41,6 +41,7 @@ from .schema import Mention, link_entities
 MIN_SIMILARITY = 0.6          # content-word overlap (Jaccard) with a tool's closest example
 FREE_WITH_VALUE = 0.7       # a free-text example whose slot holds a linked value
 FALLBACK = "text2cypher"
+NUMBER = "{#}"                # a number in a question, and a number argument in an example
 REFUSED = ("out_of_scope", "blocked")
 NOTES = "search_notes"
 
@@ -78,12 +79,12 @@ def tokens(text: str) -> list[str]:
 
 
 def placeholders(question: str, mentions: Sequence[Mention]) -> list[str]:
-    """The question's words with each linked value as one `{Label}` token.
+    """The question's words with each linked value as one `{Label}` token (a number as `{#}`).
 
     >>> placeholders("Who is best at dbms?", [Mention("dbms", "Subject", "name", "DBMS", 1.0)])
     ['who', 'is', 'best', 'at', '{Subject}']
     """
-    words = tokens(question)
+    words = [NUMBER if t.isdigit() else t for t in tokens(question)]
     for mention in mentions:
         target = tokens(mention.text)
         for start in range(len(words) - len(target) + 1):
@@ -117,6 +118,8 @@ def examples(spec: ToolSpec) -> list[Example]:
             name = word[1:-1] if word.startswith("{") else None
             if name in typed:
                 words.append("{" + typed[name] + "}")
+            elif name in props and props[name].get("type") in ("integer", "number"):
+                words.append(NUMBER)
             elif name in props:
                 words.append("{*}")
                 free = name
@@ -201,6 +204,11 @@ def _arguments(spec: ToolSpec, question: str, mentions: Sequence[Mention]) -> di
     arguments: dict[str, Any] = {}
     for arg, prop in props.items():
         typed = _LINKED.search(str(prop.get("description", "")))
+        if prop.get("type") in ("integer", "number"):   # "a 5-day plan": the question's number
+            number = re.search(r"\d+", question)
+            if number:
+                arguments[arg] = int(number.group())
+            continue
         if typed is None:
             arguments[arg] = question
             continue

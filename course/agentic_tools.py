@@ -237,10 +237,10 @@ class Toolbox:
                               error=f"There is no tool named {printable(name, limit=60)!r}; "
                                     f"the tools are {names}.")
         missing = [a for a in tool.parameters.get("required", [])
-                   if not isinstance(arguments.get(a), str) or not arguments[a].strip()]
+                   if arguments.get(a) is None or not str(arguments[a]).strip()]
         if missing:
             return ToolOutput(name, arguments, status="failed",
-                              error=f"{name} needs the argument(s) {', '.join(missing)} as text.")
+                              error=f"{name} needs the argument(s) {', '.join(missing)}.")
         try:
             return tool.run(self, arguments)
         except CourseError as exc:   # the database down, a timeout: this part fails, saying why

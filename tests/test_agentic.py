@@ -77,6 +77,7 @@ def test_a_bad_tool_call_is_an_output_with_an_error(college_db):
     box = Toolbox(college_db)
     assert "no tool named" in box.run("drop_tables", {}).error
     assert "needs the argument" in box.run("best_in_subject", {}).error
+    assert "needs the argument" in box.run("best_in_subject", {"subject": "  "}).error
 
 
 def test_search_notes_joins_terms_with_or_and_a_note_must_hold_them_all(college_db):
@@ -93,6 +94,17 @@ def test_a_search_can_be_swapped_for_another(college_db):
 
     out = Toolbox(college_db, search=fake).run("search_notes", {"query": "race"})
     assert out.rows[0][0] == "N99"
+
+
+def test_a_tool_with_a_number_gets_the_questions_number(college_db):
+    plan = Tool("study_days", "How many days to study. e.g. 'Plan {days} days for {student}'",
+                {"type": "object", "required": ["student", "days"], "properties": {
+                    "student": {"type": "string", "description": "The student (a Student.name value)"},
+                    "days": {"type": "integer", "description": "How many days"}}},
+                lambda box, args: ToolOutput("study_days", dict(args), ["days"], [[args["days"] * 2]]))
+    result = agentic(college_db, tools=TOOLS + (plan,)).answer("Plan 5 days for Payal")
+    assert result.sub_questions[0].arguments == {"student": "Payal", "days": 5}
+    assert result.rows == [[10]]
 
 
 def test_adding_a_tool_is_one_entry(college_db):

@@ -12,8 +12,8 @@ import re
 import pytest
 
 from course import prompts
-from course.dataset import (FULLTEXT_PROPERTY, create_fulltext_indexes, load_schema,
-                            synthetic_college, write_dataset)
+from course.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, create_fulltext_indexes,
+                            load_schema, synthetic_college, write_dataset)
 from course.schema import Mention, introspect, link_entities
 
 LABELS = {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
@@ -228,5 +228,7 @@ def test_linking_prefers_the_exact_value_among_many_lookalikes(synthetic):
 
 def test_linking_labels_are_the_fulltext_indexed_ones(college_db):
     indexed = college_db.run("CALL db.indexes() YIELD label, types RETURN label, types").rows
-    fulltext = {label for label, types in indexed if "FULLTEXT" in str(types)}
-    assert fulltext == set(FULLTEXT_PROPERTY)
+    fulltext = {(label, prop) for label, types in indexed for prop, kinds in types.items()
+                if "FULLTEXT" in str(kinds)}
+    # the names linking reads, and the notes' text that notebook 12's search_notes reads
+    assert fulltext == set(FULLTEXT_PROPERTY.items()) | set(TEXT_PROPERTY.items())
