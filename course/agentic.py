@@ -48,6 +48,8 @@ from .schema import GraphSchema, Mention, introspect, link_entities
 from .tools import CallRecord, Step, ToolResult, cost_usd
 
 DEFAULT_ROUNDS = 2
+MAX_PARTS = 5         # parts of one question answered (and missing parts asked per round)
+TOO_MANY = "Only the first {n} parts of a question are answered: ask this one on its own."
 
 ROUTER_SYSTEM = """\
 You are the retriever router of an agent that answers questions about a college knowledge
@@ -181,7 +183,7 @@ def _part_records(run: Run) -> list[dict[str, Any]]:
     return [{"question": s.question, "rewritten": s.rewritten, "tool": s.tool,
              "arguments": s.arguments, "rows": s.rows, "found": s.found, "answer": s.answer,
              "status": s.status, "part": s.part}
-            for s in run.sub_questions]
+            for s in run.sub_questions if s.tool]   # not the parts over the MAX_PARTS bound
 
 
 class RuleRoles:
@@ -370,7 +372,12 @@ class AgenticAgent:
         run.step("updater", f"split into {len(run.parts)} part(s): {run.parts}", usage,
                  roles.name, roles.model)
         for number, part in enumerate(run.parts):
-            self._part(run, roles, toolbox, part, number, 0, context)
+            if number < MAX_PARTS:
+                self._part(run, roles, toolbox, part, number, 0, context)
+            else:   # a bound, like the tool loop's step cap: said, never silently dropped
+                run.sub_questions.append(SubQuestion(
+                    part, part, "", {}, [], TOO_MANY.format(n=MAX_PARTS), status="failed",
+                    error=TOO_MANY.format(n=MAX_PARTS), part=number))
         for round_ in range(1, self.max_rounds + 1 if self.critic_on else 1):
             asked = self._review(run, roles, toolbox, result, round_)
             if not asked:
@@ -390,7 +397,7 @@ class AgenticAgent:
                 if s.part == part and s.found:
                     s.scope = text
         asked, new = [], max((s.part for s in run.sub_questions), default=-1) + 1
-        for missing in [] if review.complete else review.missing:
+        for missing in [] if review.complete else review.missing[:MAX_PARTS]:
             number = _part_of(run, missing)   # the same part again, or a new part of the answer
             asked.append((missing, new if number is None else number))
             new += number is None
@@ -421,9 +428,12 @@ class AgenticAgent:
             run.step("text2cypher", f"{out.llm_calls} call(s) of the notebook-05 agent",
                      Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model)
             run.llm_calls += out.llm_calls - 1
+        if call.name == "answer_given" and not run.found() and not context:
+            out.status, out.answer = "failed", ""   # an answer that rests on nothing found
+            out.error = "answer_given needs results found before it; nothing was found yet."
         sub = SubQuestion(part, rewritten, call.name, out.arguments, out.rows, out.answer,
-                          out.columns, out.cypher, out.status, out.error, out.found, round_, number,
-                          mentions)
+                          out.columns, out.cypher, out.status, out.error,
+                          out.found and out.status == "answered", round_, number, mentions)
         if not sub.answer:
             sub.answer = self._write(run, sub, toolbox)
         run.sub_questions.append(sub)

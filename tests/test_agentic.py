@@ -379,3 +379,40 @@ def test_ask_agent_agentic_json(college_db):
     assert first["sub_questions"][1]["rewritten"] == "which clubs is Payal in?"
     assert first["critic"] == [{"round": 1, "complete": True, "missing": []}]
     assert second["status"] == "answered" and 2 in [v for r in second["rows"] for v in r]
+
+
+# --- faults --------------------------------------------------------------------------------------
+
+
+def test_a_provider_that_fails_gives_a_sentence_not_a_traceback(college_db):
+    from course.llm.errors import RateLimited
+
+    result = AgenticAgent(college_db, ScriptedLLM([RateLimited(retry_after=30)])).answer("Who is Payal?")
+    assert result.status == "failed" and "rate limit" in result.answer and "try again" in result.answer
+
+
+def test_answer_given_with_nothing_found_is_not_an_answer(college_db):
+    llm = ScriptedLLM([json.dumps({"questions": ["Who is Payal?"]}),
+                       ToolCall("answer_given", {"answer": "Payal is the principal."}),
+                       json.dumps({"complete": True, "missing": []})])
+    result = AgenticAgent(college_db, llm).answer("Who is Payal?")
+    assert result.status == "failed" and "principal" not in result.answer
+
+
+def test_a_tool_the_table_does_not_have_is_tried_no_further(college_db):
+    llm = ScriptedLLM([json.dumps({"questions": ["Who is Payal?"]}),
+                       ToolCall("drop_everything", {}),
+                       json.dumps({"complete": False, "missing": ["Who is Payal?"]}),
+                       ToolCall("student_profile", {"student": "Payal"}), "Payal, year 2, CSE.",
+                       json.dumps({"complete": True, "missing": []})])
+    result = AgenticAgent(college_db, llm).answer("Who is Payal?")
+    assert [s.tool for s in result.sub_questions] == ["drop_everything", "student_profile"]
+    assert "drop_everything" not in llm.tool_lists[-2] and result.status == "answered"
+
+
+def test_a_question_in_many_parts_answers_five_and_says_so(college_db):
+    names = ["Aarav", "Payal", "Rahul", "Sneha", "Karan", "Aarav"]
+    question = "? ".join(f"What year is {n} in" for n in names) + "?"
+    result = agentic(college_db).answer(question)
+    assert len(result.sub_questions) == 6 and result.sub_questions[-1].tool == ""
+    assert "Only the first 5 parts" in result.answer
