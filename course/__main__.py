@@ -22,6 +22,7 @@ from .results import Result, json_line, printable
 
 if TYPE_CHECKING:
     from .agent import Agent, Memory
+    from .agentic import AgenticAgent
     from .db import Database
     from .planner import Peers, Plan
     from .tools import ToolAgent
@@ -115,7 +116,7 @@ def _print_result(result: Result, as_json: bool) -> None:
         print(result.summary() + "\n", flush=True)
 
 
-def _answer_safely(agent: Agent | ToolAgent, question: str) -> Result:
+def _answer_safely(agent: Agent | ToolAgent | AgenticAgent, question: str) -> Result:
     """One question's Result, whatever happens: a bug in one answer must not end the session.
 
     The learner gets a sentence; the traceback goes to the log file for a developer.
@@ -150,10 +151,6 @@ def cmd_ask(args: argparse.Namespace) -> int:
             check_id(value, what=what)  # a bad id is a usage error: refused before any question
     if args.attempts < 1:
         raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
-    if args.agent == "agentic":
-        print("error: --agent agentic is not yet available; use --agent pipeline or --agent tools.",
-              file=sys.stderr)
-        return 2
     if args.max_steps is not None and (args.agent != "tools" or args.max_steps < 1):
         raise InvalidInput("--max-steps N (1 or more, e.g. --max-steps 8) is for --agent tools.")
     questions = _questions(args)
@@ -183,8 +180,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 1 if failed and failed == len(questions) else 0
 
 
-def _make_agent(args: argparse.Namespace, db: Database, memory: Memory) -> Agent | ToolAgent:
-    """The notebook-05 pipeline, or notebook 11's tool loop (`--agent tools`)."""
+def _make_agent(args: argparse.Namespace, db: Database,
+                memory: Memory) -> Agent | ToolAgent | AgenticAgent:
+    """The notebook-05 pipeline, notebook 11's tool loop (`--agent tools`) or notebook 12's
+    router, updater and critic (`--agent agentic`)."""
     from .agent import Agent
     from .llm.registry import make_llm
 
@@ -193,6 +192,10 @@ def _make_agent(args: argparse.Namespace, db: Database, memory: Memory) -> Agent
         from .tools import DEFAULT_MAX_STEPS, ToolAgent
 
         return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS)
+    if args.agent == "agentic":
+        from .agentic import AgenticAgent
+
+        return AgenticAgent(db, llm, memory=memory)
     return Agent(db, llm, memory=memory, max_attempts=args.attempts)
 
 
@@ -320,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--one", action="store_true", help="join all words into one question")
     ask.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
     ask.add_argument("--agent", choices=("pipeline", "tools", "agentic"), default="pipeline",
-                     help="pipeline (default: notebook 05's loop) or tools (notebook 11's tool loop)")
+                     help="pipeline (default: notebook 05's loop), tools (notebook 11's tool loop) "
+                          "or agentic (notebook 12's router, query updater and critic)")
     ask.add_argument("--max-steps", type=int, default=None, metavar="N",
                      help="--agent tools: LLM calls with tools before the final answer (default 8)")
     ask.add_argument("--session", default=None, metavar="ID",

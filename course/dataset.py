@@ -29,6 +29,8 @@ BATCH_SIZE = 500
 CONCEPT_LABELS = ("Concept", "Note")  # the second part of the graph (notebook 01)
 FULLTEXT_PROPERTY = {"Student": "name", "Subject": "name", "Club": "name", "Skill": "name",
                      "Project": "name", "Concept": "name"}
+# Full-text over text (not names): the notes' explanations, searched by notebook 12's search_notes.
+TEXT_PROPERTY = {"Note": "text"}
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -171,9 +173,9 @@ def _has_index(db: Database, label: str, prop: str, kind: str = "RANGE") -> bool
 
 
 def create_fulltext_indexes(db: Database, labels: Iterable[str]) -> None:
-    """Full-text indexes on names, used by entity linking (notebook 02)."""
+    """Full-text indexes on names, used by entity linking (notebook 02), and on note text."""
     for label in labels:
-        prop = FULLTEXT_PROPERTY.get(label)
+        prop = FULLTEXT_PROPERTY.get(label) or TEXT_PROPERTY.get(label)
         if prop and not _has_index(db, label, prop, "FULLTEXT"):
             db.query(f"CALL db.idx.fulltext.createNodeIndex('{label}', '{prop}')")
 
@@ -226,6 +228,8 @@ def ensure_college(db: Database) -> None:
         present = db.graph_name in db.client.list_graphs() and db.counts()["nodes"] > 0
     if not present:
         load_college(db)
+    elif not _has_index(db, "Note", TEXT_PROPERTY["Note"], "FULLTEXT"):  # loaded before it existed
+        create_fulltext_indexes(db, TEXT_PROPERTY)
 
 
 def graph_counts(db: Database) -> dict[str, Any]:

@@ -25,8 +25,9 @@ LESSON = {
     "course.llm.gemini": 7, "course.llm.groq": 7, "course.llm.openai_compat": 7,
     "course.llm.registry": 7, "course.demo": 8, "course.widgets": 8,
     "course.evaluation": 9, "course.graph_memory": 10,
-    "course.tools": 11, "course.llm.offline_tools": 11, "course.agentic": 12, "course.embeddings": 13,
-    "course.retrieval": 13, "course.text_layer": 13, "course.planner": 14,
+    "course.tools": 11, "course.llm.offline_tools": 11, "course.agentic": 12,
+    "course.agentic_tools": 12, "course.agentic_rules": 12, "course.agentic_eval": 12,
+    "course.embeddings": 13, "course.retrieval": 13, "course.text_layer": 13, "course.planner": 14,
 }
 # The entry points see everything.
 TOP = {"course", "course.llm", "course.__main__"}

@@ -12,8 +12,8 @@ import re
 import pytest
 
 from course import prompts
-from course.dataset import (FULLTEXT_PROPERTY, create_fulltext_indexes, load_schema,
-                            synthetic_college, write_dataset)
+from course.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, create_fulltext_indexes,
+                            load_schema, synthetic_college, write_dataset)
 from course.schema import Mention, introspect, link_entities
 
 LABELS = {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
@@ -228,6 +228,8 @@ def test_linking_prefers_the_exact_value_among_many_lookalikes(synthetic):
 
 def test_linking_labels_are_the_fulltext_indexed_ones(college_db):
     indexed = college_db.run("CALL db.indexes() YIELD label, types RETURN label, types").rows
-    fulltext = {label for label, types in indexed if "FULLTEXT" in str(types)}
-    # The text layer's chunks have a full-text index of their own, for search (notebook 13).
-    assert fulltext == set(FULLTEXT_PROPERTY) | {"Chunk"}
+    fulltext = {(label, prop) for label, types in indexed for prop, kinds in types.items()
+                if "FULLTEXT" in str(kinds)}
+    # the names linking reads, the notes' text that notebook 12's search_notes reads, and the
+    # text layer's chunks, which notebook 13 searches
+    assert fulltext == set(FULLTEXT_PROPERTY.items()) | set(TEXT_PROPERTY.items()) | {("Chunk", "text")}

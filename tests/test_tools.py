@@ -303,7 +303,7 @@ def test_cli_max_steps_and_the_agents(college_db):
     assert bad.returncode == 1 and "--max-steps" in bad.stderr
     pipeline = ask(college_db, "--max-steps", "3", "Who is Payal?")
     assert pipeline.returncode == 1 and "--agent tools" in pipeline.stderr
-    later = ask(college_db, "--agent", "agentic", "Who is Payal?")
-    assert later.returncode == 2 and "not yet available" in later.stderr
+    agentic = ask(college_db, "--agent", "agentic", "--json", "Who is Payal?")
+    assert agentic.returncode == 0 and json.loads(agentic.stdout)["agent"] == "agentic"
     default = json.loads(ask(college_db, "--json", "Who is Payal?").stdout)
     assert "tool_calls" not in default and default["status"] == "answered"

@@ -1,0 +1,78 @@
+"""Agentic RAG (notebook 12) against the pipeline and the tool loop, offline, on data/eval's sets.
+
+    python bench/bench_agentic.py
+
+1. The multi-part and note sets (multipart, notes, and the held-out multipart2, notes2):
+   full / half / wrong / refused / failed, LLM calls and tokens per question, for the
+   pipeline, the tool loop, and the agentic agent with the critic on and off. A half answer
+   counts as wrong. Tokens: words+punct of what a chat-completions service would be sent and
+   send back (`course.agentic_eval.Meter`; offline, the router, updater and critic count the
+   prompts they would send a model), the same way for every agent.
+2. The one-question sets (questions, paraphrases, heldout, heldout2): execution accuracy and
+   LLM calls per question, pipeline vs agentic, so a gain on multi-part questions is not paid
+   for with losses on single ones.
+
+Uses COURSE_DB (or FALKORDB_URL) when set, as `make bench` does; else a temporary database.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from course.agentic import AgenticAgent
+from course.agentic_eval import compare, load_parts
+from course.config import PROJECT_ROOT, get_setting
+from course.dataset import load_college
+from course.db import Database, connect
+from course.evaluation import evaluate, load_questions
+from course.llm.offline import OfflineLLM
+
+EVAL = PROJECT_ROOT / "data" / "eval"
+PART_SETS = ("multipart", "notes", "multipart2", "notes2")
+ONE_QUESTION_SETS = ("questions", "paraphrases", "heldout", "heldout2")
+COLUMNS = ("full", "half", "wrong", "refused", "failed")
+
+
+def parts(db: Database) -> None:
+    print(f"{'set':<11} {'agent':<20} " + " ".join(f"{c:>7}" for c in COLUMNS)
+          + f" {'calls/q':>8} {'tokens/q':>9}")
+    for name in PART_SETS:
+        for row in compare(db, load_parts(EVAL / f"{name}.jsonl"), OfflineLLM()):
+            print(f"{name:<11} {row['agent']:<20} " + " ".join(f"{row[c]:>7}" for c in COLUMNS)
+                  + f" {row['llm_calls_per_question']:>8.2f} {row['tokens_per_question']:>9.0f}")
+
+
+def one_question(db: Database) -> None:
+    llm = OfflineLLM()
+    print(f"{'set':<12} {'pipeline':>12} {'agentic':>12} {'calls/q':>15}")
+    for name in ONE_QUESTION_SETS:
+        questions = load_questions(EVAL / f"{name}.jsonl")
+        pipeline = evaluate(db, llm, questions)
+        agentic = evaluate(db, llm, questions,
+                           make_agent=lambda db, llm, **o: AgenticAgent(db, llm, **o))
+        p, a = (r.counts()["execution_accuracy"] for r in (pipeline, agentic))
+        calls = [r.scores()["llm_calls_per_question"] for r in (pipeline, agentic)]
+        print(f"{name:<12} {p[0]:>7}/{p[1]:<4} {a[0]:>7}/{a[1]:<4} {calls[0]:>7.2f} {calls[1]:>7.2f}")
+
+
+def main() -> None:
+    started = time.perf_counter()
+    temporary = None if get_setting("COURSE_DB") or get_setting("FALKORDB_URL") else tempfile.TemporaryDirectory()
+    db = connect(path=Path(temporary.name) / "bench.db") if temporary else connect()
+    try:
+        load_college(db)
+        print("offline provider; a question counts only when every part is right\n")
+        parts(db)
+        print()
+        one_question(db)
+        assert db.counts() == {"nodes": 75, "relationships": 132}
+    finally:
+        if temporary:
+            db.server.stop()
+            temporary.cleanup()
+    print(f"({time.perf_counter() - started:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
