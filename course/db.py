@@ -193,7 +193,7 @@ class EmbeddedServer:
                 f"Cannot create the database folder {self.dir} ({exc.strerror}): set COURSE_DB to "
                 "a file in a folder you can write, or unset it to use the default.") from exc
         with self._starting():
-            launched = False
+            launched = upgrade = False
             deadline = time.monotonic() + START_TIMEOUT_S
             while (state := self.state()) != "ready":
                 if state == "cannot-save":
@@ -206,16 +206,22 @@ class EmbeddedServer:
                 if state == "stopped":
                     if launched:
                         raise DatabaseUnavailable(self._did_not_start())
-                    self._launch()
+                    upgrade = self._launch()
                     launched = True
                 if time.monotonic() > deadline:
                     raise DatabaseUnavailable(self._did_not_start())
                 time.sleep(0.05)
-            if launched:  # locks saved by a server that crashed have no holder any more
-                client = self._client(timeout_s=5)
-                stale = list(client.scan_iter(match=LOCK_PREFIX + "*"))
-                if stale:
-                    client.delete(*stale)
+            if launched:
+                self._settle(upgrade)
+
+    def _settle(self, upgrade: bool) -> None:
+        """After a start: switch the AOF on for an old file; drop locks a crashed server left."""
+        if upgrade:
+            self._switch_on_aof()
+        client = self._client(timeout_s=5)
+        stale = list(client.scan_iter(match=LOCK_PREFIX + "*"))  # their holders are gone
+        if stale:
+            client.delete(*stale)
 
     def command(self) -> list[str]:
         """The redis-server command line for this file (one list, so options are added in one place)."""
@@ -230,8 +236,10 @@ class EmbeddedServer:
             "--loadmodule", module,
         ]
 
-    def _launch(self) -> None:
-        """Start redis-server, handing it the lock it then holds for its whole life."""
+    def _launch(self) -> bool:
+        """Start redis-server, handing it the lock it then holds for its whole life.
+
+        True when it was started without its AOF, which must then be switched on."""
         command = self.command()
         # A file saved before the append-only file existed: Redis would start empty from
         # the (missing) AOF, so load the file without it and switch the AOF on afterwards.
@@ -243,18 +251,16 @@ class EmbeddedServer:
             fcntl.flock(lock, fcntl.LOCK_EX)
             subprocess.run(command, check=False, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, pass_fds=(lock.fileno(),))
-        if upgrade:
-            self._switch_on_aof()
+        return upgrade
 
     def _switch_on_aof(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while self.state() == "busy" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        """Turn the AOF on in a running server: Redis writes it from memory, then keeps it."""
         client = self._client(timeout_s=30)
+        deadline = time.monotonic() + STOP_TIMEOUT_S
         try:
             client.config_set("appendonly", "yes")
             while client.info("persistence").get("aof_rewrite_in_progress") and \
-                    time.monotonic() < deadline + STOP_TIMEOUT_S:
+                    time.monotonic() < deadline:
                 time.sleep(0.05)
         except redis.RedisError as exc:
             raise DatabaseUnavailable(self.cannot_save_message()) from exc

@@ -359,3 +359,23 @@ def test_eight_concurrent_asks_in_one_session_number_their_turns_1_to_8(college_
     assert sorted(t["n"] for t in history) == list(range(1, 9))
     assert sorted(m.turns[-1].n for m in memories) == list(range(1, 9))
     GraphMemory.forget_user(college_db, "race")
+
+
+def test_a_file_saved_before_the_append_only_file_keeps_its_data(tmp_path, database):
+    """Redis with appendonly on ignores an existing file that has no AOF beside it: the upgrade
+    must load the file first, then switch the AOF on."""
+    redis_server, module = _embedded_binaries()
+    old = EmbeddedServer(tmp_path / "x.db")
+    subprocess.run([redis_server, "--daemonize", "yes", "--port", "0", "--unixsocket", str(old.socket),
+                    "--dir", str(tmp_path), "--dbfilename", "x.db", "--pidfile", str(old.pidfile),
+                    "--save", "60 1", "--loadmodule", module], check=True)
+    deadline = time.monotonic() + 15
+    while old.state() != "ready" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    old._client(timeout_s=5).execute_command("GRAPH.QUERY", "college", "CREATE (:Turn {n: 1})")
+    assert old.stop()
+    db = database()
+    assert db.run("MATCH (t:Turn) RETURN count(t)").rows == [[1]]
+    assert (tmp_path / "x.db.aof").is_dir()
+    os.kill(db.server.pid(), signal.SIGKILL)        # from now on the AOF holds it
+    assert db.run("MATCH (t:Turn) RETURN count(t)").rows == [[1]]
