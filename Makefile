@@ -14,8 +14,9 @@ OFFLINE := COURSE_DB=$(TEST_DB) COURSE_LLM=offline GEMINI_API_KEY= GROQ_API_KEY=
 $(STAMP): pyproject.toml requirements.lock
 	@test -n "$(PYTHON)" || { echo "No Python 3.12+ found: see the message above." >&2; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "Installing the course's pinned libraries into $(VENV) (about 600 MB the first time; a few minutes)..."
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c requirements.lock -e ".[test]"
+	$(BIN)/python -m pip install --progress-bar on -c requirements.lock -e ".[test]"
 	@touch $(STAMP)
 
 # JupyterLab refuses to run as root unless told; workshop containers often are root.

@@ -2,6 +2,10 @@
 
 Every failure the learner can cause or meet (a stopped server, a broken CSV, no key)
 ends with one sentence on standard error and exit status 1 or 2, never a traceback.
+
+>>> args = build_parser().parse_args(["ask", "--fresh", "Who is Payal?", "uska year?"])
+>>> args.questions, args.fresh, args.attempts
+(['Who is Payal?', 'uska year?'], True, 2)
 """
 from __future__ import annotations
 
@@ -55,11 +59,11 @@ def cmd_info(args: argparse.Namespace) -> int:
         provider = f"{chosen_name()}: {describe_llm(make_llm())}"
     except CourseError as exc:  # an unknown name, a missing key: say so, keep the rest
         provider = f"{chosen_name()}: {exc}"
-    info.update(llm=provider, keys=configured_keys())
+    shown: dict[str, object] = {**info, "llm": provider, "keys": configured_keys()}
     if args.json:
-        print(json.dumps(info))
+        print(json.dumps(shown))
     else:
-        for key, value in info.items():
+        for key, value in shown.items():
             if isinstance(value, dict):
                 value = ", ".join(f"{name} {state}" for name, state in value.items())
             print(f"{key:>7}: {value}")
@@ -144,6 +148,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     try:
         db = connect()
         ensure_college(db)  # the first run loads the graph
+        memory: ShortTermMemory
         if args.session or args.user:  # notebook 10: the conversation is kept in the graph
             memory = GraphMemory(db, session=args.session or "default", user=args.user or "default",
                                  cache=AnswerCache(db))
@@ -158,7 +163,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     failed = 0
     for question in questions:
         if args.fresh:
-            agent.memory.clear()
+            memory.clear()
         result = _answer_safely(agent, question)
         failed += result.status == "failed"
         _print_result(result, args.json)

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .safety import tokenize
+from .safety import bracket_depths, tokenize
 
 # Words a query can start with (write clauses too: the guard must see them, not us).
 CLAUSE_START = frozenset("""MATCH OPTIONAL CALL WITH RETURN UNWIND CREATE MERGE DELETE DETACH
@@ -100,14 +100,10 @@ def _starts_block(line: str) -> bool:
 
 def _state(text: str) -> tuple[int, bool, str]:
     """Bracket depth, whether a string/comment is left open, and the last code token."""
-    depth, last = 0, ""
     tokens = tokenize(text)
-    for token in tokens:
-        if token.kind == "comment":
-            continue
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(token.text, 0)
-        last = token.word
-    return depth, bool(tokens) and not tokens[-1].closed, last
+    code = [token for token in tokens if token.kind != "comment"]
+    depth = bracket_depths(code)[-1] if code else 0
+    return depth, bool(tokens) and not tokens[-1].closed, code[-1].word if code else ""
 
 
 def _continues(block: str, line: str) -> bool:
@@ -160,7 +156,7 @@ def _blocks(lines: list[str]) -> list[tuple[int, int]]:
 
 def _strip_chat_tokens(text: str, removed: list[str]) -> str:
     """`<|im_start|>assistant`, `<|eot_id|>`, `[/INST]` ... are the chat template's."""
-    found = [_TAG.match(m.group()).group() for m in _CHAT_TOKENS.finditer(text)]
+    found = [tag.group() for m in _CHAT_TOKENS.finditer(text) if (tag := _TAG.match(m.group()))]
     if found:
         names = ", ".join(dict.fromkeys(found))
         removed.append(f"chat-template tokens ({names})")
@@ -191,6 +187,8 @@ def _strip_open_think(text: str, removed: list[str]) -> str:
 def _strip_one_open_think(text: str, removed: list[str]) -> str:
     """Handle the first unclosed `<think>` (there may be more)."""
     match = _OPEN_THINK.search(text)
+    if match is None:
+        return text
     tag = match.group(1).lower()
     before, after = text[:match.start()], text[match.end():]
     if _blocks(before.split("\n")):
@@ -231,7 +229,8 @@ def _unfence(text: str, removed: list[str]) -> str:
         removed.append("markdown fence lines")
         return "\n".join(line for i, line in enumerate(lines) if i not in marks)
     first, last = chosen
-    language = _FENCE_LINE.match(lines[first]).group(1)
+    fence = _FENCE_LINE.match(lines[first])
+    language = fence.group(1) if fence else None
     removed.append(f"a ```{language} fence" if language else "a ``` fence")
     _describe_outside(lines[:first], [ln for ln in lines[last + 1:] if not _FENCE_LINE.match(ln)],
                       removed)

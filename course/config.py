@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import overload
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,6 +50,10 @@ def dotenv_path() -> Path:
     return here if here.is_file() else PROJECT_ROOT / ".env"
 
 
+@overload
+def get_setting(name: str, *, value: str | None = None, default: str) -> str: ...
+@overload
+def get_setting(name: str, *, value: str | None = None, default: None = None) -> str | None: ...
 def get_setting(name: str, *, value: str | None = None, default: str | None = None) -> str | None:
     """Resolve one setting: `value` (an argument) > environment > `.env` > `default`.
 

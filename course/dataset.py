@@ -4,9 +4,9 @@ Introduced in notebook 01. Values never go into the query text: each batch is on
 with a `$rows` parameter, and every node is MERGEd on its key, so loading twice changes
 nothing. `synthetic_college(scale)` makes a larger look-alike graph for notebook 02.
 
->>> db = connect()
->>> load_college(db)["nodes"]
-75
+>>> counts = load_college(db)          # db = course.connect()
+>>> counts["nodes"], counts["relationships"]
+(75, 132)
 """
 from __future__ import annotations
 
@@ -99,7 +99,9 @@ def _read_csv(path: Path, types: dict[str, str]) -> list[tuple[int, dict[str, An
 def read_dataset(data_dir: Path = DATA_DIR) -> Dataset:
     """Read schema.yaml and the CSV files into a Dataset, checking keys and endpoints."""
     schema = load_schema(data_dir)
-    keys, nodes, known = {}, {}, {}
+    keys: dict[str, str] = {}
+    nodes: dict[str, list[dict[str, Any]]] = {}
+    known: dict[str, set[Any]] = {}
     for label, spec in schema["labels"].items():
         path = data_dir / "nodes" / f"{label}.csv"
         types = {name: p.get("type", "string") for name, p in spec["properties"].items()}

@@ -554,6 +554,7 @@ def where_data_lives() -> dict[str, str]:
     graph_name, url, path = _resolve(None, None, None)
     if url:
         return {"mode": "server", "url": redact_url(url), "graph": graph_name}
+    assert path is not None  # no URL: an embedded file, always
     return {"mode": "embedded", "file": str(path.resolve()), "graph": graph_name}
 
 
@@ -592,6 +593,7 @@ def connect(*, url: str | None = None, path: str | os.PathLike | None = None,
     graph_name, url, db_path = _resolve(url, path, graph)
     if url:
         return _connect_server(url, graph_name)
+    assert db_path is not None  # no URL: an embedded file, always
     return _connect_embedded(db_path, graph_name)
 
 

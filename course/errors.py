@@ -1,6 +1,10 @@
 """The course's exceptions. Every message says what to do next.
 
->>> raise DatabaseUnavailable("FalkorDB is not running at redis://localhost:6379: ...")
+>>> raise DatabaseUnavailable("FalkorDB is not running at redis://localhost:6379: start it ...")
+Traceback (most recent call last):
+course.errors.DatabaseUnavailable: FalkorDB is not running at redis://localhost:6379: start it ...
+>>> issubclass(DatabaseUnavailable, CourseError)
+True
 """
 from __future__ import annotations
 

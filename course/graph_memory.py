@@ -220,9 +220,9 @@ class GraphMemory(ShortTermMemory):
             note = REPEAT_NOTE[language_of(question)].format(n=n)
             return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
         if self.cache is not None and not pending.context_key:
-            stored = self.cache.get(question, version=pending.version, provider=provider)
-            if stored is not None:
-                return _remembered(question, stored, note=CACHE_NOTE[language_of(question)],
+            cached = self.cache.get(question, version=pending.version, provider=provider)
+            if cached is not None:
+                return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
                                    provider="answer cache", mentions=mentions)
         return None
 

@@ -20,11 +20,14 @@ Entities are recognised with the schema prompt's own name linking (values of the
 never a list of names written here). `ShortTermMemory` is what the agent's `Memory`
 protocol asks for: `context()`, `remember()` and `clear()`.
 
+>>> from course import Agent, make_llm
 >>> memory = ShortTermMemory(max_turns=5)
->>> agent = Agent(db, memory=memory)
+>>> agent = Agent(db, make_llm("offline"), memory=memory)
 >>> _ = agent.answer("Who is Payal?")
->>> agent.answer("uska year kya hai?").cypher        # the offline provider's query
-"MATCH (e:Student {name: 'Payal'})\nRETURN e.name AS name, e.year AS year"
+>>> memory.last("Student")
+'Payal'
+>>> 2 in agent.answer("uska year kya hai?").values()     # Payal is in year 2
+True
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .db import cell_values
 from .results import Result

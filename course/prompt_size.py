@@ -11,7 +11,7 @@ runs of letters/digits and single punctuation marks, and "chars/4" is the usual 
 A real (BPE) tokenizer gives other numbers; the growth is the point.
 
 >>> size("MATCH (s:Student) RETURN s.name")["words+punct"]
-9
+10
 """
 from __future__ import annotations
 

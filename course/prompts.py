@@ -5,7 +5,10 @@ Every provider, the offline one included, reads exactly these texts. The section
 user message have fixed headings (QUESTION:, LINKED VALUES ..., CONVERSATION SO FAR:,
 RECENTLY MENTIONED:, PREVIOUS ATTEMPT FAILED:) so a notebook can point at each part.
 
->>> system, user = cypher_prompt(schema_text, "Who is Payal?", mentions=[], context="")
+>>> print(cypher_user_prompt("uska year kya hai?", context="RECENTLY MENTIONED: Payal"))
+RECENTLY MENTIONED: Payal
+<BLANKLINE>
+QUESTION: uska year kya hai?
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ A: Payal.
 """
 from __future__ import annotations
 
+import hashlib
 import html
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 from .db import cell_values
 from .schema import Mention
 
-SHOWN_ROWS = 20       # rows a notebook table shows before "... N more"
+SHOWN_ROWS = 20       # rows a table shows before "... N more rows"
 
 
 def printable(text: Any, limit: int | None = None) -> str:
@@ -57,6 +58,42 @@ def plain(value: Any) -> Any:
     if isinstance(value, list):
         return [plain(v) for v in value]
     return str(value)
+
+
+def rows_table(columns: list[str], rows: list[list[Any]], *, limit: int = SHOWN_ROWS) -> str:
+    """Query rows as a small HTML table (at most `limit` rows), text aligned left, escaped.
+
+    >>> rows_table(["name"], [["Payal"]])
+    '<table><tr><th style="text-align:left">name</th></tr><tr><td style="text-align:left">Payal</td></tr></table>'
+    """
+    if not columns:
+        return ""
+    cell = '<{0} style="text-align:left">{1}</{0}>'
+    head = "".join(cell.format("th", html.escape(printable(c))) for c in columns)
+    body = "".join("<tr>" + "".join(cell.format("td", html.escape(printable(plain(v))))
+                                    for v in row) + "</tr>" for row in rows[:limit])
+    more = (f"<tr><td colspan={len(columns)}>… {len(rows) - limit} more rows</td></tr>"
+            if len(rows) > limit else "")
+    return f"<table><tr>{head}</tr>{body}{more}</table>"
+
+
+def left_aligned(frame: Any) -> Any:
+    """A pandas table whose text columns read left to right (Jupyter aligns every cell right).
+
+    The styled table's HTML is the same on every run (its id comes from the column names),
+    so nbval can compare it.
+
+    >>> import pandas as pd
+    >>> "text-align: left" in left_aligned(pd.DataFrame({"cypher": ["RETURN 1"]})).to_html()
+    True
+    """
+    from pandas.api.types import is_numeric_dtype
+
+    text = [column for column in frame.columns if not is_numeric_dtype(frame[column])]
+    table_id = hashlib.sha1("\n".join(map(str, frame.columns)).encode()).hexdigest()[:8]
+    return (frame.style.set_uuid(table_id)
+            .set_properties(subset=text, **{"text-align": "left", "white-space": "pre-wrap"})
+            .set_table_styles([{"selector": "th", "props": [("text-align", "left")]}]))
 
 
 def _plural(n: int, word: str) -> str:
@@ -133,14 +170,7 @@ class Result:
         parts = [f"<p><b>Q:</b> {esc(self.question)}</p>"]
         if self.cypher:
             parts.append(f"<pre style='text-align:left'>{esc(self.cypher)}</pre>")
-        if self.columns:
-            head = "".join(f"<th style='text-align:left'>{esc(c)}</th>" for c in self.columns)
-            body = "".join("<tr>" + "".join(f"<td style='text-align:left'>{esc(plain(v))}</td>"
-                                            for v in row) + "</tr>"
-                           for row in self.rows[:SHOWN_ROWS])
-            more = (f"<p>… {len(self.rows) - SHOWN_ROWS} more rows</p>"
-                    if len(self.rows) > SHOWN_ROWS else "")
-            parts.append(f"<table><tr>{head}</tr>{body}</table>{more}")
+        parts.append(rows_table(self.columns, self.rows))
         parts.append(f"<p><b>A:</b> {esc(self.answer)}</p><p><small>{esc(self.footer())}"
                      "</small></p>")
         return "\n".join(parts)

@@ -239,14 +239,26 @@ def _check_statements(code: list[Token]) -> Verdict:
     return ALLOWED
 
 
+_BRACKETS = {"[": 1, "(": 1, "{": 1, "]": -1, ")": -1, "}": -1}
+
+
+def bracket_depths(code: list[Token]) -> list[int]:
+    """The bracket depth after each token: how many (, [ and { are still open.
+
+    >>> bracket_depths(tokenize("f([1], {a: 2})"))
+    [0, 1, 2, 2, 1, 1, 2, 2, 2, 2, 1, 0]
+    """
+    depths, depth = [], 0
+    for token in code:
+        depth += _BRACKETS.get(token.text, 0) if token.kind == "punct" else 0
+        depths.append(depth)
+    return depths
+
+
 def _closing_bracket(code: list[Token], i: int) -> int:
     """Index of the `]` that closes the `[` at `i` (or the end)."""
-    depth = 0
-    for j in range(i, len(code)):
-        depth += {"[": 1, "(": 1, "{": 1, "]": -1, ")": -1, "}": -1}.get(code[j].text, 0)
-        if depth == 0:
-            return j
-    return len(code) - 1
+    depths = bracket_depths(code[i:])
+    return next((i + j for j, depth in enumerate(depths) if depth == 0), len(code) - 1)
 
 
 def _is_unbounded(code: list[Token], star: int) -> bool:
@@ -263,12 +275,9 @@ def _is_unbounded(code: list[Token], star: int) -> bool:
 
 def _stars_in_relationship(code: list[Token], start: int, end: int) -> list[int]:
     """Positions of `*` at the top level of the relationship bracket code[start..end]."""
-    stars, depth = [], 0
-    for j in range(start + 1, end):
-        depth += {"[": 1, "(": 1, "{": 1, "]": -1, ")": -1, "}": -1}.get(code[j].text, 0)
-        if depth == 0 and code[j].text == "*":
-            stars.append(j)
-    return stars
+    inside = code[start + 1:end]
+    return [start + 1 + j for j, (token, depth) in enumerate(zip(inside, bracket_depths(inside)))
+            if depth == 0 and token.text == "*"]
 
 
 def _check_paths(code: list[Token], cypher: str) -> Verdict:

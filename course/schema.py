@@ -61,8 +61,8 @@ class GraphSchema:
             lines += [f"    {p.name} ({p.type}): {_describe(p)}" for p in props.values()]
         lines += ["", "RELATIONSHIPS (direction matters):"]
         for pat in self.patterns:
-            props = f" {{{', '.join(pat.properties)}}}" if pat.properties else ""
-            lines.append(f"- (:{pat.start})-[:{pat.type}{props}]->(:{pat.end}): {pat.description}")
+            keys = f" {{{', '.join(pat.properties)}}}" if pat.properties else ""
+            lines.append(f"- (:{pat.start})-[:{pat.type}{keys}]->(:{pat.end}): {pat.description}")
             lines += [f"    {p.name} ({p.type}): {_describe(p)}" for p in pat.properties.values()]
         scales = self.scales()
         if scales:

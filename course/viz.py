@@ -6,8 +6,10 @@ neighbourhood is drawn.
 
 The picture is one HTML file that works with no internet: vis-network is written into
 the file itself (pyvis `cdn_resources="in_line"`), and the Bootstrap links pyvis's
-template adds are removed. The file goes under `figures/` beside the notebook and the
-notebook shows it in an IFrame, so the notebook itself stays small.
+template adds are removed. The file goes under `notebooks/figures/` (git-ignored, whatever
+the working directory) and the notebook shows it in an IFrame, so the notebook stays small.
+Beside it goes a small still image drawn from the same layout: a saved notebook, a
+repository page or an untrusted JupyterLab shows the graph even before any cell runs.
 
 >>> picture = draw_graph(db, highlight=["Payal"])     # doctest: +SKIP
 >>> picture.nodes, picture.highlighted                 # doctest: +SKIP
@@ -15,16 +17,19 @@ notebook shows it in an IFrame, so the notebook itself stays small.
 """
 from __future__ import annotations
 
+import base64
 import html
+import io
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Set
 from typing import Any, Iterable
 
+from .config import PROJECT_ROOT
 from .db import Database, cell_values
 
-FIGURES_DIR = "figures"  # relative to the working directory: the notebook's folder
 LABEL_COLOURS = {
     "Student": "#4e79a7", "Subject": "#f28e2b", "Club": "#e15759", "Skill": "#76b7b2",
     "Project": "#59a14f", "Concept": "#edc948", "Note": "#bab0ac",
@@ -65,11 +70,20 @@ class GraphData:
     edges: list[tuple[int, str, int]]
 
 
+def figures_dir() -> Path:
+    """Where pictures go: `notebooks/figures/` in the project (git-ignored), else a cache folder."""
+    if (PROJECT_ROOT / "pyproject.toml").is_file():
+        return PROJECT_ROOT / "notebooks" / "figures"
+    return Path.home() / ".cache" / "graphrag-course" / "figures"
+
+
 @dataclass
 class Picture:
-    """A drawn graph: the HTML file, what is in it, and which nodes are lit up.
+    """A drawn graph: the HTML file, what is in it, which nodes are lit up, and a still image.
 
-    In a notebook it shows itself as an IFrame on the file (a relative path).
+    In a notebook it shows two things: the still image (a PNG, in the notebook itself, so
+    it shows anywhere) and the interactive picture, an IFrame on the file, which appears
+    once the cell has run.
     """
 
     path: Path
@@ -78,6 +92,7 @@ class Picture:
     highlighted: list[str] = field(default_factory=list)
     mentioned: list[str] = field(default_factory=list)
     height: int = 560
+    still: bytes = field(default=b"", repr=False)   # PNG, drawn from the same layout
 
     @property
     def src(self) -> str:
@@ -98,6 +113,16 @@ class Picture:
 
     def _repr_html_(self) -> str:
         return self.iframe()._repr_html_()
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        if self.still:
+            display({"image/png": base64.b64encode(self.still).decode("ascii"),
+                     "text/plain": f"A still picture: {self.summary()}"}, raw=True)
+        display({"text/html": self._repr_html_(),
+                 "text/plain": "The interactive picture (drag, zoom, hover) appears here when "
+                               "the cell runs."}, raw=True)
 
 
 def read_graph(db: Database) -> GraphData:
@@ -158,40 +183,66 @@ def _tooltip(node: Node) -> str:
     return text if len(text) <= TOOLTIP_CHARS else text[:TOOLTIP_CHARS - 1] + "…"
 
 
-def _node_style(node: Node, lit: set[int], mentioned: set[int], dim: bool) -> dict[str, Any]:
+# The legend line and the page margins below the canvas, in the IFrame's height.
+IFRAME_EXTRA = 36
+# The canvas the layout fills, in vis-network's units (about pixels at its default zoom):
+# at this scale a 14 px label stays readable with all 75 nodes on screen.
+CANVAS = (900, 520)
+
+
+def layout(graph: GraphData, keep: Set[int]) -> dict[int, tuple[float, float]]:
+    """Where each kept node goes, the same every time: a seeded force layout on the canvas.
+
+    The interactive picture and the still image are drawn from these same positions.
+    """
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(sorted(keep))
+    g.add_edges_from((a, b) for a, _, b in sorted(graph.edges) if a in keep and b in keep)
+    spread = 2.2 / max(len(keep), 1) ** 0.5
+    positions = nx.spring_layout(g, seed=7, k=spread, iterations=200)
+    width, height = CANVAS
+    return {node: (round(float(x) * width / 2, 1), round(float(y) * height / 2, 1))
+            for node, (x, y) in positions.items()}
+
+
+def _node_style(node: Node, lit: Set[int], mentioned: Set[int], dim: bool) -> dict[str, Any]:
     colour = LABEL_COLOURS.get(node.label, OTHER_COLOUR)
     if node.id in lit or node.id in mentioned:
         border = LIT_BORDER if node.id in lit else MENTIONED_BORDER
-        return {"color": {"background": colour, "border": border}, "size": 28,
+        return {"color": {"background": colour, "border": border}, "size": 22,
                 "borderWidth": 5 if node.id in lit else 3, "font": {"size": 18}}
-    return {"color": colour, "size": 14 if node.label != "Note" else 9, "borderWidth": 1,
-            "opacity": 0.35 if dim else 1.0, "font": {"size": 12}}
+    note = node.label == "Note"   # 25 notes: their ids would crowd the picture; hover shows them
+    return {"color": colour, "size": 7 if note else 12, "borderWidth": 1,
+            "opacity": 0.35 if dim else 1.0, "font": {"size": 0 if note else 14}}
 
 
 def _options(edge_labels: bool) -> dict[str, Any]:
-    """vis-network options: a calm force layout, small arrows, tooltips on hover."""
+    """vis-network options: the layout is fixed (computed once), small arrows, tooltips."""
     return {
-        "physics": {"enabled": True, "stabilization": {"iterations": 300},
-                    "barnesHut": {"gravitationalConstant": -4000, "springLength": 110,
-                                  "springConstant": 0.04, "damping": 0.3}},
+        "physics": {"enabled": False},
         "edges": {"arrows": {"to": {"enabled": True, "scaleFactor": 0.5}},
-                  "smooth": {"type": "continuous"},
-                  "font": {"size": 9 if edge_labels else 0, "align": "middle"}},
+                  "smooth": False,
+                  "font": {"size": 10 if edge_labels else 0, "align": "middle"}},
         "interaction": {"hover": True, "tooltipDelay": 150},
     }
 
 
-def build_network(graph: GraphData, keep: set[int], *, lit: set[int] = frozenset(),
-                  mentioned: set[int] = frozenset(), height: int = 560):
+def build_network(graph: GraphData, keep: set[int], *, lit: Set[int] = frozenset(),
+                  mentioned: Set[int] = frozenset(), height: int = 560,
+                  positions: dict[int, tuple[float, float]] | None = None) -> Any:
     """A pyvis Network of the `keep` nodes, coloured by label, `lit` and `mentioned` marked."""
     from pyvis.network import Network
 
+    positions = positions if positions is not None else layout(graph, keep)
     net = Network(height=f"{height}px", width="100%", directed=True, cdn_resources="in_line")
     dim = bool(lit or mentioned) and len(keep) == len(graph.nodes)
     order = {label: i for i, label in enumerate(LABEL_COLOURS)}
     for node in sorted((graph.nodes[i] for i in keep),
                        key=lambda n: (order.get(n.label, len(order)), n.name)):
-        net.add_node(node.id, label=node.name, title=_tooltip(node), shape="dot",
+        x, y = positions[node.id]
+        net.add_node(node.id, label=node.name, title=_tooltip(node), shape="dot", x=x, y=y,
                      **_node_style(node, lit, mentioned, dim))
     edges = sorted(e for e in graph.edges if e[0] in keep and e[2] in keep)
     for a, kind, b in edges:
@@ -202,17 +253,71 @@ def build_network(graph: GraphData, keep: set[int], *, lit: set[int] = frozenset
     return net
 
 
-def _legend(labels: Iterable[str]) -> str:
+def still_image(graph: GraphData, keep: Set[int], positions: dict[int, tuple[float, float]], *,
+                lit: Set[int] = frozenset(), mentioned: Set[int] = frozenset()) -> bytes:
+    """The picture as a small PNG, from the same positions (matplotlib, no global state).
+
+    >>> still_image(GraphData({}, []), set(), {})[:4]
+    b'\\x89PNG'
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7.2, 4.2), dpi=100)
+    FigureCanvasAgg(figure)
+    axes = figure.add_axes((0, 0.06, 1, 0.94))
+    axes.set_axis_off()
+    for a, _, b in graph.edges:
+        if a in keep and b in keep:
+            (xa, ya), (xb, yb) = positions[a], positions[b]
+            lit_edge = a in lit and b in lit
+            axes.plot([xa, xb], [-ya, -yb], color=LIT_BORDER if lit_edge else "#c8c8c8",
+                      linewidth=2 if lit_edge else 0.6, zorder=1)
+    dim = bool(lit or mentioned) and len(keep) == len(graph.nodes)
+    for node_id in sorted(keep):
+        node, (x, y) = graph.nodes[node_id], positions[node_id]
+        marked = node_id in lit or node_id in mentioned
+        edge = LIT_BORDER if node_id in lit else MENTIONED_BORDER if marked else "white"
+        axes.scatter([x], [-y], s=140 if marked else 18 if node.label == "Note" else 45,
+                     color=LABEL_COLOURS.get(node.label, OTHER_COLOUR), edgecolors=edge,
+                     linewidths=2.5 if marked else 0.5, alpha=0.35 if dim and not marked else 1,
+                     zorder=3 if marked else 2)
+        if node.label != "Note" or marked:
+            axes.annotate(node.name, (x, -y), xytext=(0, 5), textcoords="offset points",
+                          ha="center", fontsize=8 if marked else 6, zorder=4,
+                          fontweight="bold" if marked else "normal")
+    labels = [label for label in LABEL_COLOURS if any(graph.nodes[i].label == label for i in keep)]
+    for i, label in enumerate(labels):
+        figure.text(0.01 + i * 0.11, 0.02, f"● {label}", color=LABEL_COLOURS[label], fontsize=7)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return _small_png(buffer.getvalue())
+
+
+def _small_png(png: bytes) -> bytes:
+    """The same PNG with a 128-colour palette: a fraction of the bytes, the same to the eye."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _legend(labels: Iterable[str], *, lit: bool = False, named: bool = False) -> str:
     items = "".join(
         f'<span style="margin-right:12px"><span style="display:inline-block;width:10px;'
         f'height:10px;border-radius:5px;background:{LABEL_COLOURS.get(label, OTHER_COLOUR)}">'
         f"</span> {html.escape(label)}</span>" for label in labels)
-    lit = (f'<span style="margin-left:8px;color:{LIT_BORDER}">&#9711; in the answer</span>'
-           f'<span style="margin-left:12px;color:{MENTIONED_BORDER}">&#9711; named in the question</span>')
-    return f'<div style="clear:both;font:12px sans-serif;padding:4px 0">{items}{lit}</div>'
+    marks = (f'<span style="margin-left:8px;color:{LIT_BORDER}">&#9711; in the answer</span>'
+             if lit else "")
+    marks += (f'<span style="margin-left:12px;color:{MENTIONED_BORDER}">&#9711; named in the '
+              "question</span>" if named else "")
+    return f'<div style="clear:both;font:12px sans-serif;padding:4px 0">{items}{marks}</div>'
 
 
-def offline_html(net, labels: Iterable[str] = ()) -> str:
+def offline_html(net: Any, labels: Iterable[str] = (), *, lit: bool = False,
+                 named: bool = False) -> str:
     """The network as one self-contained HTML page: no CDN script, no external CSS.
 
     pyvis's template links Bootstrap from a CDN even with `cdn_resources="in_line"`;
@@ -220,7 +325,7 @@ def offline_html(net, labels: Iterable[str] = ()) -> str:
     """
     page = _EXTERNAL_TAG.sub("", net.generate_html())
     page = re.sub(r"<center>\s*<h1>\s*</h1>\s*</center>", "", page)
-    page = page.replace("</body>", _legend(labels) + "\n</body>", 1)
+    page = page.replace("</body>", _legend(labels, lit=lit, named=named) + "\n</body>", 1)
     page = page.replace("</head>", "<style>body { margin: 4px; }</style>\n</head>", 1)
     leftover = _EXTERNAL_REFERENCE.search(page)
     if leftover:
@@ -230,7 +335,7 @@ def offline_html(net, labels: Iterable[str] = ()) -> str:
 
 def draw_graph(db: Database | None = None, *, highlight: Iterable[str] = (),
                mentioned: Iterable[str] = (), focus: bool = True, hops: int = 1,
-               name: str = "college", directory: str | os.PathLike = FIGURES_DIR,
+               name: str = "college", directory: str | os.PathLike[str] | None = None,
                height: int = 560, graph: GraphData | None = None) -> Picture:
     """Draw the graph to `directory/name.html` and return the Picture.
 
@@ -240,20 +345,25 @@ def draw_graph(db: Database | None = None, *, highlight: Iterable[str] = (),
     """
     if not re.fullmatch(r"[\w.-]+", name):
         raise ValueError(f"name must be a plain file name such as 'college', not {name!r}")
-    graph = graph if graph is not None else read_graph(db)
+    if graph is None:
+        if db is None:
+            raise ValueError("draw_graph needs a database (db) or an already read graph (graph=...)")
+        graph = read_graph(db)
     highlight, mentioned = list(highlight), list(mentioned)
     lit = {n.id for n in find_nodes(graph, highlight)}
     named = {n.id for n in find_nodes(graph, mentioned)} - lit
     keep = neighbourhood(graph, lit | named, hops=hops) if focus and (lit or named) \
         else set(graph.nodes)
-    net = build_network(graph, keep, lit=lit, mentioned=named, height=height)
+    positions = layout(graph, keep)
+    net = build_network(graph, keep, lit=lit, mentioned=named, height=height, positions=positions)
     labels = [label for label in LABEL_COLOURS if any(graph.nodes[i].label == label for i in keep)]
-    path = Path(directory) / f"{name}.html"
+    path = Path(directory if directory is not None else figures_dir()) / f"{name}.html"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(offline_html(net, labels), encoding="utf-8")
+    path.write_text(offline_html(net, labels, lit=bool(lit), named=bool(named)), encoding="utf-8")
     return Picture(path, len(net.nodes), len(net.edges),
                    [graph.nodes[i].name for i in _ordered(lit, highlight, graph)],
-                   [graph.nodes[i].name for i in _ordered(named, mentioned, graph)], height + 70)
+                   [graph.nodes[i].name for i in _ordered(named, mentioned, graph)],
+                   height + IFRAME_EXTRA, still_image(graph, keep, positions, lit=lit, mentioned=named))
 
 
 def _ordered(ids: set[int], values: Iterable[str], graph: GraphData) -> list[int]:

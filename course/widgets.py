@@ -19,14 +19,19 @@ from __future__ import annotations
 
 import html
 import itertools
+import os
 import threading
+import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from .viz import FIGURES_DIR, GraphData, Picture, draw_graph, read_graph, text_values
+from .results import printable, rows_table
+from .viz import GraphData, Picture, draw_graph, figures_dir, read_graph, text_values
 
-MAX_SHOWN_ROWS = 20
-_CHATS = itertools.count(1)  # each chat draws into its own files: chat1-0.html, chat1-1.html, ...
+# Each chat draws into files of its own: chat-<kernel pid>-<chat>-<turn>.html, so two
+# kernels (two notebooks open at once) never overwrite each other's pictures.
+_CHATS = itertools.count(1)
 
 
 @dataclass
@@ -65,7 +70,7 @@ class Message:
 
     def to_html(self) -> str:
         """This message as HTML; every value from the agent or the learner is escaped."""
-        text = html.escape(self.text)
+        text = html.escape(printable(self.text))
         if self.role == "user":
             return f'<div style="margin:6px 0"><b>You:</b> {text}</div>'
         colour = "#b00020" if self.role == "error" else "#1a1a1a"
@@ -73,25 +78,9 @@ class Message:
                  f'<div style="color:#666;font-size:11px">{html.escape(self.footer())}</div>']
         if self.cypher:
             parts.append(f"<details><summary>Cypher and rows</summary>"
-                         f"<pre style=\"white-space:pre-wrap\">{html.escape(self.cypher)}</pre>"
+                         f"<pre style=\"white-space:pre-wrap\">{html.escape(printable(self.cypher))}</pre>"
                          f"{rows_table(self.columns, self.rows)}</details>")
         return "".join(parts) + "</div>"
-
-
-def rows_table(columns: list[str], rows: list[list[Any]], *, limit: int = MAX_SHOWN_ROWS) -> str:
-    """A small HTML table of query rows (at most `limit`), values escaped.
-
-    >>> rows_table(["name"], [["Payal"]])
-    '<table><tr><th>name</th></tr><tr><td>Payal</td></tr></table>'
-    """
-    if not columns:
-        return ""
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in rows[:limit])
-    more = f"<tr><td colspan={len(columns)}>… {len(rows) - limit} more</td></tr>" \
-        if len(rows) > limit else ""
-    return f"<table><tr>{head}</tr>{body}{more}</table>"
 
 
 class ChatSession:
@@ -120,6 +109,14 @@ class ChatSession:
         from .llm.registry import describe_llm
 
         return describe_llm(self.agent.llm)
+
+    @property
+    def provider_name(self) -> str:
+        """Which provider answers, in a word or two: "the offline provider", "Groq-120b"."""
+        from .llm.offline import OfflineLLM
+
+        llm = self.agent.llm
+        return "the offline provider (rules, not an LLM)" if isinstance(llm, OfflineLLM) else llm.name
 
     def send(self, question: Any) -> list[Message]:
         """Ask one question; returns the new messages [question, reply]. Never raises."""
@@ -160,6 +157,11 @@ class ChatSession:
         return "".join(m.to_html() for m in self.messages)
 
 
+# A column laid out bottom-up starts scrolled to its end: the newest message stays in view.
+_NEWEST_IN_VIEW = ('<div style="display:flex;flex-direction:column-reverse;max-height:420px;'
+                   'overflow-y:auto"><div>{}</div></div>')
+
+
 class ChatWidget:
     """The chat in JupyterLab: conversation and input on the left, the graph on the right.
 
@@ -168,27 +170,34 @@ class ChatWidget:
     """
 
     def __init__(self, session: ChatSession, *, background: bool = True, name: str | None = None,
-                 directory: str = FIGURES_DIR, graph_height: int = 460):
+                 directory: str | os.PathLike[str] | None = None, graph_height: int = 460):
         import ipywidgets as w
 
         self.session, self.background = session, background
-        self.name = name or f"chat{next(_CHATS)}"
-        self.directory, self.graph_height = directory, graph_height
+        self.name = name or f"chat-{os.getpid()}-{next(_CHATS)}"
+        self.directory = Path(directory) if directory is not None else figures_dir()
+        self.graph_height = graph_height
         self._lock, self._busy, self._turn = threading.Lock(), False, 0
         self._graph_data: GraphData | None = None
         self.picture: Picture | None = None
-        self.conversation = w.HTML(layout=w.Layout(max_height="440px", overflow="auto"))
+        self.conversation = w.HTML()
+        # The value follows every keystroke, and only Enter (or Send) asks: leaving the box
+        # must not send half a question. ipywidgets marks on_submit deprecated, but it is
+        # the only event that means "Enter" (ipywidgets issue 2446).
         self.question = w.Text(placeholder='Ask about the college, e.g. "Who is Payal?"',
-                               continuous_update=False, layout=w.Layout(flex="1 1 auto"))
+                               continuous_update=True, layout=w.Layout(flex="1 1 auto"))
         self.send_button = w.Button(description="Send", button_style="primary")
         self.new_button = w.Button(description="New chat")
         self.status = w.HTML()
         self.graph = w.Output(layout=w.Layout(width="56%", border="1px solid #ddd"))
-        self.question.observe(self._on_submit, names="value")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.question.on_submit(lambda box: self.ask(box.value))
         self.send_button.on_click(lambda _: self.ask(self.question.value))
         self.new_button.on_click(lambda _: self.new_chat())
-        title = f"<b>Ask the college graph</b> <small>({html.escape(session.provider)})</small>"
-        left = w.VBox([w.HTML(title), self.conversation,
+        self.title = w.HTML(f"<b>Ask the college graph</b> <small>· answers from "
+                            f"{html.escape(session.provider_name)}</small>")
+        left = w.VBox([self.title, self.conversation,
                        w.HBox([self.question, self.send_button, self.new_button]), self.status],
                       layout=w.Layout(width="44%", padding="0 8px 0 0"))
         self.box = w.HBox([left, self.graph])
@@ -228,10 +237,6 @@ class ChatWidget:
 
     # --- inside ---------------------------------------------------------------------------
 
-    def _on_submit(self, change: dict) -> None:
-        if change.get("new", "").strip():   # Enter in the box; clearing it does nothing
-            self.ask(change["new"])
-
     def _work(self, question: str) -> None:
         try:
             self.session.send(question)      # never raises
@@ -258,7 +263,7 @@ class ChatWidget:
     def _refresh(self, status: str, *, pending: str | None = None) -> None:
         waiting = (f'<div style="margin:6px 0"><b>You:</b> {html.escape(pending.strip())}</div>'
                    '<div style="color:#888"><i>thinking…</i></div>') if pending else ""
-        self.conversation.value = self.session.to_html() + waiting
+        self.conversation.value = _NEWEST_IN_VIEW.format(self.session.to_html() + waiting)
         self._set_status(status)
 
     def _draw(self, reply: Message | None) -> None:
@@ -288,9 +293,11 @@ class ChatWidget:
         return f"<ChatWidget: {self.summary()}>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget view for JupyterLab, and a one-line text for everything else (nbval)."""
+        """The widget view for JupyterLab, and a text for everything else (nbval, a saved
+        notebook whose kernel has stopped)."""
         bundle = self.box._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = self.summary()
+        bundle["text/plain"] = (f"{self.summary()} The chat is live only while its kernel runs: "
+                                "after a restart (or in a saved copy), run this cell again.")
         return bundle
 
 

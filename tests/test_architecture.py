@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import ast
+import doctest
+import importlib
 import inspect
+import pkgutil
 from pathlib import Path
 
 import pytest
@@ -209,3 +212,25 @@ def test_a_memory_is_a_protocol():
     assert not isinstance(ShortTermMemory(), RecallingMemory)
     assert all(hasattr(GraphMemory, name) for name in ("context", "remember", "clear", "recall"))
     assert "getattr" not in inspect.getsource(course.agent.Agent.answer)
+
+
+def _examples(module) -> int:
+    """The docstring examples of a module that run (not skipped)."""
+    finder = doctest.DocTestFinder()
+    return sum(1 for test in finder.find(module) for example in test.examples
+               if not example.options.get(doctest.SKIP))
+
+
+def test_every_module_has_a_true_example():
+    modules = [importlib.import_module(m.name)
+               for m in pkgutil.walk_packages(course.__path__, "course.")]
+    counts = {module.__name__: _examples(module) for module in modules}
+    assert not [name for name, n in counts.items() if n == 0]
+    assert sum(counts.values()) >= 15
+
+
+def test_the_doctests_run_in_the_test_command():
+    import tomllib
+
+    settings = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "--doctest-modules" in settings["addopts"] and "course" in settings["testpaths"]

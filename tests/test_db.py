@@ -96,6 +96,7 @@ def test_syntax_error_keeps_the_servers_own_message(college_db):
     assert "Invalid input" in caught.value.server_message
 
 
+@pytest.mark.slow
 def test_embedded_server_restarts_when_stopped_under_a_client(tmp_path):
     db = connect(path=tmp_path / "own.db")
     load_college(db)
@@ -110,6 +111,7 @@ def _run_python(code: str, env: dict) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_two_processes_share_the_embedded_database(tmp_path):
     """A second process connects, writes and exits; the first keeps its connection and data."""
     path = tmp_path / "shared.db"
@@ -137,6 +139,7 @@ def test_two_processes_share_the_embedded_database(tmp_path):
     EmbeddedServer(path).stop()
 
 
+@pytest.mark.slow
 def test_two_processes_starting_at_once_start_one_server(tmp_path):
     env = {**BARE_ENV, "COURSE_DB": str(tmp_path / "race.db")}
     code = textwrap.dedent("""
@@ -153,6 +156,7 @@ def test_two_processes_starting_at_once_start_one_server(tmp_path):
     db.server.stop()
 
 
+@pytest.mark.slow
 def test_cli_load_json_twice_and_info(tmp_path):
     env = {**BARE_ENV, "COURSE_DB": str(tmp_path / "cli.db")}
     outputs = [subprocess.run([sys.executable, "-m", "course", "load", "--json"], env=env,

@@ -170,6 +170,7 @@ def cli_db(tmp_path):
     EmbeddedServer(path).stop()
 
 
+@pytest.mark.slow
 def test_course_demo_command_offline(cli_db):
     env = {**os.environ, "COURSE_DB": str(cli_db), "PYTHONPATH": str(PROJECT_ROOT)}
     done = subprocess.run([sys.executable, "-m", "course", "demo", "--provider", "offline"],

@@ -178,6 +178,7 @@ def test_the_progress_bar_is_plain_text():
 
 # --- the offline provider on the whole set ----------------------------------------------------
 
+@pytest.mark.slow
 def test_the_offline_provider_reaches_the_target_the_same_way_twice(college_db):
     questions = load_questions()
     first = evaluate(college_db, OfflineLLM(), questions, max_attempts=2)

@@ -321,6 +321,7 @@ def run_cli(db, tmp_path, args, script=()):
     return done, prompts
 
 
+@pytest.mark.slow
 def test_ask_session_resumes_in_a_new_process(college_db, tmp_path, forget):
     forget("default")
     agent = graph_agent(college_db, session="demo")

@@ -99,13 +99,53 @@ def test_a_result_lights_up_the_values_in_its_rows(college_db, tmp_path):
 
 
 def test_the_notebook_gets_a_small_iframe_with_a_relative_path(college_db, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    picture = draw_graph(college_db, highlight=["Payal"])
-    assert picture.path == Path("figures") / "college.html" and picture.path.is_file()
+    notebooks = tmp_path / "notebooks"
+    monkeypatch.chdir(notebooks.parent)
+    notebooks.mkdir()
+    monkeypatch.chdir(notebooks)                   # a notebook runs in its own folder
+    picture = draw_graph(college_db, highlight=["Payal"], directory=notebooks / "figures")
+    assert picture.path.is_file() and picture.src == "figures/college.html"
     frame = picture._repr_html_()
     assert 'src="figures/college.html"' in frame and "<iframe" in frame and len(frame) < 400
     assert str(tmp_path) not in frame and str(tmp_path) not in repr(picture)
     assert "lit up: Payal" in repr(picture)
+
+
+def test_every_picture_has_a_small_still_image_from_the_same_layout(college_db, tmp_path):
+    from course.viz import layout
+
+    picture = draw_graph(college_db, directory=tmp_path)
+    assert picture.still.startswith(b"\x89PNG") and len(picture.still) < 60_000
+    graph = read_graph(college_db)
+    positions = layout(graph, set(graph.nodes))
+    nodes, _ = drawn(picture)
+    assert {n["id"]: (n["x"], n["y"]) for n in nodes} == positions   # the same layout
+    assert layout(graph, set(graph.nodes)) == positions              # and the same every time
+
+
+def test_the_picture_shows_a_still_image_and_the_interactive_one(college_db, tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, raw=False: shown.append(obj))
+    draw_graph(college_db, directory=tmp_path)._ipython_display_()
+    assert "image/png" in shown[0] and "<iframe" in shown[1]["text/html"]
+    assert "appears here when the cell runs" in shown[1]["text/plain"]
+
+
+def test_the_legend_names_lit_nodes_only_when_something_is_lit(college_db, tmp_path):
+    whole = draw_graph(college_db, directory=tmp_path, name="whole").path.read_text()
+    lit = draw_graph(college_db, highlight=["Payal"], directory=tmp_path, name="lit").path.read_text()
+    assert "in the answer" not in whole and "named in the question" not in whole
+    assert "in the answer" in lit
+
+
+def test_labels_of_the_whole_graph_are_readable_at_the_default_zoom(college_db, tmp_path):
+    from course.viz import CANVAS
+
+    nodes, _ = drawn(draw_graph(college_db, directory=tmp_path))
+    xs, ys = [n["x"] for n in nodes], [n["y"] for n in nodes]
+    assert max(xs) - min(xs) <= CANVAS[0] * 1.05 and max(ys) - min(ys) <= CANVAS[1] * 1.05
+    labelled = [n for n in nodes if n["font"]["size"]]
+    assert all(n["font"]["size"] >= 14 for n in labelled) and len(labelled) == 50   # all but notes
 
 
 def test_reading_the_graph_once_can_be_reused(college_db, tmp_path):
