@@ -303,6 +303,8 @@ class EmbeddedServer:
 
         Waits until the process has exited, so the next start finds the file free.
         """
+        if not self.dir.is_dir():
+            return False
         with self._starting():
             state = self.state()
             if state == "stopped":

@@ -29,6 +29,8 @@ from course.results import Result
 
 from test_db import BARE_ENV, _free_port
 
+pytestmark = pytest.mark.slow   # real servers, processes and mounts: seconds each
+
 
 def course_cli(*args: str, env: dict, cwd: Path | None = None, timeout: int = 120):
     """`python -m course ARGS` in a bare environment: (exit status, stdout, stderr)."""
