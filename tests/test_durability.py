@@ -125,12 +125,14 @@ def test_a_blanked_url_leaves_the_servers_graph_alone(tmp_path):
         url = f"redis://127.0.0.1:{port}"
         connect(url=url).query("CREATE (:Marker {kept: true})")
         (tmp_path / ".env").write_text(f"FALKORDB_URL={url}\n")
-        status, out, err = course_cli("load", "--reset", "--json", cwd=tmp_path,
-                                      env={"FALKORDB_URL": "", "COURSE_DB": str(tmp_path / "t.db")})
+        try:
+            status, out, err = course_cli("load", "--reset", "--json", cwd=tmp_path,
+                                          env={"FALKORDB_URL": "", "COURSE_DB": str(tmp_path / "t.db")})
+        finally:
+            EmbeddedServer(tmp_path / "t.db").stop()
         assert status == 0, err
         assert json.loads(out)["nodes"] == 75
         assert connect(url=url).run("MATCH (m:Marker) RETURN count(m)").rows == [[1]]
-        EmbeddedServer(tmp_path / "t.db").stop()
 
 
 @pytest.mark.parametrize("setting", [{"FALKORDB_URL": "redis://127.0.0.1:6390"},
@@ -371,11 +373,15 @@ def test_a_file_saved_before_the_append_only_file_keeps_its_data(tmp_path, datab
     subprocess.run([redis_server, "--daemonize", "yes", "--port", "0", "--unixsocket", str(old.socket),
                     "--dir", str(tmp_path), "--dbfilename", "x.db", "--pidfile", str(old.pidfile),
                     "--save", "60 1", "--loadmodule", module], check=True)
-    deadline = time.monotonic() + 15
-    while old.state() != "ready" and time.monotonic() < deadline:
-        time.sleep(0.05)
-    old._client(timeout_s=5).execute_command("GRAPH.QUERY", "college", "CREATE (:Turn {n: 1})")
-    assert old.stop()
+    try:
+        deadline = time.monotonic() + 15
+        while old.state() != "ready" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        old._client(timeout_s=5).execute_command("GRAPH.QUERY", "college", "CREATE (:Turn {n: 1})")
+        assert old.stop()
+    finally:
+        for pid in servers_for(old):
+            os.kill(pid, signal.SIGKILL)
     db = database()
     assert db.run("MATCH (t:Turn) RETURN count(t)").rows == [[1]]
     assert (tmp_path / "x.db.aof").is_dir()
