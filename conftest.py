@@ -1,16 +1,28 @@
-"""The docstring examples of course/ run as tests (`--doctest-modules`).
+"""The docstring examples of course/ run as tests, beside tests/ and the notebooks.
 
 Each example runs as a learner would type it, with `db` already connected to the loaded
 college graph, on a throw-away embedded database, with no key, server or `.env` of yours.
+Only the package's modules are read for examples (pytest's `--doctest-modules` would also
+import every conftest.py and test file as a module, and their names collide).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from _pytest.doctest import DoctestItem
+from _pytest.doctest import DoctestItem, DoctestModule
+
+PACKAGE = Path(__file__).resolve().parent / "course"
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix == ".py" and PACKAGE in file_path.parents:
+        return DoctestModule.from_parent(parent, path=file_path)
+    return None
 
 COURSE_VARIABLES = ("FALKORDB_URL", "COURSE_DB", "COURSE_GRAPH", "COURSE_LLM", "GEMINI_API_KEY",
                     "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY", "GOOGLE_API_KEY",
-                    "OPENAI_API_KEY")
+                    "OPENAI_API_KEY", "COURSE_EMBEDDER")
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search`.
 
 Every failure the learner can cause or meet (a stopped server, a broken CSV, no key)
 ends with one sentence on standard error and exit status 1 or 2, never a traceback.
@@ -21,7 +21,10 @@ from .errors import CourseError, InvalidInput
 from .results import Result, printable
 
 if TYPE_CHECKING:
-    from .agent import Agent
+    from .agent import Agent, Memory
+    from .db import Database
+    from .planner import Peers, Plan
+    from .tools import ToolAgent
 
 
 def log_path() -> Path:
@@ -33,7 +36,7 @@ def cmd_load(args: argparse.Namespace) -> int:
     from .dataset import load_college
     from .db import connect
 
-    counts = load_college(connect(), reset_first=args.reset)
+    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
     if args.json:
         print(json.dumps(counts))
     else:
@@ -43,6 +46,9 @@ def cmd_load(args: argparse.Namespace) -> int:
             print(f"  {label:<10} {n}")
         for kind, n in counts["types"].items():
             print(f"  {kind:<16} {n}")
+        if "chunks" in counts:  # notebook 13's text layer, beside the course graph
+            print(f"text layer: {counts['chunks']} chunks PART_OF notes, embedded with "
+                  f"{counts['embedder']} ({counts['dimension']} dimensions)")
     return 0
 
 
@@ -82,22 +88,22 @@ def cmd_stop(args: argparse.Namespace) -> int:
     return 0
 
 
-def _questions(args: argparse.Namespace) -> list[str]:
+def _questions(args: argparse.Namespace, *, what: str = "question") -> list[str]:
     """The QUESTION arguments, or one question per line from standard input."""
     if args.questions:
-        if args.one:
+        if getattr(args, "one", False):
             return [" ".join(args.questions)]
         if len(args.questions) > 2 and all(len(q.split()) == 1 for q in args.questions):
             print(f"note: {len(args.questions)} one-word questions; to ask one question, quote it "
                   f"(\"{' '.join(args.questions)}\") or add --one.", file=sys.stderr)
         return list(args.questions)
     if sys.stdin is None or sys.stdin.isatty():
-        raise InvalidInput("No question given: `python -m course ask \"Who is Payal?\"`, "
-                           "or one question per line on standard input.")
+        raise InvalidInput(f"No {what} given: `python -m course {args.command} \"Who is Payal?\"`, "
+                           f"or one {what} per line on standard input.")
     data = sys.stdin.buffer.read()
     lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
     if not lines:
-        raise InvalidInput("Standard input held no question: give one question per line.")
+        raise InvalidInput(f"Standard input held no {what}: give one {what} per line.")
     return lines
 
 
@@ -108,7 +114,7 @@ def _print_result(result: Result, as_json: bool) -> None:
         print(result.summary() + "\n", flush=True)
 
 
-def _answer_safely(agent: Agent, question: str) -> Result:
+def _answer_safely(agent: Agent | ToolAgent, question: str) -> Result:
     """One question's Result, whatever happens: a bug in one answer must not end the session.
 
     The learner gets a sentence; the traceback goes to the log file for a developer.
@@ -132,11 +138,9 @@ def _answer_safely(agent: Agent, question: str) -> Result:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from .agent import Agent
     from .dataset import ensure_college
     from .db import connect
     from .graph_memory import AnswerCache, GraphMemory, check_id
-    from .llm.registry import make_llm
     from .memory import ShortTermMemory
 
     for value, what in ((args.session, "session id"), (args.user, "user id")):
@@ -144,6 +148,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
             check_id(value, what=what)  # a bad id is a usage error: refused before any question
     if args.attempts < 1:
         raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
+    if args.agent == "agentic":
+        print("error: --agent agentic is not yet available; use --agent pipeline or --agent tools.",
+              file=sys.stderr)
+        return 2
+    if args.max_steps is not None and (args.agent != "tools" or args.max_steps < 1):
+        raise InvalidInput("--max-steps N (1 or more, e.g. --max-steps 8) is for --agent tools.")
     questions = _questions(args)
     try:
         db = connect()
@@ -154,7 +164,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
                                  cache=AnswerCache(db))
         else:
             memory = ShortTermMemory()
-        agent = Agent(db, make_llm(args.provider), memory=memory, max_attempts=args.attempts)
+        agent = _make_agent(args, db, memory)
     except CourseError as exc:  # a stopped server, a missing key: each question fails, saying why
         for question in questions:
             _print_result(Result(question, status="failed", error=str(exc),
@@ -168,6 +178,19 @@ def cmd_ask(args: argparse.Namespace) -> int:
         failed += result.status == "failed"
         _print_result(result, args.json)
     return 1 if failed and failed == len(questions) else 0
+
+
+def _make_agent(args: argparse.Namespace, db: Database, memory: Memory) -> Agent | ToolAgent:
+    """The notebook-05 pipeline, or notebook 11's tool loop (`--agent tools`)."""
+    from .agent import Agent
+    from .llm.registry import make_llm
+
+    llm = make_llm(args.provider)
+    if args.agent == "tools":
+        from .tools import DEFAULT_MAX_STEPS, ToolAgent
+
+        return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS)
+    return Agent(db, llm, memory=memory, max_attempts=args.attempts)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -200,6 +223,76 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _college() -> Database:
+    """The college graph, loaded on the first run."""
+    from .dataset import ensure_college
+    from .db import connect
+
+    db = connect()
+    ensure_college(db)
+    return db
+
+
+def _show(found: Plan | Peers, as_json: bool) -> None:
+    """A planner record as JSON (its `to_dict()`) or as the text of its `summary()`."""
+    print(json.dumps(found.to_dict(), ensure_ascii=False) if as_json else printable(found.summary()))
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from .planner import check_days, plan
+
+    check_days(args.days)   # a bad number of days is refused before the database is started
+    found = plan(_college(), args.student, args.subject, args.days)
+    _show(found, args.json)
+    if args.json and not found.days and not found.unscheduled:
+        print(found.headline(), file=sys.stderr)   # nothing to plan: say why, beside the JSON
+    return 0
+
+
+def cmd_peers(args: argparse.Namespace) -> int:
+    from .planner import peers
+
+    _show(peers(_college(), args.student), args.json)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from .dataset import load_college
+    from .db import connect
+    from .retrieval import MAX_K, query_embedder, search
+    from .text_layer import stored_embedder
+
+    if not 1 <= args.k <= MAX_K:
+        raise InvalidInput(f"--k must be from 1 to {MAX_K}, e.g. --k 3.")
+    queries = _questions(args, what="query")
+    db = connect()
+    if db.graph_name not in db.client.list_graphs() or stored_embedder(db) is None:
+        load_college(db, embedder=args.embedder)  # the first run, or a graph from before notebook 13
+    embedder = query_embedder(db, args.embedder).name  # another model than the graph's: refused
+    failed = 0
+    for query in queries:
+        shown = printable(query, limit=200)
+        try:
+            hits, error = search(db, query, mode=args.mode, k=args.k, embedder=args.embedder), None
+        except InvalidInput as exc:  # an empty or overlong query: say so, go on with the next
+            hits, error = [], str(exc)
+            failed += 1
+        if args.json:
+            record = {"query": shown, "mode": args.mode, "embedder": embedder,
+                      "results": [hit.to_dict() for hit in hits], **({"error": error} if error else {})}
+            print(json.dumps(record, ensure_ascii=False), flush=True)
+            continue
+        print(f"{shown}  ({args.mode}, {embedder})")
+        if error:
+            print(f"  error: {error}")
+        for rank, hit in enumerate(hits, 1):
+            via = f" [{hit.via}]" if hit.via else ""
+            print(f"  {rank}. {hit.note} {hit.concept or '-'} ({hit.score:.3f}){via}: "
+                  f"{printable(hit.text, limit=110)}")
+        print(flush=True)
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -207,6 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     load = commands.add_parser("load", help="load the college graph (idempotent) and print the counts")
     load.add_argument("--json", action="store_true", help="print the counts as JSON")
     load.add_argument("--reset", action="store_true", help="delete the graph first")
+    load.add_argument("--embedder", default=None, help="bow, wordllama (default) or fastembed; "
+                      "the notes' text layer is embedded with it (or COURSE_EMBEDDER)")
     load.set_defaults(run=cmd_load)
 
     info = commands.add_parser("info", help="where the data lives and which provider is used")
@@ -221,6 +316,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--fresh", action="store_true", help="forget between questions")
     ask.add_argument("--one", action="store_true", help="join all words into one question")
     ask.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
+    ask.add_argument("--agent", choices=("pipeline", "tools", "agentic"), default="pipeline",
+                     help="pipeline (default: notebook 05's loop) or tools (notebook 11's tool loop)")
+    ask.add_argument("--max-steps", type=int, default=None, metavar="N",
+                     help="--agent tools: LLM calls with tools before the final answer (default 8)")
     ask.add_argument("--session", default=None, metavar="ID",
                      help="keep the conversation in the graph under this id, and resume it")
     ask.add_argument("--user", default=None, metavar="ID",
@@ -238,6 +337,31 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
     evaluation.add_argument("--json", action="store_true", help="print the report as JSON")
     evaluation.set_defaults(run=cmd_eval)
+
+    study = commands.add_parser("plan", help="a day-by-day study plan from the prerequisite graph")
+    study.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
+    study.add_argument("--subject", required=True, help="name or code, e.g. DBMS or CS201")
+    study.add_argument("--days", type=int, default=30, help="at most this many days, 1-365 (default 30)")
+    study.add_argument("--json", action="store_true", help="print the plan as JSON")
+    study.set_defaults(run=cmd_plan)
+
+    partners = commands.add_parser("peers", help="study partners and mentors for a student's weak subjects")
+    partners.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
+    partners.add_argument("--json", action="store_true", help="print the peers as JSON")
+    partners.set_defaults(run=cmd_peers)
+
+    from .retrieval import DEFAULT_K, DEFAULT_MODE, MODES
+
+    find = commands.add_parser("search", help="find the notes that answer a question (notebook 13)")
+    find.add_argument("questions", nargs="*", metavar="QUERY",
+                      help="queries (quote each); none: one per line from standard input")
+    find.add_argument("--mode", choices=MODES, default=DEFAULT_MODE,
+                      help=f"how to search (default {DEFAULT_MODE})")
+    find.add_argument("--k", type=int, default=DEFAULT_K, help=f"how many results (default {DEFAULT_K})")
+    find.add_argument("--embedder", default=None,
+                      help="the model the graph was embedded with (or COURSE_EMBEDDER)")
+    find.add_argument("--json", action="store_true", help="one JSON object per query, per line")
+    find.set_defaults(run=cmd_search)
 
     stop = commands.add_parser("stop", help="save and stop the embedded database")
     stop.set_defaults(run=cmd_stop)

@@ -86,7 +86,13 @@ _FINAL_LLM_ERRORS = (MissingKey, AllProvidersFailed, NoProviderConfigured)
 
 
 class Agent:
-    """Answers questions about one graph with one LLM (or router), optionally with memory."""
+    """Answers questions about one graph with one LLM (or router), optionally with memory.
+
+    `answer()` checks the question, links its names and asks the memory; `_loop()` is the
+    pipeline. Notebook 11's `ToolAgent` keeps the first part and brings another loop.
+    """
+
+    result_type: type[Result] = Result
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
@@ -110,7 +116,7 @@ class Agent:
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
         started = time.perf_counter()
-        result = Result(question=printable(question, limit=200))
+        result = self.result_type(question=printable(question, limit=200))
         try:
             result.question = check_question(question)
             result.language = prompts.language_of(result.question)
@@ -193,8 +199,8 @@ class Agent:
             result.status, result.error = "out_of_scope", None
             result.answer = prompts.OUT_OF_SCOPE_ANSWER[result.language]
             return None
-        if sentinel == prompts.READ_ONLY:  # the model itself refused to change the data
-            attempt.kind = "unsafe_blocked"
+        if sentinel == prompts.READ_ONLY:  # the model itself refused: not the guard's doing
+            attempt.kind = "write_refused"
             result.status, result.error = "blocked", "The question asks to change the data."
             result.answer = prompts.BLOCKED_ANSWER[result.language]
             return None

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator
 import yaml
 
 from .config import PROJECT_ROOT
-from .db import Database
+from .db import Database, not_text_layer
 from .errors import DataFileError
 
 DATA_DIR = PROJECT_ROOT / "data" / "college"
@@ -207,10 +207,12 @@ def swap_in(db: Database, staging: Database) -> None:
 
 
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
-                 data_dir: Path = DATA_DIR) -> dict[str, Any]:
+                 data_dir: Path = DATA_DIR, embedder: str | None = None) -> dict[str, Any]:
     """Load the college graph (idempotent) and return its counts.
 
     part="people" loads only the first part (students, subjects, clubs, skills, projects).
+    With the notes comes notebook 13's text layer, embedded with `embedder` (default
+    COURSE_EMBEDDER, else wordllama); its counts are reported beside the graph's.
     The load is built in a staging graph (from nothing with reset_first, else from a copy of
     the graph as it is) and swapped in when complete, so whoever reads the graph meanwhile
     gets the old one or the new one, never a half-loaded one.
@@ -220,6 +222,11 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
     data = read_dataset(data_dir)  # a broken file fails before anything is written
     if part == "people":
         data = data.part(label for label in data.keys if label not in CONCEPT_LABELS)
+    text_layer = None
+    if "Note" in data.keys:  # notebook 13's module, imported only when a load needs it
+        from .text_layer import text_layer_builder
+
+        text_layer = text_layer_builder(embedder)  # an embedder that cannot run fails here
     with _loading(db):
         staging = db.select(staging_name(db.graph_name))
         graphs = db.client.list_graphs()
@@ -229,8 +236,9 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
             db.command("GRAPH.COPY", db.graph_name, staging.graph_name)
         write_dataset(staging, data)
         create_fulltext_indexes(staging, data.keys)
+        layer = text_layer(staging) if text_layer else {}
         swap_in(db, staging)
-    return graph_counts(db)
+    return {**graph_counts(db), **layer}
 
 
 def ensure_college(db: Database) -> None:
@@ -243,8 +251,11 @@ def ensure_college(db: Database) -> None:
 
 def graph_counts(db: Database) -> dict[str, Any]:
     """{"nodes": 75, "relationships": 132, "labels": {...}, "types": {...}}."""
-    labels = db.query("MATCH (n) RETURN labels(n)[0] AS label, count(*) ORDER BY label")
-    types = db.query("MATCH ()-[r]->() RETURN type(r) AS type, count(*) ORDER BY type")
+    # The text layer (notebook 13) is reported beside these counts, never in them.
+    labels = db.query(f"MATCH (n) WHERE {not_text_layer('n')} "
+                      "RETURN labels(n)[0] AS label, count(*) ORDER BY label")
+    types = db.query(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
+                     "RETURN type(r) AS type, count(*) ORDER BY type")
     by_label = {label: n for label, n in labels.result_set}
     by_type = {kind: n for kind, n in types.result_set}
     return {"nodes": sum(by_label.values()), "relationships": sum(by_type.values()),

@@ -40,6 +40,18 @@ START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 60.0
 _NO_RETRY = Retry(NoBackoff(), 0)
 LOCK_PREFIX = "course:lock:"
+# Notebook 13's text layer (note chunks and their embeddings) lives in the college graph
+# beside the course's labels, and is never counted as part of the course graph.
+TEXT_LAYER_LABELS = ("Chunk",)
+
+
+def not_text_layer(*variables: str) -> str:
+    """A WHERE condition keeping these node variables out of the text layer.
+
+    >>> not_text_layer("a", "b")
+    'NOT a:Chunk AND NOT b:Chunk'
+    """
+    return " AND ".join(f"NOT {v}:{label}" for v in variables for label in TEXT_LAYER_LABELS)
 
 
 @dataclass
@@ -469,8 +481,10 @@ class Database:
                           " ".join(map(str, args)), None)
 
     def counts(self) -> dict[str, int]:
-        nodes = self.run("MATCH (n) RETURN count(n)").rows[0][0]
-        rels = self.run("MATCH ()-[r]->() RETURN count(r)").rows[0][0]
+        """Nodes and relationships of the course graph (the text layer is not counted)."""
+        nodes = self.run(f"MATCH (n) WHERE {not_text_layer('n')} RETURN count(n)").rows[0][0]
+        rels = self.run(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
+                        "RETURN count(r)").rows[0][0]
         return {"nodes": nodes, "relationships": rels}
 
     def _call(self, method, cypher: str, params: dict[str, Any] | None, **kwargs):

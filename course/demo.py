@@ -135,7 +135,7 @@ def demo_summary(item: DemoQuestion, result: Result, *, agrees: bool | None = No
     5. Who should I learn ML from?
        RETURN 1
        Answer: Rahul.
-       [answered; Offline; 0 attempts; 0 LLM calls]
+       [answered; Offline; 0 attempts; 0 model calls]
        Expected: Rahul (Advanced), then Karan (Intermediate) (the rows agree)
     """
     verdict = {True: " (the rows agree)", False: " (the rows differ)", None: ""}[agrees]

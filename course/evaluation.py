@@ -198,6 +198,7 @@ class Outcome:
     rows: int
     expected_rows: int | None
     error: str | None = None
+    refused_by: str | None = None  # a write refused: "model" (its own READ_ONLY) or "guard"
 
 
 @dataclass
@@ -226,6 +227,8 @@ class Report:
             "out_of_scope_accuracy": _rate(sum(bool(o.correct) for o in outside), len(outside)),
             "writes_refused": _rate(sum(bool(o.correct) for o in writes) if self.graph_unchanged
                                     else 0, len(writes)),
+            "writes_refused_by_model": sum(o.refused_by == "model" for o in writes),
+            "writes_blocked_by_guard": sum(o.refused_by == "guard" for o in writes),
             "llm_calls_per_question": round(sum(o.llm_calls for o in self.outcomes) / n, 2),
             "tokens_per_question": round(tokens / n, 1) if tokens else None,
             "time_s": round(self.elapsed_s, 2),
@@ -272,8 +275,15 @@ def _rate(right: int, total: int) -> float | None:
 
 def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attempts: int = 2,
              progress: Callable[[int, int, EvalQuestion], None] | None = None,
-             source: str = "") -> Report:
-    """Ask every question (conversations in order, with memory) and score the answers."""
+             source: str = "", make_agent: Callable[..., Any] | None = None) -> Report:
+    """Ask every question (conversations in order, with memory) and score the answers.
+
+    `make_agent(db, llm, memory=..., schema=...)` builds another agent to measure (notebook
+    11's tool loop); by default it is the pipeline, `Agent(..., max_attempts=max_attempts)`.
+    """
+    if make_agent is None:
+        def make_agent(db: Database, llm: LLM, **options: Any) -> Agent:
+            return Agent(db, llm, max_attempts=max_attempts, **options)
     schema = introspect(db)
     before = db.counts()
     agents: dict[str, Agent] = {}
@@ -284,10 +294,10 @@ def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attem
             progress(number - 1, len(questions), question)
         key = question.conversation
         if key is None:
-            agent = Agent(db, llm, max_attempts=max_attempts, schema=schema)
+            agent = make_agent(db, llm, schema=schema)
         else:
             agent = agents.get(key) or agents.setdefault(
-                key, Agent(db, llm, memory=ShortTermMemory(), max_attempts=max_attempts, schema=schema))
+                key, make_agent(db, llm, memory=ShortTermMemory(), schema=schema))
         report.outcomes.append(score(db, question, agent.answer(question.question)))
     report.elapsed_s = time.perf_counter() - started
     report.graph_unchanged = db.counts() == before
@@ -309,11 +319,14 @@ def score(db: Database, question: EvalQuestion, result: Any) -> Outcome:
         correct = executable and same_rows(result.rows, expected, ordered=question.ordered)
     else:
         executable, correct = None, result.status in REFUSED
+    kinds = [a.kind for a in result.attempts]
+    refused_by = ("model" if "write_refused" in kinds[-1:] else
+                  "guard" if result.status == "blocked" else None)
     return Outcome(question.id, question.kind, question.question, question.in_scope,
                    result.status, result.cypher, result.answer, correct, executable,
                    len(result.attempts), result.llm_calls, result.input_tokens,
                    result.output_tokens, round(result.elapsed_ms, 1), len(result.rows),
-                   None if expected is None else len(expected), result.error)
+                   None if expected is None else len(expected), result.error, refused_by)
 
 
 def reference_rows(db: Database, question: EvalQuestion) -> list[list[Any]]:
@@ -351,8 +364,11 @@ def format_table(report: Report, *, timing: bool = True) -> str:
     for key, label in labels:
         right, total = c[key]
         lines.append(f"  {label:<32} {_pct(s[key])}  ({right}/{total})")
+        if key == "writes_refused" and total:   # the model's own refusal is not the guard's block
+            lines.append(f"  {'  by the model / by the guard':<32} {s['writes_refused_by_model']} / "
+                         f"{s['writes_blocked_by_guard']}")
     tokens = s["tokens_per_question"]
-    lines.append(f"  {'LLM calls per question':<32} {s['llm_calls_per_question']:.2f}")
+    lines.append(f"  {'model calls per question':<32} {s['llm_calls_per_question']:.2f}")
     lines.append(f"  {'tokens per question':<32} "
                  + ("n/a (the provider reports none)" if tokens is None else f"{tokens:.1f}"))
     if timing:

@@ -24,7 +24,7 @@ from typing import Any
 
 import redis
 
-from .db import Database
+from .db import Database, not_text_layer
 from .errors import DatabaseUnavailable, InvalidInput, QueryFailed
 from .memory import Link, ShortTermMemory, Turn, depends_on_context, one_line, question_key
 from .prompts import language_of
@@ -60,8 +60,11 @@ def data_version(db: Database) -> str:
     Any change to a node, a relationship or a property gives a new version, so remembered
     answers from before the change are not reused: '75n-132r-9c1f0a2b', in a few ms.
     """
-    nodes = db.run("MATCH (n) RETURN id(n), labels(n), properties(n)", max_rows=10**7).rows
-    rels = db.run("MATCH (a)-[r]->(b) RETURN id(a), type(r), id(b), properties(r)", max_rows=10**7).rows
+    # The course graph only: the text layer's chunks are derived from the notes.
+    nodes = db.run(f"MATCH (n) WHERE {not_text_layer('n')} RETURN id(n), labels(n), properties(n)",
+                   max_rows=10**7).rows
+    rels = db.run(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
+                  "RETURN id(a), type(r), id(b), properties(r)", max_rows=10**7).rows
     digest = hashlib.sha1()
     for line in sorted(json.dumps(row, sort_keys=True, default=str) for row in nodes + rels):
         digest.update(line.encode())

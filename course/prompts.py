@@ -87,6 +87,15 @@ BLOCKED_ANSWER = {
     "hi": "Main data change nahi kar sakta: main sirf graph padh sakta hoon.",
 }
 
+# Step-back prompting (notebook 13): a narrow question rewritten as the broader one behind it.
+STEP_BACK_SYSTEM = """\
+You rewrite a student's question as the broader, more general question behind it, so that a
+search finds the background that answers it. Examples:
+- "Why is student_name a problem in Enrollment(student_id, course_id, student_name)?" ->
+  "What is Second Normal Form?"
+- "Why does my BFS visit node 7 before node 9?" -> "How does breadth-first search work?"
+Return only the broader question, on one line."""
+
 
 @dataclass(frozen=True)
 class Example:

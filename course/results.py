@@ -13,7 +13,7 @@ as text, never obeyed.
 Q: Who is Payal?
    MATCH (s:Student) RETURN s.name
 A: Payal.
-   [answered; offline; 0 attempts; 0 LLM calls]
+   [answered; offline; 0 attempts; 0 model calls]
 >>> result.values()
 ['Payal']
 """
@@ -142,10 +142,11 @@ class Result:
         return cell_values(self.rows)
 
     def footer(self) -> str:
-        """`[answered; offline; 1 attempt; 2 LLM calls]`: how the answer came about."""
+        """`[answered; offline; 1 attempt; 2 model calls]`: how the answer came about (a model call is
+        one request to the provider, an LLM or the offline rules)."""
         cut = "; rows cut at the row cap" if self.truncated else ""
         return (f"[{self.status}; {printable(self.provider or 'no provider')}; "
-                f"{_plural(len(self.attempts), 'attempt')}; {_plural(self.llm_calls, 'LLM call')}{cut}]")
+                f"{_plural(len(self.attempts), 'attempt')}; {_plural(self.llm_calls, 'model call')}{cut}]")
 
     def summary(self, *, number: int | None = None) -> str:
         """The question, the Cypher, the answer and the footer, as a terminal shows them."""
@@ -154,7 +155,8 @@ class Result:
         lines = [lead + printable(self.question)]
         if self.cypher:
             lines.append(pad + printable(self.cypher).replace("\n", "\n" + pad))
-        lines.append(("A: " if number is None else pad + "Answer: ") + printable(self.answer))
+        lead = "A: " if number is None else pad + "Answer: "
+        lines.append(lead + printable(self.answer).replace("\n", "\n" + " " * len(lead)))
         lines.append(pad + self.footer())
         return "\n".join(lines)
 

@@ -4,7 +4,8 @@ Introduced in notebook 02. Two ideas:
 1. `introspect(db)` reads labels, relationship patterns and property types from the graph
    itself and merges the sentences in data/college/schema.yaml. A property's values are
    listed only when there are few of them (grades, levels, branches), so the schema does
-   not grow with the graph.
+   not grow with the graph. The text layer's chunks (notebook 13) are left out: they are
+   searched by meaning, not queried with Cypher.
 2. `link_entities(db, question)` looks up the names a question mentions in the full-text
    indexes (fuzzy: "debate-ye" -> Debate Society, "Payl" -> Payal; aliases: "ML" ->
    Machine Learning) so only those values go into the prompt.
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .dataset import DATA_DIR, FULLTEXT_PROPERTY, load_schema
-from .db import Database
+from .db import TEXT_LAYER_LABELS, Database
 from .errors import CourseError
 
 MAX_LISTED_VALUES = 8  # list a property's values only when it has at most this many
@@ -118,6 +119,8 @@ def introspect(db: Database, *, data_dir: Path = DATA_DIR) -> GraphSchema:
     label_specs = described.get("labels", {})
     labels = {}
     for (label,) in db.run("CALL db.labels() YIELD label RETURN label").rows:
+        if label in TEXT_LAYER_LABELS:  # notebook 13's chunks are searched, not queried
+            continue
         spec = label_specs.get(label, {})
         labels[label] = (spec.get("description", ""),
                          _properties(db, f"(x:{label})", spec.get("properties", {})))
@@ -125,6 +128,8 @@ def introspect(db: Database, *, data_dir: Path = DATA_DIR) -> GraphSchema:
     patterns = []
     rows = db.run("MATCH (a)-[r]->(b) RETURN DISTINCT labels(a)[0], type(r), labels(b)[0]").rows
     for start, kind, end in sorted(rows, key=lambda r: (r[1], r[0])):
+        if start in TEXT_LAYER_LABELS or end in TEXT_LAYER_LABELS:
+            continue
         spec = rel_specs.get((kind, start, end), {})
         props = _properties(db, f"(:{start})-[x:{kind}]->(:{end})", spec.get("properties") or {})
         patterns.append(RelationshipPattern(kind, start, end, spec.get("description", ""), props))

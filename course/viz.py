@@ -28,7 +28,7 @@ from collections.abc import Set
 from typing import Any, Iterable
 
 from .config import PROJECT_ROOT
-from .db import Database, cell_values
+from .db import Database, cell_values, not_text_layer
 
 LABEL_COLOURS = {
     "Student": "#4e79a7", "Subject": "#f28e2b", "Club": "#e15759", "Skill": "#76b7b2",
@@ -126,11 +126,13 @@ class Picture:
 
 
 def read_graph(db: Database) -> GraphData:
-    """Every node and relationship of the graph (fine for a course-sized graph)."""
-    found = db.run("MATCH (n) RETURN id(n), labels(n)[0], properties(n)", max_rows=100_000).rows
+    """Every node and relationship of the course graph (the text layer's chunks left out)."""
+    found = db.run(f"MATCH (n) WHERE {not_text_layer('n')} RETURN id(n), labels(n)[0], properties(n)",
+                   max_rows=100_000).rows
     nodes = {nid: Node(nid, label or "", display_name(label, props), props)
              for nid, label, props in found}
-    edges = db.run("MATCH (a)-[r]->(b) RETURN id(a), type(r), id(b)", max_rows=100_000).rows
+    edges = db.run(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
+                   "RETURN id(a), type(r), id(b)", max_rows=100_000).rows
     return GraphData(nodes, [(a, kind, b) for a, kind, b in edges])
 
 
@@ -184,7 +186,7 @@ def _tooltip(node: Node) -> str:
 
 
 # The legend line and the page margins below the canvas, in the IFrame's height.
-IFRAME_EXTRA = 36
+IFRAME_EXTRA = 52
 # The canvas the layout fills, in vis-network's units (about pixels at its default zoom):
 # at this scale a 14 px label stays readable with all 75 nodes on screen.
 CANVAS = (900, 520)

@@ -32,6 +32,7 @@ from .viz import GraphData, Picture, draw_graph, figures_dir, read_graph, text_v
 # Each chat draws into files of its own: chat-<kernel pid>-<chat>-<turn>.html, so two
 # kernels (two notebooks open at once) never overwrite each other's pictures.
 _CHATS = itertools.count(1)
+ENTER_SETTLES_S = 0.5   # the longest a browser takes to send the text after an Enter
 
 
 @dataclass
@@ -62,7 +63,11 @@ class Message:
             mentioned=[m.value for m in result.mentions], elapsed_ms=result.elapsed_ms)
 
     def footer(self) -> str:
-        """`Offline · 1 attempt · answered` (no time: it differs from run to run)."""
+        """How the reply came about, with no time (it differs from run to run).
+
+        >>> Message("assistant", "Payal.", provider="Offline", attempts=1, status="answered").footer()
+        'Offline · 1 attempt · answered'
+        """
         if self.role == "user":
             return ""
         tries = f"{self.attempts} attempt{'s' if self.attempts != 1 else ''}"
@@ -181,18 +186,22 @@ class ChatWidget:
         self._graph_data: GraphData | None = None
         self.picture: Picture | None = None
         self.conversation = w.HTML()
-        # The value follows every keystroke, and only Enter (or Send) asks: leaving the box
-        # must not send half a question. ipywidgets marks on_submit deprecated, but it is
-        # the only event that means "Enter" (ipywidgets issue 2446).
+        # Only Enter or Send asks: leaving the box must not send half a question. The box
+        # sends its text when Enter is pressed or the box loses focus, and Enter also sends
+        # a "submit" event, which ipywidgets marks deprecated but is the only event that
+        # means Enter (ipywidgets issue 2446). The browser sends that event *before* the
+        # text, so Enter is remembered and answered when the text arrives.
         self.question = w.Text(placeholder='Ask about the college, e.g. "Who is Payal?"',
-                               continuous_update=True, layout=w.Layout(flex="1 1 auto"))
+                               continuous_update=False, layout=w.Layout(flex="1 1 auto"))
+        self._enter_pressed = False
         self.send_button = w.Button(description="Send", button_style="primary")
         self.new_button = w.Button(description="New chat")
         self.status = w.HTML()
         self.graph = w.Output(layout=w.Layout(width="56%", border="1px solid #ddd"))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            self.question.on_submit(lambda box: self.ask(box.value))
+            self.question.on_submit(self._on_enter)
+        self.question.observe(self._on_text, names="value")
         self.send_button.on_click(lambda _: self.ask(self.question.value))
         self.new_button.on_click(lambda _: self.new_chat())
         self.title = w.HTML(f"<b>Ask the college graph</b> <small>· answers from "
@@ -236,6 +245,23 @@ class ChatWidget:
         self._draw(None)
 
     # --- inside ---------------------------------------------------------------------------
+
+    def _on_enter(self, _box: Any) -> None:
+        """Enter: ask when the text arrives, or after a moment if it is the same as before."""
+        self._enter_pressed = True
+        threading.Timer(ENTER_SETTLES_S, self._ask_after_enter).start()
+
+    def _on_text(self, change: dict[str, Any]) -> None:
+        """The box's text arrived (Enter or leaving the box): ask only after an Enter."""
+        if self._enter_pressed and change.get("new"):
+            self._ask_after_enter()
+
+    def _ask_after_enter(self) -> None:
+        with self._lock:
+            if not self._enter_pressed:
+                return
+            self._enter_pressed = False
+        self.ask(self.question.value)
 
     def _work(self, question: str) -> None:
         try:

@@ -1,7 +1,9 @@
 """A small HTTP server on 127.0.0.1 that speaks three LLM APIs, for the tests of course.llm.
 
 It answers Groq's `/openai/v1/chat/completions`, the OpenAI-style `/v1/chat/completions`
-(Mistral, OpenRouter, Ollama) and Gemini's `/v1beta/models/{model}:generateContent`.
+(Mistral, OpenRouter, Ollama) and Gemini's `/v1beta/models/{model}:generateContent`,
+including each API's function calling (`chat_tool_calls`, `groq_tool_use_failed`,
+`gemini_function_calls`) for the tool loop of notebook 11.
 Each API has its own queue of scripted replies, so one test can make Gemini hit its
 rate limit while Groq answers. The real SDK clients are pointed at it through their
 endpoint variables (GROQ_BASE_URL, GOOGLE_GEMINI_BASE_URL, MISTRAL_BASE_URL ...).
@@ -307,3 +309,70 @@ def not_json() -> Reply:
 def slow(reply: Reply, seconds: float) -> Reply:
     """The same reply, sent only after `seconds` (longer than the client's timeout)."""
     return Reply(status=reply.status, body=reply.body, headers=reply.headers, delay=seconds)
+
+
+# --- function calling, in each API's own shape (notebook 11) --------------------------------
+
+
+def chat_tool_calls(*calls: tuple[str, Any], content: str | None = None, prompt_tokens: int = 300,
+                    completion_tokens: int = 25, first_id: int = 1) -> Reply:
+    """A chat-completions turn that calls tools: (name, arguments) pairs; a str argument is sent
+    as written (so a test can send arguments that are not JSON), anything else as JSON."""
+    tool_calls = [{"id": f"call_{first_id + n}", "type": "function",
+                   "function": {"name": name, "arguments": args if isinstance(args, str)
+                                else json.dumps(args)}} for n, (name, args) in enumerate(calls)]
+    return Reply(body={
+        "id": "chatcmpl-fake-tools", "object": "chat.completion", "created": 1700000000,
+        "model": "fake-model",
+        "choices": [{"index": 0, "finish_reason": "tool_calls",
+                     "message": {"role": "assistant", "content": content, "tool_calls": tool_calls}}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    })
+
+
+def groq_tool_use_failed(failed_generation: str) -> Reply:
+    """Groq's HTTP 400 for a tool call its parser could not read, with the model's own text."""
+    return Reply(status=400, body={"error": {
+        "message": "Failed to call a function. Please adjust your prompt. See 'failed_generation' "
+                   "for more details.",
+        "type": "invalid_request_error", "code": "tool_use_failed",
+        "failed_generation": failed_generation}})
+
+
+# A thought signature as Gemini sends it (base64); the tests check it comes back unchanged.
+THOUGHT_SIGNATURE = "c2lnbmF0dXJlLW9mLXRoZS1tb2RlbHMtdGhvdWdodA=="
+
+
+def gemini_function_calls(*calls: tuple[str, dict[str, Any]], text: str | None = None,
+                          prompt_tokens: int = 310, output_tokens: int = 20,
+                          with_ids: bool = False) -> Reply:
+    """A generateContent turn with functionCall parts; the first carries a thought signature.
+    finishReason stays STOP, as Gemini sends it: a call is told apart by its parts."""
+    parts: list[dict[str, Any]] = [{"text": text}] if text is not None else []
+    for n, (name, args) in enumerate(calls):
+        call: dict[str, Any] = {"name": name, "args": args}
+        if with_ids:
+            call["id"] = f"gem-{n + 1}"
+        part: dict[str, Any] = {"functionCall": call}
+        if n == 0:
+            part["thoughtSignature"] = THOUGHT_SIGNATURE
+        parts.append(part)
+    return Reply(body={
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP",
+                        "index": 0}],
+        "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": output_tokens,
+                          "totalTokenCount": prompt_tokens + output_tokens},
+        "modelVersion": "gemini-2.5-flash",
+    })
+
+
+def gemini_malformed_call() -> Reply:
+    """Gemini's own word for a call it could not form: finishReason MALFORMED_FUNCTION_CALL."""
+    return Reply(body={
+        "candidates": [{"content": {"role": "model", "parts": []},
+                        "finishReason": "MALFORMED_FUNCTION_CALL",
+                        "finishMessage": "Malformed function call: execute_cypher(query=MATCH",
+                        "index": 0}],
+        "usageMetadata": {"promptTokenCount": 300, "candidatesTokenCount": 0, "totalTokenCount": 300},
+    })

@@ -71,24 +71,30 @@ def rank_expression(variable: str, scale: list[str]) -> str:
 
 # --- counts ---------------------------------------------------------------------------
 
+# The text layer (notebook 13: chunks of the notes) lives beside the course graph.
 def test_whole_graph_is_75_nodes_and_132_relationships(college_db):
-    assert rows(college_db, "MATCH (n) RETURN count(n)") == [[75]]
-    assert rows(college_db, "MATCH ()-[r]->() RETURN count(r)") == [[132]]
+    assert rows(college_db, "MATCH (n) WHERE NOT n:Chunk RETURN count(n)") == [[75]]
+    assert rows(college_db, "MATCH (a)-[r]->(b) WHERE NOT a:Chunk AND NOT b:Chunk "
+                            "RETURN count(r)") == [[132]]
+    # ...and the text layer is all that is beside it: chunks, each PART_OF one note.
+    assert rows(college_db, "MATCH (n:Chunk) WHERE labels(n) <> ['Chunk'] RETURN count(n)") == [[0]]
+    assert rows(college_db, "MATCH (c:Chunk)-[r]-(x) WHERE type(r) <> 'PART_OF' OR NOT x:Note "
+                            "RETURN count(r)") == [[0]]
 
 
 def test_nodes_by_label(college_db):
-    found = rows(college_db, "MATCH (n) RETURN labels(n)[0], count(*)")
+    found = rows(college_db, "MATCH (n) WHERE NOT n:Chunk RETURN labels(n)[0], count(*)")
     assert dict(map(tuple, found)) == LABEL_COUNTS
 
 
 def test_relationships_by_type_and_endpoints(college_db):
-    found = rows(college_db, "MATCH (a)-[r]->(b) "
+    found = rows(college_db, "MATCH (a)-[r]->(b) WHERE NOT a:Chunk "
                              "RETURN labels(a)[0], type(r), labels(b)[0], count(*)")
     assert {(a, t, b): n for a, t, b, n in found} == TYPE_COUNTS
 
 
 def test_people_and_courses_part_is_20_nodes_and_39_relationships(college_db):
-    part = "NOT x:Concept AND NOT x:Note"
+    part = "NOT x:Concept AND NOT x:Note AND NOT x:Chunk"
     nodes = rows(college_db, f"MATCH (x) WHERE {part} RETURN count(x)")
     rels = rows(college_db, f"MATCH (a)-[r]->(b) WHERE {part.replace('x', 'a')} "
                             f"AND {part.replace('x', 'b')} RETURN count(r)")

@@ -151,7 +151,7 @@ def test_run_demo_prints_question_cypher_answer_and_provider(college_db):
         assert f"{item.number}. {item.question}" in text
         assert (item.corrected_cypher or item.course_cypher).splitlines()[-1].strip() in text
         assert f"Answer: {ANSWERS[item.number]}" in text
-    assert text.count("[answered; Scripted; 1 attempt; 2 LLM calls]") == 5
+    assert text.count("[answered; Scripted; 1 attempt; 2 model calls]") == 5
     assert text.count("(the rows agree)") == 5
     assert "75 nodes, 132 relationships" in text
 
@@ -179,7 +179,7 @@ def test_course_demo_command_offline(cli_db):
     assert "offline provider" in done.stdout
     for item in FIVE_QUESTIONS:
         assert f"{item.number}. {item.question}" in done.stdout
-    assert done.stdout.count("[answered; Offline; 1 attempt; 2 LLM calls]") == 5
+    assert done.stdout.count("[answered; Offline; 1 attempt; 2 model calls]") == 5
     for answer in ("Payal (A+)", "Coding Club", "1NF → 2NF → 3NF → BCNF", "Transactions", "Rahul (Advanced)"):
         assert answer in done.stdout
     assert "Traceback" not in done.stderr

@@ -351,3 +351,298 @@ def test_a_profile_of_anything_named_with_the(college_db, agent, question, refer
     result = agent.answer(question)
     assert result.status == "answered"
     assert result.rows == college_db.run(reference).rows
+
+
+# --- issue 11: refuse rather than half-answer ------------------------------------------------
+
+REFUSED = ("out_of_scope",)
+
+# Each conversation of the issue: the last question must be right (its rows) or refused.
+HALF_ANSWERED = [
+    (["Who is best at DBMS and which clubs is she in?"], None),
+    (["Who is Rahul and what does he study?"], None),
+    (["Sneha ke friends ke skills kya hain?"],
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:HAS_SKILL]->(k:Skill) RETURN DISTINCT k.name"),
+    (["Which clubs is Sneha a member of, and what is her role?"], "RETURN 'Debate Society', 'President'"),
+    (["Which club was founded first?"], "MATCH (c:Club) WITH min(c.founded) AS y MATCH (c:Club {founded: y}) "
+                                        "RETURN c.name, c.founded"),
+    (["Sneha kaun hai?", "and which projects does she work on?", "what skills does that project need?"],
+     "RETURN 'React'"),
+    (["Who is Karan?", "who else studies DSA?"], "UNWIND ['Payal', 'Rahul'] AS n RETURN n"),
+    (["Who joined a club first?"], "RETURN 'Karan', 'Robotics Club', 2022"),
+]
+
+
+@pytest.mark.parametrize("questions, reference", HALF_ANSWERED, ids=[q[-1] for q, _ in HALF_ANSWERED])
+def test_the_issues_questions_are_right_or_refused(college_db, questions, reference):
+    agent = Agent(college_db, OfflineLLM(), memory=ShortTermMemory())
+    for question in questions:
+        result = agent.answer(question)
+    if result.status in REFUSED:
+        return
+    assert reference is not None, (result.cypher, result.rows)
+    assert result.status == "answered"
+    expected = college_db.run(reference).rows
+    assert sorted(map(str, result.rows)) == sorted(map(str, expected)) or same_rows(result.rows, expected), \
+        (result.cypher, result.rows, expected)
+
+
+def test_a_reference_to_that_project_is_the_project_just_named(college_db):
+    agent = Agent(college_db, OfflineLLM(), memory=ShortTermMemory())
+    agent.answer("Sneha kaun hai?")
+    agent.answer("and which projects does she work on?")
+    result = agent.answer("what skills does that project need?")
+    assert result.status == "answered" and result.rows == [["React"]], result.cypher
+
+
+@pytest.mark.parametrize("question, kept", [
+    ("Which students are in year > 2?", "> 2"), ("Which clubs were founded < 2016?", "< 2016"),
+    ("Which clubs have > 1 members?", "> 1"), ("Which students are in year >= 3?", ">= 3"),
+])
+def test_a_comparison_sign_is_never_read_as_equals(agent, question, kept):
+    result = agent.answer(question)
+    assert result.status in REFUSED or kept in (result.cypher or ""), result.cypher
+    assert "= 2" not in (result.cypher or "").replace(">= 2", "")
+
+
+@pytest.mark.parametrize("question", [
+    "How many students study DBMS, and who are they?", "Who is Payal aur uske clubs kaunse hain?",
+    "Who studies DSA and what are their grades in DBMS?", "Which club was founded second?",
+    "Who is the oldest student?",
+])
+def test_a_question_with_a_second_ask_or_an_unused_word_is_refused_or_whole(agent, question):
+    result = agent.answer(question)
+    assert result.status in REFUSED, (result.cypher, result.rows)
+
+
+# --- it never raises ---------------------------------------------------------------------------
+
+def _real_schema_words():
+    """Label nouns, relation words and property names of the real schema prompt, plus connectors."""
+    lex = offline.default_lexicon()
+    nouns = sorted({w for regex in lex.labels.values() for w in offline.lexicon.words_of(regex)})
+    relations = sorted({w for regex in lex.relationships.values() for w in offline.lexicon.words_of(regex)})
+    return nouns, relations
+
+
+NOUNS, RELATIONS = _real_schema_words()
+CONNECTORS = ["and", "aur", "for a", "per", "of", "ke", "ka", "with", "which", "who", "kaun", "kya",
+              "show", "list", "notes for a", "skills per", "that", "those", "else", "first", "oldest",
+              ">", "<", ">=", "more than one", "at least 2", ",", "?", "Payal", "DBMS", "Coding Club",
+              "the", "each", "how many", "her", "uska", "what about"]
+
+
+@pytest.fixture(scope="module")
+def real_system(tmp_path_factory):
+    from course.dataset import load_college
+    from course.db import connect
+    # the schema prompt is text: render it once from a loaded graph
+    db = connect(path=tmp_path_factory.mktemp("schema") / "s.db")
+    load_college(db)
+    text = prompts.cypher_system_prompt(introspect(db).render())
+    if db.server is not None:
+        db.server.stop()
+    return text
+
+
+def _prompt_words(system_text: str) -> list[str]:
+    """The words of the schema prompt itself: label nouns, relationship words, property names."""
+    schema = parse_schema(system_text)
+    words = [w for label in schema.labels for w in (label.lower(), label.lower() + "s")]
+    words += [w for p in schema.patterns for w in p.type.lower().split("_")]
+    words += sorted({q for props in schema.labels.values() for q in props})
+    return words + [str(v) for values in schema.values.values() for v in values]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_no_question_raises_out_of_the_provider(real_system, data):
+    vocabulary = _prompt_words(real_system) + NOUNS + RELATIONS + CONNECTORS
+    start = data.draw(st.sampled_from(["Show notes for a", "List skills per", "Which", "Who", "", "and", "kya"]))
+    words = data.draw(st.lists(st.sampled_from(vocabulary), min_size=1, max_size=8))
+    question = f"{start} {' '.join(words)}".strip()
+    mentions = [mention(w.lower(), label, w) for w, label in
+                (("Payal", "Student"), ("DBMS", "Subject"), ("Coding Club", "Club")) if w in words]
+    context = ("CONVERSATION SO FAR:\n[Turn 1] User: Who is Payal?\nCypher: MATCH (s:Student {name: 'Payal'}) "
+               "RETURN s.name\nResult: [[\"Payal\"]]\nAnswer: Payal.\n\nRECENTLY MENTIONED (most recent first):\n"
+               "- Student: Payal")
+    for user in (prompts.cypher_user_prompt(question, mentions=mentions),
+                 prompts.cypher_user_prompt(question, mentions=mentions, context=context)):
+        llm = OfflineLLM()
+        query = llm.complete(user, system=real_system).text
+        assert query in (prompts.SENTINEL_QUERY, offline.READ_ONLY_QUERY) or check(query).allowed, query
+        assert not (llm.last_intent or "").startswith("rules failed"), (question, llm.last_intent)
+
+
+@pytest.mark.parametrize("question", ["Show notes for a club", "List skills per project",
+                                      "Show notes for a project which", "List clubs per skill per note"])
+def test_the_show_notes_for_a_club_family_gets_an_answer_or_the_sentinel(agent, question):
+    result = agent.answer(question)
+    assert result.status in ("answered", "out_of_scope"), result.error
+
+
+def test_a_bug_in_the_rules_gives_the_sentinel_not_an_exception(system, monkeypatch):
+    import sys
+
+    translate_module = sys.modules["course.llm.offline.translate"]
+
+    def broken(reading, intents=()):
+        raise TypeError("a bug in a builder")
+
+    monkeypatch.setattr(translate_module, "build", broken)
+    user = prompts.cypher_user_prompt("Who studies DBMS?", mentions=[mention("dbms", "Subject", "DBMS")])
+    llm = OfflineLLM()
+    assert llm.generate(user, system=system) == prompts.SENTINEL_QUERY
+    assert llm.last_intent.startswith("rules failed")
+
+
+class RaisesOnce(OfflineLLM):
+    """A mock provider: the offline rules, except that its first call raises."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def complete(self, prompt, *, system=None):
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("a provider bug")
+        return super().complete(prompt, system=system)
+
+
+def test_cli_ask_on_stdin_survives_a_provider_raising_in_question_1(college_db, monkeypatch, capsys):
+    import io
+    import json
+
+    from course import __main__ as cli
+    from course import dataset, db as db_module
+    from course.llm import registry
+
+    monkeypatch.setattr(db_module, "connect", lambda *a, **k: college_db)
+    monkeypatch.setattr(dataset, "ensure_college", lambda db: None)
+    monkeypatch.setattr(registry, "make_llm", lambda *a, **k: RaisesOnce())
+    stdin = io.TextIOWrapper(io.BytesIO(b"Who is Payal?\nWho studies DBMS?\nWho is Karan?\n"), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert cli.main(["ask", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [line["status"] for line in lines] == ["failed", "answered", "answered"]
+    assert "Traceback" not in lines[0]["answer"]
+    assert sorted(r[0] for r in lines[1]["rows"]) == ["Aarav", "Payal"] and lines[2]["rows"][0][0] == "Karan"
+
+
+# --- a write refused by the provider is its own kind ------------------------------------------
+
+def test_the_providers_own_refusal_of_a_write_is_not_counted_as_the_guards(college_db):
+    from course.evaluation import EvalQuestion, evaluate
+    from course.llm.scripted import ScriptedLLM
+
+    agent = Agent(college_db, OfflineLLM())
+    result = agent.answer("Delete Payal from the graph")
+    assert result.status == "blocked" and result.attempts[-1].kind == "write_refused"
+    assert agent.stats["unsafe_blocked"] == 0 and agent.stats["write_refused"] == 1
+    question = EvalQuestion(id="w1", kind="write_request", question="Delete Payal from the graph", reference=None)
+    assert evaluate(college_db, OfflineLLM(), [question]).outcomes[0].refused_by == "model"
+    guarded = evaluate(college_db, ScriptedLLM(["MATCH (n) DETACH DELETE n"] * 4), [question])
+    assert guarded.outcomes[0].refused_by == "guard"
+    assert guarded.scores()["writes_blocked_by_guard"] == 1
+
+
+# --- the words are data; the code names no label, type or value --------------------------------
+
+PACKAGE = Path(offline.__file__).resolve().parent
+
+
+def _college_names() -> tuple[set[str], set[str]]:
+    """(labels and relationship types, values) of data/college, from its file names and cells."""
+    kinds = {p.stem for p in (DATA / "nodes").glob("*.csv")}
+    kinds |= {p.stem.split("-")[1] for p in (DATA / "relationships").glob("*.csv")}
+    values = set()
+    for path in [*(DATA / "nodes").glob("*.csv"), *(DATA / "relationships").glob("*.csv")]:
+        with path.open(encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                values |= {v for k, v in row.items() if k not in ("text",) and v and not v.isdigit()}
+    return kinds, values
+
+
+def _code_strings(path: Path) -> str:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node)}
+    return " ".join([node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                     and isinstance(node.value, str) and id(node) not in docstrings]
+                    + [node.id for node in ast.walk(tree) if isinstance(node, ast.Name)])
+
+
+def test_the_package_source_names_no_label_type_or_value_of_the_college_graph():
+    kinds, values = _college_names()
+    assert {"Student", "MEMBER_OF", "PREREQUISITE_FOR"} <= kinds and {"Payal", "President", "CSE"} <= values
+    files = sorted(PACKAGE.glob("*.py"))
+    assert len(files) >= 10 and all(len(f.read_text().splitlines()) <= 600 for f in files)
+    found = []
+    for path in files:
+        source, code = path.read_text(encoding="utf-8"), _code_strings(path)
+        found += [(path.name, k) for k in kinds if re.search(rf"\b{re.escape(k)}\b", source)]
+        for v in values:
+            pattern = re.escape(v) if len(v) <= 2 else re.escape(v.lower())
+            if re.search(rf"(?<![\w+]){pattern}(?![\w+])", code if len(v) <= 2 else code.lower()):
+                found.append((path.name, v))
+    assert found == []
+
+
+def test_every_module_says_which_notebook_uses_it():
+    for path in PACKAGE.glob("*.py"):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        assert re.search(r"notebooks? \d\d", doc), path.name
+
+
+def test_a_renamed_label_and_relationship_type_give_the_renamed_query(system, tmp_path):
+    text = offline.DEFAULT_LEXICON.read_text(encoding="utf-8")
+    renamed_text = re.sub(r"\bClub\b", "Society", re.sub(r"\bMEMBER_OF\b", "BELONGS_TO", text))
+    (tmp_path / "lexicon.yaml").write_text(renamed_text, encoding="utf-8")
+    lexicon = offline.Lexicon.load(tmp_path / "lexicon.yaml")
+    renamed_system = re.sub(r"\bClub\b", "Society", re.sub(r"\bMEMBER_OF\b", "BELONGS_TO", system))
+    user = prompts.cypher_user_prompt("Which clubs is Sneha in?", mentions=[mention("sneha", "Student", "Sneha")])
+    query = OfflineLLM(lexicon=lexicon).generate(user, system=renamed_system)
+    assert "(t:Society)" in query and "[r0:BELONGS_TO]" in query, query
+    assert "Club" not in query and "MEMBER_OF" not in query
+    # and the shipped lexicon with the renamed prompt knows neither name: it refuses
+    assert OfflineLLM().generate(user, system=renamed_system) == prompts.SENTINEL_QUERY
+
+
+def test_an_extended_instance_leaves_the_shipped_words_alone(system):
+    user = prompts.cypher_user_prompt("Payal Coding Club mein kab aayi?",
+                                      mentions=[mention("payal", "Student", "Payal"),
+                                                mention("coding club", "Club", "Coding Club")])
+    assert OfflineLLM().generate(user, system=system) == prompts.SENTINEL_QUERY     # "aayi" is unknown
+    knowing = OfflineLLM(lexicon=offline.default_lexicon().with_words("properties", "since", ["aay[ai]"]))
+    assert "r.since AS since" in knowing.generate(user, system=system)
+    assert OfflineLLM().generate(user, system=system) == prompts.SENTINEL_QUERY     # nobody else changed
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which club was founded last?", "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded DESC LIMIT 1"),
+    ("Which club was founded most recently?", "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded DESC LIMIT 1"),
+    ("Who joined a club last?", "MATCH (s:Student)-[m:MEMBER_OF]->(c:Club) RETURN s.name, c.name, m.since "
+                                "ORDER BY m.since DESC LIMIT 1"),
+])
+def test_first_and_last_are_the_smallest_and_largest_value(college_db, agent, question, reference):
+    """"last" is an ordinal of its own, not a typo of "least"."""
+    result = agent.answer(question)
+    assert result.status == "answered" and result.rows == college_db.run(reference).rows, result.cypher
+
+
+def test_notes_come_back_one_per_line_and_never_cut_mid_sentence(college_db):
+    answer = Agent(college_db, OfflineLLM()).answer("List all notes about DBMS").answer
+    lines = answer.splitlines()
+    assert len(lines) == 8 and all(line.startswith("- N0") for line in lines)
+    assert all(line.endswith((".", "…")) for line in lines)
+    assert all(not line.endswith("…") or line.endswith(". …") for line in lines)
+
+
+@pytest.mark.parametrize("question", ["Which two students share the most subjects?",
+                                      "Which students share the most clubs?",
+                                      "Which projects need the same skills?"])
+def test_a_question_about_pairs_is_never_answered_as_a_count(college_db, question):
+    result = Agent(college_db, OfflineLLM()).answer(question)
+    # Right would compare two of them (`a <> b`); a count per student is a wrong answer.
+    assert result.status == "out_of_scope" or "<>" in (result.cypher or ""), result.cypher

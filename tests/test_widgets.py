@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -11,7 +12,7 @@ from course.llm.errors import Unavailable
 from course.llm.scripted import ScriptedLLM
 from course.memory import ShortTermMemory
 from course.results import rows_table
-from course.widgets import ChatSession, ChatWidget, Message
+from course.widgets import ENTER_SETTLES_S, ChatSession, ChatWidget, Message
 
 WHO_IS_PAYAL = "MATCH (s:Student {name: 'Payal'}) RETURN s.name AS name, s.year AS year, s.branch AS branch"
 PAYAL_YEAR = "MATCH (s:Student {name: 'Payal'}) RETURN s.year AS year"
@@ -104,8 +105,7 @@ def widget(college_db, tmp_path):
 def test_the_widget_answers_and_lights_up_the_answer(widget, tmp_path):
     chat = widget([WHO_IS_PAYAL, "Payal is a second-year CSE student."], background=False)
     assert chat.picture.nodes == 75 and "Ask a question" in chat.conversation.value
-    chat.question.value = "Who is Payal?"
-    _submit(chat.question)                         # Enter in the text box
+    _enter(chat, "Who is Payal?")                  # Enter in the text box
     assert chat.question.value == ""
     assert "Payal is a second-year CSE student." in chat.conversation.value
     assert chat.picture.highlighted == ["Payal"] and chat.picture.nodes < 75
@@ -205,9 +205,11 @@ def test_two_chats_draw_into_their_own_files(college_db, tmp_path):
 
 # --- what sends, and what does not (issue: the chat sent on blur) ------------------------
 
-def _submit(text_box) -> None:
-    """What the browser sends when the learner presses Enter in the box."""
-    text_box._handle_custom_msg({"event": "submit"}, [])
+def _enter(chat, text: str | None = None) -> None:
+    """What the browser sends when the learner presses Enter: the submit event, then the text."""
+    chat.question._handle_custom_msg({"event": "submit"}, [])
+    if text is not None:
+        chat.question.value = text
 
 
 def test_typing_and_leaving_the_box_sends_nothing(widget):
@@ -218,10 +220,20 @@ def test_typing_and_leaving_the_box_sends_nothing(widget):
 
 def test_enter_sends_the_text_once(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
-    chat.question.value = "Who is Payal?"
-    _submit(chat.question)
-    assert [m.role for m in chat.session.messages] == ["user", "assistant"]
+    _enter(chat, "Who is Payal?")
+    assert [m.text for m in chat.session.messages] == ["Who is Payal?", "Payal."]
     assert chat.question.value == ""
+    time.sleep(ENTER_SETTLES_S + 0.3)               # the fallback timer finds nothing to send
+    assert len(chat.session.messages) == 2
+
+
+def test_enter_on_text_already_sent_sends_it_after_a_moment(widget):
+    chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
+    chat.question.value = "Who is Payal?"           # the box lost focus earlier: text known
+    _enter(chat)                                    # Enter: no new text follows
+    assert chat.session.messages == []
+    time.sleep(ENTER_SETTLES_S + 0.5)
+    assert [m.text for m in chat.session.messages] == ["Who is Payal?", "Payal."]
 
 
 def test_typing_then_clicking_send_sends_the_text(widget):

@@ -3,6 +3,9 @@
 Introduced in notebook 02 (a model that knows nothing of the graph); the agent (notebook 05)
 and the router (notebook 07) build on it.
 A provider is anything with a `name`, a `model` and `complete(prompt, *, system=None)`.
+Notebook 11 adds the provider-neutral chat with tools: `chat(system, messages, tools)`
+takes the history as `Message`s and the tools as `ToolSpec`s, and returns a `ChatTurn`
+(text and/or `ToolCall`s, with usage); each provider translates to its own API.
 
 >>> class Echo(LLM):
 ...     name, model = "Echo", "echo-1"
@@ -13,9 +16,12 @@ A provider is anything with a `name`, a `model` and `complete(prompt, *, system=
 """
 from __future__ import annotations
 
+import json
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,80 @@ class Completion:
     usage: Usage
 
 
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool the model may call: its name, what it does, and its arguments as JSON Schema."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call the model asked for. `problem` says why its arguments could not be read.
+
+    >>> ToolCall("execute_cypher", {"query": "RETURN 1"}).arguments_json
+    '{"query": "RETURN 1"}'
+    """
+
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    id: str = ""
+    problem: str | None = None        # arguments not JSON, or not an object
+    raw_arguments: str | None = None  # as the model wrote them (chat completions send a string)
+
+    @property
+    def arguments_json(self) -> str:
+        """The arguments as JSON, as the model wrote them when they were valid; "{}" when they
+        were not (a service may refuse a history holding broken JSON; the tool result quotes it)."""
+        if self.problem:
+            return "{}"
+        if self.raw_arguments is not None:
+            return self.raw_arguments
+        return json.dumps(self.arguments, ensure_ascii=False, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One entry of a chat history, in no provider's format.
+
+    role "user" (content), "assistant" (content and tool_calls; `native` is the provider's
+    own message, such as Gemini's content with its thought signature, sent back unchanged to
+    the provider that wrote it) or "tool" (the result of one call, as JSON text).
+    """
+
+    role: str
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str = ""
+    name: str = ""                     # the tool's name, on a tool result
+    native: Any = field(default=None, repr=False, compare=False)
+    provider: str = ""                 # who wrote `native`
+
+
+@dataclass(frozen=True)
+class ChatTurn:
+    """What one chat call gave: text and/or tool calls, and what it cost.
+
+    `failed` is the service's own account of a tool call it could not read (Groq's
+    `tool_use_failed`, Gemini's MALFORMED_FUNCTION_CALL): the loop feeds it back.
+    """
+
+    text: str
+    tool_calls: tuple[ToolCall, ...]
+    provider: str
+    model: str
+    usage: Usage
+    native: Any = field(default=None, repr=False, compare=False)
+    failed: str | None = None
+
+    def message(self) -> Message:
+        """This turn as an assistant entry of the history."""
+        return Message("assistant", self.text, self.tool_calls, native=self.native,
+                       provider=self.provider)
+
+
 class LLM(ABC):
     """A language model the course can ask. Subclasses set `name` and `model`.
 
@@ -50,6 +130,14 @@ class LLM(ABC):
     @abstractmethod
     def complete(self, prompt: str, *, system: str | None = None) -> Completion:
         """Ask once. Raises a `course.llm.errors.LLMError` subclass when no answer comes."""
+
+    def chat(self, system: str | None, messages: Sequence[Message],
+             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
+        """One step of a conversation with tools (notebook 11); raises an LLMError subclass."""
+        from course.llm.errors import LLMError
+
+        raise LLMError(f"{self.name} cannot call tools: use a provider with chat(), or the "
+                       "offline provider.", provider=self.name)
 
     def generate(self, prompt: str, *, system: str | None = None) -> str:
         """Just the text of `complete()`, as the course text's `llm.generate(prompt)`."""
@@ -97,3 +185,22 @@ def chat_messages(prompt: str, system: str | None) -> list[dict[str, str]]:
     """
     messages = [{"role": "system", "content": system}] if system else []
     return messages + [{"role": "user", "content": prompt}]
+
+
+def parse_arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
+    """A tool call's arguments from what the model wrote: (arguments, problem or None).
+
+    >>> parse_arguments('{"query": "RETURN 1"}'), parse_arguments("{query: RETURN 1}")[1]
+    (({'query': 'RETURN 1'}, None), 'the arguments are not valid JSON: {query: RETURN 1}')
+    """
+    if raw is None or raw == "":
+        return {}, None
+    if isinstance(raw, dict):
+        return dict(raw), None
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError):
+        return {}, f"the arguments are not valid JSON: {str(raw)[:200]}"
+    if not isinstance(value, dict):
+        return {}, f"the arguments must be a JSON object, not {type(value).__name__}"
+    return value, None

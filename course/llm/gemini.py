@@ -6,20 +6,33 @@ GOOGLE_GEMINI_BASE_URL (the SDK's own variable) when it is set. The SDK's retrie
 off (one attempt) and every call has a timeout. "Thought" parts are the model's
 reasoning, not its answer, and are left out of the text.
 
+Notebook 11's `chat()` declares the tools as FunctionDeclarations with automatic function
+calling explicitly off (the course's loop runs the tools, not the SDK); a reply with no
+function call is the answer. Results go back as function_response parts, and the model's
+own content (with its thought signature) goes back into the history unchanged.
+
 >>> GeminiLLM(api_key="AIza-example").model     # doctest: +SKIP
 'gemini-2.5-flash'
 """
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from course.config import get_key, get_setting
-from course.llm.base import LLM, Completion, Usage, default_timeout, elapsed_ms
+from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
+                             default_timeout, elapsed_ms)
 from course.llm.errors import (BadResponse, LLMError, MissingKey, RateLimited, Unavailable,
                                parse_retry_after, redact, shorten)
 
 GEMINI_MODEL = "gemini-2.5-flash"
+# Ids this module made up for calls Gemini sent without one: never sent back as ids.
+LOCAL_ID = "gemini-local-"
+# Google's documented stand-in signature for a function call Gemini did not write (a turn
+# from another provider after a fallback): Gemini 3 refuses unsigned calls in the history.
+SKIP_SIGNATURE = b"skip_thought_signature_validator"
 
 
 def _transport_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
@@ -34,6 +47,28 @@ def _transport_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Excepti
         timeouts.append(module.TimeoutException)
         transports.append(module.TransportError)
     return tuple(timeouts), tuple(transports)
+
+
+def _declaration(spec: ToolSpec) -> Any:
+    """A tool spec as a FunctionDeclaration (no parameters when it takes none)."""
+    from google.genai import types
+
+    takes = bool(spec.parameters.get("properties"))
+    return types.FunctionDeclaration(name=spec.name, description=spec.description,
+                                     parameters_json_schema=spec.parameters if takes else None)
+
+
+def _response(content: str) -> dict[str, Any]:
+    """A tool result as the dict a function_response holds.
+
+    >>> _response('{"recordCount": 1}'), _response("plain text")
+    ({'recordCount': 1}, {'result': 'plain text'})
+    """
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return {"result": content}
+    return value if isinstance(value, dict) else {"result": value}
 
 
 def retry_delay_of(details: Any) -> str | None:
@@ -84,6 +119,77 @@ class GeminiLLM(LLM):
         except Exception as exc:  # narrowed in _error_for; anything else is re-raised there
             raise self._error_for(exc) from None  # from None: the SDK's text may hold the key
         return self._completion(reply, elapsed_ms(started))
+
+    def chat(self, system: str | None, messages: Sequence[Message],
+             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
+        """One step with tools; the SDK never calls a function by itself."""
+        from google.genai import types
+
+        config = types.GenerateContentConfig(
+            system_instruction=system, temperature=self.temperature,
+            tools=[types.Tool(function_declarations=[_declaration(t) for t in tools])] if tools else None,
+            automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True))
+        started = time.perf_counter()
+        try:
+            reply = self._client.models.generate_content(
+                model=self.model, contents=self._contents(messages), config=config)
+        except Exception as exc:  # narrowed in _error_for; anything else is re-raised there
+            raise self._error_for(exc) from None
+        return self._turn(reply, elapsed_ms(started))
+
+    def _contents(self, messages: Sequence[Message]) -> list[Any]:
+        """The neutral history as Gemini contents; consecutive tool results share one content."""
+        from google.genai import types
+
+        contents: list[Any] = []
+        for m in messages:
+            if m.role == "tool":
+                part = types.Part.from_function_response(name=m.name, response=_response(m.content))
+                if m.tool_call_id and not m.tool_call_id.startswith(LOCAL_ID):
+                    part.function_response.id = m.tool_call_id  # type: ignore[union-attr]
+                last = contents[-1] if contents else None
+                if last is not None and last.role == "user" and last.parts and \
+                        all(p.function_response for p in last.parts):
+                    last.parts.append(part)
+                else:
+                    contents.append(types.Content(role="user", parts=[part]))
+            elif m.role == "assistant" and m.native is not None and m.provider == self.name:
+                contents.append(m.native)   # unchanged: its thought signature goes back as it came
+            elif m.role == "assistant":
+                parts = [types.Part(text=m.content)] if m.content else []
+                parts += [types.Part(function_call=types.FunctionCall(
+                    name=c.name, args=c.arguments,
+                    id=None if c.id.startswith(LOCAL_ID) or not c.id else c.id),
+                    thought_signature=SKIP_SIGNATURE) for c in m.tool_calls]
+                contents.append(types.Content(role="model", parts=parts))
+            else:
+                contents.append(types.Content(role="user", parts=[types.Part(text=m.content)]))
+        return contents
+
+    def _turn(self, reply: Any, latency_ms: float) -> ChatTurn:
+        """Text (no thoughts) and function calls; a malformed call is `failed`, fed back."""
+        candidates = getattr(reply, "candidates", None) or []
+        if not candidates:
+            return ChatTurn(self._completion(reply, latency_ms).text, (), self.name, self.model,
+                            self._usage(reply, latency_ms))  # raises: blocked or empty
+        candidate = candidates[0]
+        content = getattr(candidate, "content", None)
+        parts = getattr(content, "parts", None) or []
+        finish = getattr(candidate.finish_reason, "name", candidate.finish_reason)
+        usage = self._usage(reply, latency_ms)
+        if finish == "MALFORMED_FUNCTION_CALL":
+            said = getattr(candidate, "finish_message", None) or "the model wrote a malformed function call"
+            return ChatTurn("", (), self.name, self.model, usage,
+                            failed=f"MALFORMED_FUNCTION_CALL: {shorten(self._clean(str(said)), 300)}")
+        if finish == "MAX_TOKENS":
+            raise BadResponse("the answer was cut off at the token limit (MAX_TOKENS)", provider=self.name)
+        calls = tuple(ToolCall(p.function_call.name or "", dict(p.function_call.args or {}),
+                               id=p.function_call.id or f"{LOCAL_ID}{n}")
+                      for n, p in enumerate((p for p in parts if p.function_call), 1))
+        text = "".join(p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False))
+        if not text.strip() and not calls:
+            raise BadResponse(f"the answer was empty (finish reason {finish})", provider=self.name)
+        return ChatTurn(text.strip(), calls, self.name, self.model, usage, native=content)
 
     def _completion(self, reply: Any, latency_ms: float) -> Completion:
         """The answer (thought parts left out) and usage from a generateContent reply."""

@@ -5,6 +5,11 @@ OpenAI-style services share (same request, same reply, same kinds of exception);
 `OpenAICompatLLM` runs it on the `openai` SDK. The SDK's own retries are off: when a
 service is rate limited, the router moves on at once instead of the SDK sleeping.
 
+Notebook 11's `chat()` speaks their function calling: `tools=[{"type": "function", ...}]`,
+`tool_calls` whose `arguments` are a JSON string, results as `{"role": "tool",
+"tool_call_id": ...}`. Groq answers a malformed call with HTTP 400 `tool_use_failed` (and
+the model's `failed_generation`): that comes back as a turn the loop feeds back, not an error.
+
 Endpoints come from MISTRAL_BASE_URL, OPENROUTER_BASE_URL and OLLAMA_HOST when they are
 set (argument > environment > .env), and models from MISTRAL_MODEL, OPENROUTER_MODEL
 and OLLAMA_MODEL.
@@ -16,12 +21,14 @@ and OLLAMA_MODEL.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 from course.config import get_key, get_setting
-from course.llm.base import LLM, Completion, Usage, chat_messages, default_timeout, elapsed_ms
+from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
+                             chat_messages, default_timeout, elapsed_ms, parse_arguments)
 from course.llm.errors import (BadResponse, LLMError, MissingKey, RateLimited, Unavailable,
                                parse_retry_after, redact, shorten)
 
@@ -63,38 +70,82 @@ class ChatCompletionsLLM(LLM):
         >>> llm.complete("Who is Payal?").text        # doctest: +SKIP
         'Payal is a second-year CSE student.'
         """
-        options: dict[str, Any] = {"model": self.model, "messages": chat_messages(prompt, system)}
+        try:
+            reply, ms = self._create(chat_messages(prompt, system))
+        except self._sdk_error() as exc:
+            raise self._error_for(exc) from None  # from None: the SDK's text may hold the key
+        return self._completion(reply, ms)
+
+    def chat(self, system: str | None, messages: Sequence[Message],
+             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
+        """One step with tools; Groq's `tool_use_failed` comes back as `ChatTurn.failed`."""
+        started = time.perf_counter()
+        try:
+            reply, ms = self._create(chat_history(system, messages), tools)
+        except self._sdk_error() as exc:
+            failed = self._tool_use_failed(exc)
+            if failed is None:
+                raise self._error_for(exc) from None
+            return ChatTurn("", (), self.name, self.model, Usage(None, None, elapsed_ms(started)),
+                            failed=failed)
+        return self._turn(reply, ms)
+
+    def _create(self, messages: list[dict[str, Any]],
+                tools: Sequence[ToolSpec] = ()) -> tuple[Any, float]:
+        """One chat-completions request: (reply, ms). The SDK's exceptions pass through."""
+        options: dict[str, Any] = {"model": self.model, "messages": messages}
+        if tools:
+            options["tools"] = [function_tool(spec) for spec in tools]
         if self.temperature is not None:
             options["temperature"] = self.temperature
         started = time.perf_counter()
-        try:
-            reply = self._client.chat.completions.create(**options)
-        except self._sdk_error() as exc:
-            raise self._error_for(exc) from None  # from None: the SDK's text may hold the key
-        return self._completion(reply, elapsed_ms(started))
+        reply = self._client.chat.completions.create(**options)
+        return reply, elapsed_ms(started)
 
-    def _completion(self, reply: Any, latency_ms: float) -> Completion:
-        """The answer text and usage from a chat completion; reasoning is not the answer."""
+    def _tool_use_failed(self, exc: Exception) -> str | None:
+        """The service's words and the model's failed generation, for an HTTP 400 tool_use_failed."""
+        body = getattr(exc, "body", None)
+        inner = body.get("error", body) if isinstance(body, dict) else None
+        if getattr(exc, "status_code", None) != 400 or not isinstance(inner, dict) \
+                or inner.get("code") != "tool_use_failed":
+            return None
+        said = shorten(self._clean(str(inner.get("message") or "tool_use_failed")), 200)
+        generated = shorten(self._clean(str(inner.get("failed_generation") or "")), 500)
+        return f"{said} The model wrote: {generated}" if generated else said
+
+    def _turn(self, reply: Any, latency_ms: float) -> ChatTurn:
+        """Text and tool calls from a chat completion."""
+        message, _ = self._message(reply)
+        calls = tuple(_tool_call(raw, n) for n, raw in
+                      enumerate(getattr(message, "tool_calls", None) or [], 1))
+        text = (getattr(message, "content", None) or "").strip()
+        if not text and not calls:
+            raise BadResponse("the answer was empty (no text and no tool call)", provider=self.name)
+        return ChatTurn(text, calls, self.name, self.model, _usage(reply, latency_ms))
+
+    def _message(self, reply: Any) -> tuple[Any, Any]:
+        """(message, finish_reason) of the first choice; BadResponse for a reply that has none."""
         if isinstance(reply, (str, bytes)):
             raise BadResponse(f"the reply was not JSON: {shorten(self._clean(str(reply)), 80)}",
                               provider=self.name)
         choices = getattr(reply, "choices", None) or []
         if not choices:
             raise BadResponse("the reply had no answer in it (no choices)", provider=self.name)
-        choice = choices[0]
-        message = getattr(choice, "message", None)
-        text = (getattr(message, "content", None) or "").strip()
-        finish = getattr(choice, "finish_reason", None)
+        finish = getattr(choices[0], "finish_reason", None)
         if finish == "length":
             raise BadResponse("the answer was cut off at the token limit (finish_reason=length)",
                               provider=self.name)
+        return getattr(choices[0], "message", None), finish
+
+    def _completion(self, reply: Any, latency_ms: float) -> Completion:
+        """The answer text and usage from a chat completion; reasoning is not the answer."""
+        message, finish = self._message(reply)
+        text = (getattr(message, "content", None) or "").strip()
         if not text:
             had_reasoning = bool(getattr(message, "reasoning", None))
             detail = " (only reasoning, no answer)" if had_reasoning else f" (finish_reason={finish})"
             raise BadResponse("the answer was empty" + detail, provider=self.name)
-        usage = getattr(reply, "usage", None)
-        return Completion(text, self.name, self.model, Usage(
-            getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None), latency_ms))
+        return Completion(text, self.name, self.model, _usage(reply, latency_ms))
 
     def _clean(self, text: str) -> str:
         """Text from the service with this provider's key (and anything key-shaped) removed."""
@@ -139,6 +190,54 @@ class ChatCompletionsLLM(LLM):
         else:
             text = getattr(exc, "message", None) or str(exc)
         return shorten(self._clean(str(text or "")), 300)
+
+
+def function_tool(spec: ToolSpec) -> dict[str, Any]:
+    """A tool spec as chat completions take it.
+
+    >>> function_tool(ToolSpec("get_schema", "The schema."))["function"]["name"]
+    'get_schema'
+    """
+    return {"type": "function", "function": {"name": spec.name, "description": spec.description,
+                                             "parameters": spec.parameters}}
+
+
+def chat_history(system: str | None, messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """The neutral history as chat-completions messages (a system message first).
+
+    >>> chat_history(None, [Message("tool", '{"recordCount": 0}', tool_call_id="call_1")])
+    [{'role': 'tool', 'tool_call_id': 'call_1', 'content': '{"recordCount": 0}'}]
+    """
+    out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    for m in messages:
+        if m.role == "tool":
+            out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
+        elif m.role == "assistant":
+            entry: dict[str, Any] = {"role": "assistant", "content": m.content}  # a string, even ""
+            if m.tool_calls:
+                entry["tool_calls"] = [{"id": c.id, "type": "function", "function": {
+                    "name": c.name, "arguments": c.arguments_json}} for c in m.tool_calls]
+            out.append(entry)
+        else:
+            out.append({"role": "user", "content": m.content})
+    return out
+
+
+def _usage(reply: Any, latency_ms: float) -> Usage:
+    """Tokens in and out as the service reported them (None when it did not)."""
+    usage = getattr(reply, "usage", None)
+    return Usage(getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None),
+                 latency_ms)
+
+
+def _tool_call(raw: Any, number: int) -> ToolCall:
+    """One of a reply's `tool_calls`; arguments that are not a JSON object are a `problem`."""
+    function = getattr(raw, "function", None)
+    text = getattr(function, "arguments", None)
+    arguments, problem = parse_arguments(text)
+    return ToolCall(str(getattr(function, "name", "") or ""), arguments,
+                    id=str(getattr(raw, "id", None) or f"call_{number}"), problem=problem,
+                    raw_arguments=text if isinstance(text, str) else None)
 
 
 def ollama_base_url(host: str | None) -> str:

@@ -11,6 +11,8 @@ on one provider. The router asks each provider in turn:
 
 It keeps a log of every attempt, totals per provider, and `last_route`, a sentence such
 as "answered by Groq-120b after Gemini hit its rate limit (retry in 6m56s)".
+`chat()` (notebook 11's tool loop) follows the same rules: a 429 at step 2 hands the same
+history to the next provider, which goes on from there.
 
 >>> from course.llm.scripted import ScriptedLLM
 >>> from course.llm.errors import RateLimited
@@ -26,13 +28,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from course.llm.base import LLM, Completion
+from course.llm.base import LLM, ChatTurn, Completion, Message, ToolSpec
 from course.llm.errors import (AllProvidersFailed, BadResponse, CoolingDown, LLMError, RateLimited,
                                Unavailable, format_wait)
 
 DEFAULT_COOLDOWN_S = 60.0
+Answer = TypeVar("Answer", Completion, ChatTurn)
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,14 @@ class LLMRouter(LLM):
 
     def complete(self, prompt: str, *, system: str | None = None) -> Completion:
         """Ask each provider in order; return the first answer or raise AllProvidersFailed."""
+        return self._route(lambda provider: provider.complete(prompt, system=system))
+
+    def chat(self, system: str | None, messages: Sequence[Message],
+             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
+        """One step of the tool loop, by the first provider that answers, with the same history."""
+        return self._route(lambda provider: provider.chat(system, messages, tools))
+
+    def _route(self, ask: Callable[[LLM], Answer]) -> Answer:
         self._calls += 1
         failures: list[tuple[str, LLMError]] = []
         for provider in self.providers:
@@ -126,7 +137,7 @@ class LLMRouter(LLM):
             if waiting > 0:
                 failures.append((provider.name, self._skip(provider, waiting)))
                 continue
-            completion = self._try(provider, prompt, system, failures)
+            completion = self._try(provider, ask, failures)
             if completion is not None:
                 self.last_route = route_sentence(provider.name, failures)
                 self._last_model = completion.model
@@ -134,12 +145,12 @@ class LLMRouter(LLM):
         self.last_route = route_sentence(None, failures)
         raise AllProvidersFailed(failures)
 
-    def _try(self, provider: LLM, prompt: str, system: str | None,
-             failures: list[tuple[str, LLMError]]) -> Completion | None:
-        """One attempt: the completion, or None after recording why it failed."""
+    def _try(self, provider: LLM, ask: Callable[[LLM], Answer],
+             failures: list[tuple[str, LLMError]]) -> Answer | None:
+        """One attempt: the answer, or None after recording why it failed."""
         started = time.perf_counter()
         try:
-            completion = provider.complete(prompt, system=system)
+            completion = ask(provider)
         except LLMError as error:
             ms = (time.perf_counter() - started) * 1000
             if isinstance(error, RateLimited):

@@ -1,0 +1,134 @@
+"""The answer step: a short factual sentence from the rows, in the question's language.
+
+Used by the offline provider (notebooks 05, 06 and 08). The rows come fenced between
+`<<<DATA` and `DATA>>>`; they are quoted, never followed.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from course.prompts import language_of
+
+WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no": "No.",
+                "none": "I found nothing in the graph for that.",
+                "cut": " (The list may be incomplete.)"},
+         "hi": {"then": "phir", "and": "aur", "more": "aur", "yes": "Haan.", "no": "Nahi.",
+                "none": "Graph mein iske liye kuch nahi mila.",
+                "cut": " (List adhoori ho sakti hai.)"}}
+MAX_ITEMS = 10
+MAX_TEXT = 400
+LONG_ITEM = 120    # an answer item longer than this is a paragraph, shown on its own line
+
+
+def parse_rows(prompt: str) -> tuple[str, str, list[str], list[list[Any]], bool]:
+    """(question, cypher, columns, rows, truncated) from an answer prompt."""
+    question = re.search(r"^QUESTION: (.*)$", prompt, re.M)
+    cypher = re.search(r"^CYPHER: (.*?)\nROWS \(", prompt, re.S | re.M)
+    header = re.search(r"^ROWS \((\d+) row\(s\)(, cut short)?; columns: (.*)\):$", prompt, re.M)
+    start, end = prompt.find("<<<DATA\n"), prompt.rfind("\nDATA>>>")
+    body = prompt[start + len("<<<DATA\n"):end] if 0 <= start < end else ""
+    rows = []
+    for line in body.splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            row = [line]
+        rows.append(row if isinstance(row, list) else [row])
+    return (question[1] if question else "", cypher[1] if cypher else "",
+            header[3].split(", ") if header else [], rows, bool(header and header[2]))
+
+
+def _text(value: Any, *, arrow_list: bool = False, lang: str = "en") -> str:
+    if isinstance(value, list):
+        items = [_text(v, lang=lang) for v in value]
+        return " → ".join(items) if arrow_list else _join(items, lang)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return shorten(" ".join(str(value).split()))
+
+
+def shorten(text: str, limit: int = MAX_TEXT) -> str:
+    """The text, or its first sentences up to `limit` characters: never cut mid-sentence.
+
+    >>> shorten("One. Two three. Four.", limit=16)
+    'One. Two three. …'
+    """
+    if len(text) <= limit:
+        return text
+    end = text.rfind(". ", 0, limit)
+    return (text[:end + 1] if end > 0 else text[:limit].rsplit(" ", 1)[0]) + " …"
+
+
+def _join(items: list[str], lang: str, *, ordered: bool = False) -> str:
+    w = WORDS[lang]
+    if ordered:
+        return f", {w['then']} ".join(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {w['and']} {items[-1]}"
+
+
+def _value(column: str, value: Any, *, lang: str, named: bool = False) -> str:
+    """'A+', '3 students', 'year: 2', 'branch: CSE' (named: always say the column)."""
+    column = column.replace("_", " ")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return amount(value, column) if column.endswith("s") else f"{column}: {value}"
+    return f"{column}: {_text(value, lang=lang)}" if named else _text(value, lang=lang)
+
+
+def amount(number: Any, noun: str) -> str:
+    """A number with its noun, singular for one: amount(1, "notes") -> '1 note'."""
+    if number == 1 and noun.endswith("s") and not noun.endswith("ss"):
+        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+    return f"{number} {noun}".rstrip()
+
+
+def _row_text(row: list[Any], columns: list[str], lang: str, path_like: bool) -> str:
+    values = [(c, v) for c, v in zip(columns or [""] * len(row), row) if v is not None]
+    if not values:
+        return "-"
+    head = _text(values[0][1], arrow_list=path_like, lang=lang)
+    rest = values[1:]
+    if not rest:
+        return head
+    long = [(c, v) for c, v in rest if isinstance(v, str) and len(v) > 60]
+    short = [(c, v) for c, v in rest if (c, v) not in long]
+    if len(short) == 1 and not long:
+        return f"{head} ({_value(*short[0], lang=lang)})"
+    text = head + (f" ({', '.join(_value(c, v, lang=lang, named=True) for c, v in short)})" if short else "")
+    return text + "".join(f": {_text(v, lang=lang)}" for _, v in long)
+
+
+def write_answer(prompt: str) -> str:
+    """A short factual answer from the rows in an answer prompt; the rows are only quoted.
+
+    >>> write_answer('QUESTION: Who is best at Physics?\\nCYPHER: MATCH ... ORDER BY ...\\n'
+    ...              'ROWS (2 row(s); columns: person, grade):\\n<<<DATA\\n["Zoya", "A+"]\\n'
+    ...              '["Ravi", "A"]\\nDATA>>>')
+    'Zoya (A+), then Ravi (A).'
+    """
+    question, cypher, columns, rows, truncated = parse_rows(prompt)
+    lang = language_of(question)
+    w = WORDS[lang]
+    if not rows:
+        return w["none"]
+    if len(rows) == 1 and len(rows[0]) == 1 and isinstance(rows[0][0], bool):
+        return w["yes"] if rows[0][0] else w["no"]
+    path_like = "SPpaths" in cypher or (columns[:1] == ["route"])
+    if len(rows) == 1 and len(rows[0]) == 1 and "count(" in cypher.lower():
+        noun = columns[0].replace("_", " ") if columns else ""
+        return amount(rows[0][0], noun) + "."
+    items = [_row_text(r, columns, lang, path_like) for r in rows[:MAX_ITEMS]]
+    if any(len(item) > LONG_ITEM for item in items):   # paragraphs: one per line, not a sentence
+        more = f"\n({w['and']} {len(rows) - MAX_ITEMS} {w['more']})" if len(rows) > MAX_ITEMS else ""
+        return "\n".join(f"- {item}" for item in items) + more + (w["cut"] if truncated else "")
+    text = _join(items, lang, ordered="ORDER BY" in cypher.upper())
+    if len(rows) > MAX_ITEMS:
+        text += f" ({w['and']} {len(rows) - MAX_ITEMS} {w['more']})"
+    return text.rstrip(".") + "." + (w["cut"] if truncated else "")
+
+
+def is_answer_prompt(prompt: str) -> bool:
+    """The answer step's prompt: QUESTION, CYPHER, ROWS and the rows fenced as data."""
+    return (prompt.startswith("QUESTION:") and "\nCYPHER: " in prompt and "\nROWS (" in prompt
+            and "<<<DATA" in prompt)

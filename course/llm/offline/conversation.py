@@ -1,0 +1,184 @@
+"""Pronouns, references and follow-ups: what "uska", "her", "that project", "and DSA?" point at.
+
+Used by the offline provider in notebook 06 (short-term memory) and 10. Only a pronoun, a
+reference ("that project", "those students") or an elliptical follow-up ("and DSA?") borrows
+names from the conversation; "who else" leaves out the one the conversation is about.
+
+>>> from course import Agent, OfflineLLM, ShortTermMemory
+>>> agent = Agent(db, OfflineLLM(), memory=ShortTermMemory())
+>>> _ = agent.answer("Sneha kaun hai?")
+>>> agent.answer("and which projects does she work on?").rows
+[['Attendance Tracker']]
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+from course import prompts
+from course.llm.offline.cypher import VAR_LABEL, cypher_entities
+from course.llm.offline.lexicon import Lexicon
+from course.llm.offline.prompt import Entity, Prompt, Schema
+from course.llm.offline.reading import Reading, read
+
+
+def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]] | None:
+    """The last earlier question that was not itself a follow-up, read with its own names.
+
+    A name its Cypher used but its words did not ("which projects is he on?") stands for
+    its pronoun.
+    """
+    for question, cypher, _ in reversed(prompt.turns):
+        used = cypher_entities(cypher)
+        named = [e for e in used + prompt.recent if str(e.value).lower() in question.lower()]
+        old = read(question, [(str(e.value), e) for e in dict.fromkeys(named)], prompt.schema, lexicon)
+        unnamed = [e for e in used if e not in old.entities]
+        if unnamed and old.has("pronoun"):
+            marker = f"§{len(old.entities)}"
+            old = replace(old, text=re.sub(old.cue("pronoun"), marker, old.text, count=1),
+                          entities=old.entities + unnamed[:1])
+        if old.entities and not is_follow_up(old):
+            return old, old.entities
+    return None
+
+
+def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
+    """The question as asked, or with earlier entities for its pronoun or ellipsis.
+
+    Only a pronoun ("uska year", "her clubs", "their skills") or an elliptical follow-up
+    ("and the clubs?", "year?") may borrow from the conversation; "a club" in a question
+    that names no one means any club. A pronoun with nothing of its kind to point at gets
+    no reading (the sentinel): "what skills does he have?" must not list every skill.
+    """
+    if reading.has("excluding"):        # "who else ...": not the one just talked about
+        reading = replace(reading, excluded=_in_focus(prompt, reading))
+    demonstrative = _demonstrative(reading)
+    if demonstrative is not None:
+        return demonstrative_readings(prompt, reading, demonstrative)
+    if reading.has("pronoun") and not _reflexive(reading):
+        marker = f"§{len(reading.entities)}"
+        text = re.sub(reading.cue("pronoun"), marker, reading.text, count=1)
+        found = [replace(reading, text=text, entities=reading.entities + [e])
+                 for e in _referents(prompt, reading)]
+        # "Who is Payal and what is her year?": a pronoun after a name may point at it
+        inside = re.search(rf"§\d+.*{reading.cue('pronoun')}", reading.text)
+        return found + ([reading] if inside else [])
+    if not reading.entities and is_elliptical(reading):
+        marker = f"§{len(reading.entities)}"
+        return [reading] + [replace(reading, text=f"{reading.text} {marker}", entities=[e])
+                            for e in prompt.recent]
+    return [reading]
+
+
+def _in_focus(prompt: Prompt, reading: Reading) -> list[Entity]:
+    """The most recent node of the asked label: who "who else" leaves out."""
+    asked = reading.targets()[:1]
+    return [e for e in prompt.recent if e.label in asked][:1]
+
+
+def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
+    """'that project', 'this subject', 'those students': (the phrase, its label)."""
+    for label in reading.schema.labels:
+        m = re.search(rf"{reading.cue('demonstrative')}\s+(?:{reading.lexicon.label(label)})", reading.text)
+        if m:
+            return m, label
+    return None
+
+
+def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Match[str], str]) -> list[Reading]:
+    """The phrase replaced by what it points at: the last answer's nodes of its label, else the
+    most recent one; nothing of that label to point at gives no reading (the sentinel)."""
+    m, label = found
+    group = _last_answer(prompt, reading.schema)
+    referents = [group] if group is not None and group.label == label else []
+    referents += [e for e in prompt.recent if e.label == label and e not in referents]
+    marker = f"§{len(reading.entities)}"
+    text = reading.text[:m.start()] + marker + reading.text[m.end():]
+    return [replace(reading, text=text, entities=reading.entities + [e]) for e in referents[:1]]
+
+
+def _reflexive(reading: Reading) -> bool:
+    """'students with their branches', 'who joined their club': "their" is the asked nodes'
+    (a possessive after a plural noun or "who <verb>"; "what clubs are they in?" is no such)."""
+    m = re.search(reading.cue("pronoun"), reading.text)
+    if m is None or not re.fullmatch(reading.cue("own_possessive"), m[0]):
+        return False
+    before = reading.text[:m.start()]
+    nouns = [n.group(0) for regex in reading.lexicon.labels.values() for n in re.finditer(regex, before)]
+    plural_noun = any(n.endswith("s") or re.fullmatch(reading.cue("plural_noun"), n) for n in nouns)
+    return plural_noun or bool(re.search(reading.cue("who_does"), before))
+
+
+def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
+    """What the question's first pronoun may stand for, best first.
+
+    he/she/uska: a person; it/iska: a thing; they/their/unka: everything the last answer
+    listed (one group: "Karan and Rahul"), then anyone recently mentioned.
+    """
+    recent = [e for e in prompt.recent if e not in reading.entities]
+    found = re.search(reading.cue("pronoun"), reading.text)
+    first = found[0] if found else ""
+    if re.fullmatch(reading.cue("male_female"), first):
+        return [e for e in recent if e.label == reading.person]
+    if re.fullmatch(reading.cue("thing"), first):
+        return [e for e in recent if e.label != reading.person]
+    group = _last_answer(prompt, reading.schema) if re.fullmatch(reading.cue("plural"), first) else None
+    return ([group] if group else []) + recent
+
+
+def _last_answer(prompt: Prompt, schema: Schema) -> Entity | None:
+    """The nodes the last answer listed, as one entity whose value is a tuple of names.
+
+    "Who works on it?" -> Karan, Rahul: RETURN t.name over (t:Person) gives
+    Entity('Person', 'name', ('Karan', 'Rahul')). None when the rows are not names.
+    """
+    if not prompt.turns:
+        return None
+    _, cypher, result = prompt.turns[-1]
+    m = re.search(r"\bRETURN (?:DISTINCT )?(\w+)\.(\w+)\b", cypher)
+    label = dict(VAR_LABEL.findall(cypher)).get(m[1]) if m else None
+    try:
+        rows = json.loads(result)
+    except json.JSONDecodeError:
+        return None
+    if not m or not label or m[2] != schema.display(label) or not isinstance(rows, list):
+        return None
+    names = tuple(dict.fromkeys(r[0] for r in rows if isinstance(r, list) and r
+                                and isinstance(r[0], (str, int)) and r[0] != prompts.OUT_OF_SCOPE))
+    if not names:
+        return None
+    return Entity(label, m[2], names if len(names) > 1 else names[0])
+
+
+def is_elliptical(reading: Reading) -> bool:
+    """'and the clubs?', 'what about his year?', 'year?': a question that goes on from the last one."""
+    if reading.has("follow_on"):
+        return True
+    words = re.findall(r"[a-z]+", reading.text)
+    lex = reading.lexicon
+    return bool(words) and all(w in lex.filler or any(re.fullmatch(p, w) for p in lex.properties.values())
+                               for w in words)
+
+
+def follow_up(prompt: Prompt, reading: Reading) -> Reading:
+    """'and Computer Networks?': the last full question again, new names replacing old ones."""
+    base = _base_turn(prompt, reading.lexicon)
+    if base is None:
+        return reading
+    old, before = base
+    new, merged = list(reading.entities), []
+    for e in before:
+        same = [n for n in new if n.label == e.label]
+        merged.append(same[0] if same else e)
+        if same:
+            new.remove(same[0])
+    if new:   # a name of a label the last question did not have: not the same question
+        return reading
+    return replace(old, entities=merged, relaxed=reading.relaxed)
+
+
+def is_follow_up(reading: Reading) -> bool:
+    """'and Computer Networks?', 'aur Rahul ka?': names and filler words only."""
+    words = [w for w in re.findall(r"§\d+|[a-z]+", reading.text)]
+    return bool(reading.entities) and all(w.startswith("§") or w in reading.lexicon.filler for w in words)

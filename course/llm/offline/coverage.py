@@ -1,0 +1,141 @@
+"""Refuse rather than half-answer: every word that names something must reach the query.
+
+Used by the offline provider (notebooks 05 and 09). A word of the question that names a label,
+a relationship, a property, a listed value, a number, an ordinal ("first", "oldest") or a
+comparison (`>`, "more than", "at least") is either used by the query, or the question gets
+the sentinel: "Who is best at DBMS and which clubs is she in?" must not come back as the
+ranking alone. A question with two asks ("X, and Y?", "X aur Y?") must have each ask's nodes
+or properties among the columns the query returns.
+
+>>> from course.llm.offline.prompt import Entity, parse_schema, SCHEMA_EXAMPLE
+>>> from course.llm.offline.reading import read
+>>> reading = read("Who knows Zoya, and what is her year?", [("zoya", Entity("Person", "name", "Zoya"))],
+...                parse_schema(SCHEMA_EXAMPLE))
+>>> unused(reading, "MATCH (t:Person)-[:KNOWS]->(:Person {name: 'Zoya'}) RETURN t.name AS person")
+'year'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from course.llm.offline.cypher import lit, returned
+from course.llm.offline.filters import filter_values, numbers, threshold
+from course.llm.offline.intents import extreme_pick
+from course.llm.offline.reading import Reading
+
+
+@dataclass
+class Used:
+    """What a query names: labels, relationship types, properties, literals and operators."""
+
+    labels: set[str] = field(default_factory=set)
+    types: set[str] = field(default_factory=set)
+    props: set[str] = field(default_factory=set)
+    literals: str = ""
+    ops: set[str] = field(default_factory=set)
+    extreme: bool = False
+
+    @classmethod
+    def of(cls, query: str) -> Used:
+        types = set(re.findall(r"\[\w*:(\w+)", query))
+        for listed in re.findall(r"relTypes: \[([^\]]*)\]", query):
+            types |= set(re.findall(r"'(\w+)'", listed))
+        bare = re.sub(r"<-\[[^\]]*\]-|-\[[^\]]*\]->|-\[[^\]]*\]-|<-|->", " ", query)
+        return cls(labels=set(re.findall(r"\(\w*:(\w+)", query)), types=types,
+                   props=set(re.findall(r"\.(\w+)\b", query)) | set(re.findall(r"\{(\w+):", query)),
+                   literals=query, ops=set(re.findall(r"<>|>=|<=|>|<", bare)),
+                   extreme=bool(re.search(r"\b(min|max)\(|ORDER BY", query)))
+
+
+def _learner(reading: Reading, start: int, end: int) -> bool:
+    """A relationship word in the learner's own clause: "should I study", "padhna chahiye"."""
+    regex = reading.cue("learner")
+    return bool(re.search(regex, reading.text[:start]) or re.match(regex, reading.text[end:]))
+
+
+def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
+    """(word, used?) for each word of `text` that names a label, relationship or property."""
+    lex, schema = reading.lexicon, reading.schema
+    meanings: list[tuple[int, int, str, bool]] = []
+
+    def note(m: re.Match[str], ok: bool) -> None:
+        meanings.append((m.start(), m.end(), m[0], ok))
+
+    types = {p.type for p in schema.patterns}
+    props = {q for ps in schema.labels.values() for q in ps} | {q for p in schema.patterns for q in p.props}
+    for label in schema.labels:
+        for m in re.finditer(lex.label(label), text):
+            note(m, label in used.labels)
+    for rel_type in types:
+        regex = lex.relation(rel_type)
+        for m in re.finditer(regex, text) if regex else ():
+            before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
+            note(m, rel_type in used.types or before_number or _learner(reading, m.start(), m.end()))
+    for prop in props:
+        for m in re.finditer(lex.prop(prop), text):
+            note(m, prop in used.props)
+    loops = {p.type for p in schema.patterns if p.start == p.end}
+    for m in re.finditer(reading.cue("next"), text):     # "next", "aage": along a same-label link
+        note(m, bool(loops & used.types) or bool(re.match(r"\s+\d", text[m.end():]) and used.ops))
+    for prop, regex in lex.value_words.items():          # "team lead": a value of `prop`
+        for m in re.finditer(regex, text):
+            note(m, bool(re.search(rf"\.{prop} (=|IN)", used.literals)))
+    # a word used in any meaning (any match overlapping it) is used: "needed for" the skills
+    return [(word, ok or any(o and a < end and start < b for a, b, _, o in meanings))
+            for start, end, word, ok in sorted(meanings)]
+
+
+def unused(reading: Reading, query: str) -> str | None:
+    """The first word the query leaves out (a reason to refuse), or None when it uses them all."""
+    used = Used.of(query)
+    for word, ok in _words(reading, reading.text, used):
+        if not ok:
+            return word
+    for key in [*reading.schema.values, *reading.schema.scales]:
+        prop = key.split(".")[1]
+        for value in filter_values(reading, key):   # or the same property of another link
+            if lit(value) not in used.literals and not re.search(rf"\.{prop} (=|IN)", used.literals):
+                return str(value)
+    for value, op in numbers(reading):
+        shown = rf"{re.escape(op)} {value}\b" if op != "=" else rf"(= |IN \[[^\]]*){value}\b"
+        if not re.search(shown, used.literals):
+            return str(value)
+    limit = threshold(reading)
+    if limit and re.search(reading.lexicon.comparing, reading.text) \
+            and f"{limit[0]} {limit[1]}" not in used.literals:
+        return f"{limit[0]} {limit[1]}"
+    if (compared := re.search(reading.lexicon.comparing, reading.text)) and not used.ops - {"<>"}:
+        return compared[0]
+    props = "|".join(reading.lexicon.properties.values()) or r"(?!)"
+    for m in re.finditer(r"\b(" + "|".join(map(re.escape, reading.lexicon.ordinals)) + r")\b", reading.text):
+        extreme_word = any(re.fullmatch(regex, m[0]) for regex in reading.lexicon.extremes.values())
+        if not extreme_word and not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
+            return m[0]                        # "founded second": no rule ranks by position
+    if extreme_pick(reading) and not used.extreme:
+        return "first / last"
+    if reading.has("excluding") and "<>" not in used.ops:
+        return "else"
+    return _second_ask(reading, query)
+
+
+def _second_ask(reading: Reading, query: str) -> str | None:
+    """For "X, and Y?": the first ask none of whose nodes or properties the query returns."""
+    cuts = [m.start() for m in re.finditer(reading.cue("second_ask"), reading.text)]
+    if not cuts:
+        return None
+    labels, props, counts = returned(query)
+    bounds = [0, *cuts, len(reading.text)]
+    for start, end in zip(bounds, bounds[1:]):
+        part = reading.text[start:end]
+        named_labels = [label for label in reading.schema.labels
+                        if re.search(reading.lexicon.label(label), part)]
+        named_props = [p for p in {q for ps in reading.schema.labels.values() for q in ps}
+                       | {q for p in reading.schema.patterns for q in p.props}
+                       if re.search(reading.lexicon.prop(p), part)]
+        if not named_labels and not named_props:
+            continue
+        count_asked = bool(re.search(reading.cue("count"), part))
+        if not (set(named_labels) & labels or set(named_props) & props or (count_asked and counts)):
+            return part.strip()
+    return None

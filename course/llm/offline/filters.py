@@ -1,0 +1,176 @@
+"""Values, numbers and the MATCH lines that link the asked nodes to the named ones (notebooks 05, 09).
+
+"CSE students" -> `t.branch = 'CSE'`, "founded before 2016" -> `t.founded < 2016`: a listed
+value or a number becomes a filter only next to the words that give it its meaning.
+
+>>> from course import Agent, OfflineLLM
+>>> answer = Agent(db, OfflineLLM()).answer("Which clubs were founded before 2016?")
+>>> "founded < 2016" in answer.cypher, len(answer.rows)
+(True, 2)
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from course.llm.offline.cypher import arrow, exclude, lit, node
+from course.llm.offline.hops import direction, hop_match, other, resolve, twice
+from course.llm.offline.prompt import Entity, Pattern
+from course.llm.offline.reading import Reading
+
+
+def threshold(reading: Reading) -> tuple[str, int] | None:
+    """How many links a "common" question asks for: 'more than one' -> ('>', 1); 'multiple',
+    'several', 'common', 'both' -> ('>', 1); None when it names no such amount."""
+    words = reading.lexicon.count_words
+    for regex, op in reading.lexicon.thresholds:
+        if m := re.search(regex, reading.text):
+            word = next(g for g in m.groups() if g and (g.isdigit() or g in words))
+            return op, int(word) if word.isdigit() else words[word]
+    if reading.has("several"):
+        return ">", 1
+    return None
+
+
+def numbers(reading: Reading) -> list[tuple[int, str]]:
+    """(number, comparison) for each number the question writes.
+
+    An ordinal counts as its number only before a property's word ("third-year" = 3);
+    "founded first" is the earliest, not 1.
+    """
+    lex, found = reading.lexicon, []
+    ordinals = "|".join(map(re.escape, lex.ordinals))
+    props = "|".join(lex.properties.values()) or r"(?!)"
+    for m in re.finditer(rf"(?<![\w§])(\d+)\b|\b({ordinals})\b" if ordinals else r"(?<![\w§])(\d+)\b",
+                         reading.text):
+        if m[1] is None and not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
+            continue
+        value = int(m[1]) if m[1] else lex.ordinals[m[2]]
+        before, after = reading.text[:m.start()], reading.text[m.end():]
+        op = next((o for regex, o in lex.comparisons
+                   if re.search(regex, before if regex.endswith("$") else after)), "=")
+        found.append((value, op))
+    return found
+
+
+def filter_values(reading: Reading, key: str) -> list[Any]:
+    """Listed text values of `key` ("Label.prop", "TYPE.prop") the question names.
+
+    Short or ambiguous values count only in capitals or next to their property's word
+    ("grade A", "role Member"); a value that is also a common word ("a") counts only in
+    capitals; a value that is only a relationship or label word needs its property's word
+    right beside it ("what is her role" in "a member of X" is no filter); numbers are read
+    by `filters`.
+    """
+    lex = reading.lexicon
+    owner, prop = key.split(".")
+    values = reading.schema.values.get(key, []) + reading.schema.scales.get(key, [])
+    prop_word = lex.prop(prop)
+    cue = bool(re.search(prop_word, reading.text))
+    found = []
+    for v in dict.fromkeys(values):
+        if isinstance(v, int):
+            continue
+        exact = re.search(rf"(?<![\w+]){re.escape(v)}(?![\w+])", reading.text)
+        low = rf"(?<![\w+]){re.escape(v.lower())}(?![\w+])"
+        loose = re.search(low, reading.text)
+        named = [*lex.relationships.values(), *lex.labels.values()]
+        plain = any(not any(re.search(c, w) for c in named) for w in v.lower().split())
+        beside = bool(re.search(rf"(?:{prop_word})\W+(?:\w+\W+)?{low}|{low}\W+(?:{prop_word})",
+                                reading.text))
+        if exact and (cue or "+" in v or v.isupper()):
+            found.append(v)
+        elif loose and v.lower() not in lex.common and ((plain and (cue or len(v) >= 3))
+                                                         or beside):
+            found.append(v)
+        elif any(re.search(word, reading.text) and re.search(means, v.lower())
+                 for word, means in lex.value_means.get(prop, [])):
+            found.append(v)
+    return found
+
+
+def filters(reading: Reading, key: str, var: str) -> list[str]:
+    """WHERE conditions on `var` for the values of `key` the question names.
+
+    A number counts only next to its property's word, and a listed number only if listed.
+    """
+    prop = key.split(".")[1]
+    found = filter_values(reading, key)
+    conds = [f"{var}.{prop} = {lit(found[0])}" if len(found) == 1
+             else f"{var}.{prop} IN [{', '.join(map(lit, found))}]"] if found else []
+    if key in reading.schema.numbers and re.search(reading.lexicon.prop(prop), reading.text):
+        listed = reading.schema.values.get(key)
+        pairs = [(v, op) for v, op in numbers(reading) if op != "=" or listed is None or v in listed]
+        equal = [v for v, op in pairs if op == "="]    # "year 2 or 3": one of them, never both
+        conds += ([f"{var}.{prop} = {equal[0]}"] if len(equal) == 1 else
+                  [f"{var}.{prop} IN [{', '.join(map(str, equal))}]"] if equal else [])
+        conds += [f"{var}.{prop} {op} {v}" for v, op in pairs if op != "="]
+    return conds
+
+
+def node_filters(reading: Reading, label: str) -> list[str]:
+    return [c for prop in reading.schema.labels.get(label, []) for c in filters(reading, f"{label}.{prop}", "t")]
+
+
+def rel_filters(reading: Reading, p: Pattern, var: str) -> list[str]:
+    return [c for prop in p.props for c in filters(reading, f"{p.type}.{prop}", var)]
+
+
+def rel_filter_hops(reading: Reading, target: str) -> list[tuple[str, str]]:
+    """'Who got an A+?': a filter on a relationship of the target with no named other end."""
+    for p in reading.schema.touching(target):
+        if p.start == p.end:
+            continue
+        conds = rel_filters(reading, p, "rf")
+        if conds:
+            return [(f"MATCH (t){arrow(p, target, 'rf')}(:{other(p, target)})", " AND ".join(conds))]
+    return []
+
+
+def generic(reading: Reading, target: str) -> list[str]:
+    """Labels the question names with 'a', 'any', 'some' or 'koi': 'a club' means any club."""
+    article = reading.cue("generic")
+    return [label for label in reading.targets() if label != target and re.search(
+        rf"{article}( \w+)? (?:{reading.lexicon.label(label)})", reading.text)]
+
+
+def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[str, list[str]] | None:
+    """MATCH lines linking (t:target) to every entity, plus the value filters, as (text, WHERE)."""
+    either = reading.has("either") and len(entities) > 1 and len({e.label for e in entities}) == 1
+    lines, conds = [], []
+    groups = [entities] if either else [[e] for e in entities]
+    for i, group in enumerate(groups):
+        e = group[0]
+        if e.label == target and not reading.relations() and not direction(reading):
+            return None
+        hop = twice(reading, resolve(reading, e.label, target, strict=len(groups) == 1))
+        if hop is None:
+            return None
+        t = f"t:{target}" if i == 0 else "t"
+        if either:
+            lines.append(f"MATCH {hop_match(reading, hop, f'x{i}:{e.label}', t, rel=f'r{i}')}")
+            conds.append(f"x{i}.{e.prop} IN [{', '.join(lit(g.value) for g in group)}]")
+            continue
+        x, c = node(f"x{i}", e, relaxed=reading.relaxed)
+        lines.append(f"MATCH {hop_match(reading, hop, x[1:-1], t, rel=f'r{i}')}")
+        conds += c
+        if len(hop.patterns) == 1:
+            conds += rel_filters(reading, hop.patterns[0], f"r{i}")
+    if not entities:
+        lines.append(f"MATCH (t:{target})")
+        reached = " ".join(line for line, _ in rel_filter_hops(reading, target))
+        for label in generic(reading, target):      # "who works on a project": any project
+            if f"(:{label})" in reached:              # "who got a B in any subject": done below
+                continue
+            hop = resolve(reading, target, label)
+            if hop is None:
+                return None
+            lines.append(f"MATCH {hop_match(reading, hop, 't', f':{label}', rel='')}")
+    conds += node_filters(reading, target)
+    for line, cond in (rel_filter_hops(reading, target) if not entities else []):
+        lines.append(line)
+        conds.append(cond)
+    if entities and any(e.label == target for e in entities):
+        conds += [f"t <> x{i}" for i, e in enumerate(entities) if e.label == target and not either]
+    conds += exclude("t", [e for e in reading.excluded if e.label == target])
+    return "\n".join(lines), conds

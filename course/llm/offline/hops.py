@@ -1,0 +1,105 @@
+"""Which relationship a question means: from a label to the label it asks for (notebooks 05, 09).
+
+The relationship words of the lexicon narrow the schema's patterns to one, or to one chain of
+two through a third label; none or several left means the rules do not know (the sentinel).
+
+>>> from course import Agent, OfflineLLM
+>>> sorted(Agent(db, OfflineLLM()).answer("Who studies DBMS?").values())
+['Aarav', 'Payal']
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from course.llm.offline.cypher import arrow
+from course.llm.offline.prompt import Pattern
+from course.llm.offline.reading import Reading
+
+
+def direction(reading: Reading) -> str:
+    """For a relationship between two nodes of one label: 'in', 'out' or '' (either way)."""
+    if reading.has("direction_out"):
+        return "out"
+    if reading.has("direction_in") or reading.has("part_in"):
+        return "in"
+    if reading.has("part_out"):
+        return "out"
+    return ""
+
+
+@dataclass(frozen=True)
+class Hop:
+    """How to get from an entity's label to the target label: one or two patterns."""
+
+    patterns: tuple[Pattern, ...]
+    labels: tuple[str, ...]        # entity label, [middle label], target label
+
+
+def resolve(reading: Reading, start: str, target: str | None, *, strict: bool = True) -> Hop | None:
+    """The one relationship (or two-step chain) from `start` to `target` the words point to.
+
+    Relationship words narrow the choice ("works" -> a working-on link). `strict`: a word that names
+    no relationship of this pair means "not this question" ("Who teaches DBMS?" is about
+    teachers); with several names in one question the words may belong to another name.
+    """
+    schema, cues = reading.schema, reading.relations()
+    candidates = [p for p in schema.touching(start)
+                  if target is None or other(p, start) == target]
+    if not candidates and target is not None and target != start:
+        return _two_steps(reading, start, target, cues)
+    named = [p for p in candidates if p.type in cues]
+    if cues and (named or strict):
+        candidates = named
+    if target is None and len({(p.type, other(p, start)) for p in candidates}) > 1:
+        # "after DBMS", "X ke baad", "prerequisites of X" point along a same-label link
+        same = bool(direction(reading))
+        candidates = [p for p in candidates if (other(p, start) == start) == same] or candidates
+    if len({(p.type, p.start, p.end) for p in candidates}) != 1:
+        return None
+    return Hop((candidates[0],), (start, other(candidates[0], start)))
+
+
+def other(p: Pattern, label: str) -> str:
+    """The label at the far end of a pattern from `label`."""
+    return p.end if p.start == label else p.start
+
+
+def _two_steps(reading: Reading, start: str, target: str, cues: list[str]) -> Hop | None:
+    """A unique chain start - middle - target through a third label (no same-label steps)."""
+    chains = []
+    for first in reading.schema.touching(start):
+        middle = other(first, start)
+        if middle in (start, target) or first.start == first.end:
+            continue
+        for second in reading.schema.touching(middle):
+            if other(second, middle) == target and second.start != second.end:
+                chains.append((first, second, middle))
+    if cues:
+        chains = [c for c in chains if c[0].type in cues or c[1].type in cues] or chains
+    if len(chains) != 1:
+        return None
+    first, second, middle = chains[0]
+    return Hop((first, second), (start, middle, target))
+
+
+def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "r") -> str:
+    """`(left)-[r:TYPE]->(right:Label)` (or via a middle node) for a resolved Hop."""
+    way = direction(reading)
+    if len(hop.patterns) == 1:
+        return f"({left}){arrow(hop.patterns[0], hop.labels[0], rel, direction=way)}({right})"
+    first, second = hop.patterns
+    return (f"({left}){arrow(first, hop.labels[0], direction=way)}(:{hop.labels[1]})"
+            f"{arrow(second, hop.labels[1], rel, direction=way)}({right})")
+
+
+def twice(reading: Reading, hop: Hop | None) -> Hop | None:
+    """"friends of friends", "Aarav's friends' friends": a same-label link named twice is two
+    hops; named more often, None (the rules do not count hops)."""
+    if hop is None or len(hop.patterns) != 1 or hop.labels[0] != hop.labels[1]:
+        return hop
+    cue = reading.lexicon.relation(hop.patterns[0].type)
+    named = len(re.findall(cue, reading.text)) if cue else 0
+    if named > 2:
+        return None
+    return Hop(hop.patterns * 2, hop.labels[:1] * 3) if named == 2 else hop

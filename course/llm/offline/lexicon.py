@@ -1,0 +1,154 @@
+"""The offline provider's words, as data: data/college/lexicon.yaml (notebooks 05 and 09).
+
+The code of the offline provider names no label, relationship type or value of the graph:
+the words that point at them live in a lexicon keyed by the names the schema prompt shows.
+A `Lexicon` is read from a YAML file and never changed: `with_words` gives a new one, so an
+exercise extends an instance (`OfflineLLM(lexicon=...)`) and leaves everyone else's alone.
+
+>>> lexicon = Lexicon.load()
+>>> bool(re.search(lexicon.cues["count"], "how many of them?"))
+True
+>>> "aayi" in lexicon.vocab, "aayi" in lexicon.with_words("properties", "since", ["aayi"]).vocab
+(False, True)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from course.config import PROJECT_ROOT
+from course.errors import DataFileError
+
+DEFAULT_LEXICON = PROJECT_ROOT / "data" / "college" / "lexicon.yaml"
+_TABLES = ("cues", "labels", "relationships", "properties")
+
+
+def pattern(words: Any, macros: dict[str, str] | None = None) -> str:
+    """One regular expression from a lexicon entry: a list of words (each a whole word) or a regex.
+
+    >>> pattern(["clubs?", "society"])
+    '\\\\b(?:clubs?|society)\\\\b'
+    """
+    text = r"\b(?:" + "|".join(str(w) for w in words) + r")\b" if isinstance(words, list) else str(words)
+    for name, value in (macros or {}).items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
+def _words(text: Any) -> frozenset[str]:
+    return frozenset(str(text or "").split())
+
+
+def words_of(regex: str) -> set[str]:
+    """The plain words written in a regular expression (escapes like \\b removed)."""
+    return set(re.findall(r"[a-z]{2,}", re.sub(r"\\[a-zA-Z]", " ", regex)))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The words of one graph, each table keyed by the schema's own names."""
+
+    person: str                                   # the label "who", "he", "kaun" ask for
+    cues: dict[str, str]                          # what a question asks: name -> regex
+    labels: dict[str, str]                        # label -> regex of its nouns
+    relationships: dict[str, str]                 # relationship type -> regex of its words
+    properties: dict[str, str]                    # property -> regex of its words
+    next_label: str = ""                          # the label "what next" asks for
+    when: tuple[str, ...] = ()                    # properties "when" asks for
+    value_words: dict[str, str] = field(default_factory=dict)     # property -> words of its values
+    value_means: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    count_words: dict[str, int] = field(default_factory=dict)
+    ordinals: dict[str, int] = field(default_factory=dict)
+    extremes: dict[str, str] = field(default_factory=dict)        # "min" / "max" -> regex
+    comparisons: list[tuple[str, str]] = field(default_factory=list)
+    thresholds: list[tuple[str, str]] = field(default_factory=list)
+    comparing: str = r"(?!)"
+    common: frozenset[str] = frozenset()
+    filler: frozenset[str] = frozenset()
+    known_after: frozenset[str] = frozenset()
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def load(cls, path: Path | str | None = None) -> Lexicon:
+        """Read a lexicon file (default data/college/lexicon.yaml)."""
+        path = Path(path) if path else DEFAULT_LEXICON
+        try:
+            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise DataFileError(f"{path}: cannot be read as a lexicon ({exc}). "
+                                "Give the path of a YAML file like data/college/lexicon.yaml.") from exc
+        return cls.from_dict(raw if isinstance(raw, dict) else {})
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Lexicon:
+        count_words = {str(k): int(v) for k, v in (raw.get("count_words") or {}).items()}
+        macros = {"N": r"(\d+|" + "|".join(map(re.escape, count_words)) + ")",
+                  "WHICH": r"(" + "|".join(raw.get("which") or ["which"]) + ")"}
+        table = {name: {str(k): pattern(v, macros) for k, v in (raw.get(name) or {}).items()}
+                 for name in _TABLES}
+        values = raw.get("values") or {}
+        return cls(
+            person=str(raw.get("person", "")), next_label=str(raw.get("next", "")), **table,
+            when=tuple(raw.get("when") or ()),
+            value_words={p: pattern(v.get("words", [])) for p, v in values.items()},
+            value_means={p: [(pattern(m["words"]), pattern(m["values"])) for m in v.get("means", [])]
+                         for p, v in values.items()},
+            count_words=count_words,
+            ordinals={str(k): int(v) for k, v in (raw.get("ordinals") or {}).items()},
+            extremes={k: pattern(v) for k, v in (raw.get("extremes") or {}).items()},
+            comparisons=[(pattern(p, macros), op) for p, op in raw.get("comparisons") or []],
+            thresholds=[(pattern(p, macros), op) for p, op in raw.get("thresholds") or []],
+            comparing=pattern(raw.get("comparing", r"(?!)")),
+            common=_words(raw.get("common_words")), filler=_words(raw.get("filler")),
+            known_after=_words(raw.get("known_after")), raw=raw)
+
+    def with_words(self, table: str, key: str, words: list[str]) -> Lexicon:
+        """A new lexicon whose `table` entry `key` also matches `words` (a new key is added).
+
+        `table` is cues, labels, relationships or properties; "common_words" adds words that
+        carry no meaning (key is then ignored).
+        """
+        raw = {k: (dict(v) if isinstance(v, dict) else v) for k, v in self.raw.items()}
+        if table == "common_words":
+            raw["common_words"] = f"{raw.get('common_words', '')} {' '.join(words)}"
+            return Lexicon.from_dict(raw)
+        if table not in _TABLES:
+            raise ValueError(f"with_words: table must be one of {', '.join(_TABLES)} or common_words, "
+                             f"not {table!r}.")
+        old = raw.setdefault(table, {}).get(key)
+        raw[table][key] = (list(old) + words if isinstance(old, list) else
+                           f"{old}|{pattern(words)}" if old else list(words))
+        return Lexicon.from_dict(raw)
+
+    def label(self, name: str) -> str:
+        """The nouns of a label; a label the lexicon does not know is named by itself."""
+        return self.labels.get(name, rf"\b{re.escape(name.lower())}s?\b")
+
+    def relation(self, name: str) -> str | None:
+        return self.relationships.get(name)
+
+    def prop(self, name: str) -> str:
+        return self.properties.get(name, rf"\b{re.escape(name.lower())}\b")
+
+    @cached_property
+    def vocab(self) -> list[str]:
+        """Every word a cue, label, relationship or property entry writes, and the common words."""
+        tables = (self.cues, self.relationships, self.labels, self.properties, self.value_words, self.extremes)
+        numbers = set(self.ordinals) | set(self.count_words) | {w for p, _ in self.comparisons for w in words_of(p)}
+        return sorted({w for t in tables for p in t.values() for w in words_of(p)} | self.common | numbers)
+
+    @cached_property
+    def all_patterns(self) -> list[str]:
+        return [*self.cues.values(), *self.relationships.values(), *self.labels.values(),
+                *self.properties.values(), *self.value_words.values(), *self.extremes.values()]
+
+
+@lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon:
+    """The college graph's lexicon, read once."""
+    return Lexicon.load()

@@ -1,0 +1,58 @@
+"""`OfflineLLM`: the rule-based provider, deterministic, no service, no key (notebooks 05 and 09).
+
+`complete(prompt, system=...)` takes the prompt a real LLM gets and returns a Cypher query (or
+a sentinel) for a Cypher prompt, and a short answer for an answer prompt. It never raises for
+a question: what the rules trip over gets the sentinel. Each instance has its own words and
+intents, so an exercise extends one instance and leaves the others alone:
+
+>>> from course.llm.offline.lexicon import default_lexicon
+>>> llm = OfflineLLM(lexicon=default_lexicon().with_words("common_words", "", ["aaya"]))
+>>> llm.lexicon is default_lexicon(), OfflineLLM().lexicon is default_lexicon()
+(False, True)
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Sequence
+
+from course.llm.base import LLM, Completion, Usage, elapsed_ms
+from course.llm.offline.answer import is_answer_prompt, write_answer
+from course.llm.offline.intents import INTENTS, Intent
+from course.llm.offline.lexicon import Lexicon, default_lexicon
+from course.llm.offline.prompt import parse_prompt
+from course.llm.offline.translate import translate
+from course.prompts import SENTINEL_QUERY
+
+log = logging.getLogger(__name__)
+
+
+class OfflineLLM(LLM):
+    """Rule-based text-to-Cypher and answer writer: deterministic, no service, no key.
+
+    `lexicon` (default data/college/lexicon.yaml) holds the words it understands; `intents`
+    (default `INTENTS`) the kinds of question it answers, tried in order. `last_intent` names
+    the intent that wrote the last query ("ranking", "unknown word 'oldest'", ...); the answer
+    step leaves it as it was.
+    """
+
+    name = "Offline"
+    model = "rules"
+
+    def __init__(self, *, lexicon: Lexicon | None = None, intents: Sequence[Intent] | None = None) -> None:
+        self.lexicon = lexicon or default_lexicon()
+        self.intents: tuple[Intent, ...] = tuple(INTENTS if intents is None else intents)
+        self.last_intent: str | None = None
+
+    def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+        started = time.perf_counter()
+        try:
+            if is_answer_prompt(prompt):
+                text = write_answer(prompt)
+            else:
+                self.last_intent, text = translate(parse_prompt(prompt, system), lexicon=self.lexicon,
+                                                   intents=self.intents)
+        except Exception:  # noqa: BLE001 - a question must never crash the provider
+            log.exception("the offline provider failed on a prompt")
+            self.last_intent, text = "rules failed (a bug; see the log)", SENTINEL_QUERY
+        return Completion(text, self.name, self.model, Usage(None, None, elapsed_ms(started)))

@@ -1,0 +1,112 @@
+"""Reading a question: names replaced by §0, §1 ..., cue typos corrected (notebooks 05 and 09).
+
+>>> read("Who studdies Quantum Physics?", [("quantum physics", Entity("Course", "name", "Quantum Physics"))],
+...      Schema()).text
+'who studies §0 ?'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+
+from course.llm.offline.lexicon import Lexicon, default_lexicon
+from course.llm.offline.prompt import Entity, Schema
+
+
+@dataclass
+class Reading:
+    """A question as the rules see it: its text with names replaced, and its entities."""
+
+    text: str                      # lower case, names as §0, §1 ..., cue words' typos corrected
+    entities: list[Entity]         # in the order of the question (and resolved pronouns)
+    schema: Schema
+    relaxed: bool = False          # after a failed attempt: match names loosely
+    lexicon: Lexicon = field(default_factory=default_lexicon)
+    excluded: list[Entity] = field(default_factory=list)   # "who else": left out of the answer
+
+    def has(self, cue: str) -> bool:
+        """Whether the question has the lexicon's cue (a cue the lexicon lacks: never)."""
+        regex = self.lexicon.cues.get(cue)
+        return bool(regex and re.search(regex, self.text))
+
+    def cue(self, name: str) -> str:
+        return self.lexicon.cues.get(name, r"(?!)")
+
+    @property
+    def person(self) -> str:
+        return self.lexicon.person
+
+    def relations(self) -> list[str]:
+        """Relationship types the question's words name, in schema order."""
+        found = []
+        for t in dict.fromkeys(p.type for p in self.schema.patterns):
+            regex = self.lexicon.relation(t)
+            if regex and re.search(regex, self.text):
+                found.append(t)
+        return found
+
+    def targets(self) -> list[str]:
+        """Labels the question asks for, in the order their nouns appear."""
+        found = []
+        for label in self.schema.labels:
+            if m := re.search(self.lexicon.label(label), self.text):
+                found.append((m.start(), label))
+        return [label for _, label in sorted(found)]
+
+    def asked_properties(self, owner: str, names: list[str] | tuple[str, ...]) -> list[str]:
+        """Properties of `owner` the question asks for ("when" asks a named node's `when` ones)."""
+        when = bool(owner) and bool(re.search(r"\bwhen\b", self.text))
+        return [p for p in names if re.search(self.lexicon.prop(p), self.text)
+                or (when and p in self.lexicon.when)]
+
+    def self_loop(self, label: str) -> str | None:
+        """The relationship type the words name that links `label` to itself ("friends")."""
+        named = self.relations()
+        return next((p.type for p in self.schema.patterns
+                     if p.start == p.end == label and p.type in named), None)
+
+
+def correct(word: str, vocab: list[str]) -> str:
+    """A known word's typo corrected ("studdies" -> "studies", "wich" -> "which")."""
+    if len(word) < 4 or not word.isalpha() or word in vocab:
+        return word
+    close = get_close_matches(word, vocab, n=1, cutoff=0.84 if len(word) > 4 else 0.88)
+    return close[0] if close else word
+
+
+def cased_values(schema: Schema) -> set[str]:
+    """Short listed values kept in capitals while reading (IT is a branch, "it" a pronoun)."""
+    listed = [*schema.values.values(), *schema.scales.values()]
+    return {v for vs in listed for v in vs if isinstance(v, str) and len(v) <= 3}
+
+
+def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
+         lexicon: Lexicon | None = None) -> Reading:
+    """Lower-case the question, replace each linked name by §i and correct cue typos."""
+    lexicon = lexicon or default_lexicon()
+    text = " " + question.replace("\u2019", "'") + " "
+    entities: list[Entity] = []
+    for written, entity in linked:
+        for form in (str(entity.value), written):   # the stored name if written in full
+            words = re.findall(r"[a-z0-9+#]+", form.lower())
+            span = re.compile(r"(?<![a-z0-9+#])" + r"[^a-z0-9+#]{1,3}".join(map(re.escape, words))
+                              + r"(?![a-z0-9+#])", re.I)
+            text, n = span.subn(f" §{len(entities)} ", text, count=1) if words else (text, 0)
+            if n:
+                entities.append(entity)
+                break
+    cased = cased_values(schema)
+    tokens: list[str] = []
+    for token in re.findall(r"§\d+|[a-z0-9+#.'-]+|[^\sa-z0-9]", text, re.I):
+        bare = token.strip(".'-") or token
+        if token.startswith("§") or (bare in cased and (len(bare) > 1 or tokens)):
+            tokens.append(token if token.startswith("§") else bare)
+        else:
+            tokens.append(correct(bare.lower(), lexicon.vocab))
+    text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
+    text = re.sub(r"([<>]) =", r"\1=", text)
+    order = [int(i) for i in re.findall(r"§(\d+)", text)]
+    remap = {old: new for new, old in enumerate(order)}
+    text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
+    return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon)

@@ -1,0 +1,111 @@
+"""From a whole prompt to one query: the order of the checks (notebooks 05 and 09).
+
+A blocked retry, a request to change the data, an unknown attribute or word, negation and
+opinion come first; then a follow-up is filled in from the conversation, the intents are
+tried in order, and a query that leaves out a word that names something is refused
+(`coverage.unused`). Whatever happens inside, `translate` returns a query: a question the
+rules trip over gets the sentinel, never an exception.
+
+>>> from course import Agent, OfflineLLM
+>>> Agent(db, OfflineLLM()).answer("What is the weather in Delhi?").status
+'out_of_scope'
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import Sequence
+
+from course.llm.offline.conversation import follow_up, is_follow_up, readings
+from course.llm.offline.coverage import unused
+from course.llm.offline.cypher import valid
+from course.llm.offline.intents import INTENTS, Intent
+from course.llm.offline.lexicon import Lexicon, default_lexicon
+from course.llm.offline.prompt import Prompt
+from course.llm.offline.reading import Reading, read
+from course.prompts import READ_ONLY_QUERY, SENTINEL_QUERY
+
+log = logging.getLogger(__name__)
+
+
+def unknown_attribute(reading: Reading) -> bool:
+    """'Payal ki age', "Payal's boyfriend": an attribute the schema has no word for."""
+    lex = reading.lexicon
+    known = lex.known_after | set(lex.vocab) | lex.filler | {p for ps in reading.schema.labels.values() for p in ps}
+    for word in re.findall(r"§\d+(?:'s| ka| ki| ke) ([a-z]+)", reading.text) + \
+            re.findall(r"\b([a-z]+) of §\d+", reading.text):
+        if word in known or any(re.search(t, word) for t in lex.all_patterns):
+            continue
+        return True
+    return False
+
+
+def unknown_words(reading: Reading) -> list[str]:
+    """Words the rules do not know: no cue, label, property or listed value accounts for them.
+
+    A question with one ("Who is the smartest student?") gets the sentinel: better to say
+    "I can't answer that" than to answer another question.
+    """
+    schema, lex = reading.schema, reading.lexicon
+    known = set(lex.vocab) | lex.filler | lex.known_after | set(lex.ordinals) | {w.lower() for w in schema.labels}
+    known |= {p.lower() for ps in schema.labels.values() for p in ps}
+    known |= {p.type.lower() for p in schema.patterns} | {q for p in schema.patterns for q in p.props}
+    for values in [*schema.values.values(), *schema.scales.values()]:
+        known |= {w for v in values for w in re.findall(r"[a-z]+", str(v).lower())}
+    words = re.findall(r"(?<![§\w'])[a-z]+", reading.text)
+    return [w for w in dict.fromkeys(words) if w not in known and len(w) > 1
+            and not any(re.search(p, w) for p in lex.all_patterns)]
+
+
+# The intents that compare two things: the only ones that may answer a "pairing" question.
+PAIRING_INTENTS = ("in common", "shared with someone")
+
+
+def build(reading: Reading, intents: Sequence[Intent] = INTENTS) -> tuple[str, str] | None:
+    """(intent name, query) from the first intent whose cue is present and whose builder fits."""
+    for name, cue, builder in intents:
+        if cue is not None and not reading.has(cue):
+            continue
+        query = builder(reading)
+        if query:
+            return name, query
+    return None
+
+
+def translate(prompt: Prompt, *, lexicon: Lexicon | None = None,
+              intents: Sequence[Intent] = INTENTS) -> tuple[str, str]:
+    """(intent name, Cypher) for a parsed prompt; the sentinel when no intent fits, or when
+    the rules trip over the question (logged for a developer)."""
+    try:
+        return _translate(prompt, lexicon or default_lexicon(), intents)
+    except Exception:  # noqa: BLE001 - a question must never crash the provider
+        log.exception("the offline rules failed on %r", prompt.question)
+        return "rules failed (a bug; see the log)", SENTINEL_QUERY
+
+
+def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> tuple[str, str]:
+    reading = read(prompt.question, prompt.linked, prompt.schema, lexicon)
+    reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
+    if prompt.hint and "Safety violation" in prompt.hint:
+        return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks
+    if reading.has("write"):
+        return "write request", READ_ONLY_QUERY
+    if unknown_attribute(reading):
+        return "unknown attribute", SENTINEL_QUERY
+    if reading.has("negation") or reading.has("opinion"):
+        return "not supported (negation or opinion)", SENTINEL_QUERY
+    unknown = unknown_words(reading)
+    if unknown:
+        return f"unknown word {unknown[0]!r}", SENTINEL_QUERY
+    if is_follow_up(reading) and prompt.turns:
+        reading = follow_up(prompt, reading)
+    for candidate in readings(prompt, reading):
+        found = build(candidate, intents)
+        if found and valid(found[1], prompt.schema):
+            left_out = unused(candidate, found[1])
+            if left_out is not None:
+                return f"{found[0]}, but the query leaves out {left_out!r}", SENTINEL_QUERY
+            if candidate.has("pairing") and found[0] not in PAIRING_INTENTS:
+                return f"{found[0]}, but the question compares two things", SENTINEL_QUERY
+            return found
+    return "not understood", SENTINEL_QUERY

@@ -1,0 +1,314 @@
+"""Notebook 13: the text layer, the embedders and the search modes, on the real embedded FalkorDB.
+
+The embedders are the real ones (WordLlama's bundled model, the hashed bag of words); the
+reference answers are computed independently (numpy's exact cosine, hand-made rankings).
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from course.dataset import graph_counts, load_college
+from course.embeddings import (EmbedderUnavailable, FastEmbedEmbedder, HashedBagOfWords,
+                               make_embedder)
+from course.errors import CourseError, InvalidInput
+from course.graph_memory import data_version
+from course.llm import ScriptedLLM
+from course.retrieval import (EmbedderMismatch, Hit, fulltext_search, fulltext_terms,
+                              load_search_questions, parent_search, reciprocal_rank_fusion,
+                              score_search, search, step_back, vector_search)
+from course.schema import introspect
+from course.text_layer import build_text_layer, split_into_chunks, stored_embedder
+from course.viz import read_graph
+
+
+def chunk_ids(db) -> list[int]:
+    return [row[0] for row in db.run("MATCH (c:Chunk) RETURN id(c) ORDER BY id(c)", max_rows=10**5).rows]
+
+
+# --- the text layer, beside the course graph -------------------------------------------------
+
+def test_load_reports_the_text_layer_beside_75_nodes_and_132_relationships(empty_db):
+    counts = load_college(empty_db)
+    assert (counts["nodes"], counts["relationships"]) == (75, 132)
+    notes = empty_db.run("MATCH (n:Note) RETURN n.text", max_rows=100).rows
+    expected = sum(len(split_into_chunks(text)) for (text,) in notes)
+    assert counts["chunks"] == counts["chunk_links"] == expected > 25
+    assert counts["embedder"] == "wordllama" and counts["dimension"] == 256
+    assert set(counts["labels"]) == {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
+    assert len(counts["types"]) == 10  # PREREQUISITE_FOR joins two label pairs: eleven patterns
+
+
+def test_every_count_of_the_course_graph_leaves_the_text_layer_out(college_db):
+    assert college_db.run("MATCH (c:Chunk) RETURN count(c)").rows[0][0] > 0
+    assert college_db.counts() == {"nodes": 75, "relationships": 132}
+    assert data_version(college_db).startswith("75n-132r-")
+    graph = read_graph(college_db)
+    assert (len(graph.nodes), len(graph.edges)) == (75, 132)
+    assert (graph_counts(college_db)["nodes"], graph_counts(college_db)["relationships"]) == (75, 132)
+
+
+def test_the_schema_prompt_leaves_the_chunks_out(college_db):
+    assert stored_embedder(college_db) == "wordllama"  # the text layer is there...
+    prompt = introspect(college_db).render()
+    assert "Chunk" not in prompt and "PART_OF" not in prompt and "embedding" not in prompt
+    assert "- (:Note)-[:EXPLAINS]->(:Concept)" in prompt
+
+
+def test_the_offline_agent_still_answers_with_the_text_layer_loaded(college_db):
+    from course import Agent, make_llm
+
+    result = Agent(college_db, make_llm("offline")).answer("Who is the best person to teach me DBMS?")
+    assert result.status == "answered" and "Payal" in result.answer
+
+
+def test_building_again_changes_nothing_and_another_embedder_rebuilds(college_db):
+    before = chunk_ids(college_db)
+    assert build_text_layer(college_db, make_embedder("wordllama"))["chunks"] == len(before)
+    assert chunk_ids(college_db) == before           # idempotent: nothing rewritten
+    layer = build_text_layer(college_db, make_embedder("bow"))
+    assert (layer["embedder"], layer["dimension"]) == ("bow", 512)
+    # the index was rebuilt for the new length: the 512-long vectors are in it, not left out
+    query = [float(x) for x in make_embedder("bow").embed(["page faults and swapping"])[0]]
+    exact = college_db.run("MATCH (c:Chunk) RETURN c.id ORDER BY vec.cosineDistance(c.embedding, "
+                           "vecf32($q)), c.id LIMIT 1", {"q": query}).rows
+    indexed = college_db.run("CALL db.idx.vector.queryNodes('Chunk', 'embedding', 1, vecf32($q)) "
+                             "YIELD node RETURN node.id", {"q": query}).rows
+    assert indexed == exact and exact
+
+
+def test_the_builder_writes_only_to_the_graph_it_is_given(college_db):
+    other = college_db.select(college_db.graph_name + "_staging")
+    try:
+        load_college(other, embedder="bow")
+        assert stored_embedder(other) == "bow" and stored_embedder(college_db) == "wordllama"
+    finally:
+        other.graph.delete()
+
+
+# --- embedders ----------------------------------------------------------------------------
+
+def test_wordllama_loads_and_embeds_with_no_network(monkeypatch):
+    from course import embeddings
+
+    def no_network(*args, **kwargs):
+        raise OSError("no network in this test")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    embeddings._make.cache_clear()
+    try:
+        model = make_embedder("wordllama")
+        vectors = model.embed(["A deadlock needs circular wait.", "Processes wait for each other forever."])
+    finally:
+        embeddings._make.cache_clear()
+    assert vectors.shape == (2, 256)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_bag_of_words_is_the_same_in_every_process():
+    code = "from course.embeddings import HashedBagOfWords; print(HashedBagOfWords().embed(['page fault'])[0].nonzero()[0].tolist())"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(runs) == 1
+    assert json.loads(runs.pop()) == HashedBagOfWords().embed(["page fault"])[0].nonzero()[0].tolist()
+
+
+def test_an_unknown_embedder_is_a_sentence():
+    with pytest.raises(InvalidInput, match="choose one of bow, wordllama, fastembed"):
+        make_embedder("word2vec")
+
+
+@pytest.mark.timeout(20)  # the finding: offline, fastembed waited ~41 s before failing
+def test_fastembed_offline_fails_at_once_with_a_sentence(monkeypatch, tmp_path):
+    pytest.importorskip("fastembed")
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))  # the model is not on disk
+    with socket.socket() as s:  # a port nobody listens on stands for the unreachable model hub
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(EmbedderUnavailable, match="cannot be reached") as caught:
+        FastEmbedEmbedder(host=("127.0.0.1", port))
+    assert "COURSE_EMBEDDER=wordllama" in str(caught.value)
+
+
+# --- the modes ------------------------------------------------------------------------------
+
+def test_the_vector_index_is_read_closest_first(college_db):
+    embedder = make_embedder("wordllama")
+    query = "Why do threads need mutexes?"
+    ids_text = college_db.run("MATCH (c:Chunk) RETURN c.text", max_rows=1000).rows
+    texts = [t for (t,) in ids_text]
+    exact = embedder.embed(texts) @ embedder.embed([query])[0]   # cosine similarity, exact
+    best_first = [texts[i] for i in np.argsort(-exact)[:3]]
+    hits = vector_search(college_db, query, k=3, embedder=embedder)
+    assert [h.text for h in hits] == best_first
+    assert [round(h.score, 4) for h in hits] == [round(float(s), 4) for s in sorted(exact, reverse=True)[:3]]
+    # FalkorDB's own score is a distance: a chunk's own vector is at distance ~0 from itself.
+    raw = college_db.run("MATCH (c:Chunk) WITH c LIMIT 1 CALL db.idx.vector.queryNodes('Chunk', "
+                         "'embedding', 2, c.embedding) YIELD node, score RETURN node = c, score").rows
+    assert raw[0][0] is True and abs(raw[0][1]) < 1e-4 < raw[1][1]
+
+
+def test_parent_mode_dedupes_k_times_4_chunks_into_k_notes(college_db):
+    embedder = make_embedder("wordllama")
+    query = "What do the normal forms remove from a table?"
+    chunks = vector_search(college_db, query, k=12, embedder=embedder)
+    expected = list(dict.fromkeys(h.note for h in chunks))[:3]
+    notes = parent_search(college_db, query, k=3, embedder=embedder)
+    assert [h.note for h in notes] == expected and len(set(expected)) == 3
+    whole = dict(college_db.run("MATCH (n:Note) RETURN n.id, n.text", max_rows=100).rows)
+    assert all(h.text == whole[h.note] for h in notes)   # the parent's whole text, not a chunk
+
+
+def test_fulltext_joins_terms_with_or_and_ranks_the_named_note_first(college_db):
+    assert fulltext_terms("What is a race condition?") == "race|condition"
+    whole_question = college_db.run("CALL db.idx.fulltext.queryNodes('Chunk', 'What is a race "
+                                    "condition') YIELD node RETURN count(node)").rows
+    assert whole_question == [[0]]   # terms ANDed: a whole question matches nothing
+    assert fulltext_search(college_db, "What is a race condition?", k=1)[0].note == "N17"
+    assert fulltext_search(college_db, "normalization", k=5)[0].note == "N01"
+    assert fulltext_search(college_db, "what is the", k=5) == []
+
+
+def test_reciprocal_rank_fusion_adds_one_over_60_plus_rank():
+    a = [Hit("N1", None, 0.9, ""), Hit("N2", None, 0.8, "")]
+    b = [Hit("N2", None, 5.0, ""), Hit("N3", None, 4.0, "")]
+    fused = reciprocal_rank_fusion(a, b, k=3)
+    assert [h.note for h in fused] == ["N2", "N1", "N3"]
+    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[1].score == pytest.approx(1 / 61) and fused[2].score == pytest.approx(1 / 62)
+
+
+def test_graph_mode_adds_the_prerequisites_notes(college_db):
+    query = "When must the left side of every functional dependency be a superkey?"
+    seeds = search(college_db, query, mode="hybrid", k=2)
+    hits = search(college_db, query, mode="graph", k=2)
+    via = {h.note: h.via for h in hits}
+    assert all(via.get(h.note) == "" for h in seeds)      # the notes found come back as found
+    expected = {}
+    for seed in seeds:  # a reference query per seed: the notes of its concept's prerequisites
+        for (note,) in college_db.run("MATCH (p:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: $c}) "
+                                      "MATCH (n:Note)-[:EXPLAINS]->(p) RETURN n.id", {"c": seed.concept}).rows:
+            expected.setdefault(note, f"prerequisite of {seed.concept}")
+    expected = {n: v for n, v in expected.items() if n not in {h.note for h in seeds}}
+    assert expected and {n: v for n, v in via.items() if v} == expected
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_the_default_mode_finds_paraphrased_questions_offline(college_db):
+    questions = load_search_questions()
+    assert len(questions) >= 25
+    concept_of = dict(college_db.run("MATCH (n:Note)-[:EXPLAINS]->(c:Concept) RETURN n.id, c.name").rows)
+    for q in questions:  # paraphrases: none names the concept its note explains
+        assert not any(concept_of[n].lower() in q.question.lower() for n in q.notes), q
+    scores = score_search(college_db, questions, mode="hybrid")
+    assert scores["recall@3"] >= 0.85, scores
+
+
+def test_step_back_offline_climbs_the_includes_hierarchy(college_db):
+    broader = step_back(college_db, "Why do two threads writing one variable give a race condition?")
+    assert broader.broader == "Tell me about Processes." and "INCLUDES Threads" in broader.how
+
+
+def test_step_back_with_a_model_is_its_rewrite(college_db):
+    llm = ScriptedLLM(["What is thread synchronisation?"], name="Scripted")
+    broader = step_back(college_db, "Why do my two threads corrupt a counter?", llm=llm)
+    assert broader.broader == "What is thread synchronisation?" and broader.how == "rewritten by Scripted"
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query, expected", [("", "empty"), ("   \n ", "empty"),
+                                             ("x" * 10_000, "10,000 characters")])
+def test_an_empty_or_overlong_query_is_a_sentence(college_db, query, expected):
+    with pytest.raises(InvalidInput, match=expected):
+        search(college_db, query)
+
+
+def test_a_graph_embedded_with_another_model_is_not_queried_with_this_one(college_db, monkeypatch):
+    with pytest.raises(EmbedderMismatch, match="embedded with wordllama, not bow"):
+        search(college_db, "paging", embedder="bow")
+    monkeypatch.setenv("COURSE_EMBEDDER", "bow")
+    with pytest.raises(EmbedderMismatch, match="--embedder wordllama"):
+        search(college_db, "paging", mode="fulltext")
+
+
+def test_a_graph_without_a_text_layer_says_how_to_build_it(empty_db):
+    load_college(empty_db, part="people")
+    with pytest.raises(CourseError, match="no text layer"):
+        search(empty_db, "paging")
+
+
+# --- the command line -----------------------------------------------------------------------
+
+def course_search(db, *args: str, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "COURSE_DB": db.location, "COURSE_GRAPH": db.graph_name, **env}
+    done = subprocess.run([sys.executable, "-m", "course", "search", *args], input=stdin, text=True,
+                          capture_output=True, env=environment, timeout=120)
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    return done
+
+
+def test_cli_search_json_is_one_object_per_query_best_first(college_db):
+    done = course_search(college_db, "--json", "--k", "2", "What is a race condition?", "What is thrashing?")
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and len(records) == 2
+    assert set(records[0]) == {"query", "mode", "embedder", "results"}
+    assert (records[0]["mode"], records[0]["embedder"]) == ("hybrid", "wordllama")
+    assert [set(r) for r in records[0]["results"]] == [{"note", "concept", "score", "text"}] * 2
+    assert records[0]["results"][0]["note"] == "N17" and records[1]["results"][0]["note"] == "N20"
+    scores = [r["score"] for r in records[0]["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_cli_search_reads_queries_from_standard_input(college_db):
+    done = course_search(college_db, "--json", "--k", "1",
+                         stdin="How is example.com turned into an IP address?\n\nWhat is thrashing?\n")
+    assert [json.loads(line)["results"][0]["note"] for line in done.stdout.splitlines()] == ["N23", "N20"]
+
+
+@pytest.mark.parametrize("args, env, expected", [
+    (["--embedder", "bow", "paging"], {}, "embedded with wordllama, not bow"),
+    (["--embedder", "nope", "paging"], {}, "Unknown embedder"),
+    (["paging"], {"COURSE_EMBEDDER": "bow"}, "embedded with wordllama, not bow"),
+    (["--k", "0", "paging"], {}, "--k must be"),
+])
+def test_cli_search_refuses_with_a_sentence(college_db, args, env, expected):
+    done = course_search(college_db, *args, **env)
+    assert done.returncode == 1 and expected in done.stderr and done.stdout == ""
+
+
+def test_cli_search_answers_the_good_queries_and_names_the_bad_one(college_db):
+    done = course_search(college_db, "--json", "What is thrashing?", "", "x" * 10_000)
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 1 and records[0]["results"][0]["note"] == "N20"
+    assert "empty" in records[1]["error"] and "10,000 characters" in records[2]["error"]
+
+
+def test_fastembed_not_installed_says_how_to_install_it(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_fastembed(name, *args, **kwargs):
+        if name == "fastembed":
+            raise ImportError("No module named 'fastembed' (this test hides it)")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_fastembed)
+    with pytest.raises(EmbedderUnavailable, match="pip install fastembed"):
+        FastEmbedEmbedder()
+
+
+def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, monkeypatch, tmp_path):
+    pytest.importorskip("fastembed")
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
+    monkeypatch.setattr("course.embeddings._reachable", lambda host: False)  # a mock: no network
+    with pytest.raises(EmbedderUnavailable, match="cannot be reached"):
+        load_college(empty_db, embedder="fastembed")
+    assert empty_db.graph_name not in empty_db.client.list_graphs()
