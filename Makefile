@@ -4,9 +4,11 @@ PYTHON ?= $(shell scripts/find-python)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Tests and notebook runs use their own database file, never the learner's.
+# Tests and notebook runs use their own database file, never the learner's (and pytest refuses
+# any other: tests/conftest.py).
 TEST_DB := $(CURDIR)/.course/test.db
 # Committed notebook outputs come from an offline run: no key reaches the tests or notebooks.
+# A variable set empty here is final: a FALKORDB_URL or key in .env is not read.
 OFFLINE := COURSE_DB=$(TEST_DB) COURSE_LLM=offline GEMINI_API_KEY= GROQ_API_KEY= MISTRAL_API_KEY= OPENROUTER_API_KEY= FALKORDB_URL=
 
 .PHONY: lab test notebooks demo bench reset stop clean

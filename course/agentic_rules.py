@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .llm.base import ToolCall, ToolSpec
-from .llm.offline import CUES
+from .llm.offline import default_lexicon
 from .memory import _REFERRING, depends_on_context, question_key
 from .schema import Mention, link_entities
 
@@ -49,7 +49,7 @@ _TOKEN = re.compile(r"\{\w+\}|[\w+#/]+")
 _EXAMPLE = re.compile(r"'([^']*\{\w+\}[^']*)'")
 _LINKED = re.compile(r"\(a (\w+)\.(\w+) value")
 _SKIPPED = frozenset({"the", "a", "an"})
-_WRITE = re.compile(CUES["write"])   # a request to change the data goes whole to text2cypher
+_WRITE = re.compile(default_lexicon().cues["write"])   # a request to change the data goes whole to text2cypher
 
 _REQUESTS = frozenset("list show name tell give find".split())   # "... and list the members"
 # Words that open (English) or carry (Hinglish) a question of its own.

@@ -57,12 +57,14 @@ def get_setting(name: str, *, value: str | None = None, default: None = None) ->
 def get_setting(name: str, *, value: str | None = None, default: str | None = None) -> str | None:
     """Resolve one setting: `value` (an argument) > environment > `.env` > `default`.
 
-    Empty strings count as unset, so `GROQ_API_KEY=` in `.env` means "no key".
+    An empty value means unset, so `GROQ_API_KEY=` in `.env` means "no key"; an empty value
+    set in the environment is final: `FALKORDB_URL= make test` never reads the server from
+    `.env`.
     """
-    for candidate in (value, os.environ.get(name), _dotenv(dotenv_path()).get(name)):
-        if candidate is not None and candidate.strip():
-            return candidate.strip()
-    return default
+    if value is not None and value.strip():
+        return value.strip()
+    found = os.environ[name] if name in os.environ else _dotenv(dotenv_path()).get(name)
+    return found.strip() if found is not None and found.strip() else default
 
 
 def get_key(variable: str, *, value: str | None = None) -> str | None:

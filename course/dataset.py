@@ -189,10 +189,23 @@ def reset(db: Database) -> None:
 @contextmanager
 def _loading(db: Database) -> Iterator[None]:
     """One loader at a time per graph, across processes (forty notebooks starting at once)."""
-    lock = db.client.connection.lock(f"course:loading:{db.graph_name}", timeout=300,
-                                     blocking_timeout=300)
-    with lock:
+    with db.lock(f"loading:{db.graph_name}", timeout_s=300):
         yield
+
+
+def staging_name(graph_name: str) -> str:
+    """Where a load is built before it replaces the graph: 'college' -> 'college__staging'."""
+    return f"{graph_name}__staging"
+
+
+def swap_in(db: Database, staging: Database) -> None:
+    """Replace db's graph by the staging one at once (a key RENAME, atomic in Redis).
+
+    A reader sees the old graph or the new one, never half of either. FalkorDB's GRAPH.COPY
+    is not enough on its own: it refuses an existing destination, so the old graph would
+    have to be deleted first, and a reader would find nothing in between.
+    """
+    db.command("RENAME", staging.graph_name, db.graph_name)
 
 
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
@@ -202,6 +215,9 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
     part="people" loads only the first part (students, subjects, clubs, skills, projects).
     With the notes comes notebook 13's text layer, embedded with `embedder` (default
     COURSE_EMBEDDER, else wordllama); its counts are reported beside the graph's.
+    The load is built in a staging graph (from nothing with reset_first, else from a copy of
+    the graph as it is) and swapped in when complete, so whoever reads the graph meanwhile
+    gets the old one or the new one, never a half-loaded one.
     """
     if part not in ("all", "people"):
         raise ValueError('part must be "all" or "people"')
@@ -214,11 +230,16 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
 
         text_layer = text_layer_builder(embedder)  # an embedder that cannot run fails here
     with _loading(db):
-        if reset_first:
-            reset(db)
-        write_dataset(db, data)
-        create_fulltext_indexes(db, data.keys)
-        layer = text_layer(db) if text_layer else {}
+        staging = db.select(staging_name(db.graph_name))
+        graphs = db.client.list_graphs()
+        if staging.graph_name in graphs:   # left by a load that was interrupted
+            db.command("GRAPH.DELETE", staging.graph_name)
+        if not reset_first and db.graph_name in graphs:   # keep what is there, add what is not
+            db.command("GRAPH.COPY", db.graph_name, staging.graph_name)
+        write_dataset(staging, data)
+        create_fulltext_indexes(staging, data.keys)
+        layer = text_layer(staging) if text_layer else {}
+        swap_in(db, staging)
     return {**graph_counts(db), **layer}
 
 

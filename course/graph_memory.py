@@ -16,7 +16,8 @@ import hashlib
 import json
 import re
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -107,17 +108,23 @@ class _Pending:
 
 
 _TURN_FIELDS = ("n", "question", "cypher", "result", "answer", "status")
+# The turn's number is worked out inside the write, and the writes of one user's graph take
+# turns (a Redis lock), so two processes answering in one session at once get different
+# numbers. (FalkorDB does not stop two such writes from reading the same highest number.)
 _SAVE_TURN = """
 MERGE (s:Session {id: $session})
 ON CREATE SET s.user = $user, s.started = $at
-CREATE (s)-[:HAS_TURN]->(t:Turn {n: $n, question: $question, norm: $norm, cypher: $cypher,
+WITH s
+OPTIONAL MATCH (s)-[:HAS_TURN]->(old:Turn)
+WITH s, coalesce(max(old.n), 0) + 1 AS n
+CREATE (s)-[:HAS_TURN]->(t:Turn {n: n, question: $question, norm: $norm, cypher: $cypher,
     columns: $columns, rows: $rows, result: $result, answer: $answer, status: $status,
     data_version: $version, context_key: $context_key, provider: $provider,
     from_memory: $from_memory, at: $at})
-WITH t
-UNWIND $about AS e
-MERGE (x:Entity {label: e.label, value: e.value})
-CREATE (t)-[:ABOUT {rank: e.rank, source: e.source}]->(x)
+FOREACH (e IN $about |
+    MERGE (x:Entity {label: e.label, value: e.value})
+    CREATE (t)-[:ABOUT {rank: e.rank, source: e.source}]->(x))
+RETURN t.n
 """
 _LOAD_TURNS = """
 MATCH (:Session {id: $session})-[:HAS_TURN]->(t:Turn)
@@ -263,16 +270,31 @@ class GraphMemory(ShortTermMemory):
                   "source": "question" if value in asked else "answer"}
                  for rank, (label, value) in enumerate(updates.items())]
         turn = self.turns[-1]
-        self.store.query(_SAVE_TURN, {
-            "session": self.session, "user": self.user, "n": turn.n, "question": result.question,
-            "norm": question_key(result.question), "cypher": result.cypher or "",
-            "columns": json.dumps(result.columns), "result": turn.result,
-            "rows": json.dumps(result.rows, ensure_ascii=False, default=str),
-            "answer": result.answer, "status": result.status, "version": pending.version,
-            "context_key": pending.context_key, "provider": result.provider or "",
-            "from_memory": bool(result.from_memory), "about": about,
-            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        })
+        with self._saving():
+            saved = self.store.query(_SAVE_TURN, {
+                "session": self.session, "user": self.user, "question": result.question,
+                "norm": question_key(result.question), "cypher": result.cypher or "",
+                "columns": json.dumps(result.columns), "result": turn.result,
+                "rows": json.dumps(result.rows, ensure_ascii=False, default=str),
+                "answer": result.answer, "status": result.status, "version": pending.version,
+                "context_key": pending.context_key, "provider": result.provider or "",
+                "from_memory": bool(result.from_memory), "about": about,
+                "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            })
+        turn.n = self.count = saved.result_set[0][0]   # the number the graph gave it
+
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """One turn saved at a time per user graph, across processes."""
+        try:
+            with self.db.lock(f"saving:{self.store.graph_name}", timeout_s=30):
+                yield
+        except redis.exceptions.LockError as exc:
+            raise DatabaseUnavailable("Another process held this conversation for 30 s, so the "
+                                      "turn was not stored: ask again.") from exc
+        except redis.RedisError as exc:
+            raise DatabaseUnavailable(f"The turn could not be stored ({exc}); check the database "
+                                      "with `python -m course info`.") from exc
 
     # -- looking at and forgetting what is stored -------------------------------------------
 

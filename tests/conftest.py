@@ -6,7 +6,7 @@ import itertools
 import pytest
 
 from course.config import KEY_VARIABLES, _dotenv
-from course.db import connect
+from course.db import connect, throwaway_problem
 from course.dataset import load_college
 
 # Variables the course reads: no test sees the developer's keys, server or choices.
@@ -20,11 +20,27 @@ COURSE_VARIABLES = KEY_VARIABLES + (
 )
 
 
+def pytest_configure(config):
+    """Refuse, in one sentence, to run against anything but the run's own throw-away database.
+
+    The notebooks nbval runs connect as a learner would (environment, then `.env`), so a
+    FALKORDB_URL in `.env` or a learner's COURSE_DB would have them reset a real graph.
+    """
+    problem = throwaway_problem()
+    if problem:
+        pytest.exit(problem, returncode=2)
+
+
 @pytest.fixture(autouse=True)
 def isolated_environment(tmp_path, monkeypatch):
-    """No keys, no server URL, no .env: the working directory is an empty temp folder."""
+    """No keys, no server URL, no .env: the working directory is an empty temp folder.
+
+    FALKORDB_URL is set empty rather than removed, so that a `python -m course` process a
+    test starts does not read one from the project's `.env` either.
+    """
     for name in COURSE_VARIABLES:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FALKORDB_URL", "")
     monkeypatch.chdir(tmp_path)
     # The project's own .env (if a developer has one) must not leak into tests either.
     monkeypatch.setattr("course.config.dotenv_path", lambda: tmp_path / ".env")

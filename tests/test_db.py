@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -13,6 +14,10 @@ import pytest
 from course.db import EmbeddedServer, _embedded_binaries, connect, redact_url
 from course.dataset import load_college
 from course.errors import DatabaseUnavailable, QueryFailed, QueryTimedOut
+
+
+# A bare environment for `python -m course` processes: no developer settings, this checkout's code.
+BARE_ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "FALKORDB_URL": ""}
 
 
 def _free_port() -> int:
@@ -112,7 +117,7 @@ def test_two_processes_share_the_embedded_database(tmp_path):
     path = tmp_path / "shared.db"
     first = connect(path=path)
     first.query("CREATE (:Probe {by: 'first'})")
-    env = {"PATH": "/usr/bin:/bin", "COURSE_DB": str(path)}
+    env = {**BARE_ENV, "COURSE_DB": str(path)}
     result = _run_python("""
         from course.db import connect
         db = connect()
@@ -136,7 +141,7 @@ def test_two_processes_share_the_embedded_database(tmp_path):
 
 @pytest.mark.slow
 def test_two_processes_starting_at_once_start_one_server(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "COURSE_DB": str(tmp_path / "race.db")}
+    env = {**BARE_ENV, "COURSE_DB": str(tmp_path / "race.db")}
     code = textwrap.dedent("""
         from course.db import connect
         db = connect(); db.query("CREATE (:Hit)")
@@ -153,7 +158,7 @@ def test_two_processes_starting_at_once_start_one_server(tmp_path):
 
 @pytest.mark.slow
 def test_cli_load_json_twice_and_info(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "COURSE_DB": str(tmp_path / "cli.db")}
+    env = {**BARE_ENV, "COURSE_DB": str(tmp_path / "cli.db")}
     outputs = [subprocess.run([sys.executable, "-m", "course", "load", "--json"], env=env,
                               capture_output=True, text=True, timeout=120) for _ in range(2)]
     for out in outputs:
@@ -171,7 +176,7 @@ def test_cli_load_json_twice_and_info(tmp_path):
 
 
 def test_cli_unreachable_server_prints_no_traceback(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "FALKORDB_URL": f"redis://127.0.0.1:{_free_port()}"}
+    env = {**BARE_ENV, "FALKORDB_URL": f"redis://127.0.0.1:{_free_port()}"}
     out = subprocess.run([sys.executable, "-m", "course", "load"], env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 1
@@ -203,7 +208,7 @@ def test_an_unwritable_database_folder_says_what_to_do(tmp_path):
 def test_cli_info_says_where_even_when_the_database_cannot_start(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    env = {"PATH": "/usr/bin:/bin", "COURSE_DB": str(blocker / "x.db")}
+    env = {**BARE_ENV, "COURSE_DB": str(blocker / "x.db")}
     out = subprocess.run([sys.executable, "-m", "course", "info", "--json"], env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and "Traceback" not in out.stderr
