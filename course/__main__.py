@@ -192,10 +192,10 @@ def _make_agent(args: argparse.Namespace, db: Database,
         from .tools import DEFAULT_MAX_STEPS, ToolAgent
 
         return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS)
-    if args.agent == "agentic":
-        from .agentic import AgenticAgent
+    if args.agent == "agentic":   # with the planner's tools and notebook 13's note search
+        from .planner_tools import learner_agent
 
-        return AgenticAgent(db, llm, memory=memory)
+        return learner_agent(db, llm, memory=memory)
     return Agent(db, llm, memory=memory, max_attempts=args.attempts)
 
 

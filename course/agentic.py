@@ -36,7 +36,8 @@ from typing import Any, Protocol
 
 from . import prompts
 from .agent import Memory, _what_to_do, check_question
-from .agentic_rules import Review, RuleCritic, RuleRouter, RuleUpdater, refers_back
+from .agentic_rules import (Review, RuleCritic, RuleRouter, RuleUpdater, refers_back, resolve,
+                            speaks_of_someone)
 from .agentic_tools import TOOLS, Tool, Toolbox, note_terms, search_notes
 from .db import Database, Rows
 from .errors import CourseError
@@ -411,6 +412,13 @@ class AgenticAgent:
                 isinstance(roles, ChatRoles) or refers_back(part)):   # the critic's are explicit
             rewritten, usage = roles.rewrite(part, run, self.link)
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)
+        elif isinstance(roles, RuleRoles) and speaks_of_someone(part):
+            # "make her a plan", "mujhe ... chahiye": the person from the question itself or the
+            # conversation (a model reads the conversation in the router's prompt instead)
+            rewritten = resolve(part, context, self.link(part), self.link)
+            if rewritten != part:
+                run.step("updater", f"rewrote {part!r} as {rewritten!r}", Usage(), roles.name,
+                         roles.model)
         mentions = self.link(rewritten)
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]
         call, usage = roles.route(rewritten, mentions, toolbox.specs(without=tried), run, context)

@@ -70,7 +70,7 @@ _HINDI_CASE = {"uska": "ka", "uski": "ki", "uske": "ke", "iska": "ka", "iski": "
                "usne": "ne", "unhone": "ne", "isne": "ne", "usko": "ko", "unko": "ko", "isko": "ko",
                "inko": "ko", "usme": "mein", "isme": "mein", "unme": "mein", "inme": "mein",
                "usse": "se"}
-_AFTER_OBJECT = frozenset("in at to from and or on with for of by".split())
+_AFTER_OBJECT = frozenset("in at to from and or on with for of by a an the".split())   # "make her a plan"
 
 
 def tokens(text: str) -> list[str]:
@@ -179,7 +179,8 @@ class RuleRouter:
         parts answered already, `context` the conversation so far."""
         names = {t.name for t in tools}
         if FALLBACK in names and (_WRITE.search(question.lower())       # its guard refuses it
-                                  or (context and depends_on_context(question, mentions))):
+                                  or (context and depends_on_context(question, mentions)
+                                      and not _points_inside(question, mentions))):
             return ToolCall(FALLBACK, {"question": question})
         earlier = {question_key(q): a for q, a in found}
         if "answer_given" in names and question_key(question) in earlier:
@@ -195,6 +196,15 @@ class RuleRouter:
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
         return ToolCall(best.name, _arguments(best, question, mentions))
+
+
+def _points_inside(question: str, mentions: Sequence[Mention]) -> bool:
+    """"Sneha has 10 days ..., make her a plan": the question names the person its "her" is."""
+    person = default_lexicon().person
+    words = set(question_key(question).split())
+    return any(m.label == person for m in mentions) and bool(words & _HE_SHE) and \
+        not words & (_REFERRING - _HE_SHE) and not depends_on_context(
+            " ".join(w for w in question_key(question).split() if w not in _HE_SHE), mentions)
 
 
 def _arguments(spec: ToolSpec, question: str, mentions: Sequence[Mention]) -> dict[str, Any]:
@@ -306,6 +316,71 @@ class RuleUpdater:
                 out.append(value)
         text = " ".join(out)
         return text + "?" if part.rstrip().endswith("?") else text
+
+
+_HE_SHE = frozenset("he she him her his hers".split()) | frozenset(_HINDI_CASE)
+_FIRST_PERSON = {"i": "", "me": "", "my": "'s", "mine": "'s", "myself": "", "mujhe": " ko",
+                 "mujhko": " ko", "mera": " ka", "meri": " ki", "mere": " ke"}
+_INTRODUCED = re.compile(r"^(?:hi|hello|namaste)?[ ,!]*(?:i am|i'm|my name is|mera naam|main|mai)\s+"
+                         r"(.+?)(?:\s+(?:hoon|hun|hu|hai|here))?[\s.!]*$", re.I)
+_RECENT = re.compile(r"^- (\w+): (.+)$", re.M)
+_USER = re.compile(r"^\[Turn \d+\] User: (.*)$", re.M)
+
+
+def _person_in(context: str, question_mentions: Sequence[Mention], person: str,
+               link: Callable[[str], Sequence[Mention]]) -> tuple[str | None, str | None]:
+    """(who "she"/"uska" stands for, who "me"/"mujhe" stands for), from what a model is given:
+    the conversation's RECENTLY MENTIONED block; the
+    speaker only when a turn said so ("I am Sneha", "main Sneha hoon")."""
+    recent = [v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
+              if label == person] if "RECENTLY MENTIONED" in context else []
+    speaker = None
+    for line in _USER.findall(context):
+        said = _INTRODUCED.match(line.strip())
+        names = [m.value for m in link(said.group(1)) if m.label == person] if said else []
+        speaker = names[0] if names else speaker
+    return (recent[0] if recent else None), speaker
+
+
+def resolve(part: str, context: str, mentions: Sequence[Mention],
+            link: Callable[[str], Sequence[Mention]]) -> str:
+    """The part with "she", "her", "uska" replaced by the person the conversation mentioned
+    last (left alone when the part names a person itself), and "me", "mujhe", "my" by the person the
+    user said they are. What cannot be resolved stays as it is.
+
+    >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
+    >>> resolve("make her a plan; mujhe partner chahiye", ctx, [],
+    ...         lambda t: [Mention(t, "Student", "name", t, 1.0)] if t in ("Sneha", "Payal") else [])
+    'make Payal a plan; Sneha ko partner chahiye'
+    """
+    person = default_lexicon().person
+    third, speaker = _person_in(context, mentions, person, link)
+    if any(m.label == person for m in mentions):
+        third = None      # the part names its person: its "her" points there, not back
+    words = part.split()
+    out = []
+    for i, word in enumerate(words):
+        bare = word.lower().strip(",.!?;")
+        nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
+        tail = word[len(word.rstrip(",.!?;")):]
+        if bare in _FIRST_PERSON and speaker:
+            out.append(speaker + _FIRST_PERSON[bare] + tail)
+        elif bare in _HE_SHE and third and _kind_of(bare, nxt) in ("person", "possessive"):
+            case = (" " + _HINDI_CASE[bare]) if bare in _HINDI_CASE else \
+                "'s" if _kind_of(bare, nxt) == "possessive" else ""
+            out.append(third + case + tail)
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+def speaks_of_someone(part: str) -> bool:
+    """Does the part say "she", "uska", "me", "mujhe"... (someone the words alone do not name)?
+
+    >>> speaks_of_someone("mujhe DBMS ke liye study partner chahiye"), speaks_of_someone("Who is Payal?")
+    (True, False)
+    """
+    return any(w in _HE_SHE or w in _FIRST_PERSON for w in question_key(part).split())
 
 
 def _kind_of(word: str, nxt: str) -> str | None:

@@ -823,6 +823,8 @@ class Peers:
     student: Named
     weak: list[Grade]
     peers: list[Peer]
+    subject: str | None = None   # asked for one subject: its name
+    grade: str | None = None     # the student's grade in it (None: not studied)
 
     def to_dict(self) -> dict[str, Any]:
         """The `course peers --json` record: {student, peers: [{student, kind, subject, reason}]}."""
@@ -830,9 +832,15 @@ class Peers:
 
     def summary(self) -> str:
         who = self.student.name
-        if not self.weak:
+        if self.subject is not None and not self.peers:
+            why = (f"{who} is strong in {self.subject} ({self.grade})" if self.grade else
+                   f"nobody studies {self.subject} with a grade to compare")
+            return f"No study partner or mentor for {self.subject}: {why}."
+        if self.subject is None and not self.weak:
             return f"{who} has no weak subject, so no study partner or mentor is suggested."
-        lines = [f"{who}'s weak subjects: " + ", ".join(f"{g.subject} ({g.grade})" for g in self.weak) + "."]
+        lines = ([f"{who}'s weak subjects: " + ", ".join(f"{g.subject} ({g.grade})" for g in self.weak) + "."]
+                 if self.subject is None else [f"{who} and {self.subject} ("
+                                               + (f"{self.grade}" if self.grade else "not studied yet") + "):"])
         for kind, title in (("partner", "Study partners (weak in it too)"),
                             ("mentor", "Mentors (strong in it)")):
             found = [p for p in self.peers if p.kind == kind]
@@ -851,30 +859,58 @@ OPTIONAL MATCH (me)-[f:FRIENDS_WITH]-(other)
 RETURN s.code AS code, other.name AS name, theirs.grade AS grade, count(f) > 0 AS friends
 ORDER BY code, name
 """
+_STUDENTS_OF = """
+MATCH (other:Student)-[theirs:STUDIES]->(s:Subject {code: $code})
+WHERE other.id <> $id
+OPTIONAL MATCH (:Student {id: $id})-[f:FRIENDS_WITH]-(other)
+RETURN s.code AS code, other.name AS name, theirs.grade AS grade, count(f) > 0 AS friends
+ORDER BY name
+"""
 
 
-def peers(db: Database, student: str) -> Peers:
+def peers(db: Database, student: str, subject: str | None = None) -> Peers:
     """Study partners (weak in one of the student's weak subjects) and mentors (strong in it).
+
+    With `subject`, for that subject only: also when the student does not study it yet (then
+    everyone who does is compared), none when the student is strong in it.
 
     >>> [p.reason for p in peers(db, "Sneha").peers]
     ['Rahul: B+ in Computer Networks, like your B']
+    >>> [p.reason for p in peers(db, "Sneha", "dbms").peers]
+    ['Payal: A+ in DBMS, which you do not study yet (already friends)', 'Aarav: A in DBMS, which you do not study yet']
     """
     who, scale = find_student(db, student), grade_scale()
-    weak = {g.code: g for g in grades(db, who, scale) if is_weak(g.grade, scale)}
-    found: list[tuple[int, Peer]] = []
-    for code, name, grade, friends in db.run(_CLASSMATES, {"id": who.key}).rows:
-        if code not in weak:
-            continue
-        mine = weak[code]
-        friend = " (already friends)" if friends else ""
-        if is_weak(grade, scale):
-            reason = f"{name}: {grade} in {mine.subject}, like your {mine.grade}{friend}"
-            found.append((0, Peer(name, "partner", mine.subject, reason)))
-        elif is_strong(grade, scale):
-            reason = f"{name}: {grade} in {mine.subject}, where you have {mine.grade}{friend}"
-            found.append((1 + scale.index(grade), Peer(name, "mentor", mine.subject, reason)))
+    mine = grades(db, who, scale)
+    weak = [g for g in mine if is_weak(g.grade, scale)]
+    asked: Grade | None = None
+    if subject is None:
+        compared = {g.code: g for g in weak}
+        rows = db.run(_CLASSMATES, {"id": who.key}).rows
+    else:
+        what = find_subject(db, subject)
+        asked = next((g for g in mine if g.code == what.key), Grade(what.name, what.key, ""))
+        if asked.grade and not is_weak(asked.grade, scale):
+            return Peers(who, weak, [], asked.subject, asked.grade)
+        compared = {what.key: asked}
+        rows = db.run(_STUDENTS_OF, {"id": who.key, "code": what.key}).rows
+    found = [p for code, name, grade, friends in rows if code in compared
+             and (p := _peer(name, grade, compared[code], friends, scale)) is not None]
     ranked = sorted(found, key=lambda item: (item[0], item[1].subject, item[1].student))
-    return Peers(who, list(weak.values()), [p for _, p in ranked])
+    return Peers(who, weak, [p for _, p in ranked], asked.subject if asked else None,
+                 (asked.grade or None) if asked else None)
+
+
+def _peer(name: str, grade: str, mine: Grade, friends: bool, scale: list[str]) -> tuple[int, Peer] | None:
+    """A classmate as a partner (weak too), a mentor (strong: ranked by grade) or neither."""
+    friend = " (already friends)" if friends else ""
+    yours = f"like your {mine.grade}" if mine.grade else "which you do not study yet"
+    if is_weak(grade, scale):
+        return 0, Peer(name, "partner", mine.subject, f"{name}: {grade} in {mine.subject}, {yours}{friend}")
+    if is_strong(grade, scale):
+        where = f"where you have {mine.grade}" if mine.grade else "which you do not study yet"
+        return 1 + scale.index(grade), Peer(name, "mentor", mine.subject,
+                                            f"{name}: {grade} in {mine.subject}, {where}{friend}")
+    return None
 
 
 # --- the plan in words ------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Search the notes by meaning: vector, parent-document, full-text, hybrid and graph. Notebook 13.
 
 `search(db, query, mode=..., k=..., embedder=...)` is the one function: the CLI's
-`python -m course search` and the agentic agent's search_notes tool call it. Each mode is
-a small function of its own:
+`python -m course search` and the agentic agent's search_notes tool (`agent_search`) call it.
+Each mode is a small function of its own:
 
 - vector: the k chunks closest to the question (FalkorDB's HNSW index, read closest-first:
   its score is a cosine DISTANCE, lower is closer);
@@ -24,11 +24,12 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .agent import MAX_QUESTION_CHARS, check_question
+from .agentic_tools import NOTE_HITS, search_notes
 from .config import PROJECT_ROOT, get_setting
-from .db import Database
+from .db import Database, Rows
 from .embeddings import Embedder, chosen_embedder, make_embedder
 from .errors import CourseError, InvalidInput
 from .llm.base import LLM
@@ -210,6 +211,36 @@ def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAU
     text = check_query(query)
     model = query_embedder(db, embedder)  # also for fulltext: a mismatch is refused in every mode
     return _SEARCHES[mode](db, text, k=k, embedder=model)
+
+
+# --- the agentic agent's search_notes (notebook 12's tool, now on this search) ---------------
+
+AGENT_MODE = "hybrid"   # measured with the agent's grounding rule: see bench/bench_agentic.py
+
+
+def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Database, str], Rows]:
+    """A `search=` for `Toolbox` / `AgenticAgent`: `search` as the tool's rows, best first.
+
+    >>> found = note_search()(db, "What is a race condition?")
+    >>> found.columns, found.rows[0][:2]
+    (['note', 'concept', 'score', 'text'], ['N17', 'Threads'])
+    """
+    def run(db: Database, query: str) -> Rows:
+        hits = search(db, query, mode=mode, k=k)
+        return Rows(["note", "concept", "score", "text"],
+                    [[h.note, h.concept, round(h.score, 4), h.text] for h in hits],
+                    cypher=f"// course.retrieval.search(query, mode={mode!r}, k={k})")
+    return run
+
+
+def agent_search(db: Database) -> Callable[[Database, str], Rows]:
+    """The agent's note search: this lesson's when the graph has a text layer, else notebook
+    12's full-text `search_notes` (a graph loaded without chunks still answers from its notes).
+
+    >>> agent_search(db) is search_notes
+    False
+    """
+    return note_search() if stored_embedder(db) is not None else search_notes
 
 
 # --- step-back prompting ----------------------------------------------------------------------

@@ -28,6 +28,7 @@ LESSON = {
     "course.tools": 11, "course.llm.offline_tools": 11, "course.agentic": 12,
     "course.agentic_tools": 12, "course.agentic_rules": 12, "course.agentic_eval": 12,
     "course.embeddings": 13, "course.retrieval": 13, "course.text_layer": 13, "course.planner": 14,
+    "course.planner_tools": 14,
 }
 # The entry points see everything.
 TOP = {"course", "course.llm", "course.__main__"}
