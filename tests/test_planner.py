@@ -443,3 +443,73 @@ def test_two_students_of_one_name_are_told_apart_by_id(empty_db):
     with pytest.raises(InvalidInput, match=r"could be Tara \(T1\) or Tara \(T2\): give the id"):
         planner.plan(db, "tara", "Xology", 3)
     assert planner.plan(db, "t2", "Xology", 3).student == planner.Named("T2", "Tara")
+
+
+# --- the planner in the chat (issue 17): course ask --agent agentic ---------------------------
+
+def _ask(db, *questions: str) -> list[dict]:
+    done = course(db, "ask", "--agent", "agentic", "--provider", "offline", "--json", *questions)
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def _plan_days(answer: dict) -> list[list[str]]:
+    part = answer["sub_questions"][0]
+    assert part["tool"] == "study_plan", part
+    return [row[1] for row in part["rows"]]
+
+
+@pytest.mark.parametrize("question, days", [
+    ("Sneha has 10 days to learn DBMS, make her a plan", 10),
+    ("Make Sneha a 4 day plan for DBMS", 4),
+    ("Sneha ke liye 6 din ka DBMS plan banao", 6),   # "plan banao" asks for a plan, not a write
+])
+def test_the_chat_makes_the_planners_plan(college, question, days):
+    [answer] = _ask(college, question)
+    expected = planner.plan(college, "Sneha", "DBMS", days)
+    assert answer["status"] == "answered"
+    assert _plan_days(answer) == [d.names() for d in expected.days]
+    assert all(f"Day {d.day}:" in answer["answer"] for d in expected.days)
+
+
+def test_the_plans_student_comes_from_the_conversation(college):
+    profile, plan_ = _ask(college, "Who is Karan?", "make him a 5 day plan for DBMS")
+    assert profile["status"] == "answered"
+    assert plan_["sub_questions"][0]["arguments"]["student"] == "Karan"
+    assert _plan_days(plan_) == [d.names() for d in planner.plan(college, "Karan", "DBMS", 5).days]
+
+
+def test_study_partners_in_english_and_hinglish(college):
+    expected = [[p.student, p.kind, p.subject, p.reason] for p in planner.peers(college, "Sneha").peers]
+    for answer in _ask(college, "Find a study partner for Sneha", "Sneha ke study partners kaun hain?"):
+        assert answer["sub_questions"][0]["tool"] == "study_partners", answer
+        assert answer["sub_questions"][0]["rows"] == expected and "Rahul" in answer["answer"]
+
+
+def test_mujhe_is_the_student_who_said_who_they_are(college):
+    _, partners = _ask(college, "I am Aarav", "mujhe DSA ke liye study partner chahiye")
+    part = partners["sub_questions"][0]
+    assert part["tool"] == "study_partners" and part["arguments"] == {"student": "Aarav", "subject": "DSA"}
+    assert [r[0] for r in part["rows"]] == [p.student for p in planner.peers(college, "Aarav", "DSA").peers]
+
+
+def test_mujhe_with_nobody_introduced_is_refused_not_guessed(college):
+    # "Who is Payal?" names a person, but the speaker never said who they are.
+    _, answer = _ask(college, "Who is Payal?", "mujhe DBMS ke liye study partner chahiye")
+    assert answer["status"] in ("out_of_scope", "failed")
+    assert not any(s["tool"] == "study_partners" and s["rows"] for s in answer["sub_questions"])
+
+
+@pytest.mark.parametrize("question", ["What salary will Sneha get after her DBMS plan?",
+                                      "Sneha has 10 days to learn cooking, make her a plan"])
+def test_what_the_tools_cannot_answer_is_refused(college, question):
+    [answer] = _ask(college, question)
+    assert answer["status"] in ("out_of_scope", "failed", "blocked")
+    assert "Day 1" not in answer["answer"]
+
+
+def test_peers_for_one_subject(college):
+    found = planner.peers(college, "Aarav", "DSA")
+    assert {(p.student, p.kind) for p in found.peers} == {("Karan", "partner"), ("Payal", "mentor"),
+                                                          ("Rahul", "mentor")}
+    assert planner.peers(college, "Payal", "DBMS").peers == []   # strong in it: nobody suggested
+    assert "strong in DBMS (A+)" in planner.peers(college, "Payal", "DBMS").summary()

@@ -312,3 +312,32 @@ def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, m
     with pytest.raises(EmbedderUnavailable, match="cannot be reached"):
         load_college(empty_db, embedder="fastembed")
     assert empty_db.graph_name not in empty_db.client.list_graphs()
+
+
+# --- the agentic agent's search_notes on this search (issue 16) --------------------------------
+
+def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(college_db):
+    from course.agentic_tools import search_notes
+    from course.retrieval import agent_search, note_search
+
+    assert agent_search(college_db) is not search_notes
+    rows = agent_search(college_db)(college_db, "What is a race condition?")
+    expected = search(college_db, "What is a race condition?", mode="hybrid", k=5)
+    assert [r[0] for r in rows.rows] == [h.note for h in expected]
+    assert rows.columns == ["note", "concept", "score", "text"]
+    college_db.query("MATCH (c:Chunk) DETACH DELETE c")          # a graph with no text layer
+    assert agent_search(college_db) is search_notes
+    assert note_search(k=2).__name__ == "run"
+
+
+def test_the_learners_agent_answers_from_the_note_and_names_it(college_db):
+    from course import make_llm
+    from course.planner_tools import learner_agent
+
+    agent = learner_agent(college_db, make_llm("offline"))
+    assert agent.search is not None and agent.search.__module__ == "course.retrieval"
+    result = agent.answer("What is a race condition?")
+    assert result.status == "answered" and "(note N17, on Threads)" in result.answer
+    assert result.sub_questions[0].tool == "search_notes"
+    refused = agent.answer("What is Payal's favourite colour?")   # grounding still refuses
+    assert refused.status != "answered"
