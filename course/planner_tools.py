@@ -10,7 +10,7 @@ lessons add: these two tools, and notebook 13's search behind `search_notes`.
 >>> result = agent.answer("Sneha has 10 days to learn DBMS, make her a plan")
 >>> result.sub_questions[0].tool, result.sub_questions[0].arguments
 ('study_plan', {'student': 'Sneha', 'subject': 'DBMS', 'days': 10})
->>> result.answer.splitlines()[1]
+>>> result.answer.splitlines()[2]
 'Day 1: Normalization.'
 """
 from __future__ import annotations
