@@ -11,7 +11,7 @@ lessons add: these two tools, and notebook 13's search behind `search_notes`.
 >>> result.sub_questions[0].tool, result.sub_questions[0].arguments
 ('study_plan', {'student': 'Sneha', 'subject': 'DBMS', 'days': 10})
 >>> result.answer.splitlines()[2]
-'Day 1: Normalization.'
+'Day 1: Normalization and Arrays.'
 """
 from __future__ import annotations
 
