@@ -8,7 +8,10 @@
    counts as wrong. Tokens: words+punct of what a chat-completions service would be sent and
    send back (`course.agentic_eval.Meter`; offline, the router, updater and critic count the
    prompts they would send a model), the same way for every agent.
-2. The one-question sets (questions, paraphrases, heldout, heldout2): execution accuracy and
+2. search_notes on the note sets (notes, notes2) and the multi-part sets: notebook 12's
+   full-text search vs notebook 13's course search (hybrid, parent, vector), each with the
+   tool's grounding rule (a note must hold every term asked) and without it.
+3. The one-question sets (questions, paraphrases, heldout, heldout2): execution accuracy and
    LLM calls per question, pipeline vs agentic, so a gain on multi-part questions is not paid
    for with losses on single ones.
 
@@ -19,14 +22,18 @@ from __future__ import annotations
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
+
+import course.agentic_tools
 
 from course.agentic import AgenticAgent
-from course.agentic_eval import compare, load_parts
+from course.agentic_eval import compare, evaluate_parts, load_parts
 from course.config import PROJECT_ROOT, get_setting
 from course.dataset import load_college
 from course.db import Database, connect
 from course.evaluation import evaluate, load_questions
 from course.llm.offline import OfflineLLM
+from course.retrieval import note_search
 
 EVAL = PROJECT_ROOT / "data" / "eval"
 PART_SETS = ("multipart", "notes", "multipart2", "notes2")
@@ -41,6 +48,27 @@ def parts(db: Database) -> None:
         for row in compare(db, load_parts(EVAL / f"{name}.jsonl"), OfflineLLM()):
             print(f"{name:<11} {row['agent']:<20} " + " ".join(f"{row[c]:>7}" for c in COLUMNS)
                   + f" {row['llm_calls_per_question']:>8.2f} {row['tokens_per_question']:>9.0f}")
+
+
+def searches(db: Database) -> None:
+    """search_notes behind the agent: full-text vs course search, grounding rule on and off."""
+    backends = {"fulltext (nb 12)": course.agentic_tools.search_notes,
+                **{f"{mode} (nb 13)": note_search(mode=mode) for mode in ("hybrid", "parent", "vector")}}
+    print(f"{'set':<11} {'search_notes':<17} {'grounded':<9} " + " ".join(f"{c:>7}" for c in COLUMNS)
+          + f" {'named':>6}")
+    for ground in (True, False):
+        # Without the rule: every row the search returns counts (patched for this measurement only).
+        rule = course.agentic_tools.grounded if ground else (lambda q, c, rows: [list(r) for r in rows])
+        with mock.patch.object(course.agentic_tools, "grounded", rule):
+            for name in ("notes", "notes2", "multipart", "multipart2"):
+                questions = load_parts(EVAL / f"{name}.jsonl")
+                for label, search in backends.items():
+                    report = evaluate_parts(db, lambda db, schema, search=search: AgenticAgent(
+                        db, OfflineLLM(), schema=schema, search=search), questions, agent=label)
+                    row = report.row()
+                    print(f"{name:<11} {label:<17} {str(ground):<9} "
+                          + " ".join(f"{row[c]:>7}" for c in COLUMNS)
+                          + f" {row.get('full_and_note_named', ''):>6}", flush=True)
 
 
 def one_question(db: Database) -> None:
@@ -64,6 +92,8 @@ def main() -> None:
         load_college(db)
         print("offline provider; a question counts only when every part is right\n")
         parts(db)
+        print()
+        searches(db)
         print()
         one_question(db)
         assert db.counts() == {"nodes": 75, "relationships": 132}
