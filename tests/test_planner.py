@@ -471,11 +471,17 @@ def test_the_chat_makes_the_planners_plan(college, question, days):
     assert all(f"Day {d.day}:" in answer["answer"] for d in expected.days)
 
 
-def test_the_plans_student_comes_from_the_conversation(college):
-    profile, plan_ = _ask(college, "Who is Karan?", "make him a 5 day plan for DBMS")
+@pytest.mark.parametrize("who, follow_up, days", [
+    ("Karan", "make him a 5 day plan for DBMS", 5),
+    ("Sneha", "make her a 10 day plan for DBMS", 10),     # "her a": an object, not "her plan"
+    ("Rahul", "uske liye 3 din ka Operating Systems plan banao", 3),
+])
+def test_the_plans_student_comes_from_the_conversation(college, who, follow_up, days):
+    profile, plan_ = _ask(college, f"Who is {who}?", follow_up)
     assert profile["status"] == "answered"
-    assert plan_["sub_questions"][0]["arguments"]["student"] == "Karan"
-    assert _plan_days(plan_) == [d.names() for d in planner.plan(college, "Karan", "DBMS", 5).days]
+    assert plan_["sub_questions"][0]["arguments"]["student"] == who
+    subject = plan_["sub_questions"][0]["arguments"]["subject"]
+    assert _plan_days(plan_) == [d.names() for d in planner.plan(college, who, subject, days).days]
 
 
 def test_study_partners_in_english_and_hinglish(college):
