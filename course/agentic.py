@@ -419,6 +419,7 @@ class AgenticAgent:
             if rewritten != part:
                 run.step("updater", f"rewrote {part!r} as {rewritten!r}", Usage(), roles.name,
                          roles.model)
+                run.llm_calls -= 1   # no call a model would make: it reads the conversation itself
         mentions = self.link(rewritten)
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]
         call, usage = roles.route(rewritten, mentions, toolbox.specs(without=tried), run, context)
