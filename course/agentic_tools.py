@@ -58,10 +58,12 @@ class ToolOutput:
     @property
     def found(self) -> bool:
         """True when the tool answered: with rows; text2cypher also with none (after its own
-        retry on an empty result, "nothing in the graph" is its answer); answer_given with text."""
+        retry on an empty result, "nothing in the graph" is its answer); answer_given with text;
+        a tool that computed its answer and says in words why it is empty ("nothing to plan")."""
         if self.tool == "answer_given":
             return bool(self.answer.strip())
-        return self.status == "answered" and (bool(self.rows) or self.tool == "text2cypher")
+        return self.status == "answered" and (bool(self.rows) or self.tool == "text2cypher"
+                                              or bool(self.answer.strip()))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from .db import Database
 from .errors import InvalidInput
 from .llm import make_llm
 from .llm.base import LLM
-from .planner import peers, plan, write_offline
+from .planner import check_days, peers, plan, write_offline
 from .retrieval import agent_search
 
 DEFAULT_DAYS = 30
@@ -34,15 +34,16 @@ FREE_TOOLS = ("search_notes", "text2cypher", "answer_given")   # the router's la
 def _study_plan(box: Toolbox, args: dict[str, Any]) -> ToolOutput:
     """The plan's days as rows (day, concepts, notes); the answer is the plan in words."""
     given = dict(args)
+    days = given.get("days")
     try:
-        days = int(given.get("days") or DEFAULT_DAYS)
-        found = plan(box.db, str(given["student"]), str(given["subject"]), days)
-    except (InvalidInput, ValueError) as exc:
+        found = plan(box.db, str(given["student"]), str(given["subject"]),
+                     DEFAULT_DAYS if days is None else check_days(days))   # 0 days is refused
+    except InvalidInput as exc:
         return ToolOutput("study_plan", given, status="failed", error=str(exc))
-    linked = {"student": found.student.name, "subject": found.subject.name, "days": days}
+    linked = {"student": found.student.name, "subject": found.subject.name,
+              "days": found.requested_days}
     rows = [[d.day, d.names(), [c.note for c in d.concepts]] for d in found.days]
-    if not rows:   # nothing to plan (already known): that is the answer, said as an error
-        return ToolOutput("study_plan", linked, status="failed", error=found.headline())
+    # Nothing to plan (every concept known) is an answer too: the plan says why.
     return ToolOutput("study_plan", linked, ["day", "concepts", "notes"], rows,
                       answer=write_offline(found))
 
@@ -57,8 +58,7 @@ def _study_partners(box: Toolbox, args: dict[str, Any]) -> ToolOutput:
         return ToolOutput("study_partners", given, status="failed", error=str(exc))
     linked = {"student": found.student.name, **({"subject": found.subject} if subject else {})}
     rows = [[p.student, p.kind, p.subject, p.reason] for p in found.peers]
-    if not rows:
-        return ToolOutput("study_partners", linked, status="failed", error=found.summary())
+    # No weak subject, so nobody to suggest: an answer that says why, not a gap.
     return ToolOutput("study_partners", linked, ["student", "kind", "subject", "reason"], rows,
                       answer=found.summary())
 

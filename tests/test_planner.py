@@ -519,3 +519,15 @@ def test_peers_for_one_subject(college):
                                                           ("Rahul", "mentor")}
     assert planner.peers(college, "Payal", "DBMS").peers == []   # strong in it: nobody suggested
     assert "strong in DBMS (A+)" in planner.peers(college, "Payal", "DBMS").summary()
+
+
+def test_nothing_to_plan_is_said_and_a_bad_number_of_days_is_refused(college):
+    nothing, partners, zero, many = _ask(college, "Make Payal a plan for DBMS",
+                                         "Payal ke study partners kaun hain?",
+                                         "Rahul ko 0 din mein DBMS seekhna hai, plan banao",
+                                         "Make a 400 day plan for Sneha to learn DBMS")
+    assert nothing["status"] == "answered" and "nothing to plan" in nothing["answer"]
+    assert nothing["answer"] == planner.write_offline(planner.plan(college, "Payal", "DBMS"))
+    assert partners["status"] == "answered" and "no weak subject" in partners["answer"]
+    for refused in (zero, many):   # never a plan for 30 days instead of the 0 or 400 asked
+        assert refused["status"] != "answered" and "Day 1" not in refused["answer"]
