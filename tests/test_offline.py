@@ -646,3 +646,20 @@ def test_a_question_about_pairs_is_never_answered_as_a_count(college_db, questio
     result = Agent(college_db, OfflineLLM()).answer(question)
     # Right would compare two of them (`a <> b`); a count per student is a wrong answer.
     assert result.status == "out_of_scope" or "<>" in (result.cypher or ""), result.cypher
+
+
+@pytest.mark.parametrize("question", [
+    "1NF se BCNF tak ka learning path batao aur Aarav ke next topics kya hain?",
+    "What is a deadlock and which subject covers it?",
+    "Tell me about Sneha and list the members of the Debate Society",
+    "Debate Society mein kaun hai aur Coding Club mein kaun hai?",
+    "Who is in the Coding Club? Who is in the Robotics Club?",
+])
+def test_a_question_with_two_asks_is_refused_by_one_query(college_db, question):
+    # One query answers one ask; the agentic agent (notebook 12) answers both.
+    assert Agent(college_db, OfflineLLM()).answer(question).status == "out_of_scope"
+
+
+def test_one_ask_with_two_conditions_is_still_answered(college_db):
+    result = Agent(college_db, OfflineLLM()).answer("Who studies DBMS and is in the Debate Society?")
+    assert result.status == "answered" and result.values() == ["Payal"]

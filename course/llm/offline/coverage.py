@@ -119,8 +119,24 @@ def unused(reading: Reading, query: str) -> str | None:
     return _second_ask(reading, query)
 
 
+_JOINS = r"(?:,?\s+(?:and|aur|also|plus|then|phir)\s+|;\s*|\?\s+(?=\S))"
+
+
+def asks(reading: Reading) -> list[str]:
+    """The parts of the question that each ask something ("who ...", "list ...", "kaun ...").
+
+    One query answers one ask: a question with two is for the agentic agent (notebook 12).
+    """
+    parts = [p.strip() for p in re.split(_JOINS, reading.text) if p.strip()]
+    return [p for p in parts if re.search(reading.cue("asking"), p)]
+
+
 def _second_ask(reading: Reading, query: str) -> str | None:
-    """For "X, and Y?": the first ask none of whose nodes or properties the query returns."""
+    """For "X, and Y?": the second ask, when the question has two; else the first ask none
+    of whose nodes or properties the query returns."""
+    asked = asks(reading)
+    if len(asked) >= 2:
+        return asked[1]
     cuts = [m.start() for m in re.finditer(reading.cue("second_ask"), reading.text)]
     if not cuts:
         return None
