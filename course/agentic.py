@@ -35,17 +35,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from . import prompts
-from .agent import Memory, _what_to_do, check_question
+from .agent import Agent, Memory
 from .agentic_rules import (Review, RuleCritic, RuleRouter, RuleUpdater, refers_back, resolve,
                             speaks_of_someone)
 from .agentic_tools import TOOLS, Tool, Toolbox, note_terms, search_notes
 from .db import Database, Rows
-from .errors import CourseError
 from .llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from .llm.errors import LLMError
 from .llm.offline import OfflineLLM
-from .results import printable
-from .schema import GraphSchema, Mention, introspect, link_entities
+from .results import Result, printable
+from .schema import GraphSchema, Mention
 from .tools import CallRecord, Step, ToolResult, cost_usd
 
 DEFAULT_ROUNDS = 2
@@ -318,8 +317,14 @@ def roles_for(llm: LLM) -> RuleRoles | ChatRoles:
 # --- the agent -------------------------------------------------------------------------------
 
 
-class AgenticAgent:
-    """Answers a question part by part with a router over tools, an updater and a critic."""
+class AgenticAgent(Agent):
+    """Answers a question part by part with a router over tools, an updater and a critic.
+
+    Notebook 05's `Agent` checks the question, links its names and keeps the memory; this
+    agent brings another `_loop`, as notebook 11's `ToolAgent` does.
+    """
+
+    result_type = AgenticResult
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  critic: bool = True, max_rounds: int = DEFAULT_ROUNDS,
@@ -328,41 +333,21 @@ class AgenticAgent:
                  timeout_ms: int = 5_000, max_rows: int = 200,
                  schema: GraphSchema | None = None,
                  roles: RuleRoles | ChatRoles | None = None) -> None:
-        if llm is None:
-            from .llm.registry import make_llm
-
-            llm = make_llm()
         if max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more")
-        self.db, self.llm, self.memory = db, llm, memory
-        self.roles = roles or roles_for(llm)   # the rules offline, else the model's calls
+        super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
+                         schema=schema)
+        self.roles = roles or roles_for(self.llm)   # the rules offline, else the model's calls
         self.critic_on, self.max_rounds = critic, max_rounds
-        self.schema = schema or introspect(db)
         self.tools, self.search = tuple(tools), search
-        self.timeout_ms, self.max_rows = timeout_ms, max_rows
         self.last: Run | None = None
 
-    def link(self, text: str) -> list[Mention]:
-        return link_entities(self.db, text, schema=self.schema)
-
-    def answer(self, question: Any) -> AgenticResult:
-        """Answer one question. Never raises for a bad question or an outage: see `status`."""
-        started = time.perf_counter()
-        result = AgenticResult(question=printable(question, limit=200))
-        try:
-            result.question = check_question(question)
-            result.language = prompts.language_of(result.question)
-            result.mentions = self.link(result.question)
-            self.last = run = Run(result.question)          # this question's own state
-            self._answer(run, result)
-            _finish(result, run)
-        except CourseError as exc:   # a bad question, the database or every provider down
-            result.status, result.error = "failed", _what_to_do(exc)
-            result.answer = f"Sorry, I couldn't answer that. {result.error}"
-        result.elapsed_ms = (time.perf_counter() - started) * 1000
-        if self.memory is not None and result.status != "failed":
-            self.memory.remember(result, result.mentions, self.link)
-        return result
+    def _loop(self, result: Result) -> None:
+        """This question's own state (a `Run`), then its parts, their tools and the critic."""
+        assert isinstance(result, AgenticResult)
+        self.last = run = Run(result.question)
+        self._answer(run, result)
+        _finish(result, run)
 
     def _answer(self, run: Run, result: AgenticResult) -> None:
         roles = self.roles
