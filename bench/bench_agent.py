@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
+from _database import bench_database
 from course import prompts
 from course.agent import Agent
-from course.config import get_setting
 from course.dataset import load_college
-from course.db import connect
 from course.llm.base import LLM, Completion
 from course.llm.scripted import ScriptedLLM
 
@@ -138,18 +135,12 @@ def report(provider: str, rows: list[tuple]) -> None:
 
 def main(repeats: int = 15) -> None:
     started = time.perf_counter()
-    temporary = None if get_setting("COURSE_DB") or get_setting("FALKORDB_URL") else tempfile.TemporaryDirectory()
-    db = connect(path=Path(temporary.name) / "bench.db") if temporary else connect()
-    try:
+    with bench_database() as db:
         load_college(db)
         print(f"{len(SCRIPT)} questions x {repeats} runs, memory off, max_attempts=2")
         for provider in ("scripted", "offline"):
             report(provider, run(db, provider, repeats))
         assert db.counts() == {"nodes": 75, "relationships": 132}
-    finally:
-        if temporary:
-            db.server.stop()
-            temporary.cleanup()
     print(f"({time.perf_counter() - started:.1f} s)")
 
 

@@ -19,18 +19,17 @@ Uses COURSE_DB (or FALKORDB_URL) when set, as `make bench` does; else a temporar
 """
 from __future__ import annotations
 
-import tempfile
 import time
-from pathlib import Path
 from unittest import mock
 
 import course.agentic_tools
 
+from _database import bench_database
 from course.agentic import AgenticAgent
 from course.agentic_eval import compare, evaluate_parts, load_parts
-from course.config import PROJECT_ROOT, get_setting
+from course.config import PROJECT_ROOT
 from course.dataset import load_college
-from course.db import Database, connect
+from course.db import Database
 from course.evaluation import evaluate, load_questions
 from course.llm.offline import OfflineLLM
 from course.retrieval import note_search
@@ -86,9 +85,7 @@ def one_question(db: Database) -> None:
 
 def main() -> None:
     started = time.perf_counter()
-    temporary = None if get_setting("COURSE_DB") or get_setting("FALKORDB_URL") else tempfile.TemporaryDirectory()
-    db = connect(path=Path(temporary.name) / "bench.db") if temporary else connect()
-    try:
+    with bench_database() as db:
         load_college(db)
         print("offline provider; a question counts only when every part is right\n")
         parts(db)
@@ -97,10 +94,6 @@ def main() -> None:
         print()
         one_question(db)
         assert db.counts() == {"nodes": 75, "relationships": 132}
-    finally:
-        if temporary:
-            db.server.stop()
-            temporary.cleanup()
     print(f"({time.perf_counter() - started:.1f} s)")
 
 

@@ -18,13 +18,10 @@ graphs of their own on the same database (COURSE_DB, or a temporary one), delete
 """
 from __future__ import annotations
 
-import tempfile
 import time
-from pathlib import Path
 
-from course.config import get_setting
+from _database import bench_database
 from course.dataset import create_fulltext_indexes, load_college, synthetic_college, write_dataset
-from course.db import connect
 from course.prompt_size import generated_prompt, handwritten_prompt, size
 
 QUESTION = "dbms and debate-ye dono ke students kaun hain?"
@@ -58,15 +55,8 @@ def measure(db) -> list[tuple]:
 
 def main() -> None:
     started = time.perf_counter()
-    # COURSE_DB (or FALKORDB_URL) when set, as `make bench` does; else a temporary database.
-    temporary = None if get_setting("COURSE_DB") or get_setting("FALKORDB_URL") else tempfile.TemporaryDirectory()
-    db = connect(path=Path(temporary.name) / "bench.db") if temporary else connect()
-    try:
+    with bench_database() as db:
         rows = measure(db)
-    finally:
-        if temporary:
-            db.server.stop()
-            temporary.cleanup()
     print(f"prompt size for {QUESTION!r}")
     print("tokens: words+punct = regex \\w+|[^\\w\\s]; chars/4 = characters / 4 (no tokenizer)")
     print(f"{'scale':>5} {'nodes':>6} | {'hand-written: chars':>19} {'w+p':>7} {'c/4':>7}"

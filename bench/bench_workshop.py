@@ -19,7 +19,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
