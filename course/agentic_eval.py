@@ -40,7 +40,7 @@ from .agentic_rules import Review
 from .config import PROJECT_ROOT
 from .db import Database
 from .errors import CourseError, DataFileError
-from .evaluation import REFERENCE_MAX_ROWS, REFUSED, json_line, same_rows
+from .evaluation import REFERENCE_MAX_ROWS, REFUSED, json_lines, same_rows
 from .llm.base import LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage
 from .llm.openai_compat import chat_history, function_tool
 from .prompt_size import size
@@ -72,16 +72,8 @@ class PartQuestion:
 def load_parts(path: str | Path) -> list[PartQuestion]:
     """Read a multi-part set; a broken line is named with its number."""
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot be read ({exc.strerror}). Give the path of a JSONL "
-                            "multi-part set, e.g. data/eval/multipart.jsonl.") from None
     found = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        data = json_line(line, path.name, number)
+    for number, data in json_lines(path, what="multi-part set", example=MULTIPART_SET.name):
         parts = data.get("parts")
         if not all(isinstance(data.get(k), str) for k in ("id", "question", "kind")) or \
                 not isinstance(parts, list) or not parts or \

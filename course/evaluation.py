@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from itertools import permutations
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from .agent import Agent
 from .config import PROJECT_ROOT
@@ -75,22 +75,32 @@ def load_questions(path: str | Path = DEFAULT_SET) -> list[EvalQuestion]:
     ['q001', 'q002']
     """
     path = Path(path)
+    questions, seen = [], set()
+    for number, data in json_lines(path, what="question set", example=DEFAULT_SET.name):
+        question = _question(data, path.name, number)
+        if question.id in seen:
+            raise DataFileError(f"{path.name} line {number}: the id {question.id!r} is used twice.")
+        seen.add(question.id)
+        questions.append(question)
+    if not questions:
+        raise DataFileError(f"{path.name}: no questions in it (one JSON object per line).")
+    return questions
+
+
+def json_lines(path: Path, *, what: str, example: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each line of a JSONL file; blank and `//` lines skipped.
+
+    A file that cannot be read, or a line that is not a JSON object, is a DataFileError that
+    names the file (and line).
+    """
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be read ({exc.strerror}). Give the path of a "
-                            "JSONL question set, e.g. data/eval/questions.jsonl.") from None
-    questions, seen = [], set()
+                            f"JSONL {what}, e.g. data/eval/{example}.") from None
     for number, line in enumerate(lines, 1):
         if line.strip() and not line.lstrip().startswith("//"):
-            question = _question(json_line(line, path.name, number), path.name, number)
-            if question.id in seen:
-                raise DataFileError(f"{path.name} line {number}: the id {question.id!r} is used twice.")
-            seen.add(question.id)
-            questions.append(question)
-    if not questions:
-        raise DataFileError(f"{path.name}: no questions in it (one JSON object per line).")
-    return questions
+            yield number, json_line(line, path.name, number)
 
 
 def json_line(line: str, name: str, number: int) -> dict[str, Any]:
