@@ -19,6 +19,9 @@ $(STAMP): pyproject.toml requirements.lock
 	@echo "Installing the course's pinned libraries into $(VENV) (about 600 MB the first time; a few minutes)..."
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --progress-bar on -c requirements.lock -e ".[test]"
+	@# matplotlib builds its font cache on first use; on a busy machine that takes long enough
+	@# for a warning in the first notebook picture, so build it here, once.
+	$(BIN)/python -c "import matplotlib.font_manager"
 	@touch $(STAMP)
 
 # JupyterLab refuses to run as root unless told; workshop containers often are root.

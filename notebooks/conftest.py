@@ -2,6 +2,11 @@
 
 The sanitizers replace what is inherently unstable between runs (timings, object
 addresses) and nothing else: a changed answer still fails.
+
+Every notebook is checked as a slow run: its kernel's `time.perf_counter` runs a thousand
+times fast, so each measured time is a thousand times longer than in the committed (fast)
+run. A cell whose text depends on how long something took (a padded number, a column that
+widens, "under a second") then fails on every run, not only on a busy machine.
 """
 from pathlib import Path
 
@@ -10,6 +15,29 @@ import pytest
 from course.db import throwaway_problem
 
 SANITIZERS = Path(__file__).resolve().parent.parent / "tests" / "nbval_sanitize.cfg"
+CLOCK_FACTOR = 1000
+
+# Runs in each kernel before the notebook's first cell (an IPython startup file).
+SLOW_CLOCK = f"""\
+import time as _time
+_real_perf_counter = _time.perf_counter
+_time.perf_counter = lambda: _real_perf_counter() * {CLOCK_FACTOR}
+del _time
+"""
+
+
+def slow_clock_ipython_dir(folder: Path) -> Path:
+    """An IPython folder whose startup file slows the kernel's measuring clock."""
+    startup = folder / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    (startup / "00_slow_clock.py").write_text(SLOW_CLOCK)
+    return folder
+
+
+def warm_font_cache() -> None:
+    """Build matplotlib's font cache now: on a busy machine, building it inside a notebook
+    takes over 5 s, and matplotlib then writes a warning to the cell's output."""
+    import matplotlib.font_manager  # noqa: F401  (importing it builds the cache once)
 
 
 def pytest_configure(config):
@@ -18,3 +46,14 @@ def pytest_configure(config):
         pytest.exit(problem, returncode=2)
     if getattr(config.option, "nbval_sanitize_with", None) is None and hasattr(config.option, "nbval"):
         config.option.nbval_sanitize_with = str(SANITIZERS)
+    if getattr(config.option, "nbval", False):
+        warm_font_cache()
+        # The kernels nbval starts inherit this process's environment.
+        folder = Path(config.rootpath) / ".course" / "ipython"
+        config._notebook_env = pytest.MonkeyPatch()
+        config._notebook_env.setenv("IPYTHONDIR", str(slow_clock_ipython_dir(folder)))
+
+
+def pytest_unconfigure(config):
+    if hasattr(config, "_notebook_env"):
+        config._notebook_env.undo()

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +77,23 @@ def college_db(empty_db):
     """A graph of this test's own with the college graph loaded."""
     load_college(empty_db)
     return empty_db
+
+
+@pytest.fixture(autouse=True)
+def _python_processes_are_slow(request, monkeypatch):
+    """A test that starts a Python process (`python -m course ...`, a kernel) takes seconds: it
+    must be marked `slow`, so that `pytest -m "not slow"` stays the quick loop. Unmarked, it
+    fails here with that sentence."""
+    if request.node.get_closest_marker("slow"):
+        return
+    popen = subprocess.Popen
+
+    class QuickPopen(popen):  # type: ignore[misc, valid-type]
+        def __init__(self, args, *rest, **kwargs):
+            program = args[0] if isinstance(args, (list, tuple)) else str(args).split()[0]
+            if Path(str(program)).name.startswith("python") or str(program) == sys.executable:
+                pytest.fail("This test starts a Python process: mark it @pytest.mark.slow "
+                            "(the quick loop, -m 'not slow', skips those).", pytrace=False)
+            super().__init__(args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", QuickPopen)

@@ -367,6 +367,7 @@ def test_the_roles_through_a_real_sdk(fake_server, college_db):
 # --- the command line -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ask_agent_agentic_json(college_db):
     done = ask(college_db, "--agent", "agentic", "--json",
                "Who is best at DBMS, and which clubs is she in?", "What year is she in?")

@@ -234,6 +234,7 @@ def test_every_module_has_a_true_example():
     assert sum(counts.values()) >= 15
 
 
+@pytest.mark.slow
 def test_the_doctests_run_in_the_test_command():
     import subprocess
     import sys

@@ -44,6 +44,7 @@ def records(done: subprocess.CompletedProcess) -> list[dict]:
 
 # --- the conversation -----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_several_questions_are_one_conversation(college_db):
     done = ask(college_db, "--json", "Who is Payal?", "uska year kya hai?")
     first, second = records(done)
@@ -55,6 +56,7 @@ def test_several_questions_are_one_conversation(college_db):
     assert first["provider"] == second["provider"] == "Offline"
 
 
+@pytest.mark.slow
 def test_fresh_forgets_between_questions(college_db):
     first, second = records(ask(college_db, "--json", "--fresh", "Who is Payal?", "uska year kya hai?"))
     assert first["status"] == "answered"
@@ -62,6 +64,7 @@ def test_fresh_forgets_between_questions(college_db):
     assert not (second["status"] == "answered" and second["rows"] == [["Payal", 2]])
 
 
+@pytest.mark.slow
 def test_json_has_every_field_of_the_contract(college_db):
     (record,) = records(ask(college_db, "--json", "Who should I learn ML from?"))
     assert set(FIELDS) <= set(record)
@@ -75,6 +78,7 @@ def test_json_has_every_field_of_the_contract(college_db):
     assert "Rahul" in record["answer"]
 
 
+@pytest.mark.slow
 def test_questions_from_standard_input_one_per_line(college_db):
     done = ask(college_db, "--json", stdin=b"Who is Payal?\n\nWho should I learn ML from?\n")
     got = records(done)
@@ -82,6 +86,7 @@ def test_questions_from_standard_input_one_per_line(college_db):
     assert [r["status"] for r in got] == ["answered", "answered"]
 
 
+@pytest.mark.slow
 def test_plain_output_shows_question_query_and_answer(college_db):
     done = ask(college_db, "What is common in all the clubs?")
     assert done.returncode == 0
@@ -90,6 +95,7 @@ def test_plain_output_shows_question_query_and_answer(college_db):
     assert "[answered; Offline;" in done.stdout
 
 
+@pytest.mark.slow
 def test_out_of_scope_and_a_write_request_are_not_failures(college_db):
     done = ask(college_db, "--json", "Should I do a Masters in CSE or Electronics?", "clean up the old data")
     assert done.returncode == 0
@@ -106,6 +112,7 @@ def test_out_of_scope_and_a_write_request_are_not_failures(college_db):
     ("binary-stdin", "binary"),
     ("binary-argument", "binary"),
 ])
+@pytest.mark.slow
 def test_a_bad_question_gets_a_clear_error(college_db, how, says):
     if how == "empty":
         done = ask(college_db, "--json", "")
@@ -121,6 +128,7 @@ def test_a_bad_question_gets_a_clear_error(college_db, how, says):
     assert done.returncode == 1
 
 
+@pytest.mark.slow
 def test_one_bad_question_does_not_stop_the_others(college_db):
     done = ask(college_db, "--json", "", "Who is Payal?")
     assert [r["status"] for r in records(done)] == ["failed", "answered"]
@@ -138,6 +146,7 @@ def _only_failure(done: subprocess.CompletedProcess, question: str) -> dict:
     return record
 
 
+@pytest.mark.slow
 def test_a_stopped_server_fails_with_what_to_do(college_db):
     url = f"redis://127.0.0.1:{_free_port()}"
     record = _only_failure(ask(college_db, "--json", "Who is Payal?", FALKORDB_URL=url), "Who is Payal?")
@@ -145,6 +154,7 @@ def test_a_stopped_server_fails_with_what_to_do(college_db):
     assert "docker compose up -d" in record["error"]
 
 
+@pytest.mark.slow
 def test_a_stopped_server_in_plain_mode_is_one_sentence(college_db):
     url = f"redis://127.0.0.1:{_free_port()}"
     done = ask(college_db, "Who is Payal?", FALKORDB_URL=url)
@@ -152,11 +162,13 @@ def test_a_stopped_server_in_plain_mode_is_one_sentence(college_db):
     assert "docker compose up -d" in done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_a_missing_key_fails_with_what_to_do(college_db):
     record = _only_failure(ask(college_db, "--json", "--provider", "groq", "Who is Payal?"), "Who is Payal?")
     assert "GROQ_API_KEY" in record["error"] and ".env" in record["error"]
 
 
+@pytest.mark.slow
 def test_a_provider_outage_fails_with_what_to_do(college_db):
     port = _free_port()
     done = ask(college_db, "--json", "--provider", "groq", "Who is Payal?",

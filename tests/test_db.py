@@ -175,6 +175,7 @@ def test_cli_load_json_twice_and_info(tmp_path):
     assert "stopped" in stop.stdout
 
 
+@pytest.mark.slow
 def test_cli_unreachable_server_prints_no_traceback(tmp_path):
     env = {**BARE_ENV, "FALKORDB_URL": f"redis://127.0.0.1:{_free_port()}"}
     out = subprocess.run([sys.executable, "-m", "course", "load"], env=env,
@@ -205,6 +206,7 @@ def test_an_unwritable_database_folder_says_what_to_do(tmp_path):
         connect(path=blocker / "x.db")
 
 
+@pytest.mark.slow
 def test_cli_info_says_where_even_when_the_database_cannot_start(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

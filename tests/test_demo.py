@@ -185,6 +185,7 @@ def test_course_demo_command_offline(cli_db):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_course_demo_with_an_unknown_provider_says_so_in_one_line(cli_db):
     env = {**os.environ, "COURSE_DB": str(cli_db), "PYTHONPATH": str(PROJECT_ROOT)}
     done = subprocess.run([sys.executable, "-m", "course", "demo", "--provider", "nosuch"],

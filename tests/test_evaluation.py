@@ -200,6 +200,7 @@ def run_eval(db, *args: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_course_eval_prints_the_table_and_can_print_json(college_db, tmp_path):
     lines = [json.dumps({"id": "a", "question": "Who is Payal?", "kind": "property",
                          "reference": "MATCH (s:Student {name: 'Payal'}) RETURN s.year"}),
@@ -214,6 +215,7 @@ def test_course_eval_prints_the_table_and_can_print_json(college_db, tmp_path):
     assert data["scores"]["writes_refused"] == 1.0 and data["attempts"] == 2
 
 
+@pytest.mark.slow
 def test_course_eval_errors_are_one_sentence(college_db, tmp_path):
     done = run_eval(college_db, str(tmp_path / "missing.jsonl"))
     assert done.returncode == 1 and done.stderr.startswith("error: ") and "JSONL question set" in done.stderr

@@ -92,6 +92,7 @@ def _run_cli(db, *args: str, **env: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_escape_codes_and_lone_surrogates_from_the_model_never_reach_the_terminal(
         college_db, fake_server):
     cypher = f"RETURN 'Payal{ESCAPE}' AS name, 'x\ud800y' AS broken"

@@ -344,6 +344,7 @@ def test_ask_session_resumes_in_a_new_process(college_db, tmp_path, forget):
     assert (record["llm_calls"], record["from_memory"]) == (0, True) and prompts == []
 
 
+@pytest.mark.slow
 def test_ask_refuses_a_malicious_session_id(college_db, tmp_path):
     done, _ = run_cli(college_db, tmp_path, ["--session", "x') DETACH DELETE (n", "Who is Payal?"])
     assert done.returncode == 1 and done.stdout == ""

@@ -377,12 +377,14 @@ def course(db, *args: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_course_plan_json_is_the_plan(college):
     done = course(college, "plan", "--student", "sneha", "--subject", "CS201", "--days", "10", "--json")
     assert done.returncode == 0
     assert json.loads(done.stdout) == planner.plan(college, "Sneha", "DBMS", 10).to_dict()
 
 
+@pytest.mark.slow
 def test_course_plan_and_peers_in_text(college):
     done = course(college, "plan", "--student", "S01", "--subject", "networks", "--days", "3")
     assert done.returncode == 0 and done.stdout.startswith("Aarav's plan for Computer Networks")
@@ -400,12 +402,14 @@ def test_course_plan_and_peers_in_text(college):
     (["plan", "--student", "Sneha", "--subject", "DBMS", "--days", "400"], "from 1 to 365"),
     (["peers", "--student", "Zed"], "no student 'Zed'"),
 ])
+@pytest.mark.slow
 def test_bad_input_is_one_sentence_and_exit_1(college, args, says):
     done = course(college, *args)
     assert done.returncode == 1 and says in done.stderr and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_a_subject_already_covered_is_a_sentence_not_an_error(college):
     done = course(college, "plan", "--student", "Aarav", "--subject", "DBMS")
     assert done.returncode == 0 and "already studies DBMS" in done.stdout
@@ -463,6 +467,7 @@ def _plan_days(answer: dict) -> list[list[str]]:
     ("Make Sneha a 4 day plan for DBMS", 4),
     ("Sneha ke liye 6 din ka DBMS plan banao", 6),   # "plan banao" asks for a plan, not a write
 ])
+@pytest.mark.slow
 def test_the_chat_makes_the_planners_plan(college, question, days):
     [answer] = _ask(college, question)
     expected = planner.plan(college, "Sneha", "DBMS", days)
@@ -476,6 +481,7 @@ def test_the_chat_makes_the_planners_plan(college, question, days):
     ("Sneha", "make her a 10 day plan for DBMS", 10),     # "her a": an object, not "her plan"
     ("Rahul", "uske liye 3 din ka Operating Systems plan banao", 3),
 ])
+@pytest.mark.slow
 def test_the_plans_student_comes_from_the_conversation(college, who, follow_up, days):
     profile, plan_ = _ask(college, f"Who is {who}?", follow_up)
     assert profile["status"] == "answered"
@@ -484,6 +490,7 @@ def test_the_plans_student_comes_from_the_conversation(college, who, follow_up, 
     assert _plan_days(plan_) == [d.names() for d in planner.plan(college, who, subject, days).days]
 
 
+@pytest.mark.slow
 def test_study_partners_in_english_and_hinglish(college):
     expected = [[p.student, p.kind, p.subject, p.reason] for p in planner.peers(college, "Sneha").peers]
     for answer in _ask(college, "Find a study partner for Sneha", "Sneha ke study partners kaun hain?"):
@@ -491,6 +498,7 @@ def test_study_partners_in_english_and_hinglish(college):
         assert answer["sub_questions"][0]["rows"] == expected and "Rahul" in answer["answer"]
 
 
+@pytest.mark.slow
 def test_mujhe_is_the_student_who_said_who_they_are(college):
     _, partners = _ask(college, "I am Aarav", "mujhe DSA ke liye study partner chahiye")
     part = partners["sub_questions"][0]
@@ -498,6 +506,7 @@ def test_mujhe_is_the_student_who_said_who_they_are(college):
     assert [r[0] for r in part["rows"]] == [p.student for p in planner.peers(college, "Aarav", "DSA").peers]
 
 
+@pytest.mark.slow
 def test_mujhe_with_nobody_introduced_is_refused_not_guessed(college):
     # "Who is Payal?" names a person, but the speaker never said who they are.
     _, answer = _ask(college, "Who is Payal?", "mujhe DBMS ke liye study partner chahiye")
@@ -507,6 +516,7 @@ def test_mujhe_with_nobody_introduced_is_refused_not_guessed(college):
 
 @pytest.mark.parametrize("question", ["What salary will Sneha get after her DBMS plan?",
                                       "Sneha has 10 days to learn cooking, make her a plan"])
+@pytest.mark.slow
 def test_what_the_tools_cannot_answer_is_refused(college, question):
     [answer] = _ask(college, question)
     assert answer["status"] in ("out_of_scope", "failed", "blocked")
@@ -521,6 +531,7 @@ def test_peers_for_one_subject(college):
     assert "strong in DBMS (A+)" in planner.peers(college, "Payal", "DBMS").summary()
 
 
+@pytest.mark.slow
 def test_nothing_to_plan_is_said_and_a_bad_number_of_days_is_refused(college):
     nothing, partners, zero, many = _ask(college, "Make Payal a plan for DBMS",
                                          "Payal ke study partners kaun hain?",

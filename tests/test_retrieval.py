@@ -111,6 +111,7 @@ def test_wordllama_loads_and_embeds_with_no_network(monkeypatch):
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_the_bag_of_words_is_the_same_in_every_process():
     code = "from course.embeddings import HashedBagOfWords; print(HashedBagOfWords().embed(['page fault'])[0].nonzero()[0].tolist())"
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -254,6 +255,7 @@ def course_search(db, *args: str, stdin: str | None = None, **env: str) -> subpr
     return done
 
 
+@pytest.mark.slow
 def test_cli_search_json_is_one_object_per_query_best_first(college_db):
     done = course_search(college_db, "--json", "--k", "2", "What is a race condition?", "What is thrashing?")
     records = [json.loads(line) for line in done.stdout.splitlines()]
@@ -266,6 +268,7 @@ def test_cli_search_json_is_one_object_per_query_best_first(college_db):
     assert scores == sorted(scores, reverse=True)
 
 
+@pytest.mark.slow
 def test_cli_search_reads_queries_from_standard_input(college_db):
     done = course_search(college_db, "--json", "--k", "1",
                          stdin="How is example.com turned into an IP address?\n\nWhat is thrashing?\n")
@@ -278,11 +281,13 @@ def test_cli_search_reads_queries_from_standard_input(college_db):
     (["paging"], {"COURSE_EMBEDDER": "bow"}, "embedded with wordllama, not bow"),
     (["--k", "0", "paging"], {}, "--k must be"),
 ])
+@pytest.mark.slow
 def test_cli_search_refuses_with_a_sentence(college_db, args, env, expected):
     done = course_search(college_db, *args, **env)
     assert done.returncode == 1 and expected in done.stderr and done.stdout == ""
 
 
+@pytest.mark.slow
 def test_cli_search_answers_the_good_queries_and_names_the_bad_one(college_db):
     done = course_search(college_db, "--json", "What is thrashing?", "", "x" * 10_000)
     records = [json.loads(line) for line in done.stdout.splitlines()]

@@ -249,6 +249,7 @@ def test_each_sdk_makes_one_request_per_step(fake_server, college_db, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.slow
 def test_cli_tools_agent_through_each_sdk_answers_the_five_demo_questions(fake_server, college_db,
                                                                            kind):
     import os

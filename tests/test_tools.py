@@ -259,6 +259,7 @@ def test_offline_without_the_query_tool_says_so():
 
 
 @pytest.mark.parametrize("name", ["questions", "paraphrases", "heldout", "heldout2"])
+@pytest.mark.slow  # a whole question set per parameter
 def test_offline_tool_loop_is_as_accurate_as_the_pipeline(college_db, name):
     questions = load_questions(PROJECT_ROOT / "data" / "eval" / f"{name}.jsonl")
     pipeline = evaluate(college_db, OfflineLLM(), questions)
@@ -280,6 +281,7 @@ def ask(db, *args: str, **env: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_cli_tools_agent_answers_the_five_demo_questions(college_db):
     done = ask(college_db, "--agent", "tools", "--json", "--fresh",
                *[item.question for item in FIVE_QUESTIONS])
@@ -296,6 +298,7 @@ def test_cli_tools_agent_answers_the_five_demo_questions(college_db):
         assert record["cost_usd"] is None
 
 
+@pytest.mark.slow
 def test_cli_max_steps_and_the_agents(college_db):
     capped = ask(college_db, "--agent", "tools", "--max-steps", "1", "--json", "Who is Payal?")
     assert json.loads(capped.stdout)["status"] == "answered"

@@ -218,6 +218,7 @@ def test_typing_and_leaving_the_box_sends_nothing(widget):
     assert chat.session.messages == [] and chat.question.value == "Who is Aar"
 
 
+@pytest.mark.slow  # waits out the Enter timer on the real clock
 def test_enter_sends_the_text_once(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     _enter(chat, "Who is Payal?")
@@ -227,6 +228,7 @@ def test_enter_sends_the_text_once(widget):
     assert len(chat.session.messages) == 2
 
 
+@pytest.mark.slow  # waits out the Enter timer on the real clock
 def test_enter_on_text_already_sent_sends_it_after_a_moment(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     chat.question.value = "Who is Payal?"           # the box lost focus earlier: text known
