@@ -15,17 +15,25 @@ other numbers (names such as "Payal 37" split into several tokens), but the grow
 
 The 1x graph is the college graph; 10x and 100x are `synthetic_college(scale)` written into
 graphs of their own on the same database (COURSE_DB, or a temporary one), deleted afterwards.
+
+It also times building them: reading the schema (`introspect`, which counts every value of
+every property on the server, one query per label and per relationship pattern) and the whole
+generated prompt (the schema, then linking the question's names), each the median of
+several runs, given as a ratio to the 1x graph's time in the same run.
 """
 from __future__ import annotations
 
+import statistics
 import time
 
 from _database import bench_database
 from course.dataset import create_fulltext_indexes, load_college, synthetic_college, write_dataset
 from course.prompt_size import generated_prompt, handwritten_prompt, size
+from course.schema import introspect
 
 QUESTION = "dbms and debate-ye dono ke students kaun hain?"
 SCALES = (1, 10, 100)
+REPEATS = 7
 
 def graph_at(db, scale: int):
     """The college graph (1x) or a synthetic one `scale` times larger, freshly written."""
@@ -41,22 +49,33 @@ def graph_at(db, scale: int):
     return graph
 
 
-def measure(db) -> list[tuple]:
-    rows = []
+def median_seconds(build, *args) -> float:
+    times = []
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        build(*args)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def measure(db) -> tuple[list[tuple], list[tuple]]:
+    rows, times = [], []
     for scale in SCALES:
         graph = graph_at(db, scale)
         counts = graph.counts()
         hand, made = size(handwritten_prompt(graph, QUESTION)), size(generated_prompt(graph, QUESTION))
         rows.append((scale, counts["nodes"], *hand.values(), *made.values()))
+        times.append((scale, median_seconds(introspect, graph),
+                      median_seconds(generated_prompt, graph, QUESTION)))
         if scale != 1:
             graph.graph.delete()
-    return rows
+    return rows, times
 
 
 def main() -> None:
     started = time.perf_counter()
     with bench_database() as db:
-        rows = measure(db)
+        rows, times = measure(db)
     print(f"prompt size for {QUESTION!r}")
     print("tokens: words+punct = regex \\w+|[^\\w\\s]; chars/4 = characters / 4 (no tokenizer)")
     print(f"{'scale':>5} {'nodes':>6} | {'hand-written: chars':>19} {'w+p':>7} {'c/4':>7}"
@@ -67,6 +86,10 @@ def main() -> None:
     first, last = rows[0], rows[-1]
     print(f"1x -> {last[0]}x: hand-written x{last[3] / first[3]:.1f}, "
           f"generated x{last[6] / first[6]:.2f} (words+punct)")
+    print(f"time to build, as a ratio to the 1x graph's (median of {REPEATS} runs each):")
+    for scale, schema_s, prompt_s in times:
+        print(f"{scale:>4}x  schema (introspect) x{schema_s / times[0][1]:.2f}   "
+              f"generated prompt x{prompt_s / times[0][2]:.2f}")
     print(f"({time.perf_counter() - started:.1f} s)")
 
 

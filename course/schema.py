@@ -3,20 +3,26 @@
 Introduced in notebook 02. Two ideas:
 1. `introspect(db)` reads labels, relationship patterns and property types from the graph
    itself and merges the sentences in data/college/schema.yaml. A property's values are
-   listed only when there are few of them (grades, levels, branches), so the schema does
-   not grow with the graph. The text layer's chunks (notebook 13) are left out: they are
-   searched by meaning, not queried with Cypher.
+   listed when they repeat (grades, levels, branches): all of them when there are at most
+   MAX_LISTED_VALUES, else the most common ones marked "e.g." with how many there are, so
+   the schema never claims a sample is the whole and does not grow with the graph. Every
+   value is counted on the server, one query per label and per relationship pattern. The
+   text layer's chunks (notebook 13) are left out: they are searched by meaning, not
+   queried with Cypher; `include=` / `exclude=` leave out other labels too.
 2. `link_entities(db, question)` looks up the names a question mentions in the full-text
    indexes (fuzzy: "debate-ye" -> Debate Society, "Payl" -> Payal; aliases: "ML" ->
    Machine Learning) so only those values go into the prompt.
 
 >>> schema = introspect(db)
+>>> schema.labels["Student"][1]["branch"].values
+['CSE', 'ECE', 'IT']
 >>> [m.value for m in link_entities(db, "dbms and debate-ye dono ke students kaun hain?")]
 ['DBMS', 'Debate Society']
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -24,18 +30,25 @@ from typing import Any
 
 from .dataset import DATA_DIR, FULLTEXT_PROPERTY, load_schema
 from .db import TEXT_LAYER_LABELS, Database
-from .errors import CourseError
+from .errors import CourseError, InvalidInput
 
-MAX_LISTED_VALUES = 8  # list a property's values only when it has at most this many
+MAX_LISTED_VALUES = 8  # a property's values are listed whole up to this many, else as examples
+MAX_VALUE_CHARS = 40   # a longer value is text (a note, a description): never listed
 
 
 @dataclass
 class Property:
     name: str
-    type: str
+    type: str                         # "integer"; "integer or string" when the graph holds both
     description: str = ""
-    values: list[Any] | None = None   # listed when few
+    values: list[Any] | None = None   # all of them, or the most common when `distinct` is more
     scale: list[str] | None = None    # ordered best first, from schema.yaml
+    distinct: int | None = None       # how many different values the graph holds, when listed
+
+    @property
+    def complete(self) -> bool:
+        """The values listed are every value the graph holds, not examples."""
+        return self.values is not None and len(self.values) == self.distinct
 
 
 @dataclass
@@ -82,59 +95,104 @@ class GraphSchema:
 
 def _describe(prop: Property) -> str:
     text = prop.description
-    if prop.values is not None and not prop.scale:
-        text += f" Values: {', '.join(map(_literal, prop.values))}."
+    values = prop.values
+    if values is not None and not (prop.scale and prop.complete and all(v in prop.scale for v in values)):
+        listed = ", ".join(map(_literal, values))
+        text += (f" Values: {listed}." if prop.complete
+                 else f" Values, e.g.: {listed}, ... ({prop.distinct:,} distinct).")
     return text.strip()
 
 
 def _literal(value: Any) -> str:
-    return f"'{value}'" if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        return "'" + value.replace("'", "\\'") + "'"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _type_name(value: Any) -> str:
-    return {bool: "boolean", int: "integer", float: "float", str: "string"}.get(type(value), "list")
+def _in_order(values: list[Any]) -> list[Any]:
+    """Numbers by value, text alphabetically (2 before 10, 'A' before 'B')."""
+    return sorted(values, key=lambda v: (type(v).__name__, v if isinstance(v, (int, float, str)) else str(v)))
 
 
-def _properties(db: Database, match: str, described: dict[str, Any]) -> dict[str, Property]:
-    """Property names and types seen on the graph (a sample), with their sentences merged."""
-    found = db.run(f"MATCH {match} WITH x LIMIT 500 UNWIND keys(x) AS k "
-                   "RETURN k, collect(DISTINCT x[k]) AS vs, count(*) AS n").rows
+_TYPE_NAMES = {"Integer": "integer", "Float": "float", "String": "string", "Boolean": "boolean"}
+
+
+def _properties(db: Database, match: str, described: dict[str, Any], cap: int) -> dict[str, Property]:
+    """Every property of what `match` finds, read whole in one query, with its sentences merged.
+
+    Per property the server returns how many different values it has, how many nodes (or
+    relationships) hold it, its `cap` most common values and every type it holds.
+    """
+    found = db.run(f"MATCH {match} UNWIND keys(x) AS k WITH k, x[k] AS v, count(*) AS n "
+                   "ORDER BY n DESC, v RETURN k, count(v), toInteger(sum(n)), collect(v)[..$cap], "
+                   "collect(DISTINCT typeOf(v))", {"cap": cap}).rows
+    order = list(described)
     props = {}
-    for name, values, count in sorted(found, key=lambda r: list(described).index(r[0])
-                                      if r[0] in described else 99):
+    for name, distinct, held, common, types in sorted(
+            found, key=lambda r: (order.index(r[0]) if r[0] in order else len(order), r[0])):
         spec = described.get(name, {})
-        few = len(values) <= MAX_LISTED_VALUES and len(values) < count
-        props[name] = Property(name, _type_name(values[0]) if values else spec.get("type", "string"),
-                               spec.get("description", ""),
-                               sorted(values, key=str) if few else None, spec.get("scale"))
+        listed = distinct < held and all(len(str(v)) <= MAX_VALUE_CHARS for v in common)
+        props[name] = Property(name, " or ".join(sorted(_TYPE_NAMES.get(t, t.lower()) for t in types)),
+                               spec.get("description", ""), _in_order(common) if listed else None,
+                               spec.get("scale"), distinct if listed else None)
     return props
 
 
-def introspect(db: Database, *, data_dir: Path = DATA_DIR) -> GraphSchema:
-    """Read the schema from the live graph and merge the descriptions in schema.yaml."""
+def _names(labels: str | Iterable[str] | None) -> list[str]:
+    return [labels] if isinstance(labels, str) else list(labels or [])
+
+
+def _chosen_labels(db: Database, include: str | Iterable[str] | None,
+                   exclude: str | Iterable[str] | None, order: list[str]) -> list[str]:
+    """The graph's labels (the text layer's left out) in schema.yaml's order, as chosen."""
+    found = sorted((label for (label,) in db.run("CALL db.labels() YIELD label RETURN label").rows
+                    if label not in TEXT_LAYER_LABELS),  # notebook 13's chunks are searched, not queried
+                   key=lambda label: order.index(label) if label in order else len(order))
+    for label in _names(include) + _names(exclude):
+        if label not in found:
+            raise InvalidInput(f"No label {label!r} in the graph {db.graph_name!r}: its labels are "
+                               f"{', '.join(found)}.")
+    return [label for label in found if (include is None or label in _names(include))
+            and label not in _names(exclude)]
+
+
+def introspect(db: Database, *, include: str | Iterable[str] | None = None,
+               exclude: str | Iterable[str] | None = None, max_values: int = MAX_LISTED_VALUES,
+               data_dir: Path = DATA_DIR) -> GraphSchema:
+    """Read the schema from the live graph and merge the descriptions in schema.yaml.
+
+    `include` keeps only these labels, `exclude` leaves these out; a relationship pattern
+    touching a label left out is left out too. `max_values` is how many values are listed
+    whole before they are given as examples.
+
+    >>> schema = introspect(db, include=["Student", "Club"])
+    >>> list(schema.labels), [p.type for p in schema.patterns]
+    (['Student', 'Club'], ['FRIENDS_WITH', 'MEMBER_OF'])
+    >>> sorted(introspect(db, exclude=["Concept", "Note"]).labels)
+    ['Club', 'Project', 'Skill', 'Student', 'Subject']
+    """
+    if max_values < 1:
+        raise InvalidInput(f"max_values must be 1 or more, not {max_values}.")
     if db.graph_name not in db.client.list_graphs():
         raise CourseError(f"The graph {db.graph_name!r} is empty: load it with "
                           "`course.load_college(db)` or `python -m course load`.")
     described = load_schema(data_dir)
     label_specs = described.get("labels", {})
     labels = {}
-    for (label,) in db.run("CALL db.labels() YIELD label RETURN label").rows:
-        if label in TEXT_LAYER_LABELS:  # notebook 13's chunks are searched, not queried
-            continue
+    for label in _chosen_labels(db, include, exclude, list(label_specs)):
         spec = label_specs.get(label, {})
         labels[label] = (spec.get("description", ""),
-                         _properties(db, f"(x:{label})", spec.get("properties", {})))
+                         _properties(db, f"(x:{label})", spec.get("properties", {}), max_values))
     rel_specs = {(r["type"], r["from"], r["to"]): r for r in described.get("relationships", [])}
     patterns = []
     rows = db.run("MATCH (a)-[r]->(b) RETURN DISTINCT labels(a)[0], type(r), labels(b)[0]").rows
     for start, kind, end in sorted(rows, key=lambda r: (r[1], r[0])):
-        if start in TEXT_LAYER_LABELS or end in TEXT_LAYER_LABELS:
+        if start not in labels or end not in labels:
             continue
         spec = rel_specs.get((kind, start, end), {})
-        props = _properties(db, f"(:{start})-[x:{kind}]->(:{end})", spec.get("properties") or {})
+        props = _properties(db, f"(:{start})-[x:{kind}]->(:{end})", spec.get("properties") or {},
+                            max_values)
         patterns.append(RelationshipPattern(kind, start, end, spec.get("description", ""), props))
-    order = list(label_specs)
-    labels = dict(sorted(labels.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99))
     return GraphSchema(described.get("description", ""), labels, patterns,
                        described.get("aliases") or {})
 
@@ -204,7 +262,9 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
                   labels: dict[str, str] | None = None) -> list[Mention]:
     """Values of the graph that the question names, best first, at most one per phrase."""
     words = _words(question)
-    labels = labels or FULLTEXT_PROPERTY
+    # the labels a schema was read with (include/exclude): a left-out label's names are not linked
+    labels = labels or {label: prop for label, prop in FULLTEXT_PROPERTY.items()
+                        if schema is None or label in schema.labels}
     found: dict[tuple[str, str], tuple[float, list[int]]] = {}
     searched = list(dict.fromkeys(w for w in words if len(w) >= 2))
     for label, prop in labels.items():

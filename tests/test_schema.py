@@ -13,8 +13,10 @@ import pytest
 
 from course import prompts
 from course.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, create_fulltext_indexes,
-                            load_schema, synthetic_college, write_dataset)
-from course.schema import Mention, introspect, link_entities
+                            load_college, load_schema, synthetic_college, write_dataset)
+from course.errors import InvalidInput
+from course.llm.offline.prompt import parse_schema
+from course.schema import MAX_LISTED_VALUES, MAX_VALUE_CHARS, Mention, introspect, link_entities
 
 LABELS = {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
 PATTERNS = {  # (start, type, end): the direction the data stores
@@ -233,3 +235,222 @@ def test_linking_labels_are_the_fulltext_indexed_ones(college_db):
     # the names linking reads, the notes' text that notebook 12's search_notes reads, and the
     # text layer's chunks, which notebook 13 searches
     assert fulltext == set(FULLTEXT_PROPERTY.items()) | set(TEXT_PROPERTY.items()) | {("Chunk", "text")}
+
+
+# --- listed values are read from the whole graph, at every scale ------------------------------
+#
+# The reference reads every node's and relationship's properties whole (`properties(x)`, all
+# rows) and counts them in Python; the code under test counts them on the server.
+
+SCALES = (1, 10, 100)
+_RENDERED_PROP = re.compile(r"^ {4}(\w+) \(([\w ]+)\): ?(.*)$")
+_EXACT = re.compile(r"(?:^| )Values: (.+)\.$")
+_EXAMPLES = re.compile(r"(?:^| )Values, e\.g\.: (.+), \.\.\. \(([\d,]+) distinct\)\.$")
+_LITERAL = re.compile(r"'((?:[^'\\]|\\.)*)'|(-?\d+(?:\.\d+)?)|(true|false)")
+
+
+@pytest.fixture(scope="module")
+def scaled(_shared_server):
+    """{1: the college graph, 10: ..., 100: ...}: the synthetic look-alikes, written once."""
+    graphs = {}
+    for scale in SCALES:
+        graph = _shared_server.select(f"schema_scale_x{scale}")
+        if graph.graph_name in graph.client.list_graphs():
+            graph.graph.delete()
+        if scale == 1:
+            load_college(graph)
+        else:
+            data = synthetic_college(scale)
+            write_dataset(graph, data)
+            create_fulltext_indexes(graph, data.keys)
+        graphs[scale] = graph
+    yield graphs
+    for graph in graphs.values():
+        graph.graph.delete()
+
+
+def _rendered_properties(text: str) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """{(pattern, label or type, property): (type, description)} as the rendered schema gives them."""
+    found, owner, name = {}, "", ""
+    for line in text.splitlines():
+        if m := re.match(r"^- (\w+) \{", line):
+            owner, name = f"(x:{m[1]})", m[1]
+        elif m := re.match(r"^- (\(:\w+\)-\[):(\w+)(?: \{[^}]*\})?(\]->\(:\w+\))", line):
+            owner, name = f"{m[1]}x:{m[2]}{m[3]}", m[2]
+        elif (m := _RENDERED_PROP.match(line)) and owner:
+            found[(owner, name, m[1])] = (m[2], m[3])
+    return found
+
+
+def _literals(text: str) -> list:
+    """"'CSE', 'ECE'" -> ['CSE', 'ECE']; "3, 4" -> [3, 4]."""
+    found: list = []
+    for quoted, number, boolean in _LITERAL.findall(text):
+        if boolean:
+            found.append(boolean == "true")
+        elif number:
+            found.append(float(number) if "." in number else int(number))
+        else:
+            found.append(quoted.replace("\\'", "'"))
+    return found
+
+
+_PYTHON_TYPES = {bool: "boolean", int: "integer", float: "float", str: "string"}
+
+
+def _reference(db, owner: str) -> dict[str, list]:
+    """Every value of every property of the entities `owner` matches, one per entity."""
+    rows = db.run(f"MATCH {owner} RETURN properties(x)", max_rows=10_000_000).rows
+    values: dict[str, list] = {}
+    for (props,) in rows:
+        for name, value in props.items():
+            values.setdefault(name, []).append(value)
+    return values
+
+
+def _check_listed_values(db) -> list[str]:
+    """Every rendered property line checked against the reference; the lines that are wrong."""
+    wrong = []
+    rendered = introspect(db).render()
+    scales = dict(re.findall(r"(?m)^- (\w+\.\w+): (.+)$", rendered.partition("VALUE SCALES")[2]))
+    for (owner, owner_name, name), (kind, text) in _rendered_properties(rendered).items():
+        every = _reference(db, owner)[name]
+        distinct = set(every)
+        types = " or ".join(sorted({_PYTHON_TYPES.get(type(v), "list") for v in every}))
+        if kind != types:
+            wrong.append(f"{owner}.{name}: type {kind}, but the graph holds {types}")
+        if m := _EXACT.search(text):
+            if set(_literals(m[1])) != distinct:
+                wrong.append(f"{owner}.{name}: lists {m[1]} as all, the graph has {sorted(distinct, key=str)}")
+        elif m := _EXAMPLES.search(text):
+            shown = set(_literals(m[1]))
+            if not shown <= distinct or int(m[2].replace(",", "")) != len(distinct) \
+                    or len(distinct) <= MAX_LISTED_VALUES:
+                wrong.append(f"{owner}.{name}: examples {m[1]} of {m[2]}, the graph has {len(distinct)}")
+        elif (scale := scales.get(f"{owner_name}.{name}")) is not None:
+            if not distinct <= set(scale.split(", ")):  # a scale stands for the values: all of them
+                wrong.append(f"{owner}.{name}: the scale {scale} misses {distinct - set(scale.split(', '))}")
+        elif len(distinct) <= MAX_LISTED_VALUES and len(distinct) < len(every) \
+                and all(len(str(v)) <= MAX_VALUE_CHARS for v in distinct):
+            wrong.append(f"{owner}.{name}: {len(distinct)} repeated values, none listed")
+    return wrong
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_listed_values_are_the_graphs_own_at_every_scale(scaled, scale):
+    db = scaled[scale]
+    assert db.counts()["nodes"] == 75 * scale
+    assert _check_listed_values(db) == []
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_names_ids_and_texts_are_never_listed_at_any_scale(scaled, scale):
+    schema = introspect(scaled[scale])
+    listed = [f"{label}.{name}" for label, (_, props) in schema.labels.items()
+              for name in ("id", "name", "text", "code") if name in props and props[name].values is not None]
+    assert listed == []
+
+
+def _items(db, label: str, values: list) -> None:
+    """One node of `label` per value, in the order given (the order a scan meets them)."""
+    db.query(f"UNWIND $values AS v CREATE (:{label} {{p: v}})", {"values": values})
+
+
+def test_values_a_sample_would_miss_are_listed(empty_db):
+    # 600 of one value first, then the rarer ones: a sample of the first 500 sees only 'common'.
+    _items(empty_db, "Item", ["common"] * 600 + ["rare", "rare", "rarest"])
+    empty_db.query("UNWIND range(1, 600) AS i CREATE (:Person)-[:IN {role: 'Member'}]->(:Team)")
+    empty_db.query("CREATE (:Person)-[:IN {role: 'President'}]->(:Team)")
+    text = introspect(empty_db).render()
+    assert "    p (string): Values: 'common', 'rare', 'rarest'." in text
+    assert "    role (string): Values: 'Member', 'President'." in text
+    assert _check_listed_values(empty_db) == []
+
+
+def test_type_is_read_from_the_whole_property(empty_db):
+    _items(empty_db, "Item", list(range(600)) + ["six hundred"])
+    _items(empty_db, "Reading", [1.5] * 3 + [2] * 600)
+    schema = introspect(empty_db)
+    assert schema.labels["Item"][1]["p"].type == "integer or string"
+    assert schema.labels["Reading"][1]["p"].type == "float or integer"
+    assert _check_listed_values(empty_db) == []
+
+
+def test_many_values_are_given_as_examples_with_their_count(empty_db):
+    # 12 areas, each held by two nodes (so they repeat), and the 3 'Z' most often
+    _items(empty_db, "Topic", [f"Area {c}" for c in "ABCDEFGHIJKL"] * 2 + ["Area Z"] * 3)
+    prop = introspect(empty_db).labels["Topic"][1]["p"]
+    assert prop.distinct == 13 and len(prop.values) == MAX_LISTED_VALUES
+    assert "Area Z" in prop.values                 # the most common are the examples
+    line = next(line for line in introspect(empty_db).render().splitlines() if line.startswith("    p "))
+    assert line.startswith("    p (string): Values, e.g.: 'Area A', ")
+    assert line.endswith(", ... (13 distinct).")
+    assert _check_listed_values(empty_db) == []
+
+
+def test_a_cap_of_two_turns_the_college_lists_into_examples(college_db):
+    text = introspect(college_db, max_values=2).render()
+    assert "Values, e.g.: 'CSE', " in text and "(3 distinct)." in text
+    assert "    credits (integer): Credit points the subject is worth. Values: 3, 4." in text
+
+
+def test_examples_are_not_read_as_every_value_by_the_offline_provider(empty_db):
+    _items(empty_db, "Topic", [f"Area {c}" for c in "ABCDEFGHIJKL"] * 2)
+    _items(empty_db, "Level", ["low", "high"] * 2)
+    read = parse_schema(introspect(empty_db).render())
+    assert read.values == {"Level.p": ["high", "low"]}
+
+
+def test_a_value_outside_its_scale_is_listed(college_db):
+    college_db.query("MATCH (:Student {name: 'Rahul'})-[r:STUDIES]->(:Subject {name: 'DSA'}) SET r.grade = 'F'")
+    text = introspect(college_db).render()
+    assert "    grade (string): Grade the student earned. Values: 'A', 'A+', 'B', 'B+', 'F'." in text
+    assert "- STUDIES.grade: A+, A, B+, B, C" in text
+    assert _check_listed_values(college_db) == []
+
+
+def test_long_text_values_are_never_listed(empty_db):
+    note = "A note that explains one idea in a sentence or two, as study notes do. "
+    _items(empty_db, "Note", [note + "First.", note + "Second."] * 3)
+    assert introspect(empty_db).labels["Note"][1]["p"].values is None
+
+
+def test_each_label_and_pattern_is_read_with_one_query(college_db, monkeypatch):
+    sent = []
+    run = type(college_db).run
+    monkeypatch.setattr(type(college_db), "run", lambda self, q, *a, **k: sent.append(q) or run(self, q, *a, **k))
+    schema = introspect(college_db)
+    # the labels, the patterns, then one query per label and one per pattern
+    assert len(sent) == 2 + len(schema.labels) + len(schema.patterns)
+
+
+# --- the labels to include or leave out -----------------------------------------------------
+
+def test_labels_can_be_left_out_with_the_patterns_that_touch_them(college_db):
+    schema = introspect(college_db, exclude=["Concept", "Note"])
+    assert set(schema.labels) == LABELS - {"Concept", "Note"}
+    assert {(p.start, p.type, p.end) for p in schema.patterns} == {
+        p for p in PATTERNS if "Concept" not in p and "Note" not in p}
+    text = schema.render()
+    assert "(:Concept)" not in text and "- Note {" not in text and "- Concept {" not in text
+    # the names of a left-out label are not linked either
+    assert _linked(college_db, "1NF se BCNF tak ka learning path batao", schema) == set()
+    assert _linked(college_db, "Who studies DBMS?", schema) == {("Subject", "DBMS")}
+
+
+def test_only_the_labels_included(college_db):
+    schema = introspect(college_db, include=["Student", "Club"])
+    assert list(schema.labels) == ["Student", "Club"]
+    assert {(p.start, p.type, p.end) for p in schema.patterns} == {
+        ("Student", "MEMBER_OF", "Club"), ("Student", "FRIENDS_WITH", "Student")}
+    assert schema.scales() == {}                     # grades and levels belong to left-out patterns
+    assert "STUDIES" not in schema.render()
+    assert _linked(college_db, "Is Payal in the Debate Society? She studies DBMS", schema) == {
+        ("Student", "Payal"), ("Club", "Debate Society")}
+
+
+@pytest.mark.parametrize("option", ["include", "exclude"])
+def test_an_unknown_label_is_named_with_the_known_ones(college_db, option):
+    with pytest.raises(InvalidInput, match=r"^No label 'Teacher' in the graph .*: its labels are "
+                                           r"Student, Subject, Club, Skill, Project, Concept, Note\.$"):
+        introspect(college_db, **{option: ["Student", "Teacher"]})
