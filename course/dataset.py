@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import random
 import re
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ import yaml
 
 from .config import PROJECT_ROOT
 from .db import Database, not_text_layer
-from .errors import DataFileError
+from .errors import DataFileError, QueryFailed
 
 DATA_DIR = PROJECT_ROOT / "data" / "college"
 BATCH_SIZE = 500
@@ -198,6 +199,23 @@ def staging_name(graph_name: str) -> str:
     return f"{graph_name}__staging"
 
 
+def copy_graph(db: Database, source: str, target: str, *, tries: int = 20) -> None:
+    """GRAPH.COPY `source` to `target` (which must not exist), waiting out a background save.
+
+    FalkorDB copies a graph in a forked process, and the server cannot fork while it is already
+    saving in the background (rewriting its append-only file): "could not fork". That lasts
+    moments, so the copy is tried again, up to `tries` times a tenth of a second apart.
+    """
+    for attempt in range(tries):
+        try:
+            db.command("GRAPH.COPY", source, target)
+            return
+        except QueryFailed as exc:
+            if "could not fork" not in str(exc) or attempt == tries - 1:
+                raise
+            time.sleep(0.1)
+
+
 def swap_in(db: Database, staging: Database) -> None:
     """Replace db's graph by the staging one at once (a key RENAME, atomic in Redis).
 
@@ -235,7 +253,7 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
         if staging.graph_name in graphs:   # left by a load that was interrupted
             db.command("GRAPH.DELETE", staging.graph_name)
         if not reset_first and db.graph_name in graphs:   # keep what is there, add what is not
-            db.command("GRAPH.COPY", db.graph_name, staging.graph_name)
+            copy_graph(db, db.graph_name, staging.graph_name)
         write_dataset(staging, data)
         create_fulltext_indexes(staging, data.keys)
         layer = text_layer(staging) if text_layer else {}

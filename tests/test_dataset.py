@@ -5,8 +5,9 @@ import shutil
 
 import pytest
 
-from course.dataset import DATA_DIR, graph_counts, load_college, read_dataset, synthetic_college, write_dataset
-from course.errors import DataFileError
+from course.dataset import (DATA_DIR, copy_graph, graph_counts, load_college, read_dataset,
+                            synthetic_college, write_dataset)
+from course.errors import DataFileError, QueryFailed
 
 
 def test_loading_twice_changes_nothing(empty_db):
@@ -96,3 +97,29 @@ def test_an_emptied_graph_is_loaded_again(college_db):
     college_db.query("MATCH (n) DETACH DELETE n")
     ensure_college(college_db)
     assert college_db.counts() == {"nodes": 75, "relationships": 132}
+
+
+class ForkingServerMock:
+    """A mock database whose server is saving in the background for its first `busy` copies."""
+
+    def __init__(self, busy: int, message: str = "GRAPH.COPY failed, could not fork") -> None:
+        self.busy, self.message, self.copies = busy, message, []
+
+    def command(self, *args):
+        if self.busy:
+            self.busy -= 1
+            raise QueryFailed(f"FalkorDB refused the query: {self.message}")
+        self.copies.append(args)
+
+
+def test_a_copy_waits_out_a_background_save():
+    db = ForkingServerMock(busy=3)
+    copy_graph(db, "college", "college__staging")
+    assert db.copies == [("GRAPH.COPY", "college", "college__staging")]
+
+
+def test_a_copy_refused_for_another_reason_is_not_tried_again():
+    db = ForkingServerMock(busy=1, message="destination key already exists")
+    with pytest.raises(QueryFailed, match="already exists"):
+        copy_graph(db, "college", "college__staging")
+    assert db.busy == 0 and db.copies == []
