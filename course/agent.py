@@ -20,12 +20,12 @@ from typing import Any, Protocol, runtime_checkable
 
 from . import prompts
 from .cleaning import clean
-from .db import Database
+from .db import Database, Rows
 from .errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
 from .llm.base import LLM, Completion
 from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound,
                          NoProviderConfigured, UnknownProvider)
-from .results import Attempt, Result, printable
+from .results import Attempt, CallRecord, Result, Step, printable
 from .safety import run_guarded
 from .schema import GraphSchema, Mention, introspect, link_entities
 
@@ -203,7 +203,7 @@ class Agent:
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
                                           context=context, hint=hint)
         try:
-            completion = self._ask(result, user, self.system_prompt)
+            completion = self._ask(result, user, self.system_prompt, kind="cypher")
         except LLMError as exc:
             if attempt.number == 1 and not isinstance(exc, _FINAL_LLM_ERRORS):
                 return self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
@@ -217,8 +217,7 @@ class Agent:
             return self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
                               "Your answer contained no Cypher query. " + prompts.RULES.splitlines()[-1])
         try:
-            rows = run_guarded(self.db, cleaned.cypher, timeout_ms=self.timeout_ms,
-                               max_rows=self.max_rows)
+            rows = self._execute(result, cleaned.cypher)
         except UnsafeQuery as exc:
             attempt.verdict = exc.reason
             return self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
@@ -252,16 +251,51 @@ class Agent:
         attempt.kind, attempt.error = kind, error
         return hint
 
-    def _ask(self, result: Result, user: str, system: str) -> Completion:
+    def _ask(self, result: Result, user: str, system: str, *, kind: str) -> Completion:
+        """One model call, kept as a step of `kind` (cypher or answer), failed or not."""
         result.llm_calls += 1
-        completion = self.llm.complete(user, system=system)
+        started = time.perf_counter()
+        try:
+            completion = self.llm.complete(user, system=system)
+        except LLMError as exc:
+            result.steps.append(Step(len(result.steps) + 1, "", [], exc.provider or self.llm.name,
+                                     getattr(self.llm, "model", ""), None, None,
+                                     (time.perf_counter() - started) * 1000, 0.0,
+                                     problem=str(exc), kind=kind))
+            raise
         if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
             completion = replace(completion, text=completion.text.encode(
                 "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
         result.provider = completion.provider
         result.input_tokens += completion.usage.input_tokens or 0
         result.output_tokens += completion.usage.output_tokens or 0
+        result.steps.append(Step(len(result.steps) + 1, completion.text, [], completion.provider,
+                                 completion.model, completion.usage.input_tokens,
+                                 completion.usage.output_tokens,
+                                 (time.perf_counter() - started) * 1000, 0.0, kind=kind))
         return completion
+
+    def _execute(self, result: Result, cypher: str) -> Rows:
+        """The query through the one guarded door, kept in the step of the call that wrote it."""
+        started, rows, error = time.perf_counter(), None, None
+        try:
+            rows = run_guarded(self.db, cypher, timeout_ms=self.timeout_ms, max_rows=self.max_rows)
+            return rows
+        except UnsafeQuery as exc:
+            error = f"Unsafe query: {exc.reason}"
+            raise
+        except QueryFailed as exc:
+            error = f"Query failed: {exc.server_message}"
+            raise
+        except CourseError as exc:
+            error = str(exc)
+            raise
+        finally:
+            ms = (time.perf_counter() - started) * 1000
+            step = result.steps[-1]
+            step.calls.append(CallRecord("execute_cypher", {"query": cypher}, error is None, error,
+                                         None if rows is None else len(rows.rows), 0, ms))
+            step.tools_ms += ms
 
     def _write_answer(self, result: Result) -> str:
         if not result.rows:
@@ -271,7 +305,7 @@ class Agent:
         system, user = prompts.answer_prompt(result.question, result.cypher or "", result.columns,
                                              result.rows, truncated=result.truncated)
         try:
-            text = self._ask(result, user, system).text.strip()
+            text = self._ask(result, user, system, kind="answer").text.strip()
         except LLMError as exc:  # the rows are the answer; say the prose could not be written
             return f"(The answer could not be written: {exc.reason}) Rows: {result.rows[:10]}"
         return text or f"Rows: {result.rows[:10]}"

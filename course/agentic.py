@@ -43,9 +43,9 @@ from .db import Database, Rows
 from .llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from .llm.errors import LLMError
 from .llm.offline import OfflineLLM
-from .results import Result, printable
+from .results import CallRecord, Result, Step, printable
 from .schema import GraphSchema, Mention
-from .tools import CallRecord, Step, ToolResult, cost_usd
+from .tools import ToolResult, cost_usd
 
 DEFAULT_ROUNDS = 2
 MAX_PARTS = 5         # parts of one question answered (and missing parts asked per round)
@@ -128,7 +128,8 @@ class Run:
     def step(self, role: str, text: str, usage: Usage, provider: str, model: str,
              call: CallRecord | None = None) -> Step:
         step = Step(len(self.steps) + 1, f"{role}: {text}", [call] if call else [], provider,
-                    model, usage.input_tokens, usage.output_tokens, usage.latency_ms, 0.0)
+                    model, usage.input_tokens, usage.output_tokens, usage.latency_ms, 0.0,
+                    kind=role)
         self.steps.append(step)
         self.llm_calls += 1
         return step

@@ -133,8 +133,52 @@ class Attempt:
 
 
 @dataclass
+class CallRecord:
+    """One query (or other tool call) a model's reply led to, as it ran."""
+
+    name: str                     # execute_cypher, or the agentic agent's tool
+    arguments: dict[str, Any]
+    ok: bool
+    error: str | None
+    row_count: int | None
+    result_chars: int             # the result as the model was shown it (0: not shown)
+    ms: float
+    repeated: bool = False        # the tool loop answered it from the same call's last result
+
+
+@dataclass
+class Step:
+    """One model call of any agent, and the calls it led to: `Result.steps`.
+
+    `kind` says what the call was for: `cypher` (the pipeline's query) and `answer` (the
+    answer from the rows, or the tool loop's last call without tools); `tools` (a tool-loop
+    call with tools); the agentic agent's `updater`, `router`, `critic`, `text2cypher` (its
+    pipeline's calls, in one step) and `answer` (one part's answer).
+
+    >>> step = Step(1, "MATCH (s:Student) RETURN s.name", [], "Offline", "rules", None, None,
+    ...             0.4, 1.2, kind="cypher")
+    >>> step.kind, step.final, step.problem
+    ('cypher', False, None)
+    """
+
+    number: int
+    text: str                     # what the model wrote
+    calls: list[CallRecord]
+    provider: str
+    model: str
+    input_tokens: int | None
+    output_tokens: int | None
+    llm_ms: float
+    tools_ms: float
+    final: bool = False           # the tool loop's call without tools, at the cap or the budget
+    problem: str | None = None    # the call failed, or its tool call could not be read
+    kind: str = ""
+
+
+@dataclass
 class Result:
-    """What `Agent.answer()` returns: the final query, rows and answer, and every attempt."""
+    """What `Agent.answer()` returns: the final query, rows and answer, every attempt and
+    every model call (`steps`)."""
 
     question: str
     cypher: str | None = None
@@ -145,6 +189,7 @@ class Result:
     status: str = "failed"        # answered | out_of_scope | blocked | failed
     error: str | None = None
     attempts: list[Attempt] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     provider: str | None = None
     llm_calls: int = 0
     input_tokens: int = 0

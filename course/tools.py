@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from .errors import QueryFailed, UnsafeQuery
 from .llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
 from .llm.offline import OfflineLLM
 from .llm.offline_tools import OfflineToolLLM
-from .results import Attempt, Result, plain, printable
+from .results import Attempt, CallRecord, Result, Step, plain, printable
 from .safety import run_guarded
 from .schema import GraphSchema
 
@@ -170,37 +170,6 @@ class Toolbox:
 
 
 @dataclass
-class CallRecord:
-    """One tool call as it ran."""
-
-    name: str
-    arguments: dict[str, Any]
-    ok: bool
-    error: str | None
-    row_count: int | None
-    result_chars: int
-    ms: float
-    repeated: bool = False
-
-
-@dataclass
-class Step:
-    """One LLM call of the loop and the tool calls it asked for."""
-
-    number: int
-    text: str
-    calls: list[CallRecord]
-    provider: str
-    model: str
-    input_tokens: int | None
-    output_tokens: int | None
-    llm_ms: float
-    tools_ms: float
-    final: bool = False           # the call without tools, at the cap or over the budget
-    problem: str | None = None    # a tool call the service could not read (fed back)
-
-
-@dataclass
 class Trajectory:
     """Everything one run of the loop did."""
 
@@ -254,7 +223,8 @@ def _timed_chat(llm: LLM, system: str, messages: list[Message],
 
 def _step(number: int, turn: ChatTurn, llm_ms: float, *, final: bool = False) -> Step:
     return Step(number, turn.text, [], turn.provider, turn.model, turn.usage.input_tokens,
-                turn.usage.output_tokens, llm_ms, 0.0, final=final)
+                turn.usage.output_tokens, llm_ms, 0.0, final=final,
+                kind="answer" if final else "tools")
 
 
 def _run_call(call: ToolCall, toolbox: Toolbox, seen: dict[str, dict[str, Any]],
@@ -307,7 +277,6 @@ class ToolResult(Result):
     """A `Result` with the loop's own record: steps, why it stopped, cost."""
 
     agent: str = "tools"
-    steps: list[Step] = field(default_factory=list)
     stopped: str = ""
     cost_usd: float | None = None
 
@@ -324,7 +293,7 @@ class ToolResult(Result):
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
-        data.update(steps=[asdict(s) for s in self.steps], tool_calls=self.tool_calls())
+        data["tool_calls"] = self.tool_calls()
         return data
 
 
