@@ -128,10 +128,15 @@ class Agent:
     """
 
     result_type: type[Result] = Result
+    default_prompt: str = prompts.CYPHER_SYSTEM
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
-                 schema: GraphSchema | None = None):
+                 schema: GraphSchema | None = None, prompt: str | None = None,
+                 examples: prompts.ExampleSource = None, answer_prompt: str | None = None):
+        """`prompt` is the system prompt's template ({schema}, {rules}, {examples} are filled
+        in; default `prompts.CYPHER_SYSTEM`), `examples` the worked examples (default
+        data/prompts/examples.yaml), `answer_prompt` the answer call's system prompt."""
         if llm is None:
             from .llm.registry import make_llm
 
@@ -141,9 +146,19 @@ class Agent:
         check_course_graph(db.graph_name)
         self.db, self.llm, self.memory = db, llm, memory
         self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
+        self.prompt = prompts.check_prompt(self.default_prompt if prompt is None else prompt)
+        self.examples = prompts.as_examples(examples)
+        self.answer_prompt = prompts.check_prompt(
+            prompts.ANSWER_SYSTEM if answer_prompt is None else answer_prompt,
+            what="answer_prompt", schema=False)
         self.schema = schema or introspect(db)
-        self.system_prompt = prompts.cypher_system_prompt(self.schema.render())
+        self.system_prompt = self._system_prompt()
         self.stats: Counter[str] = Counter()
+
+    def _system_prompt(self) -> str:
+        """The system message of the Cypher call: the prompt with the schema, rules, examples."""
+        return prompts.cypher_system_prompt(self.schema.render(), examples=self.examples,
+                                            template=self.prompt)
 
     def link(self, text: str) -> list[Mention]:
         """Graph values named in any text (the question, an answer)."""
@@ -303,7 +318,8 @@ class Agent:
                     if result.language == "en" else
                     "Graph mein iske liye kuch nahi mila. Naam check karo, ya doosre shabdon mein poochho.")
         system, user = prompts.answer_prompt(result.question, result.cypher or "", result.columns,
-                                             result.rows, truncated=result.truncated)
+                                             result.rows, truncated=result.truncated,
+                                             system=self.answer_prompt)
         try:
             text = self._ask(result, user, system, kind="answer").text.strip()
         except LLMError as exc:  # the rows are the answer; say the prose could not be written

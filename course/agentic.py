@@ -333,11 +333,16 @@ class AgenticAgent(Agent):
                  search: Callable[[Database, str], Rows] = search_notes,
                  timeout_ms: int = 5_000, max_rows: int = 200,
                  schema: GraphSchema | None = None,
-                 roles: RuleRoles | ChatRoles | None = None) -> None:
+                 roles: RuleRoles | ChatRoles | None = None, prompt: str | None = None,
+                 examples: prompts.ExampleSource = None,
+                 answer_prompt: str | None = None) -> None:
+        """`prompt`, `examples` and `answer_prompt` are text2cypher's (its notebook-05 `Agent`
+        takes them); `answer_prompt` also writes each part's answer from its rows."""
         if max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
-                         schema=schema)
+                         schema=schema, prompt=prompt, examples=examples,
+                         answer_prompt=answer_prompt)
         self.roles = roles or roles_for(self.llm)   # the rules offline, else the model's calls
         self.critic_on, self.max_rounds = critic, max_rounds
         self.tools, self.search = tuple(tools), search
@@ -354,7 +359,7 @@ class AgenticAgent(Agent):
         roles = self.roles
         context = self.memory.context() if self.memory is not None else ""
         toolbox = Toolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
-                          self.timeout_ms, self.max_rows)
+                          self.timeout_ms, self.max_rows, self._pipeline())
         run.parts, usage = roles.split(result.question, context)
         run.step("updater", f"split into {len(run.parts)} part(s): {run.parts}", usage,
                  roles.name, roles.model)
@@ -371,6 +376,11 @@ class AgenticAgent(Agent):
                 break
             for missing, number in asked:
                 self._part(run, roles, toolbox, missing, number, round_, context)
+
+    def _pipeline(self) -> dict[str, Any]:
+        """What text2cypher's notebook-05 Agent is given of this agent's own settings."""
+        return {"prompt": self.prompt, "examples": self.examples,
+                "answer_prompt": self.answer_prompt}
 
     def _review(self, run: Run, roles: RuleRoles | ChatRoles, toolbox: Toolbox,
                 result: AgenticResult, round_: int) -> list[tuple[str, int]]:
@@ -440,7 +450,7 @@ class AgenticAgent(Agent):
         if "note" in sub.columns and "text" in sub.columns and isinstance(self.roles, RuleRoles):
             return quote_note(sub.rewritten, sub.columns, sub.rows)
         system, user = prompts.answer_prompt(sub.rewritten, sub.cypher or "", sub.columns,
-                                             sub.rows)
+                                             sub.rows, system=self.answer_prompt)
         try:
             completion = self.llm.complete(user, system=system)
         except LLMError as exc:

@@ -86,12 +86,13 @@ REPEAT_NOTE = ("You already made this exact call; this is its earlier result. Do
                "it: change the query, or answer.")
 
 
-def system_prompt(schema_text: str) -> str:
+def system_prompt(schema_text: str, *, template: str = SYSTEM,
+                  examples: Sequence[prompts.Example] | None = None) -> str:
     """The tool loop's system message: the schema, the pipeline's query rules 1-6, the examples."""
     rules = prompts.RULES.split("\n7.")[0]   # 7 and 8 are the pipeline's reply format
-    return SYSTEM.format(out_of_scope=prompts.OUT_OF_SCOPE, read_only=prompts.READ_ONLY,
-                         schema=schema_text, rules=rules,
-                         examples=prompts.render_examples(prompts.load_examples()))
+    examples = prompts.load_examples() if examples is None else examples
+    return prompts.fill(template, out_of_scope=prompts.OUT_OF_SCOPE, read_only=prompts.READ_ONLY,
+                        schema=schema_text, rules=rules, examples=prompts.render_examples(examples))
 
 
 # --- the tools ---------------------------------------------------------------------------
@@ -306,20 +307,26 @@ class ToolAgent(Agent):
     """Answers questions with the tool loop: `Agent`'s checks, links and memory, another loop."""
 
     result_type = ToolResult
+    default_prompt = SYSTEM
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_steps: int = DEFAULT_MAX_STEPS,
                  budget_tokens: int | None = DEFAULT_BUDGET_TOKENS, timeout_ms: int = 5_000,
-                 max_rows: int = 200, schema: GraphSchema | None = None) -> None:
+                 max_rows: int = 200, schema: GraphSchema | None = None,
+                 prompt: str | None = None, examples: prompts.ExampleSource = None) -> None:
+        """`prompt`: the system prompt's template (default `SYSTEM`; {schema}, {rules},
+        {examples}, {out_of_scope}, {read_only} are filled in); `examples` as `Agent` takes them."""
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
-                         schema=schema)
+                         schema=schema, prompt=prompt, examples=examples)
         self.llm = with_tools(self.llm)
         self.max_steps, self.budget_tokens = max_steps, budget_tokens
         self.schema_text = self.schema.render()
-        self.system_prompt = system_prompt(self.schema_text)
         self.last: Trajectory | None = None
+
+    def _system_prompt(self) -> str:
+        return system_prompt(self.schema.render(), template=self.prompt, examples=self.examples)
 
     def _loop(self, result: Result) -> None:
         """The tool loop for one checked, linked question; its record goes into `result`."""
