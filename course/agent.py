@@ -8,6 +8,12 @@ rows, fenced as data. Every attempt is kept, so a notebook can show what happene
 >>> agent = Agent(db)                        # the provider: COURSE_LLM, keys, else offline
 >>> agent.answer("Who is Payal?").status
 'answered'
+
+With `answer=False` it stops at the rows: one model call, no answer written.
+
+>>> result = Agent(db, answer=False).answer("Who is Payal?")
+>>> result.rows, result.answer, result.llm_calls
+([['Payal', 2, 'CSE']], None, 1)
 """
 from __future__ import annotations
 
@@ -133,10 +139,12 @@ class Agent:
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
                  schema: GraphSchema | None = None, prompt: str | None = None,
-                 examples: prompts.ExampleSource = None, answer_prompt: str | None = None):
+                 examples: prompts.ExampleSource = None, answer_prompt: str | None = None,
+                 answer: bool = True):
         """`prompt` is the system prompt's template ({schema}, {rules}, {examples} are filled
         in; default `prompts.CYPHER_SYSTEM`), `examples` the worked examples (default
-        data/prompts/examples.yaml), `answer_prompt` the answer call's system prompt."""
+        data/prompts/examples.yaml), `answer_prompt` the answer call's system prompt.
+        `answer=False`: rows only, no answer call (the result's `answer` is None)."""
         if llm is None:
             from .llm.registry import make_llm
 
@@ -146,6 +154,7 @@ class Agent:
         check_course_graph(db.graph_name)
         self.db, self.llm, self.memory = db, llm, memory
         self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
+        self.writes_answer = answer
         self.prompt = prompts.check_prompt(self.default_prompt if prompt is None else prompt)
         self.examples = prompts.as_examples(examples)
         self.answer_prompt = prompts.check_prompt(
@@ -184,6 +193,8 @@ class Agent:
         except CourseError as exc:  # a bad question, the database or every provider down
             result.status, result.error = "failed", _what_to_do(exc)
             result.answer = f"Sorry, I couldn't answer that. {result.error}"
+        if not self.writes_answer:   # rows only: the status and error say the rest
+            result.answer = None
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         if self.memory is not None and result.status != "failed":
             self.memory.remember(result, result.mentions, self.link)
@@ -313,6 +324,8 @@ class Agent:
             step.tools_ms += ms
 
     def _write_answer(self, result: Result) -> str:
+        if not self.writes_answer:   # rows only: no answer call
+            return ""
         if not result.rows:
             return ("I found nothing in the graph for that. Check the names, or ask in other words."
                     if result.language == "en" else

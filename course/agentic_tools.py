@@ -279,7 +279,7 @@ class Toolbox:
                       **self.pipeline)
         result = agent.answer(question)
         return ToolOutput("text2cypher", {"question": question}, result.columns, result.rows,
-                          result.cypher, result.answer, result.status, result.error,
+                          result.cypher, result.answer or "", result.status, result.error,
                           result.llm_calls, result.input_tokens, result.output_tokens)
 
     def notes(self, query: str) -> ToolOutput:

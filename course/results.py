@@ -94,6 +94,34 @@ def rows_table(columns: list[str], rows: list[list[Any]], *, limit: int = SHOWN_
     return f"<table><tr>{head}</tr>{body}{more}</table>"
 
 
+def text_table(columns: list[str], rows: list[list[Any]], *, limit: int = SHOWN_ROWS,
+               width: int = 40) -> str:
+    """Query rows as a plain-text table for a terminal (at most `limit` rows, values cut to
+    `width` characters), what `ask --rows` prints.
+
+    >>> print(text_table(["name", "year"], [["Payal", 2], ["Aarav", 2]]))
+    name   year
+    -----  ----
+    Payal  2
+    Aarav  2
+    """
+    if not columns:
+        return "(no rows)"
+    def cell(value: Any) -> str:
+        text = " ".join(printable(plain(value)).split())
+        return text if len(text) <= width else text[:width - 1] + "…"
+
+    table = [[cell(c) for c in columns]] + [[cell(v) for v in row] for row in rows[:limit]]
+    widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
+    lines = ["  ".join(v.ljust(w) for v, w in zip(line, widths)).rstrip() for line in table]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    if not rows:
+        lines.append("(no rows)")
+    elif len(rows) > limit:
+        lines.append(f"… {len(rows) - limit} more rows")
+    return "\n".join(lines)
+
+
 def left_aligned(frame: Any) -> Any:
     """A pandas table whose text columns read left to right (Jupyter aligns every cell right).
 
@@ -185,7 +213,7 @@ class Result:
     columns: list[str] = field(default_factory=list)
     rows: list[list[Any]] = field(default_factory=list)
     truncated: bool = False
-    answer: str = ""
+    answer: str | None = ""       # None: rows only (`Agent(..., answer=False)`), none written
     status: str = "failed"        # answered | out_of_scope | blocked | failed
     error: str | None = None
     attempts: list[Attempt] = field(default_factory=list)
@@ -208,19 +236,37 @@ class Result:
         one request to the provider, an LLM or the offline rules)."""
         cut = "; rows cut at the row cap" if self.truncated else ""
         return (f"[{self.status}; {printable(self.provider or 'no provider')}; "
-                f"{_plural(len(self.attempts), 'attempt')}; {_plural(self.llm_calls, 'model call')}{cut}]")
+                f"{_plural(len(self.attempts), 'attempt')}; {_plural(self.llm_calls, 'model call')}"
+                f"{cut}{self.rows_only_note()}]")
+
+    def rows_only_note(self) -> str:
+        """'; rows only' for a result with no answer written (`Agent(..., answer=False)`)."""
+        return "; rows only" if self.answer is None else ""
 
     def summary(self, *, number: int | None = None) -> str:
-        """The question, the Cypher, the answer and the footer, as a terminal shows them."""
+        """The question, the Cypher, the answer (rows only: the rows as a table) and the footer,
+        as a terminal shows them."""
         lead = f"{number}. " if number is not None else "Q: "
         pad = " " * len(lead) if number is not None else "   "
         lines = [lead + printable(self.question)]
-        if self.cypher:
-            lines.append(pad + printable(self.cypher).replace("\n", "\n" + pad))
-        lead = "A: " if number is None else pad + "Answer: "
-        lines.append(lead + printable(self.answer).replace("\n", "\n" + " " * len(lead)))
+        if self.answer is None:
+            lines += [pad + line if line else "" for line in self.rows_text()]
+        else:
+            if self.cypher:
+                lines.append(pad + printable(self.cypher).replace("\n", "\n" + pad))
+            lead = "A: " if number is None else pad + "Answer: "
+            lines.append(lead + printable(self.answer).replace("\n", "\n" + " " * len(lead)))
         lines.append(pad + self.footer())
         return "\n".join(lines)
+
+    def rows_text(self) -> list[str]:
+        """What a rows-only result shows: the query and its rows as a table, else the error."""
+        lines = printable(self.cypher).split("\n") if self.cypher else []
+        if self.status == "answered":
+            lines += text_table(self.columns, self.rows).split("\n")
+        elif self.error:
+            lines.append("Error: " + " ".join(printable(self.error).split()))
+        return lines
 
     def __str__(self) -> str:
         return self.summary()
@@ -234,10 +280,16 @@ class Result:
         parts = [f"<p><b>Q:</b> {esc(self.question)}</p>"]
         if self.cypher:
             parts.append(f"<pre style='text-align:left'>{esc(self.cypher)}</pre>")
-        parts.append(rows_table(self.columns, self.rows))
-        parts.append(f"<p><b>A:</b> {esc(self.answer)}</p><p><small>{esc(self.footer())}"
-                     "</small></p>")
+        parts.append(self.rows_html())
+        said = (f"<b>A:</b> {esc(self.answer)}" if self.answer is not None else
+                f"<b>Error:</b> {esc(self.error)}" if self.error else "")
+        parts.append((f"<p>{said}</p>" if said else "")
+                     + f"<p><small>{esc(self.footer())}</small></p>")
         return "\n".join(parts)
+
+    def rows_html(self) -> str:
+        """The rows as an HTML table (`rows_table`)."""
+        return rows_table(self.columns, self.rows)
 
     def to_dict(self) -> dict[str, Any]:
         """The `python -m course ask --json` record."""

@@ -12,7 +12,8 @@ Cypher and a tool that shows the schema, and iterates until it has an answer.
   same call with the same arguments is answered from its last result with a note, not run
   again; at the step cap or over the token budget, one last call without tools asks for the
   best answer from what was found. Every step is kept (text, calls, arguments, result size,
-  error, time).
+  error, time). Rows only (`ToolAgent(..., answer=False)`): the first query that returns
+  rows ends the loop (stopped "rows"), and no call is made to write an answer.
 - `ToolAgent` is an `Agent` with this loop in place of the pipeline: the same question
   checks, linked values and memory, and a `ToolResult` (a `Result`) with the steps,
   `stopped`, tokens and `cost_usd` from the dated price table.
@@ -182,8 +183,11 @@ class Trajectory:
 
 def run_loop(llm: LLM, system: str, question: str, toolbox: Toolbox, *,
              max_steps: int = DEFAULT_MAX_STEPS, budget_tokens: int | None = DEFAULT_BUDGET_TOKENS,
-             tools: Sequence[ToolSpec] = TOOLS) -> Trajectory:
-    """Ask, run the tools it calls, feed the results back; stop on an answer, the cap or the budget."""
+             tools: Sequence[ToolSpec] = TOOLS, rows_only: bool = False) -> Trajectory:
+    """Ask, run the tools it calls, feed the results back; stop on an answer, the cap or the budget.
+
+    `rows_only`: the first query that returns rows ends the loop (stopped "rows"), and the cap
+    or the budget ends it with no final call: no call writes an answer."""
     messages = [Message("user", question)]
     steps: list[Step] = []
     seen: dict[str, dict[str, Any]] = {}      # a call's name and arguments -> its last result
@@ -208,6 +212,10 @@ def run_loop(llm: LLM, system: str, question: str, toolbox: Toolbox, *,
         for call in turn.tool_calls:           # parallel calls: every one runs, in order
             messages.append(_run_call(call, toolbox, seen, step))
         step.tools_ms = (time.perf_counter() - started) * 1000
+        if rows_only and any(c.name == EXECUTE_CYPHER.name and c.row_count for c in step.calls):
+            return Trajectory(steps, messages, "rows", "")
+    if rows_only:
+        return Trajectory(steps, messages, stopped, "")
     why = "the token budget is used up" if stopped == "budget" else f"{max_steps} steps are used up"
     messages.append(Message("user", FINAL_NOTE.format(why=why)))
     turn, llm_ms = _timed_chat(llm, system, messages, ())
@@ -290,7 +298,8 @@ class ToolResult(Result):
         calls = len(self.tool_calls())
         return (f"[{self.status}; {printable(self.provider or 'no provider')}; tool loop: "
                 f"{len(self.steps)} step{'s' * (len(self.steps) != 1)}, {calls} tool "
-                f"call{'s' * (calls != 1)}, stopped: {self.stopped or 'not run'}]")
+                f"call{'s' * (calls != 1)}, stopped: {self.stopped or 'not run'}"
+                f"{self.rows_only_note()}]")
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
@@ -313,13 +322,15 @@ class ToolAgent(Agent):
                  max_steps: int = DEFAULT_MAX_STEPS,
                  budget_tokens: int | None = DEFAULT_BUDGET_TOKENS, timeout_ms: int = 5_000,
                  max_rows: int = 200, schema: GraphSchema | None = None,
-                 prompt: str | None = None, examples: prompts.ExampleSource = None) -> None:
+                 prompt: str | None = None, examples: prompts.ExampleSource = None,
+                 answer: bool = True) -> None:
         """`prompt`: the system prompt's template (default `SYSTEM`; {schema}, {rules},
-        {examples}, {out_of_scope}, {read_only} are filled in); `examples` as `Agent` takes them."""
+        {examples}, {out_of_scope}, {read_only} are filled in); `examples` as `Agent` takes them.
+        `answer=False`: rows only, the loop ends at the first query that returns rows."""
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
-                         schema=schema, prompt=prompt, examples=examples)
+                         schema=schema, prompt=prompt, examples=examples, answer=answer)
         self.llm = with_tools(self.llm)
         self.max_steps, self.budget_tokens = max_steps, budget_tokens
         self.schema_text = self.schema.render()
@@ -334,7 +345,8 @@ class ToolAgent(Agent):
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions, context=context)
         toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
         self.last = run_loop(self.llm, self.system_prompt, user, toolbox,
-                             max_steps=self.max_steps, budget_tokens=self.budget_tokens)
+                             max_steps=self.max_steps, budget_tokens=self.budget_tokens,
+                             rows_only=not self.writes_answer)
         assert isinstance(result, ToolResult)
         _finish(result, self.last, toolbox.last)
 
