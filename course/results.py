@@ -1,7 +1,9 @@
 """What the agent returns, and the one way it is shown: in a terminal, in Jupyter, as JSON.
 
-Introduced in notebook 05. `Result` carries the final query, rows and answer and every
-attempt; `summary()` is the text the command line prints, `_repr_html_` the table a
+Introduced in notebook 05. `Result` carries the final query, rows and answer, every
+attempt and every model call (`steps`, one `Step` each, for every agent); its answer is None
+when only the rows were asked for (`ask --rows`). `summary()` is the text the command line
+prints (rows only: the rows as a `text_table`), `_repr_html_` the table a
 notebook shows, `to_dict()` the `course ask --json` record, and `values()` the values of
 its rows (what the picture lights up, what memory reads). Everything shown passes through
 `printable()`, so a terminal escape code in the graph's data or a model's answer is shown
@@ -107,6 +109,7 @@ def text_table(columns: list[str], rows: list[list[Any]], *, limit: int = SHOWN_
     """
     if not columns:
         return "(no rows)"
+
     def cell(value: Any) -> str:
         text = " ".join(printable(plain(value)).split())
         return text if len(text) <= width else text[:width - 1] + "…"

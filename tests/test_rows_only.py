@@ -222,3 +222,13 @@ def test_a_notebook_shows_the_rows_and_no_answer(college_db):
     parts = AgenticAgent(college_db, OfflineLLM(), answer=False).answer(
         "Who is best at DBMS, and which clubs is she in?")._repr_html_()
     assert "Debate Society" in parts and "Payal" in parts and "<b>A:</b>" not in parts
+
+
+def test_the_text_table_is_bounded_and_safe():
+    from course.results import text_table
+
+    rows = [[f"S{n:02}", "x" * 100 + "\x1b[31m"] for n in range(25)]
+    lines = text_table(["id", "text"], rows, limit=20).splitlines()
+    assert len(lines) == 2 + 20 + 1 and lines[-1] == "… 5 more rows"
+    assert max(len(line) for line in lines) <= 3 + 2 + 40 and "\x1b" not in "".join(lines)
+    assert text_table(["name"], []).splitlines()[-1] == "(no rows)"
