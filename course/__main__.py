@@ -4,8 +4,8 @@ Every failure the learner can cause or meet (a stopped server, a broken CSV, no 
 ends with one sentence on standard error and exit status 1 or 2, never a traceback.
 
 >>> args = build_parser().parse_args(["ask", "--fresh", "Who is Payal?", "uska year?"])
->>> args.questions, args.fresh, args.attempts
-(['Who is Payal?', 'uska year?'], True, 2)
+>>> args.questions, args.fresh, args.attempts, args.rows
+(['Who is Payal?', 'uska year?'], True, 2, False)
 """
 from __future__ import annotations
 
@@ -116,6 +116,12 @@ def _print_result(result: Result, as_json: bool) -> None:
         print(result.summary() + "\n", flush=True)
 
 
+def _failed(question: str, error: str, *, rows_only: bool) -> Result:
+    """A failed Result saying why: with `--rows` its answer is None, as every other one's is."""
+    return Result(printable(question, limit=200), status="failed", error=error,
+                  answer=None if rows_only else f"Sorry, I couldn't answer that. {error}")
+
+
 def _answer_safely(agent: Agent | ToolAgent | AgenticAgent, question: str) -> Result:
     """One question's Result, whatever happens: a bug in one answer must not end the session.
 
@@ -135,8 +141,7 @@ def _answer_safely(agent: Agent | ToolAgent | AgenticAgent, question: str) -> Re
             where = "the details could not be written to a log"
         error = (f"Something unexpected went wrong while answering this question "
                  f"({type(exc).__name__}); {where}. The other questions are not affected.")
-        return Result(printable(question, limit=200), status="failed", error=error,
-                      answer=f"Sorry, I couldn't answer that. {error}")
+        return _failed(question, error, rows_only=not agent.writes_answer)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -167,8 +172,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         agent = _make_agent(args, db, memory)
     except CourseError as exc:  # a stopped server, a missing key: each question fails, saying why
         for question in questions:
-            _print_result(Result(question, status="failed", error=str(exc),
-                                 answer=f"Sorry, I couldn't answer that. {exc}"), args.json)
+            _print_result(_failed(question, str(exc), rows_only=args.rows), args.json)
         return 1
     failed = 0
     for question in questions:
@@ -187,16 +191,17 @@ def _make_agent(args: argparse.Namespace, db: Database,
     from .agent import Agent
     from .llm.registry import make_llm
 
-    llm = make_llm(args.provider)
+    llm, answer = make_llm(args.provider), not args.rows
     if args.agent == "tools":
         from .tools import DEFAULT_MAX_STEPS, ToolAgent
 
-        return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS)
+        return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS,
+                         answer=answer)
     if args.agent == "agentic":   # with the planner's tools and notebook 13's note search
         from .planner_tools import learner_agent
 
-        return learner_agent(db, llm, memory=memory)
-    return Agent(db, llm, memory=memory, max_attempts=args.attempts)
+        return learner_agent(db, llm, memory=memory, answer=answer)
+    return Agent(db, llm, memory=memory, max_attempts=args.attempts, answer=answer)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -320,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--provider", default=None, help="auto (default), offline, gemini, groq, ...")
     ask.add_argument("--json", action="store_true", help="one JSON object per question, per line")
     ask.add_argument("--fresh", action="store_true", help="forget between questions")
+    ask.add_argument("--rows", action="store_true",
+                     help="the rows without an answer written (one model call fewer; "
+                          "with --json, answer is null)")
     ask.add_argument("--one", action="store_true", help="join all words into one question")
     ask.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
     ask.add_argument("--agent", choices=("pipeline", "tools", "agentic"), default="pipeline",

@@ -8,6 +8,12 @@ rows, fenced as data. Every attempt is kept, so a notebook can show what happene
 >>> agent = Agent(db)                        # the provider: COURSE_LLM, keys, else offline
 >>> agent.answer("Who is Payal?").status
 'answered'
+
+With `answer=False` it stops at the rows: one model call, no answer written.
+
+>>> result = Agent(db, answer=False).answer("Who is Payal?")
+>>> result.rows, result.answer, result.llm_calls
+([['Payal', 2, 'CSE']], None, 1)
 """
 from __future__ import annotations
 
@@ -20,12 +26,12 @@ from typing import Any, Protocol, runtime_checkable
 
 from . import prompts
 from .cleaning import clean
-from .db import Database
+from .db import Database, Rows
 from .errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
 from .llm.base import LLM, Completion
 from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound,
                          NoProviderConfigured, UnknownProvider)
-from .results import Attempt, Result, printable
+from .results import Attempt, CallRecord, Result, Step, printable
 from .safety import run_guarded
 from .schema import GraphSchema, Mention, introspect, link_entities
 
@@ -128,10 +134,17 @@ class Agent:
     """
 
     result_type: type[Result] = Result
+    default_prompt: str = prompts.CYPHER_SYSTEM
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
-                 schema: GraphSchema | None = None):
+                 schema: GraphSchema | None = None, prompt: str | None = None,
+                 examples: prompts.ExampleSource = None, answer_prompt: str | None = None,
+                 answer: bool = True):
+        """`prompt` is the system prompt's template ({schema}, {rules}, {examples} are filled
+        in; default `prompts.CYPHER_SYSTEM`), `examples` the worked examples (default
+        data/prompts/examples.yaml), `answer_prompt` the answer call's system prompt.
+        `answer=False`: rows only, no answer call (the result's `answer` is None)."""
         if llm is None:
             from .llm.registry import make_llm
 
@@ -141,9 +154,20 @@ class Agent:
         check_course_graph(db.graph_name)
         self.db, self.llm, self.memory = db, llm, memory
         self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
+        self.writes_answer = answer
+        self.prompt = prompts.check_prompt(self.default_prompt if prompt is None else prompt)
+        self.examples = prompts.as_examples(examples)
+        self.answer_prompt = prompts.check_prompt(
+            prompts.ANSWER_SYSTEM if answer_prompt is None else answer_prompt,
+            what="answer_prompt", schema=False)
         self.schema = schema or introspect(db)
-        self.system_prompt = prompts.cypher_system_prompt(self.schema.render())
+        self.system_prompt = self._system_prompt()
         self.stats: Counter[str] = Counter()
+
+    def _system_prompt(self) -> str:
+        """The system message of the Cypher call: the prompt with the schema, rules, examples."""
+        return prompts.cypher_system_prompt(self.schema.render(), examples=self.examples,
+                                            template=self.prompt)
 
     def link(self, text: str) -> list[Mention]:
         """Graph values named in any text (the question, an answer)."""
@@ -169,6 +193,8 @@ class Agent:
         except CourseError as exc:  # a bad question, the database or every provider down
             result.status, result.error = "failed", _what_to_do(exc)
             result.answer = f"Sorry, I couldn't answer that. {result.error}"
+        if not self.writes_answer:   # rows only: the status and error say the rest
+            result.answer = None
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         if self.memory is not None and result.status != "failed":
             self.memory.remember(result, result.mentions, self.link)
@@ -203,7 +229,7 @@ class Agent:
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
                                           context=context, hint=hint)
         try:
-            completion = self._ask(result, user, self.system_prompt)
+            completion = self._ask(result, user, self.system_prompt, kind="cypher")
         except LLMError as exc:
             if attempt.number == 1 and not isinstance(exc, _FINAL_LLM_ERRORS):
                 return self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
@@ -217,8 +243,7 @@ class Agent:
             return self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
                               "Your answer contained no Cypher query. " + prompts.RULES.splitlines()[-1])
         try:
-            rows = run_guarded(self.db, cleaned.cypher, timeout_ms=self.timeout_ms,
-                               max_rows=self.max_rows)
+            rows = self._execute(result, cleaned.cypher)
         except UnsafeQuery as exc:
             attempt.verdict = exc.reason
             return self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
@@ -252,26 +277,64 @@ class Agent:
         attempt.kind, attempt.error = kind, error
         return hint
 
-    def _ask(self, result: Result, user: str, system: str) -> Completion:
+    def _ask(self, result: Result, user: str, system: str, *, kind: str) -> Completion:
+        """One model call, kept as a step of `kind` (cypher or answer), failed or not."""
         result.llm_calls += 1
-        completion = self.llm.complete(user, system=system)
+        started = time.perf_counter()
+        try:
+            completion = self.llm.complete(user, system=system)
+        except LLMError as exc:
+            result.steps.append(Step(len(result.steps) + 1, "", [], exc.provider or self.llm.name,
+                                     getattr(self.llm, "model", ""), None, None,
+                                     (time.perf_counter() - started) * 1000, 0.0,
+                                     problem=str(exc), kind=kind))
+            raise
         if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
             completion = replace(completion, text=completion.text.encode(
                 "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
         result.provider = completion.provider
         result.input_tokens += completion.usage.input_tokens or 0
         result.output_tokens += completion.usage.output_tokens or 0
+        result.steps.append(Step(len(result.steps) + 1, completion.text, [], completion.provider,
+                                 completion.model, completion.usage.input_tokens,
+                                 completion.usage.output_tokens,
+                                 (time.perf_counter() - started) * 1000, 0.0, kind=kind))
         return completion
 
+    def _execute(self, result: Result, cypher: str) -> Rows:
+        """The query through the one guarded door, kept in the step of the call that wrote it."""
+        started, rows, error = time.perf_counter(), None, None
+        try:
+            rows = run_guarded(self.db, cypher, timeout_ms=self.timeout_ms, max_rows=self.max_rows)
+            return rows
+        except UnsafeQuery as exc:
+            error = f"Unsafe query: {exc.reason}"
+            raise
+        except QueryFailed as exc:
+            error = f"Query failed: {exc.server_message}"
+            raise
+        except CourseError as exc:
+            error = str(exc)
+            raise
+        finally:
+            ms = (time.perf_counter() - started) * 1000
+            step = result.steps[-1]
+            step.calls.append(CallRecord("execute_cypher", {"query": cypher}, error is None, error,
+                                         None if rows is None else len(rows.rows), 0, ms))
+            step.tools_ms += ms
+
     def _write_answer(self, result: Result) -> str:
+        if not self.writes_answer:   # rows only: no answer call
+            return ""
         if not result.rows:
             return ("I found nothing in the graph for that. Check the names, or ask in other words."
                     if result.language == "en" else
                     "Graph mein iske liye kuch nahi mila. Naam check karo, ya doosre shabdon mein poochho.")
         system, user = prompts.answer_prompt(result.question, result.cypher or "", result.columns,
-                                             result.rows, truncated=result.truncated)
+                                             result.rows, truncated=result.truncated,
+                                             system=self.answer_prompt)
         try:
-            text = self._ask(result, user, system).text.strip()
+            text = self._ask(result, user, system, kind="answer").text.strip()
         except LLMError as exc:  # the rows are the answer; say the prose could not be written
             return f"(The answer could not be written: {exc.reason}) Rows: {result.rows[:10]}"
         return text or f"Rows: {result.rows[:10]}"

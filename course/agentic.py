@@ -27,6 +27,7 @@ True
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 import time
@@ -43,9 +44,9 @@ from .db import Database, Rows
 from .llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from .llm.errors import LLMError
 from .llm.offline import OfflineLLM
-from .results import Result, printable
+from .results import CallRecord, Result, Step, printable, rows_table, text_table
 from .schema import GraphSchema, Mention
-from .tools import CallRecord, Step, ToolResult, cost_usd
+from .tools import ToolResult, cost_usd
 
 DEFAULT_ROUNDS = 2
 MAX_PARTS = 5         # parts of one question answered (and missing parts asked per round)
@@ -128,7 +129,8 @@ class Run:
     def step(self, role: str, text: str, usage: Usage, provider: str, model: str,
              call: CallRecord | None = None) -> Step:
         step = Step(len(self.steps) + 1, f"{role}: {text}", [call] if call else [], provider,
-                    model, usage.input_tokens, usage.output_tokens, usage.latency_ms, 0.0)
+                    model, usage.input_tokens, usage.output_tokens, usage.latency_ms, 0.0,
+                    kind=role)
         self.steps.append(step)
         self.llm_calls += 1
         return step
@@ -150,11 +152,33 @@ class AgenticResult(ToolResult):
         return (f"[{self.status}; {printable(self.provider or 'no provider')}; agentic: "
                 f"{len(self.sub_questions)} part{'s' * (len(self.sub_questions) != 1)}, "
                 f"{self.llm_calls} LLM call{'s' * (self.llm_calls != 1)}, critic: "
-                f"{rounds} round{'s' * (rounds != 1)}]")
+                f"{rounds} round{'s' * (rounds != 1)}{self.rows_only_note()}]")
+
+    def rows_text(self) -> list[str]:
+        """Rows only: each part of the answer, its tool, and its rows as a table (or its error)."""
+        lines = []
+        for n, s in enumerate(best_parts(self.sub_questions), 1):
+            lines.append(f"{n}. {printable(s.rewritten)} ({printable(s.tool or 'no tool')})")
+            shown = (text_table(s.columns, s.rows) if s.found else
+                     "Error: " + " ".join(printable(s.error or "nothing found").split()))
+            lines += ["   " + line for line in shown.split("\n")]
+        return lines or super().rows_text()
+
+    def rows_html(self) -> str:
+        if self.answer is not None:
+            return super().rows_html()
+        esc = lambda value: html.escape(printable(value))  # noqa: E731
+        return "\n".join(f"<p>{esc(s.rewritten)} ({esc(s.tool)})</p>" + (
+            rows_table(s.columns, s.rows) if s.found else
+            f"<p><b>Error:</b> {esc(s.error or 'nothing found')}</p>")
+            for s in best_parts(self.sub_questions))
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
         data["sub_questions"] = [s.contract() for s in self.sub_questions]
+        if self.answer is None:   # rows only: no part has an answer written either
+            for part in data["sub_questions"]:
+                part["answer"] = None
         data["critic"] = [asdict(c) for c in self.critic]
         return data
 
@@ -332,11 +356,17 @@ class AgenticAgent(Agent):
                  search: Callable[[Database, str], Rows] = search_notes,
                  timeout_ms: int = 5_000, max_rows: int = 200,
                  schema: GraphSchema | None = None,
-                 roles: RuleRoles | ChatRoles | None = None) -> None:
+                 roles: RuleRoles | ChatRoles | None = None, prompt: str | None = None,
+                 examples: prompts.ExampleSource = None,
+                 answer_prompt: str | None = None, answer: bool = True) -> None:
+        """`prompt`, `examples` and `answer_prompt` are text2cypher's (its notebook-05 `Agent`
+        takes them); `answer_prompt` also writes each part's answer from its rows.
+        `answer=False`: rows only, each part's rows and no call that writes an answer."""
         if max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
-                         schema=schema)
+                         schema=schema, prompt=prompt, examples=examples,
+                         answer_prompt=answer_prompt, answer=answer)
         self.roles = roles or roles_for(self.llm)   # the rules offline, else the model's calls
         self.critic_on, self.max_rounds = critic, max_rounds
         self.tools, self.search = tuple(tools), search
@@ -353,7 +383,7 @@ class AgenticAgent(Agent):
         roles = self.roles
         context = self.memory.context() if self.memory is not None else ""
         toolbox = Toolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
-                          self.timeout_ms, self.max_rows)
+                          self.timeout_ms, self.max_rows, self._pipeline())
         run.parts, usage = roles.split(result.question, context)
         run.step("updater", f"split into {len(run.parts)} part(s): {run.parts}", usage,
                  roles.name, roles.model)
@@ -370,6 +400,11 @@ class AgenticAgent(Agent):
                 break
             for missing, number in asked:
                 self._part(run, roles, toolbox, missing, number, round_, context)
+
+    def _pipeline(self) -> dict[str, Any]:
+        """What text2cypher's notebook-05 Agent is given of this agent's own settings."""
+        return {"prompt": self.prompt, "examples": self.examples,
+                "answer_prompt": self.answer_prompt, "answer": self.writes_answer}
 
     def _review(self, run: Run, roles: RuleRoles | ChatRoles, toolbox: Toolbox,
                 result: AgenticResult, round_: int) -> list[tuple[str, int]]:
@@ -407,6 +442,8 @@ class AgenticAgent(Agent):
                 run.llm_calls -= 1   # no call a model would make: it reads the conversation itself
         mentions = self.link(rewritten)
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]
+        if not self.writes_answer:   # rows only: a tool that gives no rows is no use
+            tried.append("answer_given")
         call, usage = roles.route(rewritten, mentions, toolbox.specs(without=tried), run, context)
         if call is None:    # no tool is left to try on this part
             run.step("router", f"no tool left for {rewritten!r}", usage, roles.name, roles.model)
@@ -428,7 +465,7 @@ class AgenticAgent(Agent):
         sub = SubQuestion(part, rewritten, call.name, out.arguments, out.rows, out.answer,
                           out.columns, out.cypher, out.status, out.error,
                           out.found and out.status == "answered", round_, number, mentions)
-        if not sub.answer:
+        if not sub.answer and self.writes_answer:
             sub.answer = self._write(run, sub, toolbox)
         run.sub_questions.append(sub)
 
@@ -439,7 +476,7 @@ class AgenticAgent(Agent):
         if "note" in sub.columns and "text" in sub.columns and isinstance(self.roles, RuleRoles):
             return quote_note(sub.rewritten, sub.columns, sub.rows)
         system, user = prompts.answer_prompt(sub.rewritten, sub.cypher or "", sub.columns,
-                                             sub.rows)
+                                             sub.rows, system=self.answer_prompt)
         try:
             completion = self.llm.complete(user, system=system)
         except LLMError as exc:
@@ -481,12 +518,19 @@ def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[An
     return f"{' '.join(picked or sentences[:1])} (note {record.get('note')}, on {record.get('concept')})"
 
 
+def best_parts(sub_questions: Sequence[SubQuestion]) -> list[SubQuestion]:
+    """Each part of the answer once, in order: its last attempt that found something, else
+    its last attempt."""
+    by_part: dict[int, list[SubQuestion]] = {}
+    for s in sub_questions:
+        by_part.setdefault(s.part, []).append(s)
+    return [next((s for s in reversed(subs) if s.found), subs[-1])
+            for _, subs in sorted(by_part.items())]
+
+
 def _finish(result: AgenticResult, run: Run) -> None:
     """The answer covers every part, in order; the result's own fields from the parts."""
-    by_part: dict[int, list[SubQuestion]] = {}
-    for s in run.sub_questions:
-        by_part.setdefault(s.part, []).append(s)
-    best = [next((s for s in reversed(subs) if s.found), subs[-1]) for _, subs in sorted(by_part.items())]
+    best = best_parts(run.sub_questions)
     lines = []
     for s in best:
         text = s.answer if s.found else f"{UNANSWERED[result.language]}: {s.rewritten} ({s.answer})"

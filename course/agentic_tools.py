@@ -221,6 +221,7 @@ class Toolbox:
     context: str = ""             # the conversation so far, for text2cypher
     timeout_ms: int = 5_000
     max_rows: int = 200
+    pipeline: dict[str, Any] = field(default_factory=dict)   # text2cypher's Agent(**pipeline)
 
     def __post_init__(self) -> None:
         self.schema = self.schema or introspect(self.db)
@@ -274,10 +275,11 @@ class Toolbox:
     def text2cypher(self, question: str) -> ToolOutput:
         """The notebook-05 agent on one question: it writes Cypher, the guard checks, it retries."""
         agent = Agent(self.db, self.llm, memory=_ReadOnly(self.context) if self.context else None,
-                      timeout_ms=self.timeout_ms, max_rows=self.max_rows, schema=self.schema)
+                      timeout_ms=self.timeout_ms, max_rows=self.max_rows, schema=self.schema,
+                      **self.pipeline)
         result = agent.answer(question)
         return ToolOutput("text2cypher", {"question": question}, result.columns, result.rows,
-                          result.cypher, result.answer, result.status, result.error,
+                          result.cypher, result.answer or "", result.status, result.error,
                           result.llm_calls, result.input_tokens, result.output_tokens)
 
     def notes(self, query: str) -> ToolOutput:

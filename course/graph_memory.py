@@ -138,7 +138,7 @@ ORDER BY t.n
 _FIND_REPEAT = """
 MATCH (:Session {id: $session})-[:HAS_TURN]->(t:Turn)
 WHERE t.norm = $norm AND t.data_version = $version AND t.context_key = $context_key
-  AND t.status = 'answered' AND t.from_memory = false
+  AND t.status = 'answered' AND t.from_memory = false AND t.answer IS NOT NULL
 RETURN t.n, t.cypher, t.columns, t.rows, t.answer, t.provider
 ORDER BY t.n DESC LIMIT 1
 """
@@ -194,7 +194,7 @@ class GraphMemory(ShortTermMemory):
             raise
 
     def _blocks(self) -> list[str]:
-        older = "\n".join(f"- Turn {t.n}: {one_line(t.question)} -> {one_line(t.answer)}"
+        older = "\n".join(f"- Turn {t.n}: {one_line(t.question)} -> {t.said()}"
                           for t in self.earlier)
         return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n"
                 f"{fence(older, note=AS_DATA)}" if older else ""] + super()._blocks()
@@ -260,7 +260,8 @@ class GraphMemory(ShortTermMemory):
         updates = super().remember(result, mentions, link)
         self._save(result, updates, pending, {m.value for m in mentions})
         if (self.cache is not None and cacheable and not pending.context_key
-                and result.status == "answered" and not result.from_memory):
+                and result.status == "answered" and not result.from_memory
+                and result.answer is not None):   # rows only: no answer to serve again
             self.cache.put(result, version=pending.version, provider=pending.provider)
         return updates
 

@@ -64,14 +64,18 @@ class Turn:
     question: str
     cypher: str | None
     result: str          # the rows, as JSON, trimmed to RESULT_CHARS
-    answer: str
+    answer: str | None   # None: rows only, no answer was written
     status: str = "answered"
 
     def render(self) -> str:
         return "\n".join([f"[Turn {self.n}] User: {one_line(self.question)}",
                           f"Cypher: {one_line(self.cypher or '(none)')}",
                           f"Result: {self.result}",
-                          f"Answer: {one_line(self.answer)}"])
+                          f"Answer: {self.said()}"])
+
+    def said(self) -> str:
+        """The answer on one line, or what stood for it when only rows were asked for."""
+        return one_line(self.answer) if self.answer is not None else "(rows only: none written)"
 
 
 def one_line(text: str) -> str:

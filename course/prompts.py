@@ -13,10 +13,11 @@ QUESTION: uska year kya hai?
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, Union
 
 import yaml
 
@@ -103,20 +104,100 @@ class Example:
     cypher: str
 
 
+# What an agent takes as `examples=`: Examples, (question, cypher) pairs or {question, cypher}
+# dicts; a YAML file in the format of data/prompts/examples.yaml; None for the course's own.
+ExampleSource = Union[Sequence[Union[Example, tuple[str, str], dict[str, str]]], str, Path, None]
+
+
 @lru_cache(maxsize=4)
 def load_examples(path: Path = EXAMPLES_FILE) -> tuple[Example, ...]:
-    return tuple(Example(e["question"], e["cypher"].strip())
-                 for e in yaml.safe_load(path.read_text(encoding="utf-8")))
+    """The worked examples of a YAML file: a list of {question, cypher}."""
+    if not path.is_file():
+        raise ValueError(f"There is no examples file at {path}: give the path of a YAML list "
+                         "of {question, cypher}, like data/prompts/examples.yaml.")
+    items = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(items, list):
+        raise ValueError(f"{path} is not a YAML list of {{question, cypher}} examples.")
+    return tuple(_example(item, f"{path}, example {n}") for n, item in enumerate(items, 1))
+
+
+def as_examples(given: ExampleSource) -> tuple[Example, ...]:
+    """The examples an agent was given, as Examples; None gives the course's own.
+
+    >>> as_examples([("Who is Payal?", "MATCH (s:Student {name: 'Payal'}) RETURN s.name")])
+    (Example(question='Who is Payal?', cypher="MATCH (s:Student {name: 'Payal'}) RETURN s.name"),)
+    >>> len(as_examples(None)) == len(load_examples())
+    True
+    """
+    if given is None:
+        return load_examples()
+    if isinstance(given, (str, Path)):
+        return load_examples(Path(given))
+    if not isinstance(given, Sequence):
+        raise ValueError(f"examples must be a list of (question, cypher) pairs or a YAML file's "
+                         f"path, not {type(given).__name__}.")
+    return tuple(_example(item, f"example {n}") for n, item in enumerate(given, 1))
+
+
+def _example(item: Any, where: str) -> Example:
+    """One example from an Example, a (question, cypher) pair or a {question, cypher} dict."""
+    if isinstance(item, Example):
+        return item
+    if isinstance(item, dict):
+        item = (item.get("question"), item.get("cypher"))
+    if (isinstance(item, (tuple, list)) and len(item) == 2
+            and all(isinstance(part, str) and part.strip() for part in item)):
+        return Example(item[0].strip(), item[1].strip())
+    raise ValueError(f"{where} is {_short(item)}: give each example as a (question, "
+                     "cypher) pair of texts, or a {question, cypher} mapping.")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:80] + "…"
 
 
 def render_examples(examples: Iterable[Example]) -> str:
     return "\n\n".join(f"Question: {e.question}\nCypher:\n{e.cypher}" for e in examples)
 
 
-def cypher_system_prompt(schema_text: str, *, examples: Sequence[Example] | None = None) -> str:
-    """The system message: the schema, the rules and the worked examples."""
+def check_prompt(template: Any, *, what: str = "prompt", schema: bool = True) -> str:
+    """A system prompt an agent may use: text, with `{schema}` where the schema goes when
+    `schema` (the answer prompt has none: the rows come in the user message).
+
+    >>> check_prompt("Write Cypher.")
+    Traceback (most recent call last):
+    ...
+    ValueError: The prompt has no {schema}, so the model would not see the graph: put {schema} where the schema goes ({rules} and {examples} too, if you want them), or leave prompt out for the course's own.
+    """
+    if not isinstance(template, str) or not template.strip():
+        kind = type(template).__name__ if not isinstance(template, str) else "empty"
+        raise ValueError(f"The {what} must be text{' with {schema} in it' if schema else ''}, "
+                         f"not {kind}.")
+    if schema and "{schema}" not in template:
+        raise ValueError(f"The {what} has no {{schema}}, so the model would not see the graph: put "
+                         "{schema} where the schema goes ({rules} and {examples} too, if you want "
+                         f"them), or leave {what} out for the course's own.")
+    return template
+
+
+def fill(template: str, **parts: str) -> str:
+    """The template with each `{name}` of `parts` replaced, once; any other brace is text.
+
+    >>> fill("MATCH (s {name: 'Payal'}) -- {schema}", schema="NODES: ...")
+    "MATCH (s {name: 'Payal'}) -- NODES: ..."
+    """
+    if not parts:
+        return template
+    names = "|".join(re.escape(name) for name in parts)
+    return re.sub(r"\{(" + names + r")\}", lambda match: parts[match.group(1)], template)
+
+
+def cypher_system_prompt(schema_text: str, *, examples: Sequence[Example] | None = None,
+                         template: str = CYPHER_SYSTEM) -> str:
+    """The system message: the schema, the rules and the worked examples, in `template`."""
     examples = load_examples() if examples is None else examples
-    return CYPHER_SYSTEM.format(schema=schema_text, rules=RULES, examples=render_examples(examples))
+    return fill(template, schema=schema_text, rules=RULES, examples=render_examples(examples))
 
 
 def cypher_user_prompt(question: str, *, mentions: Sequence[Any] = (), context: str = "",
@@ -176,13 +257,13 @@ def fence(body: str, *, note: str = "") -> str:
 
 
 def answer_prompt(question: str, cypher: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-                  *, truncated: bool = False) -> tuple[str, str]:
+                  *, truncated: bool = False, system: str = ANSWER_SYSTEM) -> tuple[str, str]:
     """(system, user) for writing the answer: rows fenced as data, one JSON row per line."""
     body = "\n".join(json.dumps(list(row), ensure_ascii=False, default=str) for row in rows)
     user = ANSWER_USER.format(question=question, cypher=cypher, count=len(rows),
                               truncated=", cut short" if truncated else "",
                               columns=", ".join(columns), rows=fence(body))
-    return ANSWER_SYSTEM, user
+    return system, user
 
 
 _HINGLISH = {"kya", "kaun", "hai", "hain", "ka", "ki", "ke", "se", "tak", "batao", "mein", "dono",

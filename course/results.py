@@ -1,7 +1,9 @@
 """What the agent returns, and the one way it is shown: in a terminal, in Jupyter, as JSON.
 
-Introduced in notebook 05. `Result` carries the final query, rows and answer and every
-attempt; `summary()` is the text the command line prints, `_repr_html_` the table a
+Introduced in notebook 05. `Result` carries the final query, rows and answer, every
+attempt and every model call (`steps`, one `Step` each, for every agent); its answer is None
+when only the rows were asked for (`ask --rows`). `summary()` is the text the command line
+prints (rows only: the rows as a `text_table`), `_repr_html_` the table a
 notebook shows, `to_dict()` the `course ask --json` record, and `values()` the values of
 its rows (what the picture lights up, what memory reads). Everything shown passes through
 `printable()`, so a terminal escape code in the graph's data or a model's answer is shown
@@ -94,6 +96,35 @@ def rows_table(columns: list[str], rows: list[list[Any]], *, limit: int = SHOWN_
     return f"<table><tr>{head}</tr>{body}{more}</table>"
 
 
+def text_table(columns: list[str], rows: list[list[Any]], *, limit: int = SHOWN_ROWS,
+               width: int = 40) -> str:
+    """Query rows as a plain-text table for a terminal (at most `limit` rows, values cut to
+    `width` characters), what `ask --rows` prints.
+
+    >>> print(text_table(["name", "year"], [["Payal", 2], ["Aarav", 2]]))
+    name   year
+    -----  ----
+    Payal  2
+    Aarav  2
+    """
+    if not columns:
+        return "(no rows)"
+
+    def cell(value: Any) -> str:
+        text = " ".join(printable(plain(value)).split())
+        return text if len(text) <= width else text[:width - 1] + "…"
+
+    table = [[cell(c) for c in columns]] + [[cell(v) for v in row] for row in rows[:limit]]
+    widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
+    lines = ["  ".join(v.ljust(w) for v, w in zip(line, widths)).rstrip() for line in table]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    if not rows:
+        lines.append("(no rows)")
+    elif len(rows) > limit:
+        lines.append(f"… {len(rows) - limit} more rows")
+    return "\n".join(lines)
+
+
 def left_aligned(frame: Any) -> Any:
     """A pandas table whose text columns read left to right (Jupyter aligns every cell right).
 
@@ -133,18 +164,63 @@ class Attempt:
 
 
 @dataclass
+class CallRecord:
+    """One query (or other tool call) a model's reply led to, as it ran."""
+
+    name: str                     # execute_cypher, or the agentic agent's tool
+    arguments: dict[str, Any]
+    ok: bool
+    error: str | None
+    row_count: int | None
+    result_chars: int             # the result as the model was shown it (0: not shown)
+    ms: float
+    repeated: bool = False        # the tool loop answered it from the same call's last result
+
+
+@dataclass
+class Step:
+    """One model call of any agent, and the calls it led to: `Result.steps`.
+
+    `kind` says what the call was for: `cypher` (the pipeline's query) and `answer` (the
+    answer from the rows, or the tool loop's last call without tools); `tools` (a tool-loop
+    call with tools); the agentic agent's `updater`, `router`, `critic`, `text2cypher` (its
+    pipeline's calls, in one step) and `answer` (one part's answer).
+
+    >>> step = Step(1, "MATCH (s:Student) RETURN s.name", [], "Offline", "rules", None, None,
+    ...             0.4, 1.2, kind="cypher")
+    >>> step.kind, step.final, step.problem
+    ('cypher', False, None)
+    """
+
+    number: int
+    text: str                     # what the model wrote
+    calls: list[CallRecord]
+    provider: str
+    model: str
+    input_tokens: int | None
+    output_tokens: int | None
+    llm_ms: float
+    tools_ms: float
+    final: bool = False           # the tool loop's call without tools, at the cap or the budget
+    problem: str | None = None    # the call failed, or its tool call could not be read
+    kind: str = ""
+
+
+@dataclass
 class Result:
-    """What `Agent.answer()` returns: the final query, rows and answer, and every attempt."""
+    """What `Agent.answer()` returns: the final query, rows and answer, every attempt and
+    every model call (`steps`)."""
 
     question: str
     cypher: str | None = None
     columns: list[str] = field(default_factory=list)
     rows: list[list[Any]] = field(default_factory=list)
     truncated: bool = False
-    answer: str = ""
+    answer: str | None = ""       # None: rows only (`Agent(..., answer=False)`), none written
     status: str = "failed"        # answered | out_of_scope | blocked | failed
     error: str | None = None
     attempts: list[Attempt] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     provider: str | None = None
     llm_calls: int = 0
     input_tokens: int = 0
@@ -163,19 +239,37 @@ class Result:
         one request to the provider, an LLM or the offline rules)."""
         cut = "; rows cut at the row cap" if self.truncated else ""
         return (f"[{self.status}; {printable(self.provider or 'no provider')}; "
-                f"{_plural(len(self.attempts), 'attempt')}; {_plural(self.llm_calls, 'model call')}{cut}]")
+                f"{_plural(len(self.attempts), 'attempt')}; {_plural(self.llm_calls, 'model call')}"
+                f"{cut}{self.rows_only_note()}]")
+
+    def rows_only_note(self) -> str:
+        """'; rows only' for a result with no answer written (`Agent(..., answer=False)`)."""
+        return "; rows only" if self.answer is None else ""
 
     def summary(self, *, number: int | None = None) -> str:
-        """The question, the Cypher, the answer and the footer, as a terminal shows them."""
+        """The question, the Cypher, the answer (rows only: the rows as a table) and the footer,
+        as a terminal shows them."""
         lead = f"{number}. " if number is not None else "Q: "
         pad = " " * len(lead) if number is not None else "   "
         lines = [lead + printable(self.question)]
-        if self.cypher:
-            lines.append(pad + printable(self.cypher).replace("\n", "\n" + pad))
-        lead = "A: " if number is None else pad + "Answer: "
-        lines.append(lead + printable(self.answer).replace("\n", "\n" + " " * len(lead)))
+        if self.answer is None:
+            lines += [pad + line if line else "" for line in self.rows_text()]
+        else:
+            if self.cypher:
+                lines.append(pad + printable(self.cypher).replace("\n", "\n" + pad))
+            lead = "A: " if number is None else pad + "Answer: "
+            lines.append(lead + printable(self.answer).replace("\n", "\n" + " " * len(lead)))
         lines.append(pad + self.footer())
         return "\n".join(lines)
+
+    def rows_text(self) -> list[str]:
+        """What a rows-only result shows: the query and its rows as a table, else the error."""
+        lines = printable(self.cypher).split("\n") if self.cypher else []
+        if self.status == "answered":
+            lines += text_table(self.columns, self.rows).split("\n")
+        elif self.error:
+            lines.append("Error: " + " ".join(printable(self.error).split()))
+        return lines
 
     def __str__(self) -> str:
         return self.summary()
@@ -189,10 +283,16 @@ class Result:
         parts = [f"<p><b>Q:</b> {esc(self.question)}</p>"]
         if self.cypher:
             parts.append(f"<pre style='text-align:left'>{esc(self.cypher)}</pre>")
-        parts.append(rows_table(self.columns, self.rows))
-        parts.append(f"<p><b>A:</b> {esc(self.answer)}</p><p><small>{esc(self.footer())}"
-                     "</small></p>")
+        parts.append(self.rows_html())
+        said = (f"<b>A:</b> {esc(self.answer)}" if self.answer is not None else
+                f"<b>Error:</b> {esc(self.error)}" if self.error else "")
+        parts.append((f"<p>{said}</p>" if said else "")
+                     + f"<p><small>{esc(self.footer())}</small></p>")
         return "\n".join(parts)
+
+    def rows_html(self) -> str:
+        """The rows as an HTML table (`rows_table`)."""
+        return rows_table(self.columns, self.rows)
 
     def to_dict(self) -> dict[str, Any]:
         """The `python -m course ask --json` record."""

@@ -12,7 +12,8 @@ Cypher and a tool that shows the schema, and iterates until it has an answer.
   same call with the same arguments is answered from its last result with a note, not run
   again; at the step cap or over the token budget, one last call without tools asks for the
   best answer from what was found. Every step is kept (text, calls, arguments, result size,
-  error, time).
+  error, time). Rows only (`ToolAgent(..., answer=False)`): the first query that returns
+  rows ends the loop (stopped "rows"), and no call is made to write an answer.
 - `ToolAgent` is an `Agent` with this loop in place of the pipeline: the same question
   checks, linked values and memory, and a `ToolResult` (a `Result`) with the steps,
   `stopped`, tokens and `cost_usd` from the dated price table.
@@ -27,7 +28,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from .errors import QueryFailed, UnsafeQuery
 from .llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
 from .llm.offline import OfflineLLM
 from .llm.offline_tools import OfflineToolLLM
-from .results import Attempt, Result, plain, printable
+from .results import Attempt, CallRecord, Result, Step, plain, printable
 from .safety import run_guarded
 from .schema import GraphSchema
 
@@ -86,12 +87,13 @@ REPEAT_NOTE = ("You already made this exact call; this is its earlier result. Do
                "it: change the query, or answer.")
 
 
-def system_prompt(schema_text: str) -> str:
+def system_prompt(schema_text: str, *, template: str = SYSTEM,
+                  examples: Sequence[prompts.Example] | None = None) -> str:
     """The tool loop's system message: the schema, the pipeline's query rules 1-6, the examples."""
     rules = prompts.RULES.split("\n7.")[0]   # 7 and 8 are the pipeline's reply format
-    return SYSTEM.format(out_of_scope=prompts.OUT_OF_SCOPE, read_only=prompts.READ_ONLY,
-                         schema=schema_text, rules=rules,
-                         examples=prompts.render_examples(prompts.load_examples()))
+    examples = prompts.load_examples() if examples is None else examples
+    return prompts.fill(template, out_of_scope=prompts.OUT_OF_SCOPE, read_only=prompts.READ_ONLY,
+                        schema=schema_text, rules=rules, examples=prompts.render_examples(examples))
 
 
 # --- the tools ---------------------------------------------------------------------------
@@ -170,37 +172,6 @@ class Toolbox:
 
 
 @dataclass
-class CallRecord:
-    """One tool call as it ran."""
-
-    name: str
-    arguments: dict[str, Any]
-    ok: bool
-    error: str | None
-    row_count: int | None
-    result_chars: int
-    ms: float
-    repeated: bool = False
-
-
-@dataclass
-class Step:
-    """One LLM call of the loop and the tool calls it asked for."""
-
-    number: int
-    text: str
-    calls: list[CallRecord]
-    provider: str
-    model: str
-    input_tokens: int | None
-    output_tokens: int | None
-    llm_ms: float
-    tools_ms: float
-    final: bool = False           # the call without tools, at the cap or over the budget
-    problem: str | None = None    # a tool call the service could not read (fed back)
-
-
-@dataclass
 class Trajectory:
     """Everything one run of the loop did."""
 
@@ -212,8 +183,11 @@ class Trajectory:
 
 def run_loop(llm: LLM, system: str, question: str, toolbox: Toolbox, *,
              max_steps: int = DEFAULT_MAX_STEPS, budget_tokens: int | None = DEFAULT_BUDGET_TOKENS,
-             tools: Sequence[ToolSpec] = TOOLS) -> Trajectory:
-    """Ask, run the tools it calls, feed the results back; stop on an answer, the cap or the budget."""
+             tools: Sequence[ToolSpec] = TOOLS, rows_only: bool = False) -> Trajectory:
+    """Ask, run the tools it calls, feed the results back; stop on an answer, the cap or the budget.
+
+    `rows_only`: the first query that returns rows ends the loop (stopped "rows"), and the cap
+    or the budget ends it with no final call: no call writes an answer."""
     messages = [Message("user", question)]
     steps: list[Step] = []
     seen: dict[str, dict[str, Any]] = {}      # a call's name and arguments -> its last result
@@ -238,6 +212,10 @@ def run_loop(llm: LLM, system: str, question: str, toolbox: Toolbox, *,
         for call in turn.tool_calls:           # parallel calls: every one runs, in order
             messages.append(_run_call(call, toolbox, seen, step))
         step.tools_ms = (time.perf_counter() - started) * 1000
+        if rows_only and any(c.name == EXECUTE_CYPHER.name and c.row_count for c in step.calls):
+            return Trajectory(steps, messages, "rows", "")
+    if rows_only:
+        return Trajectory(steps, messages, stopped, "")
     why = "the token budget is used up" if stopped == "budget" else f"{max_steps} steps are used up"
     messages.append(Message("user", FINAL_NOTE.format(why=why)))
     turn, llm_ms = _timed_chat(llm, system, messages, ())
@@ -254,7 +232,8 @@ def _timed_chat(llm: LLM, system: str, messages: list[Message],
 
 def _step(number: int, turn: ChatTurn, llm_ms: float, *, final: bool = False) -> Step:
     return Step(number, turn.text, [], turn.provider, turn.model, turn.usage.input_tokens,
-                turn.usage.output_tokens, llm_ms, 0.0, final=final)
+                turn.usage.output_tokens, llm_ms, 0.0, final=final,
+                kind="answer" if final else "tools")
 
 
 def _run_call(call: ToolCall, toolbox: Toolbox, seen: dict[str, dict[str, Any]],
@@ -307,7 +286,6 @@ class ToolResult(Result):
     """A `Result` with the loop's own record: steps, why it stopped, cost."""
 
     agent: str = "tools"
-    steps: list[Step] = field(default_factory=list)
     stopped: str = ""
     cost_usd: float | None = None
 
@@ -320,11 +298,12 @@ class ToolResult(Result):
         calls = len(self.tool_calls())
         return (f"[{self.status}; {printable(self.provider or 'no provider')}; tool loop: "
                 f"{len(self.steps)} step{'s' * (len(self.steps) != 1)}, {calls} tool "
-                f"call{'s' * (calls != 1)}, stopped: {self.stopped or 'not run'}]")
+                f"call{'s' * (calls != 1)}, stopped: {self.stopped or 'not run'}"
+                f"{self.rows_only_note()}]")
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()
-        data.update(steps=[asdict(s) for s in self.steps], tool_calls=self.tool_calls())
+        data["tool_calls"] = self.tool_calls()
         return data
 
 
@@ -337,20 +316,28 @@ class ToolAgent(Agent):
     """Answers questions with the tool loop: `Agent`'s checks, links and memory, another loop."""
 
     result_type = ToolResult
+    default_prompt = SYSTEM
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_steps: int = DEFAULT_MAX_STEPS,
                  budget_tokens: int | None = DEFAULT_BUDGET_TOKENS, timeout_ms: int = 5_000,
-                 max_rows: int = 200, schema: GraphSchema | None = None) -> None:
+                 max_rows: int = 200, schema: GraphSchema | None = None,
+                 prompt: str | None = None, examples: prompts.ExampleSource = None,
+                 answer: bool = True) -> None:
+        """`prompt`: the system prompt's template (default `SYSTEM`; {schema}, {rules},
+        {examples}, {out_of_scope}, {read_only} are filled in); `examples` as `Agent` takes them.
+        `answer=False`: rows only, the loop ends at the first query that returns rows."""
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
-                         schema=schema)
+                         schema=schema, prompt=prompt, examples=examples, answer=answer)
         self.llm = with_tools(self.llm)
         self.max_steps, self.budget_tokens = max_steps, budget_tokens
         self.schema_text = self.schema.render()
-        self.system_prompt = system_prompt(self.schema_text)
         self.last: Trajectory | None = None
+
+    def _system_prompt(self) -> str:
+        return system_prompt(self.schema.render(), template=self.prompt, examples=self.examples)
 
     def _loop(self, result: Result) -> None:
         """The tool loop for one checked, linked question; its record goes into `result`."""
@@ -358,7 +345,8 @@ class ToolAgent(Agent):
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions, context=context)
         toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
         self.last = run_loop(self.llm, self.system_prompt, user, toolbox,
-                             max_steps=self.max_steps, budget_tokens=self.budget_tokens)
+                             max_steps=self.max_steps, budget_tokens=self.budget_tokens,
+                             rows_only=not self.writes_answer)
         assert isinstance(result, ToolResult)
         _finish(result, self.last, toolbox.last)
 

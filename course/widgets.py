@@ -65,7 +65,7 @@ class Message:
         """The reply for an agent Result; a failed one is an error message."""
         answered = result.status == "answered"
         return cls(
-            role="assistant" if result.status != "failed" else "error", text=result.answer,
+            role="assistant" if result.status != "failed" else "error", text=result.answer or "",
             cypher=result.cypher, columns=list(result.columns), rows=[list(r) for r in result.rows],
             status=result.status, provider=result.provider, attempts=len(result.attempts),
             highlight=text_values(result.rows) if answered else [],
