@@ -1,4 +1,7 @@
-"""Agentic RAG (seed 002): a retriever router, a query updater and an answer critic.
+"""Agentic RAG: a retriever router, a query updater and an answer critic.
+
+The design of the article "GraphRAG: Bridging LLMs and Knowledge Graphs" (after Essential
+GraphRAG, chapter 5).
 
 Introduced in notebook 12. One question, in four moves:
 

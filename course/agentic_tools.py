@@ -1,4 +1,4 @@
-"""The specialised tools of agentic RAG (seed 002): reviewed Cypher templates and three others.
+"""The specialised tools of agentic RAG: reviewed Cypher templates and three others.
 
 Introduced in notebook 12. Each tool is one entry of `TOOLS`: a name, the description the
 router reads, its arguments, and what runs. A template is a reviewed, parameterised query:

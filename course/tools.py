@@ -1,4 +1,6 @@
-"""The tool-calling agent (seed 004): an LLM, a loop and two tools.
+"""The tool-calling agent: an LLM, a loop and two tools.
+
+The design of the article "The super simple neo4j knowledge graph agent".
 
 Introduced in notebook 11. No fixed pipeline: the model gets the schema, a tool that runs
 Cypher and a tool that shows the schema, and iterates until it has an answer.
