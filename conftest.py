@@ -46,7 +46,7 @@ def _doctest_setting(request, monkeypatch, tmp_path):
     for name in COURSE_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("COURSE_DB", db.location)
-    monkeypatch.setattr("course.config.dotenv_path", lambda: tmp_path / ".env")
+    monkeypatch.setattr("course.foundation.config.dotenv_path", lambda: tmp_path / ".env")
     monkeypatch.chdir(tmp_path)
     request.node.dtest.globs.setdefault("db", db)
     yield

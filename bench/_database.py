@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from course.config import get_setting
-from course.db import Database, connect
+from course.foundation.config import get_setting
+from course.foundation.db import Database, connect
 
 
 @contextmanager

@@ -17,11 +17,11 @@ import sys
 import time
 
 from _database import bench_database
-from course import prompts
-from course.agent import Agent
-from course.dataset import load_college
+from course.foundation.dataset import load_college
 from course.llm.base import LLM, Completion
 from course.llm.scripted import ScriptedLLM
+from course.pipeline import prompts
+from course.pipeline.agent import Agent
 
 # question -> what the scripted model writes, call by call (Cypher, then the answer's text).
 SCRIPT: dict[str, list[str]] = {

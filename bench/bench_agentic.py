@@ -6,7 +6,7 @@
    full / half / wrong / refused / failed, LLM calls and tokens per question, for the
    pipeline, the tool loop, and the agentic agent with the critic on and off. A half answer
    counts as wrong. Tokens: words+punct of what a chat-completions service would be sent and
-   send back (`course.agentic_eval.Meter`; offline, the router, updater and critic count the
+   send back (`course.agents.agentic_eval.Meter`; offline, the router, updater and critic count the
    prompts they would send a model), the same way for every agent.
 2. search_notes on the note sets (notes, notes2) and the multi-part sets: notebook 12's
    full-text search vs notebook 13's course search (hybrid, parent, vector), each with the
@@ -22,17 +22,17 @@ from __future__ import annotations
 import time
 from unittest import mock
 
-import course.agentic_tools
+import course.agents.agentic_tools
 
 from _database import bench_database
-from course.agentic import AgenticAgent
-from course.agentic_eval import compare, evaluate_parts, load_parts
-from course.config import PROJECT_ROOT
-from course.dataset import load_college
-from course.db import Database
-from course.evaluation import evaluate, load_questions
+from course.agents.agentic import AgenticAgent
+from course.agents.agentic_eval import compare, evaluate_parts, load_parts
+from course.foundation.config import PROJECT_ROOT
+from course.foundation.dataset import load_college
+from course.foundation.db import Database
 from course.llm.offline import OfflineLLM
-from course.retrieval import note_search
+from course.pipeline.evaluation import evaluate, load_questions
+from course.retrieval.search import note_search
 
 EVAL = PROJECT_ROOT / "data" / "eval"
 PART_SETS = ("multipart", "notes", "multipart2", "notes2")
@@ -51,14 +51,14 @@ def parts(db: Database) -> None:
 
 def searches(db: Database) -> None:
     """search_notes behind the agent: full-text vs course search, grounding rule on and off."""
-    backends = {"fulltext (nb 12)": course.agentic_tools.search_notes,
+    backends = {"fulltext (nb 12)": course.agents.agentic_tools.search_notes,
                 **{f"{mode} (nb 13)": note_search(mode=mode) for mode in ("hybrid", "parent", "vector")}}
     print(f"{'set':<11} {'search_notes':<17} {'grounded':<9} " + " ".join(f"{c:>7}" for c in COLUMNS)
           + f" {'named':>6}")
     for ground in (True, False):
         # Without the rule: every row the search returns counts (patched for this measurement only).
-        rule = course.agentic_tools.grounded if ground else (lambda q, c, rows: [list(r) for r in rows])
-        with mock.patch.object(course.agentic_tools, "grounded", rule):
+        rule = course.agents.agentic_tools.grounded if ground else (lambda q, c, rows: [list(r) for r in rows])
+        with mock.patch.object(course.agents.agentic_tools, "grounded", rule):
             for name in ("notes", "notes2", "multipart", "multipart2"):
                 questions = load_parts(EVAL / f"{name}.jsonl")
                 for label, search in backends.items():

@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from course.dataset import load_college
-from course.db import connect
-from course.evaluation import evaluate, load_questions
+from course.foundation.dataset import load_college
+from course.foundation.db import connect
 from course.llm.offline import OfflineLLM
+from course.pipeline.evaluation import evaluate, load_questions
 
 
 class Recording(OfflineLLM):

@@ -17,13 +17,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from course.agent import Agent
-from course.dataset import load_college
-from course.db import connect
-from course.evaluation import evaluate, load_questions
+from course.foundation.dataset import load_college
+from course.foundation.db import connect
 from course.llm.offline import OfflineLLM
-from course.memory import ShortTermMemory
-from course.schema import introspect
+from course.pipeline.agent import Agent
+from course.pipeline.evaluation import evaluate, load_questions
+from course.pipeline.memory import ShortTermMemory
+from course.pipeline.schema import introspect
 
 SETS = ["questions.jsonl", "paraphrases.jsonl", "heldout.jsonl", "heldout2.jsonl"]
 EVAL = Path(__file__).resolve().parent.parent / "data" / "eval"

@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from course import planner
-from course.db import connect
-from course.errors import QueryTimedOut
+from course.foundation.db import connect
+from course.foundation.errors import QueryTimedOut
+from course.planner import planner
 
 WIDTH = 3
 

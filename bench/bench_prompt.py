@@ -27,9 +27,9 @@ import statistics
 import time
 
 from _database import bench_database
-from course.dataset import create_fulltext_indexes, load_college, synthetic_college, write_dataset
-from course.prompt_size import generated_prompt, handwritten_prompt, size
-from course.schema import introspect
+from course.foundation.dataset import create_fulltext_indexes, load_college, synthetic_college, write_dataset
+from course.pipeline.prompt_size import generated_prompt, handwritten_prompt, size
+from course.pipeline.schema import introspect
 
 QUESTION = "dbms and debate-ye dono ke students kaun hain?"
 SCALES = (1, 10, 100)

@@ -8,8 +8,8 @@ Each mode starts its own throw-away embedded FalkorDB and loads the college grap
   QUERY_MEM_CAPACITY, RESULTSET_SIZE unset, 2 threads), each query run by the plain
   executor `Database.run` with the agent's 5 s limit (every query here passed the guard
   as it was);
-- after: the server started with `course.db.server_limits()`, each query through
-  `course.safety.run_guarded` (the guard, FalkorDB's plan, then the executor).
+- after: the server started with `course.foundation.db.server_limits()`, each query through
+  `course.pipeline.safety.run_guarded` (the guard, FalkorDB's plan, then the executor).
 
 For each query of the battery it prints the wall time, how it ended (rows, or the
 sentence the learner reads), the server's peak resident memory while it ran, and
@@ -37,13 +37,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import course.db as course_db  # noqa: E402
-from course.agent import Agent  # noqa: E402
-from course.dataset import load_college  # noqa: E402
-from course.db import Database, connect  # noqa: E402
-from course.errors import CourseError  # noqa: E402
+import course.foundation.db as course_db  # noqa: E402
+from course.foundation.dataset import load_college  # noqa: E402
+from course.foundation.db import Database, connect  # noqa: E402
+from course.foundation.errors import CourseError  # noqa: E402
 from course.llm.offline import OfflineLLM  # noqa: E402
-from course.safety import run_guarded  # noqa: E402
+from course.pipeline.agent import Agent  # noqa: E402
+from course.pipeline.safety import run_guarded  # noqa: E402
 
 LIMIT_MS = 5_000
 PAD = "x" * 1_000

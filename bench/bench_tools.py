@@ -4,7 +4,7 @@
 
 1. Accuracy, LLM calls and tokens per question, pipeline vs tool loop, on every set in
    data/eval, from one run, with the ratio tool loop / pipeline. The offline provider
-   reports no tokens, so both are counted the same way, as "words+punct" (course.prompt_size)
+   reports no tokens, so both are counted the same way, as "words+punct" (course.pipeline.prompt_size)
    of what a chat-completions service would be sent and would send back: the pipeline's
    system and user text; the loop's system text, whole history and tool specs, as JSON.
 2. The agent's own time per step, the LLM's time taken away (median over the main set's
@@ -25,17 +25,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from course.agent import Agent
-from course.config import PROJECT_ROOT, get_setting
-from course.dataset import load_college
-from course.db import Database, connect
-from course.evaluation import evaluate, load_questions
+from course.agents.tools import ToolAgent
+from course.foundation.config import PROJECT_ROOT, get_setting
+from course.foundation.dataset import load_college
+from course.foundation.db import Database, connect
 from course.llm.base import LLM, ChatTurn, Completion, Message, ToolSpec
 from course.llm.offline import OfflineLLM
 from course.llm.offline_tools import OfflineToolLLM
 from course.llm.openai_compat import chat_history, function_tool
-from course.prompt_size import size
-from course.tools import ToolAgent
+from course.pipeline.agent import Agent
+from course.pipeline.evaluation import evaluate, load_questions
+from course.pipeline.prompt_size import size
 
 SETS = ("questions", "paraphrases", "heldout", "heldout2")
 

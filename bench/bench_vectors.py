@@ -22,11 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-from course.dataset import load_college
-from course.db import Database, connect
-from course.embeddings import EMBEDDERS, EmbedderUnavailable, make_embedder
-from course.retrieval import load_search_questions
-from course.text_layer import EF_RUNTIME, chunk_vectors
+from course.foundation.dataset import load_college
+from course.foundation.db import Database, connect
+from course.retrieval.embeddings import EMBEDDERS, EmbedderUnavailable, make_embedder
+from course.retrieval.search import load_search_questions
+from course.retrieval.text_layer import EF_RUNTIME, chunk_vectors
 
 TOP = 10
 NOISE = 0.08        # per-dimension noise on a unit vector of 256: neighbours stay near their topic

@@ -7,7 +7,7 @@ and FalkorDB module on a loopback TCP port. Each learner is a process of its own
 graph namespace (COURSE_GRAPH=college_<learner>) and its own memory (user <learner>, a fresh
 session per round), loads the college graph into it, and asks the five demo questions through
 the notebook-05 agent with the offline provider, ROUNDS times. Every answer is judged against
-the reference query (course.demo.judge). The time shown is the agent's own per question: the
+the reference query (course.ui.demo.judge). The time shown is the agent's own per question: the
 LLM's time (a stopwatch around the offline provider) taken away, with the part of it spent in
 database calls beside it. Here every learner's Python shares this machine's cores with the
 server, as it would not in a room of laptops. A single learner alone on
@@ -28,12 +28,12 @@ from typing import Any
 
 from bench_agent import Stopwatch
 
-from course.agent import Agent
-from course.dataset import load_college
-from course.db import Database, EmbeddedServer, _embedded_binaries, connect
-from course.demo import FIVE_QUESTIONS, judge, node_names
-from course.graph_memory import GraphMemory
+from course.foundation.dataset import load_college
+from course.foundation.db import Database, EmbeddedServer, _embedded_binaries, connect
 from course.llm.registry import make_llm
+from course.pipeline.agent import Agent
+from course.pipeline.graph_memory import GraphMemory
+from course.ui.demo import FIVE_QUESTIONS, judge, node_names
 
 
 def _time_database_calls() -> list[float]:

@@ -6,18 +6,18 @@
     agent = course.Agent(db)           # notebook 05: question -> Cypher -> rows -> answer
     agent = course.Agent(db, course.make_llm("offline"), memory=course.ShortTermMemory())
 
-Each lesson's own module (`course.safety` in notebook 03, `course.cleaning` in 04, ...)
+Each lesson's own module (`course.pipeline.safety` in notebook 03, `course.pipeline.cleaning` in 04, ...)
 holds the details that lesson opens up; everything else is here.
 """
-from .agent import Agent
-from .dataset import load_college
-from .db import connect
-from .errors import CourseError
-from .graph_memory import AnswerCache, GraphMemory
-from .llm import ScriptedLLM, make_llm
-from .llm.offline import OfflineLLM
-from .memory import ShortTermMemory
-from .results import Result
+from course.foundation.dataset import load_college
+from course.foundation.db import connect
+from course.foundation.errors import CourseError
+from course.llm import ScriptedLLM, make_llm
+from course.llm.offline import OfflineLLM
+from course.pipeline.agent import Agent
+from course.pipeline.graph_memory import AnswerCache, GraphMemory
+from course.pipeline.memory import ShortTermMemory
+from course.pipeline.results import Result
 
 __all__ = ["connect", "load_college", "Agent", "Result", "make_llm", "ScriptedLLM", "OfflineLLM",
            "ShortTermMemory", "GraphMemory", "AnswerCache", "CourseError"]

@@ -16,16 +16,16 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .db import default_db_path
-from .errors import CourseError, InvalidInput
-from .results import Result, json_line, printable
+from course.foundation.db import default_db_path
+from course.foundation.errors import CourseError, InvalidInput
+from course.pipeline.results import Result, json_line, printable
 
 if TYPE_CHECKING:
-    from .agent import Agent, Memory
-    from .agentic import AgenticAgent
-    from .db import Database
-    from .planner import Peers, Plan
-    from .tools import ToolAgent
+    from course.agents.agentic import AgenticAgent
+    from course.agents.tools import ToolAgent
+    from course.foundation.db import Database
+    from course.pipeline.agent import Agent, Memory
+    from course.planner.planner import Peers, Plan
 
 
 def log_path() -> Path:
@@ -34,8 +34,8 @@ def log_path() -> Path:
 
 
 def cmd_load(args: argparse.Namespace) -> int:
-    from .dataset import load_college
-    from .db import connect
+    from course.foundation.dataset import load_college
+    from course.foundation.db import connect
 
     counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
     if args.json:
@@ -54,9 +54,9 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .config import configured_keys
-    from .db import connect, where_data_lives
-    from .llm.registry import chosen_name, describe_llm, make_llm
+    from course.foundation.config import configured_keys
+    from course.foundation.db import connect, where_data_lives
+    from course.llm.registry import chosen_name, describe_llm, make_llm
 
     try:
         info = {**connect().info(), "status": "running"}
@@ -78,7 +78,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
-    from .db import EmbeddedServer, where_data_lives
+    from course.foundation.db import EmbeddedServer, where_data_lives
 
     place = where_data_lives()
     if place["mode"] == "server":
@@ -145,11 +145,11 @@ def _answer_safely(agent: Agent | ToolAgent | AgenticAgent, question: str) -> Re
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from .agent import check_course_graph
-    from .dataset import ensure_college
-    from .db import connect
-    from .graph_memory import AnswerCache, GraphMemory, check_id
-    from .memory import ShortTermMemory
+    from course.foundation.dataset import ensure_college
+    from course.foundation.db import connect
+    from course.pipeline.agent import check_course_graph
+    from course.pipeline.graph_memory import AnswerCache, GraphMemory, check_id
+    from course.pipeline.memory import ShortTermMemory
 
     for value, what in ((args.session, "session id"), (args.user, "user id")):
         if value is not None:
@@ -188,34 +188,34 @@ def _make_agent(args: argparse.Namespace, db: Database,
                 memory: Memory) -> Agent | ToolAgent | AgenticAgent:
     """The notebook-05 pipeline, notebook 11's tool loop (`--agent tools`) or notebook 12's
     router, updater and critic (`--agent agentic`)."""
-    from .agent import Agent
-    from .llm.registry import make_llm
+    from course.llm.registry import make_llm
+    from course.pipeline.agent import Agent
 
     llm, answer = make_llm(args.provider), not args.rows
     if args.agent == "tools":
-        from .tools import DEFAULT_MAX_STEPS, ToolAgent
+        from course.agents.tools import DEFAULT_MAX_STEPS, ToolAgent
 
         return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS,
                          answer=answer)
     if args.agent == "agentic":   # with the planner's tools and notebook 13's note search
-        from .planner_tools import learner_agent
+        from course.planner.planner_tools import learner_agent
 
         return learner_agent(db, llm, memory=memory, answer=answer)
     return Agent(db, llm, memory=memory, max_attempts=args.attempts, answer=answer)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
+    from course.ui.demo import run_demo
 
     results = run_demo(provider=args.provider)
     return 1 if any(r.status == "failed" for r in results) else 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .dataset import ensure_college
-    from .db import connect
-    from .evaluation import DEFAULT_SET, ProgressBar, evaluate, load_questions
-    from .llm.registry import make_llm
+    from course.foundation.dataset import ensure_college
+    from course.foundation.db import connect
+    from course.llm.registry import make_llm
+    from course.pipeline.evaluation import DEFAULT_SET, ProgressBar, evaluate, load_questions
 
     if args.attempts < 1:
         raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
@@ -236,8 +236,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _college() -> Database:
     """The college graph, loaded on the first run."""
-    from .dataset import ensure_college
-    from .db import connect
+    from course.foundation.dataset import ensure_college
+    from course.foundation.db import connect
 
     db = connect()
     ensure_college(db)
@@ -250,7 +250,7 @@ def _show(found: Plan | Peers, as_json: bool) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from .planner import check_days, plan
+    from course.planner.planner import check_days, plan
 
     check_days(args.days)   # a bad number of days is refused before the database is started
     found = plan(_college(), args.student, args.subject, args.days)
@@ -261,17 +261,17 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_peers(args: argparse.Namespace) -> int:
-    from .planner import peers
+    from course.planner.planner import peers
 
     _show(peers(_college(), args.student), args.json)
     return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from .dataset import load_college
-    from .db import connect
-    from .retrieval import MAX_K, query_embedder, search
-    from .text_layer import stored_embedder
+    from course.foundation.dataset import load_college
+    from course.foundation.db import connect
+    from course.retrieval.search import MAX_K, query_embedder, search
+    from course.retrieval.text_layer import stored_embedder
 
     if not 1 <= args.k <= MAX_K:
         raise InvalidInput(f"--k must be from 1 to {MAX_K}, e.g. --k 3.")
@@ -365,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     partners.add_argument("--json", action="store_true", help="print the peers as JSON")
     partners.set_defaults(run=cmd_peers)
 
-    from .retrieval import DEFAULT_K, DEFAULT_MODE, MODES
+    from course.retrieval.search import DEFAULT_K, DEFAULT_MODE, MODES
 
     find = commands.add_parser("search", help="find the notes that answer a question (notebook 13)")
     find.add_argument("questions", nargs="*", metavar="QUERY",

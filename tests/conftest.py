@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from course.config import KEY_VARIABLES, _dotenv
-from course.db import connect, throwaway_problem
-from course.dataset import copy_graph, load_college
+from course.foundation.config import KEY_VARIABLES, _dotenv
+from course.foundation.dataset import copy_graph, load_college
+from course.foundation.db import connect, throwaway_problem
 
 # Variables the course reads: no test sees the developer's keys, server or choices.
 COURSE_VARIABLES = KEY_VARIABLES + (
@@ -46,7 +46,7 @@ def isolated_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("FALKORDB_URL", "")
     monkeypatch.chdir(tmp_path)
     # The project's own .env (if a developer has one) must not leak into tests either.
-    monkeypatch.setattr("course.config.dotenv_path", lambda: tmp_path / ".env")
+    monkeypatch.setattr("course.foundation.config.dotenv_path", lambda: tmp_path / ".env")
     _dotenv.cache_clear()
     yield
     _dotenv.cache_clear()
@@ -78,7 +78,7 @@ def _college_template(_shared_server, tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         for name in COURSE_VARIABLES:
             patch.delenv(name, raising=False)
-        patch.setattr("course.config.dotenv_path", lambda: tmp_path_factory.mktemp("env") / ".env")
+        patch.setattr("course.foundation.config.dotenv_path", lambda: tmp_path_factory.mktemp("env") / ".env")
         _dotenv.cache_clear()
         template = _shared_server.select("college_template")
         load_college(template)

@@ -10,14 +10,14 @@ import socket
 
 import pytest
 
-from course import prompts
-from course.agent import Agent
-from course.results import Result
-from course.demo import FIVE_QUESTIONS
-from course.errors import QueryFailed
+from course.foundation.errors import QueryFailed
 from course.llm.errors import AllProvidersFailed, RateLimited, Unavailable
 from course.llm.registry import make_llm
 from course.llm.scripted import ScriptedLLM
+from course.pipeline import prompts
+from course.pipeline.agent import Agent
+from course.pipeline.results import Result
+from course.ui.demo import FIVE_QUESTIONS
 
 # --- the five demo questions: the course text's Cypher, as a model would send it ----------
 

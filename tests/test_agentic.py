@@ -15,20 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from course import agentic_rules
-from course.agentic import AgenticAgent, ChatRoles, RuleRoles
-from course.agentic_eval import (MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts)
-from course.agentic_rules import RuleCritic, RuleRouter, RuleUpdater
-from course.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, free_tool, search_notes
-from course.agent import Agent
-from course.config import PROJECT_ROOT
+from course.agents import agentic_rules
+from course.agents.agentic import AgenticAgent, ChatRoles, RuleRoles
+from course.agents.agentic_eval import (MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts)
+from course.agents.agentic_rules import RuleCritic, RuleRouter, RuleUpdater
+from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, free_tool, search_notes
+from course.agents.tools import ToolAgent
+from course.foundation.config import PROJECT_ROOT
 from course.llm.base import ToolCall
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
-from course.memory import ShortTermMemory
-from course.schema import link_entities
-from course.tools import ToolAgent
-from course.schema import introspect
+from course.pipeline.agent import Agent
+from course.pipeline.memory import ShortTermMemory
+from course.pipeline.schema import link_entities
+from course.pipeline.schema import introspect
 from fake_llm_server import fake_server, llm_settings_cleared  # noqa: F401  (fixtures)
 from test_cli_ask import ask, records
 
@@ -87,7 +87,7 @@ def test_search_notes_joins_terms_with_or_and_a_note_must_hold_them_all(college_
 
 
 def test_a_search_can_be_swapped_for_another(college_db):
-    from course.db import Rows
+    from course.foundation.db import Rows
 
     def fake(db, query):   # a stand-in search, named as one
         return Rows(["note", "concept", "score", "text"], [["N99", "Testing", 1.0, "A race is on."]])

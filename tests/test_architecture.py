@@ -17,29 +17,34 @@ PACKAGE = Path(course.__file__).parent
 # The notebook that introduces each module. A module may import only modules of its own
 # lesson or an earlier one, so a lesson never depends on what a later lesson teaches.
 LESSON = {
-    "course.errors": 0, "course.config": 1, "course.db": 1, "course.dataset": 1,
-    "course.viz": 1, "course.schema": 2, "course.prompts": 2, "course.prompt_size": 2,
+    "course.foundation.errors": 0, "course.foundation.config": 1, "course.foundation.db": 1,
+    "course.foundation.dataset": 1, "course.ui.viz": 1, "course.pipeline.schema": 2,
+    "course.pipeline.prompts": 2, "course.pipeline.prompt_size": 2,
     "course.llm.base": 2, "course.llm.errors": 2, "course.llm.scripted": 2,
-    "course.safety": 3, "course.cleaning": 4, "course.results": 5, "course.agent": 5,
-    "course.llm.offline": 5, "course.memory": 6, "course.llm.router": 7,
-    "course.llm.gemini": 7, "course.llm.groq": 7, "course.llm.openai_compat": 7,
-    "course.llm.registry": 7, "course.demo": 8, "course.widgets": 8,
-    "course.evaluation": 9, "course.graph_memory": 10,
-    "course.tools": 11, "course.llm.offline_tools": 11, "course.agentic": 12,
-    "course.agentic_tools": 12, "course.agentic_rules": 12, "course.agentic_eval": 12,
-    "course.embeddings": 13, "course.retrieval": 13, "course.text_layer": 13, "course.planner": 14,
-    "course.planner_tools": 14,
+    "course.pipeline.safety": 3, "course.pipeline.cleaning": 4, "course.pipeline.results": 5,
+    "course.pipeline.agent": 5, "course.llm.offline": 5, "course.pipeline.memory": 6,
+    "course.llm.router": 7, "course.llm.gemini": 7, "course.llm.groq": 7,
+    "course.llm.openai_compat": 7, "course.llm.registry": 7, "course.ui.demo": 8,
+    "course.ui.widgets": 8, "course.pipeline.evaluation": 9, "course.pipeline.graph_memory": 10,
+    "course.agents.tools": 11, "course.llm.offline_tools": 11, "course.agents.agentic": 12,
+    "course.agents.agentic_tools": 12, "course.agents.agentic_rules": 12,
+    "course.agents.agentic_eval": 12, "course.retrieval.embeddings": 13,
+    "course.retrieval.search": 13, "course.retrieval.text_layer": 13,
+    "course.planner.planner": 14, "course.planner.planner_tools": 14,
 }
+# The parts of the package (their __init__ is a docstring: it imports nothing).
+PARTS = {"course.foundation", "course.pipeline", "course.agents", "course.retrieval",
+         "course.planner", "course.ui"}
 # The entry points see everything.
 TOP = {"course", "course.llm", "course.__main__"}
 # Named exceptions, each a lazy import inside a function, each with its reason.
 ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
     # else offline): the choice is taught in notebook 07, the default is used from 05 on.
-    ("course.agent", "course.llm.registry"),
+    ("course.pipeline.agent", "course.llm.registry"),
     # Loading the notes (lesson 1) also builds notebook 13's text layer, so every notebook's
     # graph is ready to search; the learner meets chunks and embeddings only in lesson 13.
-    ("course.dataset", "course.text_layer"),
+    ("course.foundation.dataset", "course.retrieval.text_layer"),
 }
 
 
@@ -83,7 +88,7 @@ def _graph() -> dict[str, set[str]]:
 
 
 def test_every_module_has_a_lesson():
-    missing = sorted(set(_graph()) - set(LESSON) - TOP
+    missing = sorted(set(_graph()) - set(LESSON) - TOP - PARTS
                      - {m for m in _graph() if m.startswith("course.llm.offline.")})
     assert not missing, f"give these a lesson in LESSON: {missing}"
 
@@ -130,9 +135,9 @@ def test_no_import_cycles():
 
 
 def test_the_executor_knows_nothing_of_the_guard():
-    source = (PACKAGE / "db.py").read_text(encoding="utf-8")
-    assert "course.safety" not in _imports(PACKAGE / "db.py")
-    assert "guard" not in inspect.signature(course.db.Database.run).parameters
+    source = (PACKAGE / "foundation" / "db.py").read_text(encoding="utf-8")
+    assert "course.pipeline.safety" not in _imports(PACKAGE / "foundation" / "db.py")
+    assert "guard" not in inspect.signature(course.foundation.db.Database.run).parameters
     assert "ensure_safe" not in source
 
 
@@ -145,8 +150,8 @@ def test_no_caller_switches_the_guard_off():
 
 
 def test_model_written_cypher_goes_through_the_one_guarded_door(college_db):
-    from course.errors import UnsafeQuery
-    from course.safety import run_guarded
+    from course.foundation.errors import UnsafeQuery
+    from course.pipeline.safety import run_guarded
 
     with pytest.raises(UnsafeQuery) as caught:
         run_guarded(college_db, "MATCH (n) DETACH DELETE n")
@@ -156,7 +161,8 @@ def test_model_written_cypher_goes_through_the_one_guarded_door(college_db):
 
 
 def test_unsafe_query_is_a_course_error_from_errors():
-    from course import errors, safety
+    from course.foundation import errors
+    from course.pipeline import safety
 
     assert issubclass(errors.UnsafeQuery, errors.CourseError)
     assert safety.UnsafeQuery is errors.UnsafeQuery
@@ -181,12 +187,12 @@ def test_one_way_to_make_an_llm():
 
 
 def test_memory_is_one_module_per_lesson():
-    import course.graph_memory
-    import course.memory
+    import course.pipeline.graph_memory
+    import course.pipeline.memory
 
-    assert not hasattr(course.memory, "GraphMemory")
-    assert course.graph_memory.GraphMemory.__module__ == "course.graph_memory"
-    assert course.graph_memory.AnswerCache.__module__ == "course.graph_memory"
+    assert not hasattr(course.pipeline.memory, "GraphMemory")
+    assert course.pipeline.graph_memory.GraphMemory.__module__ == "course.pipeline.graph_memory"
+    assert course.pipeline.graph_memory.AnswerCache.__module__ == "course.pipeline.graph_memory"
 
 
 def test_docstrings_name_the_notebook_that_introduces_them():
@@ -200,23 +206,23 @@ def test_docstrings_name_the_notebook_that_introduces_them():
 def test_no_scaffolding_left():
     for path in PACKAGE.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        assert "while course.memory is missing" not in text, path
+        assert "while course.pipeline.memory is missing" not in text, path
         assert "not part of this version" not in text, path
-    import course.graph_memory
+    import course.pipeline.graph_memory
 
-    assert not hasattr(course.graph_memory.GraphMemory, "forget_session")
+    assert not hasattr(course.pipeline.graph_memory.GraphMemory, "forget_session")
 
 
 def test_a_memory_is_a_protocol():
-    from course.agent import Memory, RecallingMemory
-    from course.graph_memory import GraphMemory
-    from course.memory import ShortTermMemory
+    from course.pipeline.agent import Memory, RecallingMemory
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.memory import ShortTermMemory
 
     assert getattr(Memory, "_is_protocol", False)
     assert isinstance(ShortTermMemory(), Memory)
     assert not isinstance(ShortTermMemory(), RecallingMemory)
     assert all(hasattr(GraphMemory, name) for name in ("context", "remember", "clear", "recall"))
-    assert "getattr" not in inspect.getsource(course.agent.Agent.answer)
+    assert "getattr" not in inspect.getsource(course.pipeline.agent.Agent.answer)
 
 
 def _examples(module) -> int:
@@ -243,6 +249,7 @@ def test_the_doctests_run_in_the_test_command():
     settings = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert "course" in settings["testpaths"]
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:nbval",
-                           "-o", "addopts=", "course/db.py", "course/results.py"],
+                           "-o", "addopts=", "course/foundation/db.py", "course/pipeline/results.py"],
                           cwd=PACKAGE.parent, capture_output=True, text=True, timeout=120)
-    assert "course/db.py::course.db" in done.stdout and "course/results.py::course.results.printable" in done.stdout
+    assert "course/foundation/db.py::course.foundation.db" in done.stdout
+    assert "course/pipeline/results.py::course.pipeline.results.printable" in done.stdout

@@ -1,4 +1,4 @@
-"""The output cleaner (course/cleaning.py): messy model outputs, the course text's Qwen
+"""The output cleaner (course/pipeline/cleaning.py): messy model outputs, the course text's Qwen
 failure, the course text's own cleaner where it fails, and property tests."""
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course.cleaning import clean, naive_clean
-from course.errors import QueryFailed
-from course.safety import check
+from course.foundation.errors import QueryFailed
+from course.pipeline.cleaning import clean, naive_clean
+from course.pipeline.safety import check
 
 PAYAL_FRIENDS = ("MATCH (s:Student)-[:FRIENDS_WITH]->(f:Student) WHERE toLower(s.name) "
                  "CONTAINS toLower('payal') RETURN f.name")

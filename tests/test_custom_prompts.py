@@ -1,5 +1,5 @@
 """The prompts and worked examples as constructor arguments: `Agent(db, llm, prompt=...,
-examples=..., answer_prompt=...)`; the defaults are the texts of `course.prompts`.
+examples=..., answer_prompt=...)`; the defaults are the texts of `course.pipeline.prompts`.
 
 A ScriptedLLM keeps what it was sent (`systems`), so each test reads the model's own input.
 """
@@ -9,14 +9,14 @@ import json
 
 import pytest
 
-from course import prompts
-from course.agent import Agent
-from course.agentic import AgenticAgent
+from course.agents.agentic import AgenticAgent
+from course.agents.tools import ToolAgent, system_prompt
 from course.llm.base import ToolCall
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
-from course.prompts import Example
-from course.tools import ToolAgent, system_prompt
+from course.pipeline import prompts
+from course.pipeline.agent import Agent
+from course.pipeline.prompts import Example
 
 PAYAL = "MATCH (s:Student {name: 'Payal'}) RETURN s.name AS name, s.year AS year"
 MINE = Example("Which students are in the Robotics Club?",

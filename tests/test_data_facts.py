@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from course.dataset import load_schema
-from course.demo import FIVE_QUESTIONS
+from course.foundation.dataset import load_schema
+from course.ui.demo import FIVE_QUESTIONS
 
 # The values the course text fixes (DESIGN, "The data").
 STUDENTS = {"S01": "Aarav", "S02": "Payal", "S03": "Rahul", "S04": "Sneha", "S05": "Karan"}

@@ -5,9 +5,9 @@ import shutil
 
 import pytest
 
-from course.dataset import (DATA_DIR, copy_graph, graph_counts, load_college, read_dataset,
-                            synthetic_college, write_dataset)
-from course.errors import DataFileError, QueryFailed
+from course.foundation.dataset import (DATA_DIR, copy_graph, graph_counts, load_college, read_dataset,
+                                       synthetic_college, write_dataset)
+from course.foundation.errors import DataFileError, QueryFailed
 
 
 def test_loading_twice_changes_nothing(empty_db):
@@ -83,7 +83,7 @@ def test_many_loaders_at_once_load_one_graph(empty_db):
     """Forty laptops are one machine each, but two notebooks on one laptop start together."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from course.dataset import ensure_college
+    from course.foundation.dataset import ensure_college
 
     with ThreadPoolExecutor(max_workers=6) as pool:
         list(pool.map(lambda _: ensure_college(empty_db), range(6)))
@@ -92,7 +92,7 @@ def test_many_loaders_at_once_load_one_graph(empty_db):
 
 
 def test_an_emptied_graph_is_loaded_again(college_db):
-    from course.dataset import ensure_college
+    from course.foundation.dataset import ensure_college
 
     college_db.query("MATCH (n) DETACH DELETE n")
     ensure_college(college_db)

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from course.agent import Agent
-from course.config import PROJECT_ROOT
-from course.dataset import load_schema
-from course.db import EmbeddedServer
-from course.demo import FIVE_QUESTIONS, GRADE_RANK, LEVEL_RANK, judge, run_demo
+from course.foundation.config import PROJECT_ROOT
+from course.foundation.dataset import load_schema
+from course.foundation.db import EmbeddedServer
 from course.llm.scripted import ScriptedLLM
+from course.pipeline.agent import Agent
+from course.ui.demo import FIVE_QUESTIONS, GRADE_RANK, LEVEL_RANK, judge, run_demo
 
 STUDENTS = {"Aarav", "Payal", "Rahul", "Sneha", "Karan"}
 

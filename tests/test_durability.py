@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from course.config import PROJECT_ROOT, get_setting
-from course.dataset import load_college, staging_name
-from course.db import EmbeddedServer, _embedded_binaries, connect, where_data_lives
-from course.demo import FIVE_QUESTIONS
-from course.errors import DatabaseUnavailable
-from course.graph_memory import GraphMemory
-from course.results import Result
+from course.foundation.config import PROJECT_ROOT, get_setting
+from course.foundation.dataset import load_college, staging_name
+from course.foundation.db import EmbeddedServer, _embedded_binaries, connect, where_data_lives
+from course.foundation.errors import DatabaseUnavailable
+from course.pipeline.graph_memory import GraphMemory
+from course.pipeline.results import Result
+from course.ui.demo import FIVE_QUESTIONS
 
 from test_db import BARE_ENV, _free_port
 

@@ -16,12 +16,12 @@ from io import StringIO
 
 import pytest
 
-from course import prompts
-from course.errors import DataFileError
-from course.evaluation import (DEFAULT_SET, EvalQuestion, ProgressBar, evaluate, format_time,
-                               load_questions, reference_rows, same_rows)
+from course.foundation.errors import DataFileError
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
+from course.pipeline import prompts
+from course.pipeline.evaluation import (DEFAULT_SET, EvalQuestion, ProgressBar, evaluate, format_time,
+                                        load_questions, reference_rows, same_rows)
 
 KINDS = {"property", "membership", "ranking", "path", "next_topics", "count", "two_conditions",
          "follow_up", "out_of_scope", "write_request"}

@@ -13,13 +13,13 @@ import itertools
 import falkordb
 import pytest
 
-from course import safety
-from course.agent import Agent
-from course.db import SERVER_LIMITS, SOCKET_TIMEOUT_S, Database
-from course.errors import QueryFailed, QueryTimedOut, UnsafeQuery
+from course.foundation.db import SERVER_LIMITS, SOCKET_TIMEOUT_S, Database
+from course.foundation.errors import QueryFailed, QueryTimedOut, UnsafeQuery
 from course.llm.scripted import ScriptedLLM
-from course.prompts import BLOCKED_ANSWER
-from course.safety import check, explain_check, procedure_modes, run_guarded
+from course.pipeline import safety
+from course.pipeline.agent import Agent
+from course.pipeline.prompts import BLOCKED_ANSWER
+from course.pipeline.safety import check, explain_check, procedure_modes, run_guarded
 
 # --- the `AS as` bypass, and every one like it ------------------------------------------
 
@@ -229,7 +229,7 @@ def test_broken_text_from_a_model_is_refused_not_raised():
 def test_the_docker_server_is_documented_with_the_same_limits():
     import yaml
 
-    from course.config import PROJECT_ROOT
+    from course.foundation.config import PROJECT_ROOT
 
     compose = yaml.safe_load((PROJECT_ROOT / "docker-compose.yml").read_text())
     words = compose["services"]["falkordb"]["environment"]["FALKORDB_ARGS"].split()

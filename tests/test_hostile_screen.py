@@ -15,18 +15,18 @@ from urllib.parse import quote
 import pytest
 
 from course.__main__ import main
-from course.agent import Agent, provider_config
-from course.errors import InvalidInput
-from course.graph_memory import AnswerCache, GraphMemory, data_version
+from course.foundation.errors import InvalidInput
 from course.llm.errors import BadResponse, LLMError
+from course.llm.gemini import GeminiLLM
 from course.llm.groq import GroqLLM
 from course.llm.openai_compat import OpenAICompatLLM
-from course.llm.gemini import GeminiLLM
 from course.llm.router import LLMRouter
 from course.llm.scripted import ScriptedLLM
-from course.memory import ShortTermMemory, question_key
-from course.results import Result, json_line, printable
-from course.widgets import ChatSession, Message
+from course.pipeline.agent import Agent, provider_config
+from course.pipeline.graph_memory import AnswerCache, GraphMemory, data_version
+from course.pipeline.memory import ShortTermMemory, question_key
+from course.pipeline.results import Result, json_line, printable
+from course.ui.widgets import ChatSession, Message
 from test_memory import forget  # noqa: F401 - its memory graphs and cached answers are deleted
 from fake_llm_server import (FAKE_KEY, auth_error, chat_answer, fake_server,  # noqa: F401
                              gemini_answer, llm_settings_cleared, not_json_labelled_json)

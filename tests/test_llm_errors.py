@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from course.errors import CourseError
+from course.foundation.errors import CourseError
 from course.llm.errors import (AllProvidersFailed, BadResponse, LLMError, MissingKey,
                                NoProviderConfigured, RateLimited, Unavailable, UnknownProvider,
                                format_wait, parse_duration, parse_retry_after, redact, shorten)

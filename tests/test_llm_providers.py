@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from course.config import _dotenv
+from course.foundation.config import _dotenv
 from course.llm import (BadResponse, GeminiLLM, GroqLLM, LLMError, MissingKey, OpenAICompatLLM,
                         RateLimited, Unavailable)
 from fake_llm_server import (FAKE_KEY, auth_error, chat_answer, chat_rate_limited,  # noqa: F401
@@ -271,7 +271,7 @@ def test_a_model_the_key_cannot_use_names_the_models_it_can(fake_server, kind):
 
 
 def test_the_agent_does_not_advise_waiting_for_a_missing_model(fake_server, college_db):
-    from course.agent import Agent
+    from course.pipeline.agent import Agent
 
     fake_server.models["groq"] = ["llama-3.3-70b-versatile"]
     fake_server.script("groq", model_not_found("groq", "no-such-model"))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from course.config import _dotenv
+from course.foundation.config import _dotenv
 from course.llm import (LLM, Completion, GeminiLLM, GroqLLM, LLMError, LLMRouter, MissingKey,
                         NoProviderConfigured, OpenAICompatLLM, ScriptedLLM, UnknownProvider, Usage,
                         describe_llm, describe_providers, make_llm, provider_names)

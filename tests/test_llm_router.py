@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from course.errors import CourseError
+from course.foundation.errors import CourseError
 from course.llm import (LLM, AllProvidersFailed, BadResponse, Completion, LLMError, LLMRouter,
                         RateLimited, ScriptedLLM, Unavailable, Usage)
 from course.llm.scripted import ScriptExhausted

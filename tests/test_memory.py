@@ -14,15 +14,15 @@ import time
 
 import pytest
 
-from course.agent import Agent
-from course.results import Result
-from course.config import PROJECT_ROOT
-from course.errors import InvalidInput
+from course.foundation.config import PROJECT_ROOT
+from course.foundation.errors import InvalidInput
 from course.llm.scripted import ScriptedLLM
-from course.graph_memory import (AnswerCache, GraphMemory, check_id, data_version,
-                                 memory_graph_name)
-from course.agent import provider_config
-from course.memory import ShortTermMemory, depends_on_context, question_key, trim_rows
+from course.pipeline.agent import Agent
+from course.pipeline.agent import provider_config
+from course.pipeline.graph_memory import (AnswerCache, GraphMemory, check_id, data_version,
+                                          memory_graph_name)
+from course.pipeline.memory import ShortTermMemory, depends_on_context, question_key, trim_rows
+from course.pipeline.results import Result
 
 PAYAL = "MATCH (s:Student) WHERE s.name = 'Payal' RETURN s.name, s.year, s.branch"
 PAYAL_YEAR = "MATCH (s:Student {name: 'Payal'}) RETURN s.year"
@@ -78,7 +78,7 @@ def test_question_key_ignores_case_spaces_and_punctuation(a, b):
     ("What is common in all the clubs?", False), ("1NF se BCNF tak ka learning path batao", False),
 ])
 def test_depends_on_context(college_db, question, expected):
-    from course.schema import link_entities
+    from course.pipeline.schema import link_entities
 
     assert depends_on_context(question, link_entities(college_db, question)) is expected
 

@@ -16,16 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from course import prompts
-from course.agent import Agent
-from course.evaluation import same_rows
 from course.llm import offline
 from course.llm.base import Usage
 from course.llm.offline import OfflineLLM, parse_prompt, parse_schema, read, write_answer
 from course.llm.registry import make_llm
-from course.memory import ShortTermMemory
-from course.safety import check
-from course.schema import Mention, introspect
+from course.pipeline import prompts
+from course.pipeline.agent import Agent
+from course.pipeline.evaluation import same_rows
+from course.pipeline.memory import ShortTermMemory
+from course.pipeline.safety import check
+from course.pipeline.schema import Mention, introspect
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "college"
 GRADE = "CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 WHEN 'B+' THEN 2 WHEN 'B' THEN 3 END"
@@ -434,8 +434,8 @@ CONNECTORS = ["and", "aur", "for a", "per", "of", "ke", "ka", "with", "which", "
 
 @pytest.fixture(scope="module")
 def real_system(tmp_path_factory):
-    from course.dataset import load_college
-    from course.db import connect
+    from course.foundation.dataset import load_college
+    from course.foundation.db import connect
     # the schema prompt is text: render it once from a loaded graph
     db = connect(path=tmp_path_factory.mktemp("schema") / "s.db")
     load_college(db)
@@ -515,7 +515,7 @@ def test_cli_ask_on_stdin_survives_a_provider_raising_in_question_1(college_db, 
     import json
 
     from course import __main__ as cli
-    from course import dataset, db as db_module
+    from course.foundation import dataset, db as db_module
     from course.llm import registry
 
     monkeypatch.setattr(db_module, "connect", lambda *a, **k: college_db)
@@ -533,8 +533,8 @@ def test_cli_ask_on_stdin_survives_a_provider_raising_in_question_1(college_db, 
 # --- a write refused by the provider is its own kind ------------------------------------------
 
 def test_the_providers_own_refusal_of_a_write_is_not_counted_as_the_guards(college_db):
-    from course.evaluation import EvalQuestion, evaluate
     from course.llm.scripted import ScriptedLLM
+    from course.pipeline.evaluation import EvalQuestion, evaluate
 
     agent = Agent(college_db, OfflineLLM())
     result = agent.answer("Delete Payal from the graph")

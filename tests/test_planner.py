@@ -16,14 +16,14 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from course import planner
-from course.dataset import load_college
-from course.errors import InvalidInput
-from course.graph_memory import GraphMemory
+from course.foundation.dataset import load_college
+from course.foundation.errors import InvalidInput
 from course.llm import RateLimited, ScriptedLLM
 from course.llm.offline import OfflineLLM
-from course.results import Result
-from course.schema import Mention
+from course.pipeline.graph_memory import GraphMemory
+from course.pipeline.results import Result
+from course.pipeline.schema import Mention
+from course.planner import planner
 
 STUDENTS = ["S01", "S02", "S03", "S04", "S05"]
 SUBJECTS = ["CS201", "CS202", "CS301", "CS302"]

@@ -14,18 +14,18 @@ import sys
 import numpy as np
 import pytest
 
-from course.dataset import graph_counts, load_college
-from course.embeddings import (EmbedderUnavailable, FastEmbedEmbedder, HashedBagOfWords,
-                               make_embedder)
-from course.errors import CourseError, InvalidInput
-from course.graph_memory import data_version
+from course.foundation.dataset import graph_counts, load_college
+from course.foundation.errors import CourseError, InvalidInput
 from course.llm import ScriptedLLM
-from course.retrieval import (EmbedderMismatch, Hit, fulltext_search, fulltext_terms,
-                              load_search_questions, parent_search, reciprocal_rank_fusion,
-                              score_search, search, step_back, vector_search)
-from course.schema import introspect
-from course.text_layer import build_text_layer, split_into_chunks, stored_embedder
-from course.viz import read_graph
+from course.pipeline.graph_memory import data_version
+from course.pipeline.schema import introspect
+from course.retrieval.embeddings import (EmbedderUnavailable, FastEmbedEmbedder, HashedBagOfWords,
+                                         make_embedder)
+from course.retrieval.search import (EmbedderMismatch, Hit, fulltext_search, fulltext_terms,
+                                     load_search_questions, parent_search, reciprocal_rank_fusion,
+                                     score_search, search, step_back, vector_search)
+from course.retrieval.text_layer import build_text_layer, split_into_chunks, stored_embedder
+from course.ui.viz import read_graph
 
 
 def chunk_ids(db) -> list[int]:
@@ -95,7 +95,7 @@ def test_the_builder_writes_only_to_the_graph_it_is_given(college_db):
 # --- embedders ----------------------------------------------------------------------------
 
 def test_wordllama_loads_and_embeds_with_no_network(monkeypatch):
-    from course import embeddings
+    from course.retrieval import embeddings
 
     def no_network(*args, **kwargs):
         raise OSError("no network in this test")
@@ -113,7 +113,7 @@ def test_wordllama_loads_and_embeds_with_no_network(monkeypatch):
 
 @pytest.mark.slow
 def test_the_bag_of_words_is_the_same_in_every_process():
-    code = "from course.embeddings import HashedBagOfWords; print(HashedBagOfWords().embed(['page fault'])[0].nonzero()[0].tolist())"
+    code = "from course.retrieval.embeddings import HashedBagOfWords; print(HashedBagOfWords().embed(['page fault'])[0].nonzero()[0].tolist())"
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(runs) == 1
@@ -313,7 +313,7 @@ def test_fastembed_not_installed_says_how_to_install_it(monkeypatch):
 def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, monkeypatch, tmp_path):
     pytest.importorskip("fastembed")
     monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
-    monkeypatch.setattr("course.embeddings._reachable", lambda host: False)  # a mock: no network
+    monkeypatch.setattr("course.retrieval.embeddings._reachable", lambda host: False)  # a mock: no network
     with pytest.raises(EmbedderUnavailable, match="cannot be reached"):
         load_college(empty_db, embedder="fastembed")
     assert empty_db.graph_name not in empty_db.client.list_graphs()
@@ -322,8 +322,8 @@ def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, m
 # --- the agentic agent's search_notes on this search (issue 16) --------------------------------
 
 def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(college_db):
-    from course.agentic_tools import search_notes
-    from course.retrieval import agent_search, note_search
+    from course.agents.agentic_tools import search_notes
+    from course.retrieval.search import agent_search, note_search
 
     assert agent_search(college_db) is not search_notes
     rows = agent_search(college_db)(college_db, "What is a race condition?")
@@ -337,10 +337,10 @@ def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(co
 
 def test_the_learners_agent_answers_from_the_note_and_names_it(college_db):
     from course import make_llm
-    from course.planner_tools import learner_agent
+    from course.planner.planner_tools import learner_agent
 
     agent = learner_agent(college_db, make_llm("offline"))
-    assert agent.search is not None and agent.search.__module__ == "course.retrieval"
+    assert agent.search is not None and agent.search.__module__ == "course.retrieval.search"
     result = agent.answer("What is a race condition?")
     assert result.status == "answered" and "(note N17, on Threads)" in result.answer
     assert result.sub_questions[0].tool == "search_notes"

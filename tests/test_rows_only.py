@@ -12,15 +12,15 @@ import json
 
 import pytest
 
-from course.agent import Agent
-from course.agentic import AgenticAgent
-from course.graph_memory import AnswerCache, GraphMemory
+from course.agents.agentic import AgenticAgent
+from course.agents.tools import ToolAgent
 from course.llm.base import Completion, ToolCall
 from course.llm.errors import RateLimited
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
-from course.memory import ShortTermMemory
-from course.tools import ToolAgent
+from course.pipeline.agent import Agent
+from course.pipeline.graph_memory import AnswerCache, GraphMemory
+from course.pipeline.memory import ShortTermMemory
 from test_cli_ask import FIELDS, ask, records
 from test_memory import forget  # noqa: F401 - its memory graphs and cached answers are deleted
 
@@ -225,7 +225,7 @@ def test_a_notebook_shows_the_rows_and_no_answer(college_db):
 
 
 def test_the_text_table_is_bounded_and_safe():
-    from course.results import text_table
+    from course.pipeline.results import text_table
 
     rows = [[f"S{n:02}", "x" * 100 + "\x1b[31m"] for n in range(25)]
     lines = text_table(["id", "text"], rows, limit=20).splitlines()

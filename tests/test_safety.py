@@ -1,4 +1,4 @@
-"""The read-only guard (course/safety.py): a battery of queries, property tests, and the
+"""The read-only guard (course/pipeline/safety.py): a battery of queries, property tests, and the
 server's own verdict on the cases a keyword list gets wrong."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from course.errors import CourseError, QueryFailed
-from course.safety import (ALLOWED_PROCEDURES, UnsafeQuery, check, run_guarded, ensure_safe, explain_check,
-                           naive_is_safe, tokenize)
+from course.foundation.errors import CourseError, QueryFailed
+from course.pipeline.safety import (ALLOWED_PROCEDURES, UnsafeQuery, check, run_guarded, ensure_safe, explain_check,
+                                    naive_is_safe, tokenize)
 
 # --- the battery: (query, the clause the refusal must name) ------------------------------
 

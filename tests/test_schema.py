@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from course import prompts
-from course.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, create_fulltext_indexes,
-                            load_college, load_schema, synthetic_college, write_dataset)
-from course.errors import InvalidInput
+from course.foundation.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, create_fulltext_indexes,
+                                       load_college, load_schema, synthetic_college, write_dataset)
+from course.foundation.errors import InvalidInput
 from course.llm.offline.prompt import parse_schema
-from course.schema import MAX_LISTED_VALUES, MAX_VALUE_CHARS, Mention, introspect, link_entities
+from course.pipeline import prompts
+from course.pipeline.schema import MAX_LISTED_VALUES, MAX_VALUE_CHARS, Mention, introspect, link_entities
 
 LABELS = {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
 PATTERNS = {  # (start, type, end): the direction the data stores

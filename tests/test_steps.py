@@ -12,14 +12,14 @@ from dataclasses import fields
 
 import pytest
 
-from course.agent import Agent
-from course.agentic import AgenticAgent
+from course.agents.agentic import AgenticAgent
+from course.agents.tools import ToolAgent
 from course.llm.base import ToolCall
 from course.llm.errors import RateLimited
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
-from course.results import Result, Step
-from course.tools import ToolAgent
+from course.pipeline.agent import Agent
+from course.pipeline.results import Result, Step
 from test_cli_ask import ask, records
 
 PAYAL = "MATCH (s:Student {name: 'Payal'}) RETURN s.name AS name, s.year AS year"

@@ -12,8 +12,8 @@ import json
 
 import pytest
 
+from course.agents.tools import ToolAgent
 from course.llm import GeminiLLM, GroqLLM, LLMRouter, OpenAICompatLLM
-from course.tools import ToolAgent
 from fake_llm_server import (FAKE_KEY, THOUGHT_SIGNATURE, auth_error, chat_answer,  # noqa: F401
                              chat_rate_limited, chat_tool_calls, fake_server, gemini_answer,
                              gemini_function_calls, gemini_malformed_call, gemini_rate_limited,
@@ -256,7 +256,7 @@ def test_cli_tools_agent_through_each_sdk_answers_the_five_demo_questions(fake_s
     import subprocess
     import sys
 
-    from course.demo import FIVE_QUESTIONS, judge
+    from course.ui.demo import FIVE_QUESTIONS, judge
 
     for item in FIVE_QUESTIONS:
         fake_server.script(API[kind], calls(kind, ("execute_cypher", {"query": item.reference})),

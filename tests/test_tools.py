@@ -12,19 +12,19 @@ import sys
 
 import pytest
 
-from course.config import PROJECT_ROOT
-from course.db import Rows
-from course.demo import FIVE_QUESTIONS, judge
-from course.evaluation import evaluate, load_questions
+from course.agents.tools import (MAX_RESULT_CHARS, TOOLS, Step, ToolAgent, Toolbox, cost_usd,
+                                 load_prices, records_of)
+from course.foundation.config import PROJECT_ROOT
+from course.foundation.db import Rows
 from course.llm.base import ChatTurn, Message, ToolCall, Usage
 from course.llm.errors import RateLimited
 from course.llm.offline import OfflineLLM
 from course.llm.offline_tools import OfflineToolLLM
 from course.llm.router import LLMRouter
 from course.llm.scripted import ScriptedLLM
-from course.memory import ShortTermMemory
-from course.tools import (MAX_RESULT_CHARS, TOOLS, Step, ToolAgent, Toolbox, cost_usd,
-                          load_prices, records_of)
+from course.pipeline.evaluation import evaluate, load_questions
+from course.pipeline.memory import ShortTermMemory
+from course.ui.demo import FIVE_QUESTIONS, judge
 
 YEAR = "MATCH (s:Student {name: 'Payal'}) RETURN s.year AS year"
 

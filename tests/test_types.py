@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from course.config import PROJECT_ROOT
+from course.foundation.config import PROJECT_ROOT
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from course.viz import LIT_BORDER, draw_graph, draw_result, read_graph, text_values
+from course.ui.viz import LIT_BORDER, draw_graph, draw_result, read_graph, text_values
 
 EXTERNAL = re.compile(r"<(script|link|img|iframe)\b[^>]*\b(src|href)\s*=\s*[\"']?(https?:)?//", re.I)
 
@@ -112,7 +112,7 @@ def test_the_notebook_gets_a_small_iframe_with_a_relative_path(college_db, tmp_p
 
 
 def test_every_picture_has_a_small_still_image_from_the_same_layout(college_db, tmp_path):
-    from course.viz import layout
+    from course.ui.viz import layout
 
     picture = draw_graph(college_db, directory=tmp_path)
     assert picture.still.startswith(b"\x89PNG") and len(picture.still) < 60_000
@@ -139,7 +139,7 @@ def test_the_legend_names_lit_nodes_only_when_something_is_lit(college_db, tmp_p
 
 
 def test_labels_of_the_whole_graph_are_readable_at_the_default_zoom(college_db, tmp_path):
-    from course.viz import CANVAS
+    from course.ui.viz import CANVAS
 
     nodes, _ = drawn(draw_graph(college_db, directory=tmp_path))
     xs, ys = [n["x"] for n in nodes], [n["y"] for n in nodes]

@@ -6,13 +6,13 @@ import time
 
 import pytest
 
-from course.agent import Agent
 from course.llm.base import LLM, Completion, Usage
 from course.llm.errors import Unavailable
 from course.llm.scripted import ScriptedLLM
-from course.memory import ShortTermMemory
-from course.results import rows_table
-from course.widgets import ENTER_SETTLES_S, ChatSession, ChatWidget, Message
+from course.pipeline.agent import Agent
+from course.pipeline.memory import ShortTermMemory
+from course.pipeline.results import rows_table
+from course.ui.widgets import ENTER_SETTLES_S, ChatSession, ChatWidget, Message
 
 WHO_IS_PAYAL = "MATCH (s:Student {name: 'Payal'}) RETURN s.name AS name, s.year AS year, s.branch AS branch"
 PAYAL_YEAR = "MATCH (s:Student {name: 'Payal'}) RETURN s.year AS year"
@@ -254,7 +254,7 @@ def test_the_conversation_keeps_the_newest_answer_in_view(widget):
 
 
 def test_two_kernels_draw_into_different_files(college_db, tmp_path, monkeypatch):
-    import course.widgets as widgets
+    import course.ui.widgets as widgets
 
     first = ChatWidget(session(college_db, []), directory=str(tmp_path), background=False)
     monkeypatch.setattr(widgets.os, "getpid", lambda: 424242)   # another kernel's process
@@ -264,8 +264,8 @@ def test_two_kernels_draw_into_different_files(college_db, tmp_path, monkeypatch
 
 
 def test_pictures_go_to_one_ignored_place_whatever_the_working_directory(college_db, tmp_path):
-    from course.config import PROJECT_ROOT
-    from course.viz import figures_dir
+    from course.foundation.config import PROJECT_ROOT
+    from course.ui.viz import figures_dir
 
     chat = ChatWidget(session(college_db, []), background=False)   # cwd: an empty temp folder
     assert not (tmp_path / "figures").exists()

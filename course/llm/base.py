@@ -156,7 +156,7 @@ def default_timeout(timeout: float | None = None) -> float:
     >>> default_timeout(5)
     5.0
     """
-    from course.config import get_setting
+    from course.foundation.config import get_setting
     from course.llm.errors import LLMError
 
     value = get_setting("COURSE_LLM_TIMEOUT", value=None if timeout is None else str(timeout))

@@ -19,8 +19,8 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from urllib.parse import quote, quote_plus
 
-from course.config import KEY_VARIABLES, get_key
-from course.errors import CourseError
+from course.foundation.config import KEY_VARIABLES, get_key
+from course.foundation.errors import CourseError
 
 
 class LLMError(CourseError):
@@ -263,7 +263,7 @@ RUN = 8  # a run of this many characters of a secret, in any of its forms, is re
 
 
 def configured_secrets() -> tuple[str, ...]:
-    """The keys set in the environment or .env (course.config.KEY_VARIABLES)."""
+    """The keys set in the environment or .env (course.foundation.config.KEY_VARIABLES)."""
     return tuple(key for key in (get_key(name) for name in KEY_VARIABLES) if key)
 
 

@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from course.config import get_key, get_setting
+from course.foundation.config import get_key, get_setting
 from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
                              default_timeout, elapsed_ms)
 from course.llm.errors import (BadResponse, LLMError, MissingKey, ModelNotFound, RateLimited,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from types import ModuleType
 
-from course.config import get_key, get_setting
+from course.foundation.config import get_key, get_setting
 from course.llm.base import default_timeout
 from course.llm.errors import MissingKey
 from course.llm.openai_compat import ChatCompletionsLLM

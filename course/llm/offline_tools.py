@@ -27,10 +27,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from course import prompts
 from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
                              elapsed_ms)
 from course.llm.offline import OfflineLLM
+from course.pipeline import prompts
 
 QUERY_TOOL = "execute_cypher"
 

@@ -27,7 +27,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
-from course.config import get_key, get_setting
+from course.foundation.config import get_key, get_setting
 from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
                              chat_messages, default_timeout, elapsed_ms, parse_arguments)
 from course.llm.errors import (BadResponse, LLMError, MissingKey, ModelNotFound, RateLimited, Unavailable,

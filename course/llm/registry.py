@@ -17,15 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from course.config import get_key, get_setting, mask
+from course.foundation.config import get_key, get_setting, mask
 from course.llm.base import LLM
 from course.llm.errors import UnknownProvider
 from course.llm.gemini import GEMINI_MODEL, GeminiLLM
 from course.llm.groq import GROQ_MODEL, GROQ_SMALL_MODEL, GroqLLM, groq_name
+from course.llm.offline import OfflineLLM
 from course.llm.openai_compat import (MISTRAL_MODEL, MISTRAL_URL, OLLAMA_MODEL, OPENROUTER_MODEL,
                                       OPENROUTER_URL, ChatCompletionsLLM, OpenAICompatLLM,
                                       ollama_base_url)
-from course.llm.offline import OfflineLLM
 from course.llm.router import LLMRouter
 
 

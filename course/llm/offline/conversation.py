@@ -16,11 +16,11 @@ import json
 import re
 from dataclasses import replace
 
-from course import prompts
 from course.llm.offline.cypher import VAR_LABEL, cypher_entities
 from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.prompt import Entity, Prompt, Schema
 from course.llm.offline.reading import Reading, read
+from course.pipeline import prompts
 
 
 def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]] | None:

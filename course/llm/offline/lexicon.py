@@ -21,8 +21,8 @@ from typing import Any
 
 import yaml
 
-from course.config import PROJECT_ROOT
-from course.errors import DataFileError
+from course.foundation.config import PROJECT_ROOT
+from course.foundation.errors import DataFileError
 
 DEFAULT_LEXICON = PROJECT_ROOT / "data" / "college" / "lexicon.yaml"
 _TABLES = ("cues", "labels", "relationships", "properties")

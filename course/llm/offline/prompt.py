@@ -114,7 +114,7 @@ def _listed_values(description: str) -> list[Any]:
 
 @dataclass
 class Prompt:
-    """The sections of a Cypher prompt (see course.prompts.cypher_user_prompt)."""
+    """The sections of a Cypher prompt (see course.pipeline.prompts.cypher_user_prompt)."""
 
     question: str
     linked: list[tuple[str, Entity]]          # (text as written, value)

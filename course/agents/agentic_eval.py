@@ -1,0 +1,273 @@
+"""Scoring multi-part questions (notebook 12): a question counts only when every part is right.
+
+A set is a JSONL file (data/eval/multipart.jsonl, data/eval/notes.jsonl), one question a line:
+
+    {"id": "m01", "kind": "multi_part", "question": "Who is best at DBMS and which clubs is she in?",
+     "parts": [{"question": "Who is best at DBMS?", "reference": "MATCH ...", "ordered": true},
+               {"question": "Which clubs is Payal in?", "reference": "MATCH ..."}]}
+
+A part is right when one of the row sets the agent found equals the rows of the part's
+hand-written reference query, compared as `course.pipeline.evaluation.same_rows` compares them (extra
+columns allowed, extra rows not; `first_row`: only the best row counts, as for the note a
+search ranks first). The agentic agent has a row set per sub-question; the pipeline and the
+tool loop have one. Each question ends as one of:
+
+- full: every part right; half: some parts right (counted as wrong, not as half right);
+- wrong: answered, no part right; refused: out of scope or blocked; failed: an error.
+
+For a note question, `named` says whether the answer names the note it took its text from.
+
+>>> from course import make_llm
+>>> from course.agents.agentic import AgenticAgent
+>>> questions = load_parts(MULTIPART_SET)
+>>> report = evaluate_parts(db, lambda db, schema: AgenticAgent(db, make_llm("offline"), schema=schema),
+...                         questions[:1], agent="agentic")
+>>> report.counts()["full"]
+1
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from course.agents.agentic import (AgenticAgent, Run, RuleRoles, critic_prompt, rewrite_prompt, route_prompt,
+                                   split_prompt)
+from course.agents.agentic_rules import Review
+from course.agents.tools import ToolAgent, with_tools
+from course.foundation.config import PROJECT_ROOT
+from course.foundation.db import Database
+from course.foundation.errors import CourseError, DataFileError
+from course.llm.base import LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage
+from course.llm.offline import OfflineLLM
+from course.llm.openai_compat import chat_history, function_tool
+from course.pipeline.agent import Agent
+from course.pipeline.evaluation import REFERENCE_MAX_ROWS, REFUSED, json_lines, same_rows
+from course.pipeline.prompt_size import size
+from course.pipeline.schema import GraphSchema, Mention, introspect
+
+MULTIPART_SET = PROJECT_ROOT / "data" / "eval" / "multipart.jsonl"
+NOTES_SET = PROJECT_ROOT / "data" / "eval" / "notes.jsonl"
+VERDICTS = ("full", "half", "wrong", "refused", "failed")
+
+
+@dataclass(frozen=True)
+class Part:
+    question: str
+    reference: str
+    ordered: bool = False
+    first_row: bool = False
+
+
+@dataclass(frozen=True)
+class PartQuestion:
+    id: str
+    question: str
+    kind: str
+    parts: tuple[Part, ...]
+
+
+def load_parts(path: str | Path) -> list[PartQuestion]:
+    """Read a multi-part set; a broken line is named with its number."""
+    path = Path(path)
+    found = []
+    for number, data in json_lines(path, what="multi-part set", example=MULTIPART_SET.name):
+        parts = data.get("parts")
+        if not all(isinstance(data.get(k), str) for k in ("id", "question", "kind")) or \
+                not isinstance(parts, list) or not parts or \
+                not all(isinstance(p, dict) and isinstance(p.get("reference"), str) for p in parts):
+            raise DataFileError(f"{path.name} line {number}: needs id, question, kind and parts "
+                                "(a list of {question, reference} with a Cypher reference each).")
+        found.append(PartQuestion(data["id"], data["question"], data["kind"], tuple(
+            Part(str(p.get("question", "")), p["reference"], bool(p.get("ordered")),
+                 bool(p.get("first_row"))) for p in parts)))
+    return found
+
+
+def row_sets(result: Any) -> list[list[list[Any]]]:
+    """Every set of rows an agent's result holds: one per sub-question, and its own."""
+    sets = [s.rows for s in getattr(result, "sub_questions", []) if s.rows]
+    return sets + [result.rows]
+
+
+def part_right(db: Database, part: Part, sets: list[list[list[Any]]]) -> bool:
+    """Does one of the row sets equal the part's reference rows?"""
+    try:
+        expected = db.run(part.reference, max_rows=REFERENCE_MAX_ROWS).rows
+    except CourseError as exc:
+        raise DataFileError(f"A reference query does not run: {exc}") from exc
+    if part.first_row:
+        return any(rows and same_rows(rows[:1], expected[:1]) for rows in sets)
+    return any(same_rows(rows, expected, ordered=part.ordered) for rows in sets)
+
+
+@dataclass
+class PartOutcome:
+    id: str
+    kind: str
+    question: str
+    status: str
+    verdict: str          # full | half | wrong | refused | failed
+    right: int
+    parts: int
+    llm_calls: int
+    tokens: int
+    named: bool | None    # a note question: does the answer name the note?
+    answer: str
+
+
+@dataclass
+class PartReport:
+    agent: str
+    outcomes: list[PartOutcome] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """How many questions ended full, half, wrong, refused and failed."""
+        return {v: sum(o.verdict == v for o in self.outcomes) for v in VERDICTS}
+
+    def row(self) -> dict[str, Any]:
+        """This agent's line of the comparison table."""
+        n = len(self.outcomes) or 1
+        named = [o for o in self.outcomes if o.named is not None]
+        line: dict[str, Any] = {"agent": self.agent, "questions": len(self.outcomes),
+                                **self.counts(),
+                                "llm_calls_per_question": round(sum(o.llm_calls for o in self.outcomes) / n, 2),
+                                "tokens_per_question": round(sum(o.tokens for o in self.outcomes) / n, 1)}
+        if named:
+            line["full_and_note_named"] = sum(o.verdict == "full" and bool(o.named) for o in named)
+        return line
+
+
+def evaluate_parts(db: Database, make_agent: Callable[[Database, GraphSchema], Any],
+                   questions: list[PartQuestion], *, agent: str) -> PartReport:
+    """Ask each question of a fresh agent (`make_agent(db, schema)`) and judge every part."""
+    schema = introspect(db)
+    report = PartReport(agent)
+    for question in questions:
+        result = make_agent(db, schema).answer(question.question)
+        report.outcomes.append(judge(db, question, result))
+    return report
+
+
+def judge(db: Database, question: PartQuestion, result: Any) -> PartOutcome:
+    """One question's verdict from its result."""
+    sets = row_sets(result)
+    right = sum(part_right(db, p, sets) for p in question.parts) if result.status == "answered" else 0
+    if result.status in REFUSED:
+        verdict = "refused"
+    elif result.status != "answered":
+        verdict = "failed"
+    else:
+        verdict = "full" if right == len(question.parts) else "half" if right else "wrong"
+    notes = [p.reference.split("'")[1] for p in question.parts if p.first_row and "Note" in p.reference]
+    named = all(n in result.answer for n in notes) if notes else None
+    return PartOutcome(question.id, question.kind, question.question, result.status, verdict,
+                       right, len(question.parts), result.llm_calls,
+                       result.input_tokens + result.output_tokens, named, result.answer)
+
+
+# --- the comparison, with tokens estimated where the offline provider reports none -----------
+
+
+def estimate(text: str) -> int:
+    """Tokens, estimated as words and punctuation marks (`course.pipeline.prompt_size`)."""
+    return size(text)["words+punct"]
+
+
+class Meter(LLM):
+    """Any LLM, with its calls and the tokens it was sent and sent back estimated."""
+
+    def __init__(self, inner: LLM) -> None:
+        self.inner, self.name, self.model = inner, inner.name, inner.model
+        self.calls, self.sent, self.received = 0, 0, 0
+
+    def count(self, system: str | None, messages: Sequence[Message], reply: str,
+              tools: Sequence[ToolSpec] = ()) -> None:
+        """One call as a chat-completions service would get it: messages and tools, as JSON."""
+        wire = {"messages": chat_history(system, messages), "tools": [function_tool(t) for t in tools]}
+        self.calls += 1
+        self.sent += estimate(json.dumps(wire, ensure_ascii=False))
+        self.received += estimate(reply)
+
+    def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+        completion = self.inner.complete(prompt, system=system)
+        self.count(system, [Message("user", prompt)], completion.text)
+        return completion
+
+    def chat(self, system: str | None, messages: Sequence[Message],
+             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
+        turn = self.inner.chat(system, messages, tools)
+        self.count(system, messages, turn.text + "".join(c.arguments_json for c in turn.tool_calls),
+                   tools)
+        return turn
+
+
+class MeteredRules(RuleRoles):
+    """The offline rules, counting what the same calls would send a model (`ChatRoles`' prompts)."""
+
+    def __init__(self, meter: Meter) -> None:
+        super().__init__()
+        self.meter = meter
+
+    def _count(self, prompt: tuple[str, str], reply: Any, tools: Sequence[ToolSpec] = ()) -> None:
+        self.meter.count(prompt[0], [Message("user", prompt[1])], json.dumps(reply), tools)
+
+    def split(self, question: str, context: str) -> tuple[list[str], Usage]:
+        parts, usage = super().split(question, context)
+        self._count(split_prompt(question, context), {"questions": parts})
+        return parts, usage
+
+    def rewrite(self, part: str, run: Run, link: Callable[[str], Sequence[Mention]]
+                ) -> tuple[str, Usage]:
+        text, usage = super().rewrite(part, run, link)
+        self._count(rewrite_prompt(part, run), {"question": text})
+        return text, usage
+
+    def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
+              run: Run, context: str) -> tuple[ToolCall | None, Usage]:
+        call, usage = super().route(question, mentions, tools, run, context)
+        self._count(route_prompt(question, mentions, run, context),
+                    call.arguments if call else {}, tools)
+        return call, usage
+
+    def review(self, question: str, mentions: Sequence[Mention], run: Run) -> tuple[Review, Usage]:
+        review, usage = super().review(question, mentions, run)
+        self._count(critic_prompt(question, run), {"complete": review.complete,
+                                                   "missing": review.missing})
+        return review, usage
+
+
+AGENTS = ("pipeline", "tool loop", "agentic", "agentic, critic off")
+
+
+def compare(db: Database, questions: list[PartQuestion], llm: LLM,
+            agents: Sequence[str] = AGENTS) -> list[dict[str, Any]]:
+    """One row per agent: full / half / wrong / refused / failed, LLM calls and tokens per question.
+
+    Tokens are the service's own counts when it reports them, else an estimate of what a
+    chat-completions service would be sent and send back (words and punctuation marks),
+    counted the same way for every agent; offline the router, updater and critic count the
+    prompts they would send a model.
+    """
+    rows = []
+    for name in agents:
+        meter = Meter(with_tools(llm) if name == "tool loop" else llm)
+
+        def make(db: Database, schema: GraphSchema, name: str = name, meter: Meter = meter) -> Any:
+            if name == "pipeline":
+                return Agent(db, meter, schema=schema)
+            if name == "tool loop":
+                return ToolAgent(db, meter, schema=schema)
+            roles = MeteredRules(meter) if isinstance(llm, OfflineLLM) else None
+            return AgenticAgent(db, meter, schema=schema, roles=roles,
+                                critic=name != "agentic, critic off")
+
+        report = evaluate_parts(db, make, questions, agent=name)
+        row = report.row()
+        if not row["tokens_per_question"]:
+            row["tokens_per_question"] = round((meter.sent + meter.received) / max(len(questions), 1), 1)
+            row["tokens"] = "estimated"
+        rows.append(row)
+    return rows

@@ -1,0 +1,10 @@
+"""The foundation: settings, errors, the database and the data (notebook 01 on).
+
+Everything else stands on these modules, and they import nothing above them: `config`
+(settings and keys), `errors` (the course's exceptions), `db` (connect; the read-only
+executor), `dataset` (the college graph loaded from data/college/).
+
+>>> from course.foundation.db import connect
+>>> connect().counts()
+{'nodes': 75, 'relationships': 132}
+"""

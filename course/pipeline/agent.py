@@ -1,0 +1,352 @@
+"""The agent: question -> Cypher -> guard -> rows -> answer, retrying with the error fed back.
+
+Introduced in notebook 05, following the course text's `answer()`:
+generate -> clean -> guard -> execute -> the sentinels (OUT_OF_SCOPE, READ_ONLY) -> on an error or zero rows,
+retry with the error (or a fuzzy-match hint) in the prompt -> write the answer from the
+rows, fenced as data. Every attempt is kept, so a notebook can show what happened.
+
+>>> agent = Agent(db)                        # the provider: COURSE_LLM, keys, else offline
+>>> agent.answer("Who is Payal?").status
+'answered'
+
+With `answer=False` it stops at the rows: one model call, no answer written.
+
+>>> result = Agent(db, answer=False).answer("Who is Payal?")
+>>> result.rows, result.answer, result.llm_calls
+([['Payal', 2, 'CSE']], None, 1)
+"""
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, Protocol, runtime_checkable
+
+from course.foundation.db import Database, Rows
+from course.foundation.errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
+from course.llm.base import LLM, Completion
+from course.llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound,
+                               NoProviderConfigured, UnknownProvider)
+from course.pipeline import prompts
+from course.pipeline.cleaning import clean
+from course.pipeline.results import Attempt, CallRecord, Result, Step, printable
+from course.pipeline.safety import run_guarded
+from course.pipeline.schema import GraphSchema, Mention, introspect, link_entities
+
+MAX_QUESTION_CHARS = 2_000
+# One user's stored conversations live in a graph of this prefix (notebook 10); they are
+# nobody else's data, so the agent never queries one.
+MEMORY_GRAPH_PREFIX = "memory_user_"
+
+
+def check_course_graph(graph_name: str) -> str:
+    """The graph name, if the agent may answer on it; InvalidInput for a memory graph.
+
+    >>> check_course_graph("college")
+    'college'
+    """
+    if graph_name.startswith(MEMORY_GRAPH_PREFIX):
+        raise InvalidInput(f"The graph {printable(graph_name, limit=80)!r} holds a user's stored "
+                           "conversation, not course data, so the agent will not query it: set "
+                           "COURSE_GRAPH to a course graph (default college), or unset it.")
+    return graph_name
+
+
+def check_question(question: Any) -> str:
+    """The question, trimmed; a clear InvalidInput for what cannot be asked."""
+    if isinstance(question, bytes):
+        try:
+            question = question.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput("The question is not text (it is binary data): type it as words.") from None
+    if not isinstance(question, str):
+        raise InvalidInput(f"The question must be text, not {type(question).__name__}.")
+    if any("\ud800" <= ch <= "\udfff" for ch in question):  # undecodable bytes from a terminal
+        raise InvalidInput("The question is not valid UTF-8 text (it holds binary data): "
+                           "type it as plain text.")
+    # NFKC: fullwidth "Ｐａｙａｌ" reads as "Payal", as the guard reads ＤＥＬＥＴＥ as DELETE.
+    cleaned = unicodedata.normalize("NFKC", "".join(
+        ch for ch in question if ch.isprintable() or ch in "\n\t")).strip()
+    if not cleaned:
+        raise InvalidInput("The question is empty: ask something about the college graph, "
+                           "e.g. \"Who is Payal?\".")
+    if len(cleaned) > MAX_QUESTION_CHARS:
+        raise InvalidInput(f"The question is {len(cleaned):,} characters long; the limit is "
+                           f"{MAX_QUESTION_CHARS:,}. Ask one short question at a time.")
+    if "\x00" in question or sum(not ch.isprintable() and ch not in "\n\t" for ch in question) > 3:
+        raise InvalidInput("The question contains control characters or binary data: "
+                           "type it as plain text.")
+    return cleaned
+
+
+def provider_config(llm: Any) -> str:
+    """Which provider, model and endpoint answer: what a remembered answer is keyed by.
+
+    A router is the list of its providers, in order. Two users of "groq" on different
+    endpoints (GROQ_BASE_URL) are different providers.
+
+    >>> from course.llm.scripted import ScriptedLLM
+    >>> provider_config(ScriptedLLM([], name="Groq-120b"))
+    'Groq-120b|scripted|'
+    """
+    providers = getattr(llm, "providers", None)
+    if isinstance(providers, list):
+        return "router[" + ", ".join(provider_config(p) for p in providers) + "]"
+    return f"{llm.name}|{getattr(llm, 'model', '')}|{getattr(llm, 'base_url', '')}"
+
+
+@runtime_checkable
+class Memory(Protocol):
+    """What the agent needs of a memory: context for the prompt before, the turn after.
+
+    `course.pipeline.memory.ShortTermMemory` (notebook 06) is one; any object with these methods is.
+    """
+
+    def context(self) -> str: ...
+
+    def remember(self, result: Result, mentions: Sequence[Mention] = (),
+                 link: Callable[[str], Sequence[Mention]] | None = None) -> dict[str, str]: ...
+
+    def clear(self) -> None: ...
+
+
+@runtime_checkable
+class RecallingMemory(Memory, Protocol):
+    """A memory that may answer a question itself, with no LLM call (notebook 10)."""
+
+    def recall(self, question: str, *, mentions: Sequence[Mention] = (),
+               provider: str = "") -> Result | None: ...
+
+
+# A missing key or every provider down will not be fixed by asking again.
+_FINAL_LLM_ERRORS = (MissingKey, AllProvidersFailed, NoProviderConfigured, ModelNotFound)
+# Failures that waiting or a better connection will not mend: their message says what to do.
+_SETTLED = (MissingKey, NoProviderConfigured, UnknownProvider, ModelNotFound)
+
+
+class Agent:
+    """Answers questions about one graph with one LLM (or router), optionally with memory.
+
+    `answer()` checks the question, links its names and asks the memory; `_loop()` is the
+    pipeline. Notebook 11's `ToolAgent` keeps the first part and brings another loop.
+    """
+
+    result_type: type[Result] = Result
+    default_prompt: str = prompts.CYPHER_SYSTEM
+
+    def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
+                 max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
+                 schema: GraphSchema | None = None, prompt: str | None = None,
+                 examples: prompts.ExampleSource = None, answer_prompt: str | None = None,
+                 answer: bool = True):
+        """`prompt` is the system prompt's template ({schema}, {rules}, {examples} are filled
+        in; default `prompts.CYPHER_SYSTEM`), `examples` the worked examples (default
+        data/prompts/examples.yaml), `answer_prompt` the answer call's system prompt.
+        `answer=False`: rows only, no answer call (the result's `answer` is None)."""
+        if llm is None:
+            from course.llm.registry import make_llm
+
+            llm = make_llm()
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        check_course_graph(db.graph_name)
+        self.db, self.llm, self.memory = db, llm, memory
+        self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
+        self.writes_answer = answer
+        self.prompt = prompts.check_prompt(self.default_prompt if prompt is None else prompt)
+        self.examples = prompts.as_examples(examples)
+        self.answer_prompt = prompts.check_prompt(
+            prompts.ANSWER_SYSTEM if answer_prompt is None else answer_prompt,
+            what="answer_prompt", schema=False)
+        self.schema = schema or introspect(db)
+        self.system_prompt = self._system_prompt()
+        self.stats: Counter[str] = Counter()
+
+    def _system_prompt(self) -> str:
+        """The system message of the Cypher call: the prompt with the schema, rules, examples."""
+        return prompts.cypher_system_prompt(self.schema.render(), examples=self.examples,
+                                            template=self.prompt)
+
+    def link(self, text: str) -> list[Mention]:
+        """Graph values named in any text (the question, an answer)."""
+        return link_entities(self.db, text, schema=self.schema)
+
+    def answer(self, question: Any) -> Result:
+        """Answer one question. Never raises for a bad question or an outage: see `status`."""
+        started = time.perf_counter()
+        result = self.result_type(question=printable(question, limit=200))
+        try:
+            result.question = check_question(question)
+            result.language = prompts.language_of(result.question)
+            result.mentions = self.link(result.question)
+            # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
+            # may answer here, with no LLM call.
+            remembered = (self.memory.recall(result.question, mentions=result.mentions,
+                                             provider=provider_config(self.llm))
+                          if isinstance(self.memory, RecallingMemory) else None)
+            if remembered is not None:
+                result = remembered
+            else:
+                self._loop(result)
+        except CourseError as exc:  # a bad question, the database or every provider down
+            result.status, result.error = "failed", _what_to_do(exc)
+            result.answer = f"Sorry, I couldn't answer that. {result.error}"
+        if not self.writes_answer:   # rows only: the status and error say the rest
+            result.answer = None
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        if self.memory is not None and result.status != "failed":
+            self.memory.remember(result, result.mentions, self.link)
+        return result
+
+    def _loop(self, result: Result) -> None:
+        hint = None
+        context = self.memory.context() if self.memory is not None else ""
+        for number in range(1, self.max_attempts + 1):
+            attempt = Attempt(number)
+            result.attempts.append(attempt)
+            t0 = time.perf_counter()
+            hint = self._attempt(result, attempt, context, hint)
+            attempt.elapsed_ms = (time.perf_counter() - t0) * 1000
+            if attempt.kind:
+                self.stats[attempt.kind] += 1
+            if hint is None:
+                return
+        last = result.attempts[-1]
+        if last.kind == "unsafe_blocked":
+            result.status, result.error = "blocked", last.error
+            result.answer = prompts.BLOCKED_ANSWER[result.language]
+        elif last.kind == "empty_result":
+            result.status, result.error = "answered", None
+            result.answer = self._write_answer(result)
+        else:
+            result.status, result.error = "failed", last.error
+            result.answer = f"Sorry, I couldn't answer that. {last.error}"
+
+    def _attempt(self, result: Result, attempt: Attempt, context: str, hint: str | None) -> str | None:
+        """One pass. Returns the hint for the next attempt, or None when the result is final."""
+        user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
+                                          context=context, hint=hint)
+        try:
+            completion = self._ask(result, user, self.system_prompt, kind="cypher")
+        except LLMError as exc:
+            if attempt.number == 1 and not isinstance(exc, _FINAL_LLM_ERRORS):
+                return self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
+                                  f"Cypher generation error: {exc}")
+            raise
+        attempt.raw = completion.text
+        cleaned = clean(completion.text)
+        attempt.cypher, attempt.removed = cleaned.cypher, cleaned.removed
+        result.cypher = cleaned.cypher or None
+        if not cleaned.cypher:
+            return self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
+                              "Your answer contained no Cypher query. " + prompts.RULES.splitlines()[-1])
+        try:
+            rows = self._execute(result, cleaned.cypher)
+        except UnsafeQuery as exc:
+            attempt.verdict = exc.reason
+            return self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
+                              prompts.blocked_hint(cleaned.cypher, exc.reason))
+        except QueryFailed as exc:
+            attempt.verdict = "allowed"
+            return self._fail(attempt, "syntax_error", f"Query failed: {exc.server_message}",
+                              prompts.error_hint(cleaned.cypher, exc.server_message))
+        attempt.verdict, attempt.row_count = "allowed", len(rows.rows)
+        result.columns, result.rows, result.truncated = rows.columns, rows.rows, rows.truncated
+        sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
+        if sentinel == prompts.OUT_OF_SCOPE:
+            attempt.kind = "out_of_scope"
+            result.status, result.error = "out_of_scope", None
+            result.answer = prompts.OUT_OF_SCOPE_ANSWER[result.language]
+            return None
+        if sentinel == prompts.READ_ONLY:  # the model itself refused: not the guard's doing
+            attempt.kind = "write_refused"
+            result.status, result.error = "blocked", "The question asks to change the data."
+            result.answer = prompts.BLOCKED_ANSWER[result.language]
+            return None
+        if not rows.rows:
+            return self._fail(attempt, "empty_result", "The query returned no rows.",
+                              prompts.empty_hint(cleaned.cypher))
+        result.status, result.error = "answered", None
+        result.answer = self._write_answer(result)
+        return None
+
+    @staticmethod
+    def _fail(attempt: Attempt, kind: str, error: str, hint: str) -> str:
+        attempt.kind, attempt.error = kind, error
+        return hint
+
+    def _ask(self, result: Result, user: str, system: str, *, kind: str) -> Completion:
+        """One model call, kept as a step of `kind` (cypher or answer), failed or not."""
+        result.llm_calls += 1
+        started = time.perf_counter()
+        try:
+            completion = self.llm.complete(user, system=system)
+        except LLMError as exc:
+            result.steps.append(Step(len(result.steps) + 1, "", [], exc.provider or self.llm.name,
+                                     getattr(self.llm, "model", ""), None, None,
+                                     (time.perf_counter() - started) * 1000, 0.0,
+                                     problem=str(exc), kind=kind))
+            raise
+        if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
+            completion = replace(completion, text=completion.text.encode(
+                "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
+        result.provider = completion.provider
+        result.input_tokens += completion.usage.input_tokens or 0
+        result.output_tokens += completion.usage.output_tokens or 0
+        result.steps.append(Step(len(result.steps) + 1, completion.text, [], completion.provider,
+                                 completion.model, completion.usage.input_tokens,
+                                 completion.usage.output_tokens,
+                                 (time.perf_counter() - started) * 1000, 0.0, kind=kind))
+        return completion
+
+    def _execute(self, result: Result, cypher: str) -> Rows:
+        """The query through the one guarded door, kept in the step of the call that wrote it."""
+        started, rows, error = time.perf_counter(), None, None
+        try:
+            rows = run_guarded(self.db, cypher, timeout_ms=self.timeout_ms, max_rows=self.max_rows)
+            return rows
+        except UnsafeQuery as exc:
+            error = f"Unsafe query: {exc.reason}"
+            raise
+        except QueryFailed as exc:
+            error = f"Query failed: {exc.server_message}"
+            raise
+        except CourseError as exc:
+            error = str(exc)
+            raise
+        finally:
+            ms = (time.perf_counter() - started) * 1000
+            step = result.steps[-1]
+            step.calls.append(CallRecord("execute_cypher", {"query": cypher}, error is None, error,
+                                         None if rows is None else len(rows.rows), 0, ms))
+            step.tools_ms += ms
+
+    def _write_answer(self, result: Result) -> str:
+        if not self.writes_answer:   # rows only: no answer call
+            return ""
+        if not result.rows:
+            return ("I found nothing in the graph for that. Check the names, or ask in other words."
+                    if result.language == "en" else
+                    "Graph mein iske liye kuch nahi mila. Naam check karo, ya doosre shabdon mein poochho.")
+        system, user = prompts.answer_prompt(result.question, result.cypher or "", result.columns,
+                                             result.rows, truncated=result.truncated,
+                                             system=self.answer_prompt)
+        try:
+            text = self._ask(result, user, system, kind="answer").text.strip()
+        except LLMError as exc:  # the rows are the answer; say the prose could not be written
+            return f"(The answer could not be written: {exc.reason}) Rows: {result.rows[:10]}"
+        return text or f"Rows: {result.rows[:10]}"
+
+
+def _what_to_do(exc: CourseError) -> str:
+    """The error, with the next step when the LLM service failed (a missing key names its own)."""
+    if not isinstance(exc, LLMError) or isinstance(exc, _SETTLED):
+        return str(exc)
+    if isinstance(exc, AllProvidersFailed) and exc.failures and \
+            all(isinstance(error, _SETTLED) for _, error in exc.failures):
+        return f"{str(exc).rstrip('.')}\nChoose another provider with --provider NAME or COURSE_LLM=NAME."
+    return (f"{str(exc).rstrip('.')}. Check your connection and the provider's endpoint setting, "
+            "try again in a minute, or choose another provider with --provider NAME or "
+            "COURSE_LLM=NAME (offline needs no key and no network).")

@@ -1,0 +1,419 @@
+"""Memory across sessions: conversations kept in the graph, and an answer cache.
+
+Introduced in notebook 10. `GraphMemory` keeps the short-term memory's turns (notebook 06)
+in FalkorDB, in a graph per user (`memory_user_<id>`), so a new process resumes the
+conversation; it answers a repeated question from memory with no LLM call. `AnswerCache`
+shares answers to questions that need no conversation context across sessions, with a
+Redis time-to-live.
+
+>>> memory = GraphMemory(db, session="demo", user="alice")
+>>> memory.store.graph_name
+'memory_user_alice'
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import redis
+
+from course.foundation.db import Database, not_text_layer
+from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
+from course.pipeline.agent import MEMORY_GRAPH_PREFIX
+from course.pipeline.memory import Link, ShortTermMemory, Turn, depends_on_context, one_line, question_key
+from course.pipeline.prompts import AS_DATA, fence, language_of
+from course.pipeline.results import Result
+from course.pipeline.schema import Mention
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def check_id(value: Any, *, what: str = "id") -> str:
+    """An id that may become part of a graph or key name; InvalidInput for anything else.
+
+    >>> check_id("demo", what="session id")
+    'demo'
+    """
+    if isinstance(value, str) and _ID.fullmatch(value):
+        return value
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise InvalidInput(f"The {what} {shown} cannot be used: ids become graph names, so they may "
+                       "contain only letters, digits, _ and - (1 to 64 characters). "
+                       "Pick one such as 'demo' or 'alice-2'.")
+
+
+def memory_graph_name(user: str) -> str:
+    """The graph of one user's conversations: "alice" -> 'memory_user_alice'."""
+    return MEMORY_GRAPH_PREFIX + check_id(user, what="user id")
+
+
+def data_version(db: Database) -> str:
+    """A fingerprint of the college graph: counts and a checksum of every property.
+
+    Any change to a node, a relationship or a property gives a new version, so remembered
+    answers from before the change are not reused: '75n-132r-9c1f0a2b', in a few ms.
+    """
+    # The course graph only: the text layer's chunks are derived from the notes.
+    nodes = db.run(f"MATCH (n) WHERE {not_text_layer('n')} RETURN id(n), labels(n), properties(n)",
+                   max_rows=10**7).rows
+    rels = db.run(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
+                  "RETURN id(a), type(r), id(b), properties(r)", max_rows=10**7).rows
+    digest = hashlib.sha1()
+    for line in sorted(json.dumps(row, sort_keys=True, default=str) for row in nodes + rels):
+        digest.update(line.encode())
+    return f"{len(nodes)}n-{len(rels)}r-{digest.hexdigest()[:8]}"
+
+
+def _as_json(rows: Any) -> str:
+    """Rows as the cache stores them, to compare a stored answer with a fresh one."""
+    return json.dumps(rows, ensure_ascii=False, default=str, sort_keys=True)
+
+
+def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: str,
+                mentions: Sequence[Mention]) -> Result:
+    """A Result rebuilt from a stored answer: no attempts, no LLM call, from_memory True."""
+    return Result(question=question, cypher=stored.get("cypher"),
+                  columns=list(stored.get("columns") or []), rows=list(stored.get("rows") or []),
+                  answer=note.format(answer=stored.get("answer", "")), status="answered",
+                  provider=provider, llm_calls=0, mentions=list(mentions),
+                  language=language_of(question), from_memory=True)
+
+
+REPEAT_NOTE = {
+    "en": "As I said in turn {n} (remembered: same question, same data, no LLM call): {{answer}}",
+    "hi": ("Turn {n} mein bataya tha (yaad se: same sawaal, same data, koi LLM call nahi): "
+           "{{answer}}"),
+}
+CACHE_NOTE = {
+    "en": "{answer} (From the answer cache: asked before, same data, no LLM call.)",
+    "hi": "{answer} (Answer cache se: pehle poocha gaya tha, same data, koi LLM call nahi.)",
+}
+
+
+@dataclass
+class _Pending:
+    """What recall() worked out for the question being answered, for remember() to store."""
+
+    question: str
+    version: str
+    provider: str
+    context_key: str    # "" when the question stands alone
+
+
+_TURN_FIELDS = ("n", "question", "cypher", "result", "answer", "status")
+# The turn's number is worked out inside the write, and the writes of one user's graph take
+# turns (a Redis lock), so two processes answering in one session at once get different
+# numbers. (FalkorDB does not stop two such writes from reading the same highest number.)
+_SAVE_TURN = """
+MERGE (s:Session {id: $session})
+ON CREATE SET s.user = $user, s.started = $at
+WITH s
+OPTIONAL MATCH (s)-[:HAS_TURN]->(old:Turn)
+WITH s, coalesce(max(old.n), 0) + 1 AS n
+CREATE (s)-[:HAS_TURN]->(t:Turn {n: n, question: $question, norm: $norm, cypher: $cypher,
+    columns: $columns, rows: $rows, result: $result, answer: $answer, status: $status,
+    data_version: $version, context_key: $context_key, provider: $provider,
+    from_memory: $from_memory, at: $at})
+FOREACH (e IN $about |
+    MERGE (x:Entity {label: e.label, value: e.value})
+    CREATE (t)-[:ABOUT {rank: e.rank, source: e.source}]->(x))
+RETURN t.n
+"""
+_LOAD_TURNS = """
+MATCH (:Session {id: $session})-[:HAS_TURN]->(t:Turn)
+WITH t ORDER BY t.n DESC LIMIT $limit
+OPTIONAL MATCH (t)-[a:ABOUT]->(e:Entity)
+WITH t, a, e ORDER BY a.rank
+RETURN t.n, t.question, t.cypher, t.result, t.answer, t.status,
+       collect(CASE WHEN e IS NULL THEN NULL ELSE [e.label, e.value] END) AS about
+ORDER BY t.n
+"""
+_FIND_REPEAT = """
+MATCH (:Session {id: $session})-[:HAS_TURN]->(t:Turn)
+WHERE t.norm = $norm AND t.data_version = $version AND t.context_key = $context_key
+  AND t.status = 'answered' AND t.from_memory = false AND t.answer IS NOT NULL
+RETURN t.n, t.cypher, t.columns, t.rows, t.answer, t.provider
+ORDER BY t.n DESC LIMIT 1
+"""
+
+
+class GraphMemory(ShortTermMemory):
+    """Short-term memory whose turns are kept in FalkorDB, one graph per user.
+
+    (:Session {id})-[:HAS_TURN]->(:Turn {n, question, cypher, answer, status, data_version, at})
+    -[:ABOUT]->(:Entity {label, value}), in the graph `memory_user_<user>`. A new GraphMemory
+    for the same user and session (another process, after a restart) starts where it stopped.
+
+    >>> memory = GraphMemory(db, session="demo", user="alice")
+    >>> memory.store.graph_name
+    'memory_user_alice'
+    """
+
+    def __init__(self, db: Database, *, session: str = "default", user: str = "default",
+                 max_turns: int = 5, cache: AnswerCache | None = None, earlier_shown: int = 5,
+                 history_limit: int = 200):
+        super().__init__(max_turns)
+        self.session = check_id(session, what="session id")
+        self.user = check_id(user, what="user id")
+        self.db, self.cache = db, cache
+        self.store = db.select(memory_graph_name(self.user))
+        self.earlier: deque[Turn] = deque(maxlen=earlier_shown)   # older than the window
+        self.history_limit = history_limit
+        self._pending: _Pending | None = None
+        self._load()
+
+    def __repr__(self) -> str:
+        return (f"<GraphMemory user={self.user!r} session={self.session!r} "
+                f"{self.count} turns stored, {self.entities}>")
+
+    def _load(self) -> None:
+        """Replay the stored turns: the window, the older ones, and the entities they set."""
+        rows = self._read(_LOAD_TURNS, {"session": self.session, "limit": self.history_limit})
+        for *fields, about in rows:
+            turn = Turn(**dict(zip(_TURN_FIELDS, fields)))
+            if len(self.turns) == self.max_turns:
+                self.earlier.append(self.turns[0])
+            self.turns.append(turn)
+            self._apply({label: value for label, value in about if label})
+            self.count = turn.n
+
+    def _read(self, cypher: str, params: dict[str, Any]) -> list[list[Any]]:
+        """Rows of a read on the memory graph; none while the graph does not exist yet."""
+        try:
+            return self.store.run(cypher, params, max_rows=self.history_limit).rows
+        except QueryFailed as exc:
+            if "empty key" in exc.server_message:   # nothing stored for this user yet
+                return []
+            raise
+
+    def _blocks(self) -> list[str]:
+        older = "\n".join(f"- Turn {t.n}: {one_line(t.question)} -> {t.said()}"
+                          for t in self.earlier)
+        return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n"
+                f"{fence(older, note=AS_DATA)}" if older else ""] + super()._blocks()
+
+    # -- repeats and the cache: called by the agent before its loop ------------------------
+
+    def context_key(self, question: str, mentions: Sequence[Mention] = ()) -> str:
+        """"" for a question that stands alone; else a fingerprint of what it could refer to.
+
+        "uska year kya hai?" after Payal and after Rahul are different questions: the key
+        holds the entities and the last question, so only the same context is a repeat.
+        """
+        if not depends_on_context(question, mentions):
+            return ""
+        last = question_key(self.turns[-1].question) if self.turns else ""
+        state = json.dumps([list(self.entities.items()), last], ensure_ascii=False)
+        return hashlib.sha1(state.encode()).hexdigest()[:12]
+
+    def recall(self, question: str, *, mentions: Sequence[Mention] = (),
+               provider: str = "") -> Result | None:
+        """A stored answer to this question (same session, or the cache), else None.
+
+        The agent calls this before asking the LLM; a Result from here has llm_calls 0.
+        """
+        pending = _Pending(question, data_version(self.db), provider,
+                           self.context_key(question, mentions))
+        self._pending = pending
+        found = self._find_repeat(question, pending)
+        if found is not None:
+            n, stored = found
+            note = REPEAT_NOTE[language_of(question)].format(n=n)
+            return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
+        if self.cache is not None and not pending.context_key:
+            cached = self.cache.get(question, version=pending.version, provider=provider)
+            if cached is not None and self.cache.stands_behind(cached, self.db):
+                return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
+                                   provider="answer cache", mentions=mentions)
+        return None
+
+    def _find_repeat(self, question: str, pending: _Pending) -> tuple[int, dict[str, Any]] | None:
+        rows = self._read(_FIND_REPEAT, {"session": self.session, "norm": question_key(question),
+                                         "version": pending.version,
+                                         "context_key": pending.context_key})
+        if not rows:
+            return None
+        n, cypher, columns, stored_rows, answer, provider = rows[0]
+        return n, {"cypher": cypher, "columns": json.loads(columns),
+                   "rows": json.loads(stored_rows), "answer": answer, "provider": provider}
+
+    # -- storing a turn ---------------------------------------------------------------------
+
+    def remember(self, result: Result, mentions: Sequence[Mention] = (),
+                 link: Link | None = None) -> dict[str, str]:
+        """Remember the turn in the window and in the graph (and the cache, when it may)."""
+        pending = self._pending
+        cacheable = pending is not None and pending.question == result.question
+        if pending is None or not cacheable:  # not asked through recall(): no provider known
+            pending = _Pending(result.question, data_version(self.db), "",
+                               self.context_key(result.question, mentions))
+        self._pending = None
+        if len(self.turns) == self.max_turns:
+            self.earlier.append(self.turns[0])
+        updates = super().remember(result, mentions, link)
+        self._save(result, updates, pending, {m.value for m in mentions})
+        if (self.cache is not None and cacheable and not pending.context_key
+                and result.status == "answered" and not result.from_memory
+                and result.answer is not None):   # rows only: no answer to serve again
+            self.cache.put(result, version=pending.version, provider=pending.provider)
+        return updates
+
+    def _save(self, result: Result, updates: dict[str, str], pending: _Pending,
+              asked: set[str]) -> None:
+        about = [{"label": label, "value": value, "rank": rank,
+                  "source": "question" if value in asked else "answer"}
+                 for rank, (label, value) in enumerate(updates.items())]
+        turn = self.turns[-1]
+        with self._saving():
+            saved = self.store.query(_SAVE_TURN, {
+                "session": self.session, "user": self.user, "question": result.question,
+                "norm": question_key(result.question), "cypher": result.cypher or "",
+                "columns": json.dumps(result.columns), "result": turn.result,
+                "rows": json.dumps(result.rows, ensure_ascii=False, default=str),
+                "answer": result.answer, "status": result.status, "version": pending.version,
+                "context_key": pending.context_key, "provider": result.provider or "",
+                "from_memory": bool(result.from_memory), "about": about,
+                "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            })
+        turn.n = self.count = saved.result_set[0][0]   # the number the graph gave it
+
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """One turn saved at a time per user graph, across processes."""
+        try:
+            with self.db.lock(f"saving:{self.store.graph_name}", timeout_s=30):
+                yield
+        except redis.exceptions.LockError as exc:
+            raise DatabaseUnavailable("Another process held this conversation for 30 s, so the "
+                                      "turn was not stored: ask again.") from exc
+        except redis.RedisError as exc:
+            raise DatabaseUnavailable(f"The turn could not be stored ({exc}); check the database "
+                                      "with `python -m course info`.") from exc
+
+    # -- looking at and forgetting what is stored -------------------------------------------
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every stored turn of this session, oldest first: n, question, answer, status, about."""
+        rows = self._read(_LOAD_TURNS, {"session": self.session, "limit": self.history_limit})
+        return [{"n": n, "question": q, "answer": a, "status": status,
+                 "about": [f"{label}: {value}" for label, value in about if label]}
+                for n, q, _cypher, _result, a, status, about in rows]
+
+    @staticmethod
+    def forget_user(db: Database, user: str) -> bool:
+        """Delete a user's whole memory graph; False when there was none."""
+        name = memory_graph_name(user)
+        if name not in db.client.list_graphs():
+            return False
+        db.select(name).graph.delete()
+        return True
+
+
+# --- the answer cache (notebook 10) -------------------------------------------------------
+
+class AnswerCache:
+    """Answers to stand-alone questions, shared across sessions, kept for `ttl_s` seconds.
+
+    FalkorDB is Redis, so each answer is one key set with `SET key value EX ttl`; Redis
+    deletes it when the time is up. The key is made of the normalised question, the data
+    version and the provider's exact configuration (`course.pipeline.agent.provider_config`: name,
+    model and endpoint), so a changed graph, another model or another endpoint never gets
+    an old answer. Before an answer is served, its query is run again (`stands_behind`):
+    an entry whose rows the graph does not give back is never served.
+
+    >>> cache = AnswerCache(db, ttl_s=3600)
+    >>> cache.stats()
+    {'hits': 0, 'misses': 0, 'hit_rate': 0.0}
+    """
+
+    def __init__(self, db: Database, *, ttl_s: int = 3600, namespace: str = "shared"):
+        if ttl_s < 1:
+            raise ValueError("ttl_s must be at least 1 second")
+        self.redis = db.client.connection
+        self.ttl_s = ttl_s
+        namespace = check_id(namespace, what="cache namespace")
+        self.prefix = f"course:answers:{namespace}:{db.graph_name}:"
+        self.hits = self.misses = 0
+
+    def key(self, question: str, *, version: str, provider: str) -> str:
+        """The Redis key of one answer."""
+        digest = hashlib.sha1(f"{provider}\n{version}\n{question_key(question)}".encode()).hexdigest()
+        return self.prefix + digest[:24]
+
+    def get(self, question: str, *, version: str, provider: str) -> dict[str, Any] | None:
+        """The stored answer (a dict of cypher, columns, rows, answer), counted as hit or miss."""
+        raw = self._call(self.redis.get, self.key(question, version=version, provider=provider))
+        if raw is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return json.loads(raw)
+
+    def stands_behind(self, stored: dict[str, Any], db: Database) -> bool:
+        """True when the stored query, run again through the guarded door, gives the stored rows.
+
+        An entry written by someone else (another endpoint's invented answer), or one whose
+        rows no longer match, is dropped as a miss.
+        """
+        from course.pipeline.safety import run_guarded
+
+        cypher, rows = stored.get("cypher"), stored.get("rows") or []
+        cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
+        try:
+            fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
+        except CourseError:
+            fresh = None
+        same = fresh is not None and _as_json(fresh.rows) == _as_json(rows)
+        if not same:
+            self.hits -= 1
+            self.misses += 1
+        return same
+
+    def put(self, result: Result, *, version: str, provider: str) -> str:
+        """Store a result's answer for ttl_s seconds; returns the key."""
+        key = self.key(result.question, version=version, provider=provider)
+        value = json.dumps({"question": result.question, "cypher": result.cypher,
+                            "columns": result.columns, "rows": result.rows, "answer": result.answer,
+                            "provider": result.provider, "truncated": result.truncated}, ensure_ascii=False, default=str)
+        self._call(self.redis.set, key, value, ex=self.ttl_s)
+        return key
+
+    def ttl(self, question: str, *, version: str, provider: str) -> int:
+        """Seconds left before the answer expires; -2 when there is none."""
+        return self._call(self.redis.ttl, self.key(question, version=version, provider=provider))
+
+    def stats(self) -> dict[str, Any]:
+        """Hits, misses and the hit rate of this cache object."""
+        asked = self.hits + self.misses
+        return {"hits": self.hits, "misses": self.misses,
+                "hit_rate": round(self.hits / asked, 3) if asked else 0.0}
+
+    def size(self) -> int:
+        """How many answers are stored under this cache's prefix now."""
+        return len(self._keys())
+
+    def clear(self) -> int:
+        """Delete every answer under this prefix; returns how many there were."""
+        keys = self._keys()
+        if keys:
+            self._call(self.redis.delete, *keys)
+        self.hits = self.misses = 0
+        return len(keys)
+
+    def _keys(self) -> list[bytes]:
+        return self._call(lambda: list(self.redis.scan_iter(match=self.prefix + "*", count=500)))
+
+    @staticmethod
+    def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except redis.RedisError as exc:
+            raise DatabaseUnavailable(f"The answer cache could not reach FalkorDB ({exc}); check "
+                                      "the database with `python -m course info`.") from exc

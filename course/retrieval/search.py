@@ -1,0 +1,342 @@
+"""Search the notes by meaning: vector, parent-document, full-text, hybrid and graph. Notebook 13.
+
+`search(db, query, mode=..., k=..., embedder=...)` is the one function: the CLI's
+`python -m course search` and the agentic agent's search_notes tool (`agent_search`) call it.
+Each mode is a small function of its own:
+
+- vector: the k chunks closest to the question (FalkorDB's HNSW index, read closest-first:
+  its score is a cosine DISTANCE, lower is closer);
+- parent: k*4 chunks, traced up PART_OF to their notes, deduplicated to the best k notes;
+- fulltext: the question's words joined with `|` (the index ANDs terms otherwise);
+- hybrid (the default): reciprocal-rank fusion of parent and fulltext;
+- graph: the hybrid notes, then the notes of their concepts' prerequisites
+  ("to understand BCNF, read 3NF first").
+
+Every Hit's score is higher-is-better: 1 - distance for vector and parent, the index's
+score for fulltext, the fused score for hybrid and graph.
+
+>>> [hit.note for hit in search(db, "What is a race condition?", k=1)]
+['N17']
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from course.agents.agentic_tools import NOTE_HITS, search_notes
+from course.foundation.config import PROJECT_ROOT, get_setting
+from course.foundation.db import Database, Rows
+from course.foundation.errors import CourseError, InvalidInput
+from course.llm.base import LLM
+from course.llm.errors import LLMError
+from course.pipeline.agent import MAX_QUESTION_CHARS, check_question
+from course.pipeline.prompts import STEP_BACK_SYSTEM
+from course.pipeline.schema import link_entities
+from course.retrieval.embeddings import Embedder, chosen_embedder, make_embedder
+from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, stored_embedder
+
+MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
+DEFAULT_MODE, DEFAULT_K, MAX_K = "hybrid", 3, 50
+PARENT_POOL = 4   # parent mode: k * 4 chunks become at most k notes
+RRF_K = 60        # reciprocal-rank fusion: 1 / (60 + rank), the usual constant
+EVAL_FILE = PROJECT_ROOT / "data" / "eval" / "retrieval.jsonl"
+
+
+class EmbedderMismatch(CourseError):
+    """The question would be embedded by another model than the graph's chunks were."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result: the note, the concept it explains, a score (higher is better), a text."""
+
+    note: str
+    concept: str | None
+    score: float
+    text: str
+    via: str = ""  # how it was found, when not directly: "prerequisite of BCNF"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"note": self.note, "concept": self.concept, "score": round(self.score, 4),
+                "text": self.text}
+
+
+def check_query(query: str) -> str:
+    """The query, trimmed; empty, overlong or binary input is refused with a sentence (the
+    agent's own check, notebook 05).
+
+    >>> check_query("  what is paging?  ")
+    'what is paging?'
+    """
+    return " ".join(check_question(query).split())
+
+
+def query_embedder(db: Database, name: str | None = None) -> Embedder:
+    """The embedder for questions: the one the graph's chunks were made with.
+
+    Naming another (argument or COURSE_EMBEDDER) is refused: vectors of two models do not compare.
+    """
+    stored = stored_embedder(db)
+    if stored is None:
+        raise CourseError(f"The graph {db.graph_name!r} has no text layer to search: load it with "
+                          "`python -m course load` (or `course.load_college(db)`).")
+    asked = get_setting("COURSE_EMBEDDER", value=name)
+    if asked is not None and chosen_embedder(asked) != stored:
+        raise EmbedderMismatch(
+            f"The notes in graph {db.graph_name!r} were embedded with {stored}, not "
+            f"{chosen_embedder(asked)}: search with --embedder {stored}, or embed them again "
+            f"with `python -m course load --embedder {chosen_embedder(asked)}`.")
+    return make_embedder(stored)
+
+
+# --- the modes ------------------------------------------------------------------------------
+
+_CHUNK_HITS = f"""
+CALL db.idx.vector.queryNodes('{CHUNK_LABEL}', 'embedding', $k, vecf32($vector)) YIELD node, score
+MATCH (node)-[:{CHUNK_LINK}]->(n:Note)
+OPTIONAL MATCH (n)-[:EXPLAINS]->(c:Concept)
+RETURN n.id, collect(c.name)[0], node.text, n.text, score
+ORDER BY score ASC
+"""
+
+
+def vector_search(db: Database, query: str, *, k: int, embedder: Embedder) -> list[Hit]:
+    """The k chunks nearest the question, closest first (score = 1 - cosine distance)."""
+    vector = [float(x) for x in embedder.embed([query])[0]]
+    rows = db.run(_CHUNK_HITS, {"k": k, "vector": vector}).rows
+    # The index's score is a distance (lower is closer): ascending, then turned around.
+    return [Hit(note, concept, 1.0 - distance, chunk)
+            for note, concept, chunk, _, distance in sorted(rows, key=lambda r: r[4])]
+
+
+def parent_search(db: Database, query: str, *, k: int, embedder: Embedder) -> list[Hit]:
+    """k*4 chunks -> their parent notes, each once at its best chunk's score, top k."""
+    vector = [float(x) for x in embedder.embed([query])[0]]
+    rows = db.run(_CHUNK_HITS, {"k": k * PARENT_POOL, "vector": vector}).rows
+    best: dict[str, Hit] = {}
+    for note, concept, _, text, distance in sorted(rows, key=lambda r: r[4]):
+        best.setdefault(note, Hit(note, concept, 1.0 - distance, text))
+    return list(best.values())[:k]
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset("a an and are as at be by can do does for from how i in is it its me my of on "
+                  "or so than that the their them then there these this to use used what when "
+                  "which who why will with would you your".split())
+
+
+def fulltext_terms(query: str) -> str:
+    """The query's words as a full-text OR: the index ANDs plain terms, so a whole question
+    would match nothing.
+
+    >>> fulltext_terms("What is a race condition?")
+    'race|condition'
+    """
+    words = [w for w in _WORD.findall(query.lower()) if len(w) > 1 and w not in _STOP]
+    return "|".join(dict.fromkeys(words))
+
+
+_FULLTEXT_HITS = f"""
+CALL db.idx.fulltext.queryNodes('{CHUNK_LABEL}', $terms) YIELD node, score
+MATCH (node)-[:{CHUNK_LINK}]->(n:Note)
+OPTIONAL MATCH (n)-[:EXPLAINS]->(c:Concept)
+WITH n, collect(c.name)[0] AS concept, max(score) AS score
+RETURN n.id, concept, n.text, score ORDER BY score DESC, n.id LIMIT $k
+"""
+
+
+def fulltext_search(db: Database, query: str, *, k: int, embedder: Embedder | None = None) -> list[Hit]:
+    """Notes whose chunks contain the question's words, best-scoring chunk first."""
+    terms = fulltext_terms(query)
+    if not terms:
+        return []
+    rows = db.run(_FULLTEXT_HITS, {"terms": terms, "k": k}).rows
+    return [Hit(note, concept, float(score), text) for note, concept, text, score in rows]
+
+
+def reciprocal_rank_fusion(*rankings: Sequence[Hit], k: int) -> list[Hit]:
+    """Notes scored by the sum of 1 / (60 + rank) over the rankings they appear in, top k."""
+    fused: dict[str, float] = {}
+    first: dict[str, Hit] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking, 1):
+            fused[hit.note] = fused.get(hit.note, 0.0) + 1.0 / (RRF_K + rank)
+            first.setdefault(hit.note, hit)
+    order = sorted(fused, key=lambda note: (-fused[note], note))[:k]
+    return [Hit(n, first[n].concept, fused[n], first[n].text, first[n].via) for n in order]
+
+
+def hybrid_search(db: Database, query: str, *, k: int, embedder: Embedder) -> list[Hit]:
+    """Reciprocal-rank fusion of parent-document and full-text search."""
+    pool = max(k * PARENT_POOL, 10)
+    return reciprocal_rank_fusion(parent_search(db, query, k=pool, embedder=embedder),
+                                  fulltext_search(db, query, k=pool), k=k)
+
+
+_PREREQUISITE_NOTES = """
+UNWIND $concepts AS name
+MATCH (p:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: name})
+MATCH (n:Note)-[:EXPLAINS]->(p)
+RETURN name, n.id, p.name, n.text ORDER BY p.name
+"""
+
+
+def graph_search(db: Database, query: str, *, k: int, embedder: Embedder) -> list[Hit]:
+    """The hybrid notes, then the notes of their concepts' prerequisites (half the score)."""
+    seeds = hybrid_search(db, query, k=k, embedder=embedder)
+    rows = db.run(_PREREQUISITE_NOTES, {"concepts": [h.concept for h in seeds if h.concept]}).rows
+    score = {h.concept: h.score for h in seeds}
+    found = {h.note: h for h in seeds}
+    for concept, note, prerequisite, text in rows:
+        if note not in found:
+            found[note] = Hit(note, prerequisite, score[concept] / 2, text,
+                              via=f"prerequisite of {concept}")
+    return sorted(found.values(), key=lambda h: -h.score)[:2 * k]
+
+
+_SEARCHES = {"vector": vector_search, "parent": parent_search, "fulltext": fulltext_search,
+             "hybrid": hybrid_search, "graph": graph_search}
+
+
+def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAULT_K,
+           embedder: str | None = None) -> list[Hit]:
+    """The notes (or, in vector mode, chunks) that answer `query`, best first."""
+    if mode not in _SEARCHES:
+        raise InvalidInput(f"Unknown search mode {str(mode)[:40]!r}: choose one of {', '.join(MODES)}.")
+    if not isinstance(k, int) or not 1 <= k <= MAX_K:
+        raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, e.g. --k 3.")
+    text = check_query(query)
+    model = query_embedder(db, embedder)  # also for fulltext: a mismatch is refused in every mode
+    return _SEARCHES[mode](db, text, k=k, embedder=model)
+
+
+# --- the agentic agent's search_notes (notebook 12's tool, now on this search) ---------------
+
+AGENT_MODE = "hybrid"   # measured with the agent's grounding rule: see bench/bench_agentic.py
+
+
+def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Database, str], Rows]:
+    """A `search=` for `Toolbox` / `AgenticAgent`: `search` as the tool's rows, best first.
+
+    >>> found = note_search()(db, "What is a race condition?")
+    >>> found.columns, found.rows[0][:2]
+    (['note', 'concept', 'score', 'text'], ['N17', 'Threads'])
+    """
+    def run(db: Database, query: str) -> Rows:
+        hits = search(db, query, mode=mode, k=k)
+        return Rows(["note", "concept", "score", "text"],
+                    [[h.note, h.concept, round(h.score, 4), h.text] for h in hits],
+                    cypher=f"// course.retrieval.search.search(query, mode={mode!r}, k={k})")
+    return run
+
+
+def agent_search(db: Database) -> Callable[[Database, str], Rows]:
+    """The agent's note search: this lesson's when the graph has a text layer, else notebook
+    12's full-text `search_notes` (a graph loaded without chunks still answers from its notes).
+
+    >>> agent_search(db) is search_notes
+    False
+    """
+    return note_search() if stored_embedder(db) is not None else search_notes
+
+
+# --- step-back prompting ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StepBack:
+    """A question and the broader one behind it, and how the broader one was found."""
+
+    question: str
+    broader: str
+    how: str
+
+
+_BROADER = """
+MATCH (c:Concept {name: $name})
+OPTIONAL MATCH (p:Concept)-[:INCLUDES]->(c)
+RETURN p.name
+"""
+
+
+def step_back(db: Database, question: str, *, llm: LLM | None = None,
+              embedder: str | None = None) -> StepBack:
+    """The broader question: rewritten by `llm` when given, else from the INCLUDES hierarchy.
+
+    Offline, the question's concept (named in it, else the concept of the best note) is
+    replaced by the concept that includes it: BCNF -> Normalization, Paging -> Memory Management.
+    """
+    text = check_query(question)
+    if llm is not None:
+        try:
+            rewritten = " ".join(llm.generate(text, system=STEP_BACK_SYSTEM).split())
+            if rewritten and len(rewritten) <= MAX_QUESTION_CHARS:
+                return StepBack(text, rewritten, f"rewritten by {llm.name}")
+        except LLMError:
+            pass  # no model answer: the graph still knows the broader concept
+    # Only a concept named in full: "memory" alone is not Memory Management.
+    linked = [m for m in link_entities(db, text, labels={"Concept": "name"}) if m.score == 1.0]
+    concept = linked[0].value if linked else None
+    if concept is None:
+        hits = search(db, text, mode="parent", k=1, embedder=embedder)
+        concept = hits[0].concept if hits else None
+    if concept is None:
+        return StepBack(text, text, "no concept found: the question is kept")
+    parents = [p for (p,) in db.run(_BROADER, {"name": concept}).rows if p]
+    if not parents:
+        return StepBack(text, f"Tell me about {concept}.", f"{concept} is in no broader concept")
+    return StepBack(text, f"Tell me about {parents[0]}.", f"{parents[0]} INCLUDES {concept}")
+
+
+def search_with_step_back(db: Database, question: str, *, llm: LLM | None = None,
+                          mode: str = DEFAULT_MODE, k: int = DEFAULT_K,
+                          embedder: str | None = None) -> tuple[StepBack, list[Hit]]:
+    """The question's own notes, then the broader question's as background (marked `via`)."""
+    broader = step_back(db, question, llm=llm, embedder=embedder)
+    direct = search(db, broader.question, mode=mode, k=k, embedder=embedder)
+    if broader.broader == broader.question:
+        return broader, direct
+    seen = {h.note for h in direct}
+    background = [Hit(h.note, h.concept, h.score, h.text, via=f"step-back: {broader.broader}")
+                  for h in search(db, broader.broader, mode=mode, k=k, embedder=embedder)
+                  if h.note not in seen]
+    return broader, direct + background
+
+
+# --- evaluation -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SearchQuestion:
+    id: str
+    question: str
+    notes: tuple[str, ...]
+
+
+def load_search_questions(path: Path = EVAL_FILE) -> list[SearchQuestion]:
+    """data/eval/retrieval.jsonl: paraphrased questions, each with the notes that answer it."""
+    questions = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                row = json.loads(line)
+                questions.append(SearchQuestion(row["id"], row["question"], tuple(row["notes"])))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InvalidInput(f"{path.name}, line {number}: not a question with notes ({exc}).") from exc
+    return questions
+
+
+def score_search(db: Database, questions: Sequence[SearchQuestion], *, mode: str,
+                 embedder: str | None = None, depth: int = 10) -> dict[str, Any]:
+    """recall@1, recall@3 and MRR (first right note within `depth`) of one mode."""
+    ranks = []
+    for q in questions:
+        notes = list(dict.fromkeys(h.note for h in search(db, q.question, mode=mode, k=depth,
+                                                          embedder=embedder)))
+        ranks.append(next((i for i, note in enumerate(notes, 1) if note in q.notes), None))
+    n = len(ranks) or 1
+    return {"embedder": stored_embedder(db), "mode": mode, "questions": len(ranks),
+            "recall@1": round(sum(r == 1 for r in ranks) / n, 3),
+            "recall@3": round(sum(r is not None and r <= 3 for r in ranks) / n, 3),
+            "mrr": round(sum(1 / r for r in ranks if r) / n, 3)}
