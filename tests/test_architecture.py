@@ -19,6 +19,7 @@ PACKAGE = Path(course.__file__).parent
 LESSON = {
     "course.foundation.errors": 0, "course.foundation.config": 1, "course.foundation.db": 1,
     "course.foundation.dataset": 1, "course.ui.viz": 1, "course.pipeline.schema": 2,
+    "course.llm.sentinels": 2, "course.foundation.language": 5,
     "course.pipeline.prompts": 2, "course.pipeline.prompt_size": 2,
     "course.llm.base": 2, "course.llm.errors": 2, "course.llm.scripted": 2,
     "course.pipeline.safety": 3, "course.pipeline.cleaning": 4, "course.pipeline.results": 5,
@@ -26,7 +27,7 @@ LESSON = {
     "course.llm.router": 7, "course.llm.gemini": 7, "course.llm.groq": 7,
     "course.llm.openai_compat": 7, "course.llm.registry": 7, "course.ui.demo": 8,
     "course.ui.widgets": 8, "course.pipeline.evaluation": 9, "course.pipeline.graph_memory": 10,
-    "course.agents.tools": 11, "course.llm.offline_tools": 11, "course.agents.agentic": 12,
+    "course.agents.tools": 11, "course.agents.offline_tools": 11, "course.agents.agentic": 12,
     "course.agents.agentic_tools": 12, "course.agents.agentic_rules": 12,
     "course.agents.agentic_eval": 12, "course.retrieval.embeddings": 13,
     "course.retrieval.search": 13, "course.retrieval.text_layer": 13,

@@ -17,6 +17,7 @@ from io import StringIO
 import pytest
 
 from course.foundation.errors import DataFileError
+from course.foundation.language import language_of
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
 from course.pipeline import prompts
@@ -36,7 +37,7 @@ def test_the_set_is_large_and_covers_every_kind():
     assert KINDS <= set(kinds), KINDS - set(kinds)
     assert kinds["out_of_scope"] >= 8 and kinds["write_request"] >= 8 and kinds["follow_up"] >= 8
     assert all(q.reference is None for q in questions if q.kind in ("out_of_scope", "write_request"))
-    assert any(prompts.language_of(q.question) == "hi" for q in questions)
+    assert any(language_of(q.question) == "hi" for q in questions)
     conversations = Counter(q.conversation for q in questions if q.conversation)
     assert len(conversations) >= 5 and all(n >= 2 for n in conversations.values())
 

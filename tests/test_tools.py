@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from course.agents.offline_tools import OfflineToolLLM
 from course.agents.tools import (MAX_RESULT_CHARS, TOOLS, Step, ToolAgent, Toolbox, cost_usd,
                                  load_prices, records_of)
 from course.foundation.config import PROJECT_ROOT
@@ -19,7 +20,6 @@ from course.foundation.db import Rows
 from course.llm.base import ChatTurn, Message, ToolCall, Usage
 from course.llm.errors import RateLimited
 from course.llm.offline import OfflineLLM
-from course.llm.offline_tools import OfflineToolLLM
 from course.llm.router import LLMRouter
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.evaluation import evaluate, load_questions

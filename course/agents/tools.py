@@ -37,12 +37,13 @@ from typing import Any
 
 import yaml
 
+from course.agents.offline_tools import OfflineToolLLM
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database, Rows
 from course.foundation.errors import QueryFailed, UnsafeQuery
 from course.llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
 from course.llm.offline import OfflineLLM
-from course.llm.offline_tools import OfflineToolLLM
+from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.agent import Agent, Memory
 from course.pipeline.cleaning import clean
@@ -94,7 +95,7 @@ def system_prompt(schema_text: str, *, template: str = SYSTEM,
     """The tool loop's system message: the schema, the pipeline's query rules 1-6, the examples."""
     rules = prompts.RULES.split("\n7.")[0]   # 7 and 8 are the pipeline's reply format
     examples = prompts.load_examples() if examples is None else examples
-    return prompts.fill(template, out_of_scope=prompts.OUT_OF_SCOPE, read_only=prompts.READ_ONLY,
+    return prompts.fill(template, out_of_scope=OUT_OF_SCOPE, read_only=READ_ONLY,
                         schema=schema_text, rules=rules, examples=prompts.render_examples(examples))
 
 
@@ -367,12 +368,12 @@ def _finish(result: ToolResult, run: Trajectory, last: Rows | None) -> None:
     word = (run.answer.split() or [""])[0].strip(".,:;!'\"`*-—").upper()
     sentinel = last.rows[0][0] if last and len(last.rows) == 1 and len(last.rows[0]) == 1 else None
     refused = any(a.kind == "unsafe_blocked" for a in result.attempts)
-    if word == prompts.OUT_OF_SCOPE or sentinel == prompts.OUT_OF_SCOPE:
+    if word == OUT_OF_SCOPE or sentinel == OUT_OF_SCOPE:
         result.status, result.answer = "out_of_scope", prompts.OUT_OF_SCOPE_ANSWER[result.language]
-    elif word == prompts.READ_ONLY or sentinel == prompts.READ_ONLY:   # the model refused
+    elif word == READ_ONLY or sentinel == READ_ONLY:   # the model refused
         result.status, result.answer = "blocked", prompts.BLOCKED_ANSWER[result.language]
         result.error = "The question asks to change the data."
-        if sentinel == prompts.READ_ONLY:
+        if sentinel == READ_ONLY:
             result.attempts[-1].kind = "write_refused"
         else:   # its reply was the refusal: recorded as the pipeline records READ_ONLY
             result.attempts.append(Attempt(len(result.attempts) + 1, raw=run.answer,

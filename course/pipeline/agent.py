@@ -26,9 +26,11 @@ from typing import Any, Protocol, runtime_checkable
 
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
+from course.foundation.language import language_of
 from course.llm.base import LLM, Completion
 from course.llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound,
                                NoProviderConfigured, UnknownProvider)
+from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
 from course.pipeline.results import Attempt, CallRecord, Result, Step, printable
@@ -179,7 +181,7 @@ class Agent:
         result = self.result_type(question=printable(question, limit=200))
         try:
             result.question = check_question(question)
-            result.language = prompts.language_of(result.question)
+            result.language = language_of(result.question)
             result.mentions = self.link(result.question)
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
@@ -255,12 +257,12 @@ class Agent:
         attempt.verdict, attempt.row_count = "allowed", len(rows.rows)
         result.columns, result.rows, result.truncated = rows.columns, rows.rows, rows.truncated
         sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
-        if sentinel == prompts.OUT_OF_SCOPE:
+        if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
             result.status, result.error = "out_of_scope", None
             result.answer = prompts.OUT_OF_SCOPE_ANSWER[result.language]
             return None
-        if sentinel == prompts.READ_ONLY:  # the model itself refused: not the guard's doing
+        if sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"
             result.status, result.error = "blocked", "The question asks to change the data."
             result.answer = prompts.BLOCKED_ANSWER[result.language]

@@ -22,12 +22,9 @@ from typing import Any, Iterable, Sequence, Union
 import yaml
 
 from course.foundation.config import PROJECT_ROOT
+from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 EXAMPLES_FILE = PROJECT_ROOT / "data" / "prompts" / "examples.yaml"
-OUT_OF_SCOPE = "OUT_OF_SCOPE"
-SENTINEL_QUERY = f"RETURN '{OUT_OF_SCOPE}' AS status"
-READ_ONLY = "READ_ONLY"  # the model's own refusal of a request to change the data
-READ_ONLY_QUERY = f"RETURN '{READ_ONLY}' AS status"
 
 # The course text's rules, kept in its words where they were right.
 RULES = f"""\
@@ -264,18 +261,3 @@ def answer_prompt(question: str, cypher: str, columns: Sequence[str], rows: Sequ
                               truncated=", cut short" if truncated else "",
                               columns=", ".join(columns), rows=fence(body))
     return system, user
-
-
-_HINGLISH = {"kya", "kaun", "hai", "hain", "ka", "ki", "ke", "se", "tak", "batao", "mein", "dono",
-             "uska", "uski", "uske", "kaise", "kitne", "kitna", "padhta", "padhte", "kisne", "koi",
-             "aur", "bhi", "sab", "kab", "kahan", "yeh", "woh", "mujhe", "kis", "kiska", "kaunse",
-             "kon", "konsa", "konse", "konsi", "kaunsi", "kaunsa", "h", "padhata", "padhati", "padhti",
-             "padhna", "chahiye", "baad", "pehle", "wala", "wali", "wale", "karta", "karti", "nahi",
-             "hota", "hoti"}
-
-
-def language_of(question: str) -> str:
-    """'hi' for Hinglish (two or more Hindi function words, or one in a short question), else 'en'."""
-    words = [w.strip("?!.,").lower() for w in question.split()]
-    hits = sum(w in _HINGLISH for w in words)
-    return "hi" if hits >= 2 or (hits == 1 and len(words) <= 4) else "en"

@@ -39,7 +39,7 @@ from course.llm.offline.prompt import SCHEMA_EXAMPLE, Entity, Pattern, Prompt, S
 from course.llm.offline.provider import OfflineLLM
 from course.llm.offline.reading import Reading, read
 from course.llm.offline.translate import translate
-from course.pipeline.prompts import READ_ONLY_QUERY, SENTINEL_QUERY
+from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 __all__ = ["OfflineLLM", "Lexicon", "default_lexicon", "DEFAULT_LEXICON", "INTENTS", "Intent",
            "SCHEMA_EXAMPLE", "Entity", "Pattern", "Prompt", "Schema", "Reading", "parse_prompt",

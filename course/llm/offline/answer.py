@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from course.pipeline.prompts import language_of
+from course.foundation.language import language_of
 
 WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no": "No.",
                 "none": "I found nothing in the graph for that.",

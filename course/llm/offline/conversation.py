@@ -20,7 +20,7 @@ from course.llm.offline.cypher import VAR_LABEL, cypher_entities
 from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.prompt import Entity, Prompt, Schema
 from course.llm.offline.reading import Reading, read
-from course.pipeline import prompts
+from course.llm.sentinels import OUT_OF_SCOPE
 
 
 def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]] | None:
@@ -145,7 +145,7 @@ def _last_answer(prompt: Prompt, schema: Schema) -> Entity | None:
     if not m or not label or m[2] != schema.display(label) or not isinstance(rows, list):
         return None
     names = tuple(dict.fromkeys(r[0] for r in rows if isinstance(r, list) and r
-                                and isinstance(r[0], (str, int)) and r[0] != prompts.OUT_OF_SCOPE))
+                                and isinstance(r[0], (str, int)) and r[0] != OUT_OF_SCOPE))
     if not names:
         return None
     return Entity(label, m[2], names if len(names) > 1 else names[0])

@@ -19,7 +19,7 @@ from course.llm.offline.filters import conditions, filters, threshold
 from course.llm.offline.hops import Hop, direction, hop_match, other, resolve, twice
 from course.llm.offline.prompt import Entity
 from course.llm.offline.reading import Reading
-from course.pipeline.prompts import READ_ONLY_QUERY, SENTINEL_QUERY
+from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 Builder = Callable[[Reading], "str | None"]
 

@@ -22,7 +22,7 @@ from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import parse_prompt
 from course.llm.offline.translate import translate
-from course.pipeline.prompts import SENTINEL_QUERY
+from course.llm.sentinels import SENTINEL_QUERY
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Prompt
 from course.llm.offline.reading import Reading, read
-from course.pipeline.prompts import READ_ONLY_QUERY, SENTINEL_QUERY
+from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 log = logging.getLogger(__name__)
 

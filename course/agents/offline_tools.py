@@ -12,6 +12,8 @@ the history alone (it keeps no state between calls):
    for that failure, up to `max_queries` queries, then answer from what there is.
 
 It is deterministic and named for what it is: rules, not a language model.
+It lives beside the tool loop rather than under llm/: it writes the pipeline's prompts (the
+answer prompt, the retry hints) for the provider it wraps, as the pipeline does.
 
 >>> from course.llm.base import Message
 >>> llm = OfflineToolLLM()
@@ -30,6 +32,7 @@ from typing import Any
 from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
                              elapsed_ms)
 from course.llm.offline import OfflineLLM
+from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY, READ_ONLY_QUERY, SENTINEL_QUERY
 from course.pipeline import prompts
 
 QUERY_TOOL = "execute_cypher"
@@ -72,7 +75,7 @@ class OfflineToolLLM(LLM):
         if again:
             return self._query(system, ask, failure_hint(query, result), len(tried) + 1)
         if result.get("refused"):
-            return prompts.READ_ONLY, []
+            return READ_ONLY, []
         if "error" in result:
             return f"I could not get a query to run: {result['error']}", []
         return self._answer(question, query, result), []
@@ -84,10 +87,10 @@ class OfflineToolLLM(LLM):
             before, _, question = ask.rpartition("QUESTION:")
             ask = f"{before}PREVIOUS ATTEMPT FAILED:\n{hint.strip()}\n\nQUESTION:{question}"
         cypher = self.offline.complete(ask, system=system).text.strip()
-        if cypher == prompts.SENTINEL_QUERY:
-            return prompts.OUT_OF_SCOPE, []
-        if cypher == prompts.READ_ONLY_QUERY:
-            return prompts.READ_ONLY, []
+        if cypher == SENTINEL_QUERY:
+            return OUT_OF_SCOPE, []
+        if cypher == READ_ONLY_QUERY:
+            return READ_ONLY, []
         return "", [ToolCall(QUERY_TOOL, {"query": cypher}, id=f"offline_{number}")]
 
     def _answer(self, question: str, query: str, result: dict[str, Any]) -> str:
