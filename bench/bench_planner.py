@@ -1,4 +1,4 @@
-"""The study plan's order: Python's `planner.order()` vs the one Cypher query, as chains deepen.
+"""The study plan's order: Python's `course.planner.order.order()` vs the one Cypher query, as chains deepen.
 
     python bench/bench_planner.py [--layers 4 8 12 16 20]
 
@@ -20,7 +20,8 @@ from pathlib import Path
 
 from course.foundation.db import connect
 from course.foundation.errors import QueryTimedOut
-from course.planner import planner
+from course.planner.order import cypher_order
+from course.planner.plans import plan
 
 WIDTH = 3
 
@@ -61,9 +62,9 @@ def main() -> None:
             for layers in args.layers:
                 db = server.select(f"bench_planner_{layers}")
                 n = layered(db, layers)
-                python_ms, p = timed(lambda: planner.plan(db, "B1", "S", 365), repeat=3)
+                python_ms, p = timed(lambda: plan(db, "B1", "S", 365), repeat=3)
                 try:
-                    cypher_ms, order = timed(lambda: planner.cypher_order(db, "B1", "S"))
+                    cypher_ms, order = timed(lambda: cypher_order(db, "B1", "S"))
                     ratio, same = f"{cypher_ms / python_ms:7.1f}", order == p.order()
                     shown = f"{cypher_ms:10.1f}"
                 except QueryTimedOut:

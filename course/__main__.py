@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from course.agents.tools import ToolAgent
     from course.foundation.db import Database
     from course.pipeline.agent import Agent, Memory
-    from course.planner.planner import Peers, Plan
+    from course.planner.peers import Peers
+    from course.planner.plans import Plan
 
 
 def log_path() -> Path:
@@ -250,7 +251,7 @@ def _show(found: Plan | Peers, as_json: bool) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from course.planner.planner import check_days, plan
+    from course.planner.plans import check_days, plan
 
     check_days(args.days)   # a bad number of days is refused before the database is started
     found = plan(_college(), args.student, args.subject, args.days)
@@ -261,7 +262,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_peers(args: argparse.Namespace) -> int:
-    from course.planner.planner import peers
+    from course.planner.peers import peers
 
     _show(peers(_college(), args.student), args.json)
     return 0

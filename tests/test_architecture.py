@@ -6,6 +6,7 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
@@ -14,29 +15,17 @@ import course
 
 PACKAGE = Path(course.__file__).parent
 
-# The notebook that introduces each module. A module may import only modules of its own
+# The lesson of a module is the notebook its docstring says introduces it ("Introduced in
+# notebook 05"); a module whose docstring names none belongs to the nearest package that
+# does (course/llm/offline/__init__.py for the offline provider's modules). That docstring is
+# the one place a module's lesson is written. A module may import only modules of its own
 # lesson or an earlier one, so a lesson never depends on what a later lesson teaches.
-LESSON = {
-    "course.foundation.errors": 0, "course.foundation.config": 1, "course.foundation.db": 1,
-    "course.foundation.dataset": 1, "course.ui.viz": 1, "course.pipeline.schema": 2,
-    "course.llm.sentinels": 2, "course.foundation.language": 5,
-    "course.pipeline.prompts": 2, "course.pipeline.prompt_size": 2,
-    "course.llm.base": 2, "course.llm.errors": 2, "course.llm.scripted": 2,
-    "course.pipeline.safety": 3, "course.pipeline.cleaning": 4, "course.pipeline.results": 5,
-    "course.pipeline.agent": 5, "course.llm.offline": 5, "course.pipeline.memory": 6,
-    "course.llm.router": 7, "course.llm.gemini": 7, "course.llm.groq": 7,
-    "course.llm.openai_compat": 7, "course.llm.registry": 7, "course.ui.demo": 8,
-    "course.ui.widgets": 8, "course.pipeline.evaluation": 9, "course.pipeline.graph_memory": 10,
-    "course.agents.tools": 11, "course.agents.offline_tools": 11, "course.agents.agentic": 12,
-    "course.agents.agentic_tools": 12, "course.agents.agentic_rules": 12,
-    "course.agents.agentic_eval": 12, "course.retrieval.embeddings": 13,
-    "course.retrieval.search": 13, "course.retrieval.text_layer": 13,
-    "course.planner.planner": 14, "course.planner.planner_tools": 14,
-}
-# The parts of the package (their __init__ is a docstring: it imports nothing).
-PARTS = {"course.foundation", "course.pipeline", "course.agents", "course.retrieval",
-         "course.planner", "course.ui"}
-# The entry points see everything.
+INTRODUCED = re.compile(r"Introduced in notebook (\d+)")
+# The parts, lowest first: a module imports only from its own part or a lower one, so the
+# folders read as layers (the foundation knows nothing of LLMs; the pipeline nothing of the
+# agents built on it; a picture or a widget may use everything).
+PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ui")
+# The entry points gather what the lessons built: they have no lesson of their own.
 TOP = {"course", "course.llm", "course.__main__"}
 # Named exceptions, each a lazy import inside a function, each with its reason.
 ALLOWED_LATER = {
@@ -45,6 +34,10 @@ ALLOWED_LATER = {
     ("course.pipeline.agent", "course.llm.registry"),
     # Loading the notes (lesson 1) also builds notebook 13's text layer, so every notebook's
     # graph is ready to search; the learner meets chunks and embeddings only in lesson 13.
+    ("course.foundation.dataset", "course.retrieval.text_layer"),
+}
+ALLOWED_UPWARD = {
+    # The same: the loader (foundation) builds the text layer (retrieval) after a load.
     ("course.foundation.dataset", "course.retrieval.text_layer"),
 }
 
@@ -88,43 +81,58 @@ def _graph() -> dict[str, set[str]]:
     return {_module_name(p): _imports(p) for p in PACKAGE.rglob("*.py")}
 
 
-def test_every_module_has_a_lesson():
-    missing = sorted(set(_graph()) - set(LESSON) - TOP - PARTS
-                     - {m for m in _graph() if m.startswith("course.llm.offline.")})
-    assert not missing, f"give these a lesson in LESSON: {missing}"
+def _docstrings() -> dict[str, str]:
+    return {_module_name(p): ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or ""
+            for p in PACKAGE.rglob("*.py")}
 
 
-def _lesson(module: str) -> int | None:
-    if module in LESSON:
-        return LESSON[module]
-    if module.startswith("course.llm.offline."):
-        return LESSON["course.llm.offline"]
-    return None
+def lessons(docstrings: dict[str, str]) -> dict[str, int]:
+    """Each module's lesson: its docstring's "Introduced in notebook NN", else its package's."""
+    own = {m: int(found[1]) for m, doc in docstrings.items() if (found := INTRODUCED.search(doc))}
+    found: dict[str, int] = {}
+    for module in docstrings:
+        packages = [".".join(module.split(".")[:n]) for n in range(module.count(".") + 1, 0, -1)]
+        lesson = next((own[p] for p in packages if p in own), None)
+        if lesson is not None:
+            found[module] = lesson
+    return found
 
 
-def test_modules_import_only_earlier_lessons():
-    late = []
-    for module, imported in _graph().items():
-        own = _lesson(module)
-        if own is None:
-            continue
-        for other in imported:
-            theirs = _lesson(other)
-            if theirs is not None and theirs > own and (module, other) not in ALLOWED_LATER:
-                late.append(f"{module} (lesson {own}) imports {other} (lesson {theirs})")
-    assert not late, "\n".join(sorted(late))
+def late_imports(graph: dict[str, set[str]], lesson: dict[str, int],
+                 allowed: set[tuple[str, str]] = ALLOWED_LATER) -> list[str]:
+    """Every import of a module from a later lesson than the importer's (named exceptions aside)."""
+    return sorted(f"{module} (lesson {lesson[module]}) imports {other} (lesson {lesson[other]})"
+                  for module, imported in graph.items() if module in lesson
+                  for other in imported if other in lesson and lesson[other] > lesson[module]
+                  and (module, other) not in allowed)
 
 
-def test_no_import_cycles():
-    graph = _graph()
+def part_of(module: str) -> str | None:
+    """The part a module belongs to: the folder under course/ (None: an entry point)."""
+    part = module.split(".")[1] if module.count(".") >= 1 else None
+    return part if part in PARTS else None
+
+
+def upward_imports(graph: dict[str, set[str]],
+                   allowed: set[tuple[str, str]] = ALLOWED_UPWARD) -> list[str]:
+    """Every import of a module from a higher part than the importer's (named exceptions aside)."""
+    rank = {part: n for n, part in enumerate(PARTS)}
+    return sorted(f"{module} ({part_of(module)}) imports {other} ({part_of(other)})"
+                  for module, imported in graph.items() if (mine := part_of(module)) is not None
+                  for other in imported if (theirs := part_of(other)) is not None
+                  and rank[theirs] > rank[mine] and (module, other) not in allowed)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles found by a depth-first walk: each as the chain of modules that closes it."""
     state: dict[str, int] = {}
-    cycles: list[list[str]] = []
+    found: list[list[str]] = []
 
     def visit(module: str, path: list[str]) -> None:
         state[module] = 1
         for other in sorted(graph.get(module, ())):
             if state.get(other) == 1:
-                cycles.append(path[path.index(other):] + [other] if other in path else [module, other])
+                found.append(path[path.index(other):] + [other] if other in path else [module, other])
             elif other not in state:
                 visit(other, path + [other])
         state[module] = 2
@@ -132,7 +140,65 @@ def test_no_import_cycles():
     for module in sorted(graph):
         if module not in state:
             visit(module, [module])
-    assert not cycles, cycles
+    return found
+
+
+def test_every_module_has_a_lesson():
+    graph, lesson = _graph(), lessons(_docstrings())
+    folders = {f"course.{part}" for part in PARTS} - TOP   # a part's __init__: its docstring only
+    missing = sorted(set(graph) - set(lesson) - TOP - folders)
+    assert not missing, f'say "Introduced in notebook NN" in the docstring of: {missing}'
+    assert not [folder for folder in folders if graph[folder]], "a part's __init__ imports nothing"
+
+
+def test_every_module_is_in_a_part():
+    assert not [m for m in _graph() if m not in TOP and part_of(m) is None]
+
+
+def test_a_lesson_is_read_from_the_docstring_or_the_package():
+    found = lessons({"course.x": "Introduced in notebook 05 (the agent).", "course.x.y": "Rules.",
+                     "course.x.z": "Introduced in notebook 09.", "course.w": "No lesson here."})
+    assert found == {"course.x": 5, "course.x.y": 5, "course.x.z": 9}
+
+
+def test_modules_import_only_earlier_lessons():
+    late = late_imports(_graph(), lessons(_docstrings()))
+    assert not late, "\n".join(late)
+
+
+def test_a_later_lesson_import_is_found():
+    graph = {"course.pipeline.agent": {"course.planner.plans", "course.llm.registry"}}
+    lesson = {"course.pipeline.agent": 5, "course.planner.plans": 14, "course.llm.registry": 7}
+    assert late_imports(graph, lesson) == [
+        "course.pipeline.agent (lesson 5) imports course.planner.plans (lesson 14)"]
+    assert len(late_imports(graph, lesson, allowed=set())) == 2   # the named exception counts
+
+
+def test_parts_import_only_their_own_or_lower_parts():
+    upward = upward_imports(_graph())
+    assert not upward, "\n".join(upward)
+
+
+def test_an_import_from_a_higher_part_is_found():
+    graph = {"course.llm.offline.answer": {"course.pipeline.prompts", "course.foundation.config"},
+             "course.pipeline.agent": {"course.llm.base"}, "course": {"course.ui.viz"}}
+    assert upward_imports(graph) == [
+        "course.llm.offline.answer (llm) imports course.pipeline.prompts (pipeline)"]
+
+
+def test_no_import_cycles():
+    assert not cycles(_graph())
+
+
+def test_an_import_cycle_is_found():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c", "a"]]
+
+
+def test_no_module_is_over_400_lines():
+    long = {_module_name(p): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert not long, f"split these along their ideas: {long}"
 
 
 def test_the_executor_knows_nothing_of_the_guard():

@@ -7,9 +7,11 @@ A prerequisite cycle is tried on a small graph of the test's own.
 from __future__ import annotations
 
 import doctest
+import importlib
 import itertools
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -23,7 +25,12 @@ from course.llm.offline import OfflineLLM
 from course.pipeline.graph_memory import GraphMemory
 from course.pipeline.results import Result
 from course.pipeline.schema import Mention
-from course.planner import planner
+from course.planner.lookup import Named
+from course.planner.order import CYPHER_CYCLES, cypher_order
+from course.planner.peers import peers
+from course.planner.plans import plan
+from course.planner.weak_spots import grade_scale, weak_spots
+from course.planner.writeup import OFFLINE_WRITER, write_offline, write_up
 
 STUDENTS = ["S01", "S02", "S03", "S04", "S05"]
 SUBJECTS = ["CS201", "CS202", "CS301", "CS302"]
@@ -69,7 +76,7 @@ def _closure(edges: set[tuple[str, str]]) -> set[tuple[str, str]]:
 @pytest.mark.parametrize("student,subject", PAIRS)
 @pytest.mark.parametrize("days", [1, 3, 30])
 def test_every_plan_puts_prerequisites_first(college, student, subject, days):
-    p = planner.plan(college, student, subject, days)
+    p = plan(college, student, subject, days)
     order = p.order()
     position = {name: i for i, name in enumerate(order)}
     day_of = {c.name: d.day for d in p.days for c in d.concepts}
@@ -107,12 +114,12 @@ def test_every_plan_puts_prerequisites_first(college, student, subject, days):
 
 @pytest.mark.parametrize("student,subject", PAIRS)
 def test_the_python_order_is_the_cypher_order(college, student, subject):
-    assert planner.plan(college, student, subject, 30).order() == \
-        planner.cypher_order(college, student, subject)
+    assert plan(college, student, subject, 30).order() == \
+        cypher_order(college, student, subject)
 
 
 def test_the_issues_example_pulls_in_dsa(college):
-    p = planner.plan(college, "Sneha", "DBMS", 10)
+    p = plan(college, "Sneha", "DBMS", 10)
     order = p.order()
     assert {"Trees", "Linked Lists", "Arrays"} <= set(order)
     assert order.index("Arrays") < order.index("Linked Lists") < order.index("Trees") < order.index("Indexing")
@@ -122,20 +129,20 @@ def test_the_issues_example_pulls_in_dsa(college):
 
 
 def test_a_subject_already_studied_has_nothing_to_plan(college):
-    p = planner.plan(college, "aarav", "dbms", 30)
+    p = plan(college, "aarav", "dbms", 30)
     assert p.days == [] and p.unscheduled == []
     assert {k.concept for k in p.known} == _covers(college, "CS201")
     assert "already studies DBMS" in p.headline() and "known" in p.headline()
 
 
 def test_more_days_than_concepts_is_one_a_day(college):
-    p = planner.plan(college, "Karan", "DBMS", 30)
+    p = plan(college, "Karan", "DBMS", 30)
     assert [len(d.concepts) for d in p.days] == [1] * 8
     assert "22 of the 30 days left free" in p.headline()
 
 
 def test_the_json_shape_is_the_contract(college):
-    record = planner.plan(college, "S04", "CS201", 5).to_dict()
+    record = plan(college, "S04", "CS201", 5).to_dict()
     assert list(record) == ["student", "subject", "days", "known", "unscheduled"]
     assert set(record["days"][0]) == {"day", "concepts", "notes"}
     assert record["student"] == "Sneha" and record["subject"] == "DBMS"
@@ -146,14 +153,14 @@ def test_the_json_shape_is_the_contract(college):
 @pytest.mark.parametrize("student,subject", [("aarav", "DBMS"), ("S01", "cs201"), ("AARAV", "Cs201"),
                                              (" Aarav ", "databases")])
 def test_names_ids_and_codes_in_any_case(college, student, subject):
-    p = planner.plan(college, student, subject, 3)
+    p = plan(college, student, subject, 3)
     assert (p.student.key, p.subject.key) == ("S01", "CS201")
 
 
 @pytest.mark.parametrize("days", [0, -1, 366, 400, True, 2.5, "3", None])
 def test_a_bad_number_of_days_is_a_sentence(college, days):
     with pytest.raises(InvalidInput, match="from 1 to 365"):
-        planner.plan(college, "Sneha", "DBMS", days)
+        plan(college, "Sneha", "DBMS", days)
 
 
 @pytest.mark.parametrize("student,subject,what", [("Zed", "DBMS", "student"), ("S09", "DBMS", "student"),
@@ -161,7 +168,7 @@ def test_a_bad_number_of_days_is_a_sentence(college, days):
                                                   (None, "DBMS", "student")])
 def test_an_unknown_name_is_a_sentence_that_lists_the_right_ones(college, student, subject, what):
     with pytest.raises(InvalidInput) as caught:
-        planner.plan(college, student, subject, 3)
+        plan(college, student, subject, 3)
     message = str(caught.value)
     assert f"no {what}" in message
     assert ("Aarav (S01)" in message) if what == "student" else ("DBMS (CS201)" in message)
@@ -191,7 +198,7 @@ def _small_graph(db, needs: list[tuple[str, str]], includes: list[tuple[str, str
 def test_a_cycle_is_reported_not_looped_on(empty_db):
     # A -> B -> C -> A is a loop; D needs B; E -> F is fine.
     db = _small_graph(empty_db, [("A", "B"), ("B", "C"), ("C", "A"), ("B", "D"), ("E", "F")])
-    p = planner.plan(db, "Tara", "Xology", 5)
+    p = plan(db, "Tara", "Xology", 5)
     assert p.order() == ["E", "F"]
     assert p.cycles == [["A", "B", "C", "A"]]
     why = {u.concept: u.reason for u in p.unscheduled}
@@ -200,12 +207,12 @@ def test_a_cycle_is_reported_not_looped_on(empty_db):
     assert why["D"] == "needs B, which is in the prerequisite cycle A -> B -> C -> A"
     assert "Prerequisite cycle found: A -> B -> C -> A." in p.summary()
     # the database sees the same loop
-    assert db.run(planner.CYPHER_CYCLES).rows == [["A", 3], ["B", 3], ["C", 3]]
+    assert db.run(CYPHER_CYCLES).rows == [["A", 3], ["B", 3], ["C", 3]]
     assert college_has_no_cycle(db) is False
 
 
 def college_has_no_cycle(db) -> bool:
-    return db.run(planner.CYPHER_CYCLES).rows == []
+    return db.run(CYPHER_CYCLES).rows == []
 
 
 def test_the_college_graph_has_no_prerequisite_cycle(college):
@@ -215,7 +222,7 @@ def test_the_college_graph_has_no_prerequisite_cycle(college):
 @pytest.mark.timeout(60)
 def test_a_concept_that_needs_itself_is_a_cycle(empty_db):
     db = _small_graph(empty_db, [("A", "A"), ("B", "C")])
-    p = planner.plan(db, "T1", "X1", 2)
+    p = plan(db, "T1", "X1", 2)
     assert p.cycles == [["A", "A"]] and [u.concept for u in p.unscheduled] == ["A"]
     assert sorted(p.order()) == list("BCDEF") and p.order().index("B") < p.order().index("C")
 
@@ -223,25 +230,25 @@ def test_a_concept_that_needs_itself_is_a_cycle(empty_db):
 def test_a_parent_comes_first_unless_a_prerequisite_says_otherwise(empty_db):
     # A includes B and C; but C is a prerequisite of A, so C must come first anyway.
     db = _small_graph(empty_db, [("C", "A")], includes=[("A", "B"), ("A", "C")])
-    order = planner.plan(db, "T1", "X1", 6).order()
+    order = plan(db, "T1", "X1", 6).order()
     assert order.index("C") < order.index("A") < order.index("B")
 
 
 def test_what_a_known_concept_rests_on_is_known_too(empty_db):
     # A needs K1 (known: Tara studies Kology); K1 needs Q1 (Qology, which she does not study).
     db = _small_graph(empty_db, [("K1", "A"), ("Q1", "K1")], studies=["K"])
-    p = planner.plan(db, "T1", "X1", 6)
+    p = plan(db, "T1", "X1", 6)
     assert "Q1" not in p.order() and [k.concept for k in p.known] == ["K1"]
     # without Kology, K1 and Q1 are both planned, Q1 first
     db.query("MATCH (:Student {id: 'T1'})-[r:STUDIES]->() DELETE r")
-    other = planner.plan(db, "T1", "X1", 6).order()
+    other = plan(db, "T1", "X1", 6).order()
     assert other.index("Q1") < other.index("K1") < other.index("A")
 
 
 # --- the picture -------------------------------------------------------------------------------
 
 def test_the_picture_has_a_column_per_day_and_an_arrow_per_prerequisite(college):
-    p = planner.plan(college, "Sneha", "DBMS", 4)
+    p = plan(college, "Sneha", "DBMS", 4)
     svg = ET.fromstring(p.picture().svg)
     ns = "{http://www.w3.org/2000/svg}"
     texts = [t.text for t in svg.iter(f"{ns}text")]
@@ -257,16 +264,16 @@ def test_the_picture_has_a_column_per_day_and_an_arrow_per_prerequisite(college)
 # --- weak spots and peers ----------------------------------------------------------------------
 
 def test_grades_come_from_the_schemas_scale(college):
-    assert planner.grade_scale() == ["A+", "A", "B+", "B", "C"]
-    spots = planner.weak_spots(college, "Karan")
+    assert grade_scale() == ["A+", "A", "B+", "B", "C"]
+    spots = weak_spots(college, "Karan")
     assert [(g.subject, g.grade) for g in spots.grades] == [("DSA", "B"), ("Operating Systems", "A")]
     assert [g.subject for g in spots.weak] == ["DSA"]
-    assert planner.weak_spots(college, "Payal").weak == []
+    assert weak_spots(college, "Payal").weak == []
 
 
 @pytest.mark.parametrize("student", STUDENTS)
 def test_the_revision_path_leads_to_the_hardest_concepts(college, student):
-    spots = planner.weak_spots(college, student)
+    spots = weak_spots(college, student)
     if not spots.weak:
         assert spots.revision_subject is None and spots.revision_path == []
         return
@@ -291,12 +298,12 @@ def test_concepts_the_conversations_kept_failing_on(college):
                                      Mention("paging", "Concept", "name", "Paging", 1.0))]:
         memory.remember(Result(question, status=status, answer="..."), [about])
     try:
-        spots = planner.weak_spots(college, "Sneha")
+        spots = weak_spots(college, "Sneha")
         assert [(s.concept, s.failures) for s in spots.struggles] == [("BCNF", 2)]
         assert spots.struggles[0].revise_first == ["1NF", "2NF", "3NF"]
-        everything = planner.weak_spots(college, "Sneha", at_least=1).struggles
+        everything = weak_spots(college, "Sneha", at_least=1).struggles
         assert [s.concept for s in everything] == ["BCNF", "Paging"]
-        assert planner.weak_spots(college, "Rahul").struggles == []   # no memory graph: none
+        assert weak_spots(college, "Rahul").struggles == []   # no memory graph: none
     finally:
         GraphMemory.forget_user(college, "S04")
 
@@ -309,8 +316,8 @@ def _grade(db, student: str, code: str) -> str | None:
 
 @pytest.mark.parametrize("student", STUDENTS)
 def test_every_peer_comes_with_the_fact_and_none_is_missed(college, student):
-    scale = planner.grade_scale()
-    found = planner.peers(college, student)
+    scale = grade_scale()
+    found = peers(college, student)
     me = found.student.name
     codes = dict(college.run("MATCH (s:Subject) RETURN s.name, s.code").rows)
     others = [r[0] for r in college.run("MATCH (s:Student) WHERE s.id <> $id RETURN s.name",
@@ -333,38 +340,38 @@ def test_every_peer_comes_with_the_fact_and_none_is_missed(college, student):
 
 
 def test_the_issues_example_of_a_partner(college):
-    assert planner.peers(college, "Sneha").to_dict() == {"student": "Sneha", "peers": [
+    assert peers(college, "Sneha").to_dict() == {"student": "Sneha", "peers": [
         {"student": "Rahul", "kind": "partner", "subject": "Computer Networks",
          "reason": "Rahul: B+ in Computer Networks, like your B"}]}
-    mentors = planner.peers(college, "Karan").peers
+    mentors = peers(college, "Karan").peers
     assert [p.student for p in mentors] == ["Payal", "Rahul"] and "already friends" in mentors[1].reason
-    assert "no weak subject" in planner.peers(college, "Payal").summary()
+    assert "no weak subject" in peers(college, "Payal").summary()
 
 
 # --- the plan in words -------------------------------------------------------------------------
 
 def test_offline_the_plan_is_written_by_a_named_template(college):
-    p = planner.plan(college, "Sneha", "DBMS", 3)
+    p = plan(college, "Sneha", "DBMS", 3)
     for llm in (None, OfflineLLM()):
-        written = planner.write_up(p, llm)
-        assert written.writer == planner.OFFLINE_WRITER and "no LLM" in written.writer
+        written = write_up(p, llm)
+        assert written.writer == OFFLINE_WRITER and "no LLM" in written.writer
         assert all(name in written.text for name in p.order())
         assert "No note explains Linked Lists yet" in written.text
-    assert planner.write_up(p).text == planner.write_up(p).text
+    assert write_up(p).text == write_up(p).text
 
 
 def test_a_model_words_the_plan_and_is_checked(college):
-    p = planner.plan(college, "Karan", "DBMS", 2)
+    p = plan(college, "Karan", "DBMS", 2)
     good = "Karan, here is your plan. " + ", ".join(p.order()) + "."
     llm = ScriptedLLM([good], name="Gemini", model="m")
-    written = planner.write_up(p, llm)
+    written = write_up(p, llm)
     assert written.text == good and written.writer == "Gemini (m)"
     assert "<<<DATA" in llm.prompts[0] and "Query Optimization" in llm.prompts[0]
-    dropped = planner.write_up(p, ScriptedLLM([good.replace("BCNF", "Boyce")], name="Gemini"))
+    dropped = write_up(p, ScriptedLLM([good.replace("BCNF", "Boyce")], name="Gemini"))
     assert dropped.missing == ["BCNF"] and "left out BCNF" in dropped.writer
-    assert dropped.text == planner.write_offline(p)
-    down = planner.write_up(p, ScriptedLLM([RateLimited(retry_after=5)], name="Groq"))
-    assert "Groq failed" in down.writer and down.text == planner.write_offline(p)
+    assert dropped.text == write_offline(p)
+    down = write_up(p, ScriptedLLM([RateLimited(retry_after=5)], name="Groq"))
+    assert "Groq failed" in down.writer and down.text == write_offline(p)
 
 
 # --- the command line --------------------------------------------------------------------------
@@ -381,7 +388,7 @@ def course(db, *args: str) -> subprocess.CompletedProcess:
 def test_course_plan_json_is_the_plan(college):
     done = course(college, "plan", "--student", "sneha", "--subject", "CS201", "--days", "10", "--json")
     assert done.returncode == 0
-    assert json.loads(done.stdout) == planner.plan(college, "Sneha", "DBMS", 10).to_dict()
+    assert json.loads(done.stdout) == plan(college, "Sneha", "DBMS", 10).to_dict()
 
 
 @pytest.mark.slow
@@ -421,22 +428,27 @@ def test_a_subject_already_covered_is_a_sentence_not_an_error(college):
 # --- the docstrings are true -------------------------------------------------------------------
 
 def test_the_docstring_examples_run(college):
+    import course.planner
+
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for test in finder.find(planner, globs={**vars(planner), "db": college}):
-        runner.run(test)
+    modules = [importlib.import_module(m.name) for m in pkgutil.iter_modules(course.planner.__path__,
+                                                                            "course.planner.")]
+    for module in [course.planner, *modules]:
+        for test in finder.find(module, globs={**vars(module), "db": college}):
+            runner.run(test)
     assert runner.failures == 0 and runner.tries > 10
 
 
 def test_nothing_to_plan_says_why(empty_db):
     db = _small_graph(empty_db, [], studies=["K"])
     db.query("CREATE (:Subject {code: 'Z', name: 'Zilch'})")
-    assert planner.plan(db, "Tara", "Zilch", 3).headline() == \
+    assert plan(db, "Tara", "Zilch", 3).headline() == \
         "Zilch covers no concept in the graph, so there is nothing to plan."
     # Kology is known because Tara studies it; Xology's concepts all covered by Kology too
     db.query("MATCH (k:Subject {code: 'K'}), (c:Concept) WHERE c.id IN ['A','B','C','D','E','F'] "
              "CREATE (k)-[:COVERS]->(c)")
-    p = planner.plan(db, "Tara", "Xology", 3)
+    p = plan(db, "Tara", "Xology", 3)
     assert p.days == [] and "Every concept Xology covers is known to Tara already" in p.headline()
     assert "Kology" in p.headline()
 
@@ -445,8 +457,8 @@ def test_two_students_of_one_name_are_told_apart_by_id(empty_db):
     db = _small_graph(empty_db, [])
     db.query("CREATE (:Student {id: 'T2', name: 'Tara'})")
     with pytest.raises(InvalidInput, match=r"could be Tara \(T1\) or Tara \(T2\): give the id"):
-        planner.plan(db, "tara", "Xology", 3)
-    assert planner.plan(db, "t2", "Xology", 3).student == planner.Named("T2", "Tara")
+        plan(db, "tara", "Xology", 3)
+    assert plan(db, "t2", "Xology", 3).student == Named("T2", "Tara")
 
 
 # --- the planner in the chat (issue 17): course ask --agent agentic ---------------------------
@@ -470,7 +482,7 @@ def _plan_days(answer: dict) -> list[list[str]]:
 @pytest.mark.slow
 def test_the_chat_makes_the_planners_plan(college, question, days):
     [answer] = _ask(college, question)
-    expected = planner.plan(college, "Sneha", "DBMS", days)
+    expected = plan(college, "Sneha", "DBMS", days)
     assert answer["status"] == "answered"
     assert _plan_days(answer) == [d.names() for d in expected.days]
     assert all(f"Day {d.day}:" in answer["answer"] for d in expected.days)
@@ -487,12 +499,12 @@ def test_the_plans_student_comes_from_the_conversation(college, who, follow_up, 
     assert profile["status"] == "answered"
     assert plan_["sub_questions"][0]["arguments"]["student"] == who
     subject = plan_["sub_questions"][0]["arguments"]["subject"]
-    assert _plan_days(plan_) == [d.names() for d in planner.plan(college, who, subject, days).days]
+    assert _plan_days(plan_) == [d.names() for d in plan(college, who, subject, days).days]
 
 
 @pytest.mark.slow
 def test_study_partners_in_english_and_hinglish(college):
-    expected = [[p.student, p.kind, p.subject, p.reason] for p in planner.peers(college, "Sneha").peers]
+    expected = [[p.student, p.kind, p.subject, p.reason] for p in peers(college, "Sneha").peers]
     for answer in _ask(college, "Find a study partner for Sneha", "Sneha ke study partners kaun hain?"):
         assert answer["sub_questions"][0]["tool"] == "study_partners", answer
         assert answer["sub_questions"][0]["rows"] == expected and "Rahul" in answer["answer"]
@@ -503,7 +515,7 @@ def test_mujhe_is_the_student_who_said_who_they_are(college):
     _, partners = _ask(college, "I am Aarav", "mujhe DSA ke liye study partner chahiye")
     part = partners["sub_questions"][0]
     assert part["tool"] == "study_partners" and part["arguments"] == {"student": "Aarav", "subject": "DSA"}
-    assert [r[0] for r in part["rows"]] == [p.student for p in planner.peers(college, "Aarav", "DSA").peers]
+    assert [r[0] for r in part["rows"]] == [p.student for p in peers(college, "Aarav", "DSA").peers]
 
 
 @pytest.mark.slow
@@ -524,11 +536,11 @@ def test_what_the_tools_cannot_answer_is_refused(college, question):
 
 
 def test_peers_for_one_subject(college):
-    found = planner.peers(college, "Aarav", "DSA")
+    found = peers(college, "Aarav", "DSA")
     assert {(p.student, p.kind) for p in found.peers} == {("Karan", "partner"), ("Payal", "mentor"),
                                                           ("Rahul", "mentor")}
-    assert planner.peers(college, "Payal", "DBMS").peers == []   # strong in it: nobody suggested
-    assert "strong in DBMS (A+)" in planner.peers(college, "Payal", "DBMS").summary()
+    assert peers(college, "Payal", "DBMS").peers == []   # strong in it: nobody suggested
+    assert "strong in DBMS (A+)" in peers(college, "Payal", "DBMS").summary()
 
 
 @pytest.mark.slow
@@ -538,7 +550,7 @@ def test_nothing_to_plan_is_said_and_a_bad_number_of_days_is_refused(college):
                                          "Rahul ko 0 din mein DBMS seekhna hai, plan banao",
                                          "Make a 400 day plan for Sneha to learn DBMS")
     assert nothing["status"] == "answered" and "nothing to plan" in nothing["answer"]
-    assert nothing["answer"] == planner.write_offline(planner.plan(college, "Payal", "DBMS"))
+    assert nothing["answer"] == write_offline(plan(college, "Payal", "DBMS"))
     assert partners["status"] == "answered" and "no weak subject" in partners["answer"]
     for refused in (zero, many):   # never a plan for 30 days instead of the 0 or 400 asked
         assert refused["status"] != "answered" and "Day 1" not in refused["answer"]

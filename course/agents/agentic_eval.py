@@ -1,6 +1,6 @@
-"""Scoring multi-part questions (notebook 12): a question counts only when every part is right.
+"""Scoring multi-part questions: a question counts only when every part is right.
 
-A set is a JSONL file (data/eval/multipart.jsonl, data/eval/notes.jsonl), one question a line:
+Introduced in notebook 12. A set is a JSONL file (data/eval/multipart.jsonl, data/eval/notes.jsonl), one question a line:
 
     {"id": "m01", "kind": "multi_part", "question": "Who is best at DBMS and which clubs is she in?",
      "parts": [{"question": "Who is best at DBMS?", "reference": "MATCH ...", "ordered": true},

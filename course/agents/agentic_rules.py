@@ -1,6 +1,6 @@
-"""The offline router, query updater and critic of notebook 12: deterministic rules, not a model.
+"""The offline router, query updater and critic: deterministic rules, not a model.
 
-They read only what a model would be given: the question and its linked values, the tools'
+Introduced in notebook 12. They read only what a model would be given: the question and its linked values, the tools'
 descriptions and parameters, and the results found so far. They know no name of the graph:
 the values come from the entity linking, the tools' examples from their descriptions, and
 the words below are English and Hinglish, not the college's.

@@ -1,5 +1,8 @@
 """The course's exceptions. Every message says what to do next.
 
+Introduced in notebook 01 (a database that does not answer says how to start it); each
+lesson adds the errors of its own step (the guard's `UnsafeQuery` in notebook 03, ...).
+
 >>> raise DatabaseUnavailable("FalkorDB is not running at redis://localhost:6379: start it ...")
 Traceback (most recent call last):
 course.foundation.errors.DatabaseUnavailable: FalkorDB is not running at redis://localhost:6379: start it ...

@@ -1,8 +1,9 @@
 """What can go wrong when asking an LLM, as a small hierarchy the router understands.
 
-Introduced in notebook 07 (the router). Every provider turns its SDK's exceptions into
-one of these, so the router needs to know only four things: rate limited (wait, then
-try again; meanwhile ask someone else), unavailable, bad response, or missing key.
+Introduced in notebook 02 (the scripted model fails with them on cue) and taught with the
+router in notebook 07. Every provider turns its SDK's exceptions into one of these, so the
+router needs to know only four things: rate limited (wait, then try again; meanwhile ask
+someone else), unavailable, bad response, or missing key.
 No message here ever contains a key: provider messages go through `redact()` first.
 
 >>> str(MissingKey("GROQ_API_KEY"))

@@ -1,9 +1,9 @@
-"""The planner as two tools of the agentic agent, and the agent a learner gets. Notebook 14.
+"""The planner as two tools of the agentic agent, and the agent a learner gets.
 
-`study_plan` and `study_partners` are `Tool` entries like notebook 12's templates: the router
-reads their descriptions and example questions, fills the arguments with linked values
-("(a Student.name value)"), and the graph computes the answer (`course.planner.planner`); no model is
-needed to be right. `learner_agent(db, llm)` is notebook 12's agent with everything the later
+Introduced in notebook 14. `study_plan` and `study_partners` are `Tool` entries like notebook
+12's templates: the router reads their descriptions and example questions, fills the
+arguments with linked values ("(a Student.name value)"), and the graph computes the answer
+(`course.planner`); no model is needed to be right. `learner_agent(db, llm)` is notebook 12's agent with everything the later
 lessons add: these two tools, and notebook 13's search behind `search_notes`.
 
 >>> agent = learner_agent(db, make_llm("offline"))
@@ -24,7 +24,9 @@ from course.foundation.errors import InvalidInput
 from course.llm import make_llm
 from course.llm.base import LLM
 from course.pipeline.agent import Memory
-from course.planner.planner import check_days, peers, plan, write_offline
+from course.planner.peers import peers
+from course.planner.plans import check_days, plan
+from course.planner.writeup import write_offline
 from course.retrieval.search import agent_search
 
 DEFAULT_DAYS = 30

@@ -1,6 +1,6 @@
-"""Search the notes by meaning: vector, parent-document, full-text, hybrid and graph. Notebook 13.
+"""Search the notes by meaning: vector, parent-document, full-text, hybrid and graph.
 
-`search(db, query, mode=..., k=..., embedder=...)` is the one function: the CLI's
+Introduced in notebook 13. `search(db, query, mode=..., k=..., embedder=...)` is the one function: the CLI's
 `python -m course search` and the agentic agent's search_notes tool (`agent_search`) call it.
 Each mode is a small function of its own:
 

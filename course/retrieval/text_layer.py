@@ -1,4 +1,4 @@
-"""The text layer: each note split into small chunks, embedded, indexed. Notebook 13.
+"""The text layer: each note split into small chunks, embedded, indexed. Introduced in notebook 13.
 
     (:Chunk {id, text, embedding, embedder})-[:PART_OF]->(:Note)
 
