@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from course.agents import agentic_rules
+from course.agents import agentic_rules, rule_critic, rule_router, rule_updater
 from course.agents.agentic import AgenticAgent, ChatRoles, RuleRoles
 from course.agents.agentic_eval import (MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts)
-from course.agents.agentic_rules import RuleCritic, RuleRouter, RuleUpdater
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, free_tool, search_notes
+from course.agents.rule_critic import RuleCritic
+from course.agents.rule_router import RuleRouter
+from course.agents.rule_updater import RuleUpdater
 from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT
 from course.llm.base import ToolCall
@@ -161,7 +163,8 @@ def test_the_rules_know_no_name_of_the_graph():
     for path in (PROJECT_ROOT / "data" / "college" / "nodes").glob("*.csv"):
         with path.open(encoding="utf-8") as handle:
             names += [row["name"] for row in csv.DictReader(handle) if row.get("name")]
-    code = _code_strings(agentic_rules)
+    code = " ".join(_code_strings(module) for module in (agentic_rules, rule_router, rule_updater,
+                                                           rule_critic))
     assert [v for v in names if re.search(rf"(?<![a-z]){re.escape(v.lower())}(?![a-z])", code)] == []
 
 

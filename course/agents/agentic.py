@@ -38,9 +38,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from course.agents.agentic_rules import (Review, RuleCritic, RuleRouter, RuleUpdater, refers_back, resolve,
-                                         speaks_of_someone)
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, note_terms, search_notes
+from course.agents.rule_critic import Review, RuleCritic
+from course.agents.rule_router import RuleRouter
+from course.agents.rule_updater import RuleUpdater, refers_back, resolve, speaks_of_someone
 from course.agents.tools import ToolResult, cost_usd
 from course.foundation.db import Database, Rows
 from course.llm.base import LLM, Message, ToolCall, ToolSpec, Usage

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from course.agents.agentic import (AgenticAgent, Run, RuleRoles, critic_prompt, rewrite_prompt, route_prompt,
                                    split_prompt)
-from course.agents.agentic_rules import Review
+from course.agents.rule_critic import Review
 from course.agents.tools import ToolAgent, with_tools
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database

@@ -1,0 +1,97 @@
+"""The offline answer critic: complete when every part found something and every value was used.
+
+Introduced in notebook 12. A part that found nothing is missing; so is a value the question
+names that no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for
+DSA). Rules, not a model: see `course.agents.agentic_rules`.
+
+>>> RuleCritic().review("Who is Payal?", [], [{"part": 0, "found": False, "status": "failed",
+...                                          "rewritten": "Who is Payal?"}]).missing
+['Who is Payal?']
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from course.agents.agentic_rules import FALLBACK, NOTES, REFUSED
+from course.pipeline.memory import question_key
+from course.pipeline.schema import Mention
+
+
+@dataclass
+class Review:
+    """The critic's verdict: complete, or the missing parts as new questions.
+
+    `narrowed`: a part that answered less than it asked, as what it did answer (part number
+    -> "Who is the best at DBMS?"), so the answer does not claim more than it found.
+    """
+
+    complete: bool
+    missing: list[str]
+    narrowed: dict[int, str] = field(default_factory=dict)
+
+
+class RuleCritic:
+    """Complete when every part found something and every value the question names was used.
+
+    A part that text2cypher refused (out of scope, or a request to change the data) is not
+    complete, but it is not asked again either: a refusal is an answer, not a gap.
+    """
+
+    name, model = "Offline", "rules"
+
+    def review(self, question: str, mentions: Sequence[Mention],
+               parts: Sequence[dict[str, Any]]) -> Review:
+        """`parts`: {question, rewritten, tool, arguments, rows, found, status, part} so far."""
+        answered = {p["part"] for p in parts if p["found"]}
+        latest = {p["part"]: p for p in parts if p["part"] not in answered}  # last attempt of each gap
+        refused = [p for p in latest.values() if p["status"] in REFUSED]
+        missing = [p["rewritten"] for p in latest.values() if p not in refused]
+        narrowed: dict[int, str] = {}
+        for mention in mentions:
+            if any(_covers(p, mention) for p in parts):
+                continue
+            asked = next((p for p in parts if mention.text in question_key(p["question"])), None)
+            if asked is not None and asked not in refused:   # a refused part is not widened
+                again = _instead(asked["rewritten"], mention, mentions)
+                if again is not None:
+                    missing.append(again)
+                    narrowed[asked["part"]] = _without(narrowed.get(asked["part"], asked["rewritten"]),
+                                                       mention)
+        missing = list(dict.fromkeys(missing))
+        return Review(not missing and not refused, missing, narrowed)
+
+
+def _covers(part: dict[str, Any], mention: Mention) -> bool:
+    """Did this part use or find the value (or take the question whole, as text)?"""
+    if not part["found"]:
+        return False
+    values = {str(v) for v in part["arguments"].values()}
+    cells = {str(c) for row in part["rows"] for v in row
+             for c in (v if isinstance(v, list) else [v])}
+    free = part["tool"] in (FALLBACK, NOTES, "answer_given")
+    return mention.value in values | cells or (free and mention.text in question_key(part["rewritten"]))
+
+
+def _instead(text: str, missing: Mention, mentions: Sequence[Mention]) -> str | None:
+    """The part asked again for the value it left out: "best at DBMS and DSA" -> "best at DSA".
+
+    The other values of the same kind are taken out and the first one is swapped for the
+    missing one; None when no other value of that kind stands in the part.
+    """
+    same = [m for m in mentions if m.label == missing.label and m != missing
+            and re.search(re.escape(m.text), text, re.I)]
+    if not same:
+        return None
+    words = text
+    for other in same[1:] + [missing]:
+        words = _without(words, other)
+    return re.sub(re.escape(same[0].text), missing.value, words, count=1, flags=re.I)
+
+
+def _without(text: str, mention: Mention) -> str:
+    """The text with "and <the value>" taken out: "best at DBMS and DSA" -> "best at DBMS"."""
+    return re.sub(r"\s*(,|\band\b|\baur\b|&|\bor\b)\s*" + re.escape(mention.text) + r"\b", "",
+                  text, flags=re.I)
