@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from course.agents import agentic_rules, rule_critic, rule_router, rule_updater
-from course.agents.agentic import AgenticAgent, ChatRoles, RuleRoles
+from course.agents.agentic import AgenticAgent
 from course.agents.agentic_eval import (MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts)
+from course.agents.agentic_roles import ChatRoles, RuleRoles
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, free_tool, search_notes
 from course.agents.rule_critic import RuleCritic
 from course.agents.rule_router import RuleRouter

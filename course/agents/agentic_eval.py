@@ -33,8 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from course.agents.agentic import (AgenticAgent, Run, RuleRoles, critic_prompt, rewrite_prompt, route_prompt,
-                                   split_prompt)
+from course.agents.agentic import AgenticAgent
+from course.agents.agentic_roles import (RuleRoles, critic_prompt, rewrite_prompt, route_prompt,
+                                         split_prompt)
+from course.agents.agentic_run import Run
 from course.agents.rule_critic import Review
 from course.agents.tools import ToolAgent, with_tools
 from course.foundation.config import PROJECT_ROOT

@@ -1,0 +1,135 @@
+"""One question of the agentic agent, as it goes: its parts, the critic's rounds, its steps.
+
+Introduced in notebook 12. Everything one question needs lives in a `Run` made for that
+question, so nothing leaks from one question into the next (the book's `answers=[]` default
+argument did); an `AgenticResult` is what the agent returns: a `Result` with the parts.
+
+>>> run = Run("Who is Payal?")
+>>> run.sub_questions, run.found()
+([], [])
+"""
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from course.agents.tools import ToolResult
+from course.llm.base import Usage
+from course.pipeline.results import CallRecord, Step, printable, rows_table, text_table
+from course.pipeline.schema import Mention
+
+
+@dataclass
+class SubQuestion:
+    """One part: as asked, as rewritten, the tool the router chose, what it found."""
+
+    question: str
+    rewritten: str
+    tool: str
+    arguments: dict[str, Any]
+    rows: list[list[Any]]
+    answer: str
+    columns: list[str] = field(default_factory=list)
+    cypher: str | None = None
+    status: str = "answered"
+    error: str | None = None
+    found: bool = False
+    round: int = 0                # 0: from the question; 1, 2: asked for by the critic
+    part: int = 0                 # which part of the answer it fills
+    mentions: list[Mention] = field(default_factory=list, repr=False)
+    scope: str | None = None      # what it answered, when the critic found it asked for more
+
+    def contract(self) -> dict[str, Any]:
+        """The `--json` record: {question, rewritten, tool, arguments, rows, answer}."""
+        from course.pipeline.results import plain
+
+        return {"question": self.question, "rewritten": self.rewritten, "tool": self.tool,
+                "arguments": self.arguments, "rows": [[plain(v) for v in r] for r in self.rows],
+                "answer": self.answer}
+
+
+@dataclass
+class CriticRound:
+    round: int
+    complete: bool
+    missing: list[str]
+
+
+@dataclass
+class Run:
+    """The state of one question; a new one for every question."""
+
+    question: str
+    parts: list[str] = field(default_factory=list)
+    sub_questions: list[SubQuestion] = field(default_factory=list)
+    critic: list[CriticRound] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    llm_calls: int = 0
+
+    def step(self, role: str, text: str, usage: Usage, provider: str, model: str,
+             call: CallRecord | None = None) -> Step:
+        step = Step(len(self.steps) + 1, f"{role}: {text}", [call] if call else [], provider,
+                    model, usage.input_tokens, usage.output_tokens, usage.latency_ms, 0.0,
+                    kind=role)
+        self.steps.append(step)
+        self.llm_calls += 1
+        return step
+
+    def found(self) -> list[tuple[str, str]]:
+        return [(s.rewritten, s.answer) for s in self.sub_questions if s.found]
+
+
+@dataclass
+class AgenticResult(ToolResult):
+    """A `Result` with the parts, the critic's rounds and every step."""
+
+    agent: str = "agentic"
+    sub_questions: list[SubQuestion] = field(default_factory=list)
+    critic: list[CriticRound] = field(default_factory=list)
+
+    def footer(self) -> str:
+        rounds = len(self.critic)
+        return (f"[{self.status}; {printable(self.provider or 'no provider')}; agentic: "
+                f"{len(self.sub_questions)} part{'s' * (len(self.sub_questions) != 1)}, "
+                f"{self.llm_calls} LLM call{'s' * (self.llm_calls != 1)}, critic: "
+                f"{rounds} round{'s' * (rounds != 1)}{self.rows_only_note()}]")
+
+    def rows_text(self) -> list[str]:
+        """Rows only: each part of the answer, its tool, and its rows as a table (or its error)."""
+        lines = []
+        for n, s in enumerate(best_parts(self.sub_questions), 1):
+            lines.append(f"{n}. {printable(s.rewritten)} ({printable(s.tool or 'no tool')})")
+            shown = (text_table(s.columns, s.rows) if s.found else
+                     "Error: " + " ".join(printable(s.error or "nothing found").split()))
+            lines += ["   " + line for line in shown.split("\n")]
+        return lines or super().rows_text()
+
+    def rows_html(self) -> str:
+        if self.answer is not None:
+            return super().rows_html()
+        esc = lambda value: html.escape(printable(value))  # noqa: E731
+        return "\n".join(f"<p>{esc(s.rewritten)} ({esc(s.tool)})</p>" + (
+            rows_table(s.columns, s.rows) if s.found else
+            f"<p><b>Error:</b> {esc(s.error or 'nothing found')}</p>")
+            for s in best_parts(self.sub_questions))
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["sub_questions"] = [s.contract() for s in self.sub_questions]
+        if self.answer is None:   # rows only: no part has an answer written either
+            for part in data["sub_questions"]:
+                part["answer"] = None
+        data["critic"] = [asdict(c) for c in self.critic]
+        return data
+
+
+def best_parts(sub_questions: Sequence[SubQuestion]) -> list[SubQuestion]:
+    """Each part of the answer once, in order: its last attempt that found something, else
+    its last attempt."""
+    by_part: dict[int, list[SubQuestion]] = {}
+    for s in sub_questions:
+        by_part.setdefault(s.part, []).append(s)
+    return [next((s for s in reversed(subs) if s.found), subs[-1])
+            for _, subs in sorted(by_part.items())]
