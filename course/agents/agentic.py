@@ -38,8 +38,8 @@ from typing import Any
 from course.agents.agentic_roles import ChatRoles, RuleRoles, roles_for
 from course.agents.agentic_run import AgenticResult, CriticRound, Run, SubQuestion, best_parts
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, note_terms, search_notes
+from course.agents.cost import cost_usd
 from course.agents.rule_updater import refers_back, resolve, speaks_of_someone
-from course.agents.tools import cost_usd
 from course.foundation.db import Database, Rows
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError

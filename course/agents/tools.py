@@ -31,14 +31,10 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import yaml
-
+from course.agents.cost import cost_usd
 from course.agents.offline_tools import OfflineToolLLM
-from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database, Rows
 from course.foundation.errors import QueryFailed, UnsafeQuery
 from course.llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
@@ -55,7 +51,6 @@ DEFAULT_MAX_STEPS = 8
 DEFAULT_BUDGET_TOKENS = 40_000      # input + output tokens of one question, all steps
 MAX_RESULT_CHARS = 4_000            # one tool result, as JSON
 MAX_VALUE_CHARS = 500               # one text value inside it
-PRICES_FILE = PROJECT_ROOT / "data" / "llm" / "prices.yaml"
 
 EXECUTE_CYPHER = ToolSpec(
     "execute_cypher",
@@ -253,32 +248,6 @@ def _run_call(call: ToolCall, toolbox: Toolbox, seen: dict[str, dict[str, Any]],
                                  result.get("error"), result.get("recordCount"), len(content),
                                  (time.perf_counter() - started) * 1000, repeated))
     return Message("tool", content, tool_call_id=call.id, name=call.name)
-
-
-# --- cost --------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=4)
-def load_prices(path: Path = PRICES_FILE) -> dict[str, Any]:
-    """The dated price table: {as_of, models: {model: {input, output, source}}}."""
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
-
-
-def cost_usd(steps: Sequence[Step], prices: dict[str, Any] | None = None) -> float | None:
-    """Dollars for the steps' tokens; None when a model is not in the table or reported no tokens.
-
-    >>> step = Step(1, "", [], "Groq-120b", "openai/gpt-oss-120b", 1_000_000, 0, 0.0, 0.0)
-    >>> cost_usd([step])
-    0.15
-    """
-    table = (prices or load_prices())["models"]
-    total = 0.0
-    for step in steps:
-        price = table.get(step.model)
-        if price is None or step.input_tokens is None or step.output_tokens is None:
-            return None
-        total += (step.input_tokens * price["input"] + step.output_tokens * price["output"]) / 1e6
-    return round(total, 8)
 
 
 # --- the agent -----------------------------------------------------------------------------
