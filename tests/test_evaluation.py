@@ -21,8 +21,9 @@ from course.foundation.language import language_of
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
 from course.pipeline import prompts
-from course.pipeline.evaluation import (DEFAULT_SET, EvalQuestion, ProgressBar, evaluate, format_time,
-                                        load_questions, reference_rows, same_rows)
+from course.pipeline.comparison import same_rows
+from course.pipeline.evaluation import (DEFAULT_SET, EvalQuestion, ProgressBar, evaluate,
+                                        format_time, load_questions, reference_rows)
 
 KINDS = {"property", "membership", "ranking", "path", "next_topics", "count", "two_conditions",
          "follow_up", "out_of_scope", "write_request"}

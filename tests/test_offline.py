@@ -22,7 +22,7 @@ from course.llm.offline import OfflineLLM, parse_prompt, parse_schema, read, wri
 from course.llm.registry import make_llm
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
-from course.pipeline.evaluation import same_rows
+from course.pipeline.comparison import same_rows
 from course.pipeline.memory import ShortTermMemory
 from course.pipeline.safety import check
 from course.pipeline.schema import Mention, introspect

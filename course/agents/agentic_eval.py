@@ -7,7 +7,7 @@ Introduced in notebook 12. A set is a JSONL file (data/eval/multipart.jsonl, dat
                {"question": "Which clubs is Payal in?", "reference": "MATCH ..."}]}
 
 A part is right when one of the row sets the agent found equals the rows of the part's
-hand-written reference query, compared as `course.pipeline.evaluation.same_rows` compares them (extra
+hand-written reference query, compared as `course.pipeline.comparison.same_rows` compares them (extra
 columns allowed, extra rows not; `first_row`: only the best row counts, as for the note a
 search ranks first). The agentic agent has a row set per sub-question; the pipeline and the
 tool loop have one. Each question ends as one of:
@@ -46,7 +46,8 @@ from course.llm.base import LLM, ChatTurn, Completion, Message, ToolCall, ToolSp
 from course.llm.offline import OfflineLLM
 from course.llm.openai_compat import chat_history, function_tool
 from course.pipeline.agent import Agent
-from course.pipeline.evaluation import REFERENCE_MAX_ROWS, REFUSED, json_lines, same_rows
+from course.pipeline.comparison import same_rows
+from course.pipeline.evaluation import REFERENCE_MAX_ROWS, REFUSED, json_lines
 from course.pipeline.prompt_size import size
 from course.pipeline.schema import GraphSchema, Mention, introspect
 
