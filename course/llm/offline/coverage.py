@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from course.llm.offline.aggregates import extreme_pick
 from course.llm.offline.cypher import lit, returned
 from course.llm.offline.filters import filter_values, numbers, threshold
-from course.llm.offline.intents import extreme_pick
 from course.llm.offline.reading import Reading
 
 

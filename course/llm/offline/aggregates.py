@@ -1,0 +1,223 @@
+"""The intents that count, rank or pick the most: builders that aggregate (notebooks 05, 09).
+
+`count` (how many), `per_group` (how many each), `most` (who has the most), `extreme` (who
+came first), `common` (linked to more than one) and `ranking` (best first by a VALUE SCALE);
+the table that tries them in order is `course.llm.offline.intents.INTENTS`.
+
+>>> loop_noun("KNOWS_ABOUT")
+'knows'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from course.llm.offline.cypher import alias, arrow, lit, node, plural, rank_case, where
+from course.llm.offline.filters import conditions, threshold
+from course.llm.offline.hops import hop_match, other, resolve
+from course.llm.offline.prompt import Entity
+from course.llm.offline.reading import Reading
+
+
+def most(reading: Reading) -> str | None:
+    """Who / which has the most (or fewest) of something, ties included."""
+    if reading.entities:
+        return None
+    labels = reading.targets()
+    if not labels:
+        return None
+    group = asked_label(reading, labels)
+    numeric = [p for p in reading.asked_properties(group, reading.schema.labels.get(group, []))
+               if f"{group}.{p}" in reading.schema.numbers]
+    if numeric and len(labels) == 1:
+        return _extreme_property(reading, group, numeric[0])
+    loop = reading.self_loop(group)
+    others = [t for t in labels if t != group]
+    counted = others[0] if others else (reading.person if group != reading.person or loop else None)
+    if counted is None or (group == counted and not loop):
+        return None
+    hop = resolve(reading, group, counted)
+    if hop is None:
+        return None
+    pick = "min" if reading.has("least") else "max"
+    pattern = hop_match(reading, hop, f"g:{group}", f"k:{counted}", rel="")
+    name = reading.schema.display(group)
+    noun = plural(counted) if counted != group else loop_noun(loop or "")
+    return (f"MATCH {pattern}\nWITH g, count(DISTINCT k) AS n\nWITH {pick}(n) AS top\n"
+            f"MATCH {pattern}\nWITH g, count(DISTINCT k) AS n, top WHERE n = top\n"
+            f"RETURN g.{name} AS {alias(group, name)}, n AS {noun}")
+
+
+def per_group(reading: Reading) -> str | None:
+    """How many of one label each node of another has: 'How many students are in each club?',
+    'skills per student', 'har club mein kitne log?'. Every group is listed, with 0 too."""
+    m = re.search(reading.cue("group_by"), reading.text)
+    if reading.entities or not reading.has("count") or not m:
+        return None
+    group = next((label for label in reading.schema.labels
+                  if re.fullmatch(reading.lexicon.label(label), m[2])), None)
+    if group is None:
+        return None
+    loop = reading.self_loop(group)
+    counted = next((t for t in reading.targets() if t != group), group if loop else None)
+    hop = resolve(reading, group, counted) if counted else None
+    if hop is None or counted is None:
+        return None
+    name = reading.schema.display(group)
+    noun = plural(counted) if counted != group else loop_noun(loop or "")
+    return (f"MATCH (g:{group})\nOPTIONAL MATCH {hop_match(reading, hop, 'g', f'k:{counted}', rel='')}\n"
+            f"RETURN g.{name} AS {alias(group, name)}, count(DISTINCT k) AS {noun}")
+
+
+def _extreme_property(reading: Reading, label: str, prop: str, pick: str | None = None) -> str:
+    """The node(s) with the largest (or smallest) value of a number: most credits."""
+    pick = pick or ("min" if reading.has("least") else "max")
+    name = reading.schema.display(label)
+    return (f"MATCH (g:{label})\nWITH {pick}(g.{prop}) AS top\nMATCH (g:{label})\n"
+            f"WHERE g.{prop} = top\nRETURN g.{name} AS {alias(label, name)}, g.{prop} AS {prop}")
+
+
+def extreme_pick(reading: Reading) -> str | None:
+    """'min' for "first", "earliest", 'max' for "latest" (an ordinal before a property's word,
+    "first year", is a number instead); None when the question has no such word."""
+    props = "|".join(reading.lexicon.properties.values()) or r"(?!)"
+    for pick, regex in reading.lexicon.extremes.items():
+        for m in re.finditer(regex, reading.text):
+            if not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
+                return pick
+    return None
+
+
+def extreme(reading: Reading) -> str | None:
+    """Who or what has the smallest or largest value of a number property of a node or of a
+    link: 'Which club was founded first?', 'Who joined a club first?'."""
+    pick = extreme_pick(reading)
+    labels = reading.targets()
+    if pick is None or reading.entities or not labels:
+        return None
+    group, schema = asked_label(reading, labels), reading.schema
+    numeric = [p for p in reading.asked_properties(group, schema.labels.get(group, []))
+               if f"{group}.{p}" in schema.numbers]
+    if numeric:
+        return _extreme_property(reading, group, numeric[0], pick) if len(set(labels)) == 1 else None
+    links = [(p, q) for p in schema.touching(group) if p.start != p.end
+             and (other(p, group) in labels or len(labels) == 1)
+             for q in reading.asked_properties("", p.props) if f"{p.type}.{q}" in schema.numbers]
+    if len(links) != 1:
+        return None
+    p, prop = links[0]
+    far = other(p, group)
+    name, far_name = schema.display(group), schema.display(far)
+    link = f"(t:{group}){arrow(p, group, 'r')}(x:{far})"
+    return (f"MATCH {link}\nWITH {pick}(r.{prop}) AS top\nMATCH {link}\nWHERE r.{prop} = top\n"
+            f"RETURN t.{name} AS {alias(group, name)}, x.{far_name} AS {alias(far, far_name)}, "
+            f"r.{prop} AS {prop}")
+
+
+def loop_noun(rel_type: str) -> str:
+    """A column name for what a same-label link counts: KNOWS_ABOUT -> 'knows'."""
+    word = rel_type.split("_")[0].lower()
+    return word if word.endswith("s") else word + "s"
+
+
+def asked_label(reading: Reading, labels: list[str]) -> str:
+    """The label a question asks about: "which subject ...", else who/kaun (the person label),
+    else the first."""
+    for label in labels:
+        if re.search(rf"{reading.cue('which')} (\w+ )?(?:{reading.lexicon.label(label)})", reading.text):
+            return label
+    if reading.person in labels and reading.has("who"):
+        return reading.person
+    return labels[0]
+
+
+def common(reading: Reading) -> str | None:
+    """Nodes linked to more than one of another label, or what two students have in common.
+
+    "What is common in all the clubs?" / "students in more than one club" -> students with
+    several clubs; "Which clubs have more than one member?" -> clubs with several students.
+    """
+    people = [e for e in reading.entities if e.label == reading.person]
+    if len(people) == 2 and len(reading.entities) == 2:
+        return _in_common(reading, *people)
+    limit = threshold(reading)
+    labels = reading.targets()
+    if reading.entities or limit is None or not labels:
+        return None
+    asked = asked_label(reading, labels)
+    person = reading.person
+    if asked == person or not re.search(rf"{reading.cue('which')} (\w+ )?(?:{reading.lexicon.label(asked)})",
+                                        reading.text):
+        asked = person                # "what is common in all the clubs": the people they share
+    counted = next((t for t in labels if t != asked), person if asked != person else None)
+    hop = resolve(replace(reading, text=""), asked, counted) if counted else None
+    if hop is None or counted is None or len(hop.patterns) != 1:
+        return None
+    name, shown = reading.schema.display(asked), reading.schema.display(counted)
+    g = "s" if asked == person else asked.lower()       # (s:Person), (team:Team), ...
+    many, (op, number) = plural(counted), limit
+    link = f"({g}:{asked}){arrow(hop.patterns[0], asked)}(x:{counted})"
+    if op in ("<", "<="):             # "fewer than 3 members": a club with none counts too
+        link = f"({g}:{asked})\nOPTIONAL MATCH ({g}){arrow(hop.patterns[0], asked)}(x:{counted})"
+    return (f"MATCH {link}\nWITH {g}, collect(DISTINCT x.{shown}) AS {many}, count(DISTINCT x) AS n\n"
+            f"WHERE n {op} {number}\nRETURN {g}.{name} AS {alias(asked, name)}, {many}")
+
+
+def _in_common(reading: Reading, a: Entity, b: Entity) -> str | None:
+    if not reading.has("in_common"):
+        return None
+    parts = []
+    for p in reading.schema.patterns:
+        if p.start == a.label and p.end != a.label:
+            na, ca = node("a", a, relaxed=reading.relaxed)
+            nb, cb = node("b", b, relaxed=reading.relaxed)
+            parts.append(f"MATCH {na}-[:{p.type}]->(x:{p.end})<-[:{p.type}]-{nb}{where(ca + cb)}\n"
+                         f"RETURN x.{reading.schema.display(p.end)} AS shared, {lit(p.end)} AS kind")
+    return "\nUNION\n".join(parts) or None
+
+
+def count(reading: Reading) -> str | None:
+    """How many students (in DBMS, in CSE, ...), how many concepts a subject covers."""
+    if reading.has("each"):       # per group: `per_group` answers it, or no one does
+        return None
+    targets = reading.targets()
+    target = next((t for t in targets if all(t != e.label for e in reading.entities)), None)
+    if target is None and reading.entities and targets:
+        target = targets[0]
+    if target is None:
+        return None
+    for e in reading.entities:
+        if reading.asked_properties(e.label, [p for p in reading.schema.labels.get(e.label, [])
+                                              if p not in ("name", "id")]):
+            return None
+    body = conditions(reading, target, reading.entities)
+    if body is None:
+        return None
+    match, conds = body
+    noun = plural(target)
+    return f"{match}{where(conds)}\nRETURN count(DISTINCT t) AS {noun}"
+
+
+def ranking(reading: Reading) -> str | None:
+    """Best first by a VALUE SCALE: 'best person to teach me DBMS', 'learn ML from'."""
+    if len(reading.entities) > 1:
+        return None
+    for key, scale in reading.schema.scales.items():
+        rel_type, prop = key.split(".")
+        for p in reading.schema.patterns:
+            if p.type != rel_type or p.start != reading.person:
+                continue
+            if reading.entities and reading.entities[0].label != p.end:
+                continue
+            if not reading.entities and not re.search(reading.lexicon.prop(prop), reading.text) \
+                    and p.type not in reading.relations():
+                continue
+            x, cond = node("x", reading.entities[0] if reading.entities else None, p.end,
+                           relaxed=reading.relaxed)
+            order = rank_case(f"r.{prop}", scale) + (" DESC" if reading.has("worst") else "")
+            extra = "" if reading.entities else f", x.{reading.schema.display(p.end)} AS {p.end.lower()}"
+            name = reading.schema.display(p.start)
+            return (f"MATCH (s:{p.start})-[r:{rel_type}]->{x}{where(cond)}\n"
+                    f"RETURN s.{name} AS {alias(p.start, name)}{extra}, r.{prop} AS {prop}\n"
+                    f"ORDER BY {order}, s.{name}")
+    return None
