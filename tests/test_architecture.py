@@ -26,7 +26,7 @@ INTRODUCED = re.compile(r"Introduced in notebook (\d+)")
 # agents built on it; a picture or a widget may use everything).
 PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ui")
 # The entry points gather what the lessons built: they have no lesson of their own.
-TOP = {"course", "course.llm", "course.__main__"}
+TOP = {"course", "course.llm", "course.__main__", "course.cli"}
 # Named exceptions, each a lazy import inside a function, each with its reason.
 ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
