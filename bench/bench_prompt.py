@@ -27,7 +27,8 @@ import statistics
 import time
 
 from _database import bench_database
-from course.foundation.dataset import create_fulltext_indexes, load_college, synthetic_college, write_dataset
+from course.foundation.dataset import (create_fulltext_indexes, load_college, synthetic_college,
+                                       write_dataset)
 from course.pipeline.prompt_size import generated_prompt, handwritten_prompt, size
 from course.pipeline.schema import introspect
 

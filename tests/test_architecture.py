@@ -195,6 +195,20 @@ def test_an_import_cycle_is_found():
     assert cycles(graph) == [["a", "b", "c", "a"]]
 
 
+def test_the_build_finds_every_part():
+    import tomllib
+
+    from setuptools import find_packages
+
+    settings = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    include = settings["tool"]["setuptools"]["packages"]["find"]["include"]
+    found = set(find_packages(where=str(PACKAGE.parent), include=include))
+    folders = {_module_name(p.parent / "__init__.py") for p in PACKAGE.rglob("*.py")}
+    assert folders <= found, f"not packaged: {sorted(folders - found)}"
+    assert all((PACKAGE.parent / f.replace(".", "/") / "__init__.py").is_file() for f in folders)
+    assert {f"course.{part}" for part in PARTS} <= found
+
+
 def test_no_module_is_over_400_lines():
     long = {_module_name(p): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}

@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
-from course.foundation.dataset import (DATA_DIR, copy_graph, graph_counts, load_college, read_dataset,
-                                       synthetic_college, write_dataset)
+from course.foundation.dataset import (DATA_DIR, copy_graph, graph_counts, load_college,
+                                       read_dataset, synthetic_college, write_dataset)
 from course.foundation.errors import DataFileError, QueryFailed
 
 

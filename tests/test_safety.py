@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course.foundation.errors import CourseError, QueryFailed
-from course.pipeline.safety import (ALLOWED_PROCEDURES, UnsafeQuery, check, run_guarded, ensure_safe, explain_check,
-                                    naive_is_safe, tokenize)
+from course.pipeline.safety import (ALLOWED_PROCEDURES, UnsafeQuery, check, run_guarded,
+                                    ensure_safe, explain_check, naive_is_safe, tokenize)
 
 # --- the battery: (query, the clause the refusal must name) ------------------------------
 

@@ -16,7 +16,8 @@ from course.foundation.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, create_
 from course.foundation.errors import InvalidInput
 from course.llm.offline.prompt import parse_schema
 from course.pipeline import prompts
-from course.pipeline.schema import MAX_LISTED_VALUES, MAX_VALUE_CHARS, Mention, introspect, link_entities
+from course.pipeline.schema import (MAX_LISTED_VALUES, MAX_VALUE_CHARS, Mention, introspect,
+                                    link_entities)
 
 LABELS = {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
 PATTERNS = {  # (start, type, end): the direction the data stores

@@ -15,7 +15,8 @@ from typing import Any
 
 from course.agents.agentic_rules import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
                                          ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
-                                         PERSONAL, POSSESSIVE, QUESTION_WORDS, WRITE_REQUEST, tokens)
+                                         PERSONAL, POSSESSIVE, QUESTION_WORDS, WRITE_REQUEST,
+                                         tokens)
 from course.llm.offline import default_lexicon
 from course.pipeline.memory import _REFERRING, question_key
 from course.pipeline.schema import Mention

@@ -28,7 +28,8 @@ from course.foundation.db import Database, not_text_layer
 from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
 from course.foundation.language import language_of
 from course.pipeline.agent import MEMORY_GRAPH_PREFIX
-from course.pipeline.memory import Link, ShortTermMemory, Turn, depends_on_context, one_line, question_key
+from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
+                                    question_key)
 from course.pipeline.prompts import AS_DATA, fence
 from course.pipeline.results import Result
 from course.pipeline.schema import Mention

@@ -36,7 +36,8 @@ from __future__ import annotations
 from course.llm.offline.answer import is_answer_prompt, write_answer
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import DEFAULT_LEXICON, Lexicon, default_lexicon
-from course.llm.offline.prompt import SCHEMA_EXAMPLE, Entity, Pattern, Prompt, Schema, parse_prompt, parse_schema
+from course.llm.offline.prompt import (SCHEMA_EXAMPLE, Entity, Pattern, Prompt, Schema,
+                                       parse_prompt, parse_schema)
 from course.llm.offline.provider import OfflineLLM
 from course.llm.offline.reading import Reading, read
 from course.llm.offline.translate import translate
