@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from course.foundation.db import Database
 
+
 @dataclass(frozen=True)
 class Concept:
     """One concept: the subject that covers it and the note that explains it (None: no note)."""

@@ -18,6 +18,7 @@ from course.foundation.db import Database
 from course.planner.concepts import ConceptGraph
 from course.planner.lookup import find_student, find_subject
 
+
 @dataclass
 class Ordering:
     """What `order()` found: the order, what could not be placed and why, and the cycles."""

@@ -17,6 +17,7 @@ from course.foundation.db import Database
 from course.planner.lookup import Named, Record, find_student, find_subject
 from course.planner.weak_spots import Grade, grade_scale, grades, is_strong, is_weak
 
+
 @dataclass(frozen=True)
 class Peer(Record):
     """A suggested study partner (weak in the same subject) or mentor (strong in it)."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from course.planner.plans import Plan
 
+
 @dataclass(frozen=True)
 class PlanPicture:
     """An SVG that Jupyter shows as a picture; `.svg` is its text (write it to a file)."""

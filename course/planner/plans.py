@@ -22,6 +22,7 @@ from course.planner.picture import PlanPicture, draw
 
 MAX_DAYS = 365
 
+
 @dataclass(frozen=True)
 class Known(Record):
     """A concept the plan leaves out because the student studies the subject that covers it."""

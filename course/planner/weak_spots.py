@@ -22,6 +22,7 @@ from course.planner.order import order
 
 FAILED_STATUSES = ("failed", "out_of_scope")   # a turn the conversation could not answer
 
+
 def grade_scale() -> list[str]:
     """The STUDIES.grade scale of data/college/schema.yaml, best first.
 
