@@ -10,7 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from course.foundation.config import get_setting
-from course.foundation.db import Database, connect
+from course.foundation.connection import connect
+from course.foundation.db import Database
 
 
 @contextmanager

@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from course.foundation.connection import connect
 from course.foundation.dataset import load_college
-from course.foundation.db import connect
 from course.llm.offline import OfflineLLM
 from course.pipeline.evaluation import evaluate, load_questions
 

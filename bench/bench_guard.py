@@ -51,8 +51,8 @@ def median_us(fn: Callable[[str], object], queries: list[str],
 
 
 def server_median_us(queries: list[str]) -> float:
+    from course.foundation.connection import connect
     from course.foundation.dataset import load_college
-    from course.foundation.db import connect
 
     with tempfile.TemporaryDirectory() as folder:
         db = connect(path=Path(folder) / "bench.db")

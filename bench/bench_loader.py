@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from course.foundation.connection import connect
 from course.foundation.dataset import _batches
-from course.foundation.db import connect
 
 
 def rows(n: int) -> list[dict]:

@@ -17,8 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from course.foundation.connection import connect
 from course.foundation.dataset import load_college
-from course.foundation.db import connect
 from course.llm.offline import OfflineLLM
 from course.pipeline.agent import Agent
 from course.pipeline.evaluation import evaluate, load_questions

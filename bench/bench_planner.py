@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from course.foundation.db import connect
+from course.foundation.connection import connect
 from course.foundation.errors import QueryTimedOut
 from course.planner.order import cypher_order
 from course.planner.plans import plan

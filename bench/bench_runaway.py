@@ -8,7 +8,7 @@ Each mode starts its own throw-away embedded FalkorDB and loads the college grap
   QUERY_MEM_CAPACITY, RESULTSET_SIZE unset, 2 threads), each query run by the plain
   executor `Database.run` with the agent's 5 s limit (every query here passed the guard
   as it was);
-- after: the server started with `course.foundation.db.server_limits()`, each query through
+- after: the server started with `course.foundation.server.server_limits()`, each query through
   `course.pipeline.safety.run_guarded` (the guard, FalkorDB's plan, then the executor).
 
 For each query of the battery it prints the wall time, how it ended (rows, or the
@@ -37,9 +37,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import course.foundation.db as course_db  # noqa: E402
+import falkordb  # noqa: E402
+
+import course.foundation.server as course_server  # noqa: E402
+from course.foundation.connection import connect  # noqa: E402
 from course.foundation.dataset import load_college  # noqa: E402
-from course.foundation.db import Database, connect  # noqa: E402
+from course.foundation.db import Database  # noqa: E402
 from course.foundation.errors import CourseError  # noqa: E402
 from course.llm.offline import OfflineLLM  # noqa: E402
 from course.pipeline.agent import Agent  # noqa: E402
@@ -47,7 +50,7 @@ from course.pipeline.safety import run_guarded  # noqa: E402
 
 LIMIT_MS = 5_000
 PAD = "x" * 1_000
-LIMITS = course_db.server_limits
+LIMITS = course_server.server_limits
 
 
 @dataclass(frozen=True)
@@ -116,11 +119,11 @@ class PeakMemory:
 def start(mode: str, folder: Path) -> Database:
     """A throw-away embedded server for this mode, with the college graph loaded."""
     # The start command as it was (no limits of the server's own), or as it is now.
-    course_db.server_limits = (lambda: []) if mode == "before" else LIMITS
+    course_server.server_limits = (lambda: []) if mode == "before" else LIMITS
     db = connect(path=folder / f"{mode}.db")
     assert db.server is not None   # embedded: this bench starts its own
     if mode == "before":  # the client as it was: no socket timeout (a minute, so the bench ends)
-        client = course_db.falkordb.FalkorDB(unix_socket_path=str(db.server.socket), socket_timeout=60)
+        client = falkordb.FalkorDB(unix_socket_path=str(db.server.socket), socket_timeout=60)
         db = Database(client, "college", mode="embedded", location=db.location, server=db.server)
     load_college(db)
     return db
@@ -184,7 +187,7 @@ def bench(mode: str, dangerous: bool, only: str = "") -> None:
         assert server is not None   # embedded: this bench starts its own
         try:
             print(f"\n== {mode}: " + ("no server limits, Database.run" if mode == "before" else
-                                      f"server limits {course_db.SERVER_LIMITS}, run_guarded"))
+                                      f"server limits {course_server.SERVER_LIMITS}, run_guarded"))
             print(f"{'query':<28} {'seconds':>8} {'peak MB':>8}  alive  how it ended")
             worst = 0.0
             for query in BATTERY:

@@ -22,8 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from course.foundation.connection import connect
 from course.foundation.dataset import load_college
-from course.foundation.db import Database, connect
+from course.foundation.db import Database
 from course.retrieval.embeddings import EMBEDDERS, EmbedderUnavailable, make_embedder
 from course.retrieval.search import load_search_questions
 from course.retrieval.text_layer import EF_RUNTIME, chunk_vectors

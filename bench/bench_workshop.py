@@ -28,8 +28,10 @@ from typing import Any
 
 from bench_agent import Stopwatch
 
+from course.foundation.connection import connect
 from course.foundation.dataset import load_college
-from course.foundation.db import Database, EmbeddedServer, _embedded_binaries, connect
+from course.foundation.db import Database
+from course.foundation.server import EmbeddedServer, _embedded_binaries
 from course.llm.registry import make_llm
 from course.pipeline.agent import Agent
 from course.pipeline.graph_memory import GraphMemory

@@ -9,8 +9,8 @@
 Each lesson's own module (`course.pipeline.safety` in notebook 03, `course.pipeline.cleaning` in 04, ...)
 holds the details that lesson opens up; everything else is here.
 """
+from course.foundation.connection import connect
 from course.foundation.dataset import load_college
-from course.foundation.db import connect
 from course.foundation.errors import CourseError
 from course.llm import ScriptedLLM, make_llm
 from course.llm.offline import OfflineLLM

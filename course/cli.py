@@ -18,7 +18,7 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from course.foundation.db import default_db_path
+from course.foundation.connection import default_db_path
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import Result, json_line, printable
 
@@ -37,8 +37,8 @@ def log_path() -> Path:
 
 
 def cmd_load(args: argparse.Namespace) -> int:
+    from course.foundation.connection import connect
     from course.foundation.dataset import load_college
-    from course.foundation.db import connect
 
     counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
     if args.json:
@@ -58,7 +58,7 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     from course.foundation.config import configured_keys
-    from course.foundation.db import connect, where_data_lives
+    from course.foundation.connection import connect, where_data_lives
     from course.llm.registry import chosen_name, describe_llm, make_llm
 
     try:
@@ -81,7 +81,8 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
-    from course.foundation.db import EmbeddedServer, where_data_lives
+    from course.foundation.connection import where_data_lives
+    from course.foundation.server import EmbeddedServer
 
     place = where_data_lives()
     if place["mode"] == "server":
@@ -148,8 +149,8 @@ def _answer_safely(agent: Agent | ToolAgent | AgenticAgent, question: str) -> Re
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    from course.foundation.connection import connect
     from course.foundation.dataset import ensure_college
-    from course.foundation.db import connect
     from course.pipeline.agent import check_course_graph
     from course.pipeline.graph_memory import AnswerCache, GraphMemory, check_id
     from course.pipeline.memory import ShortTermMemory
@@ -215,8 +216,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from course.foundation.connection import connect
     from course.foundation.dataset import ensure_college
-    from course.foundation.db import connect
     from course.llm.registry import make_llm
     from course.pipeline.evaluation import DEFAULT_SET, ProgressBar, evaluate, load_questions
 
@@ -239,8 +240,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _college() -> Database:
     """The college graph, loaded on the first run."""
+    from course.foundation.connection import connect
     from course.foundation.dataset import ensure_college
-    from course.foundation.db import connect
 
     db = connect()
     ensure_college(db)
@@ -271,8 +272,8 @@ def cmd_peers(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from course.foundation.connection import connect
     from course.foundation.dataset import load_college
-    from course.foundation.db import connect
     from course.retrieval.search import MAX_K, query_embedder, search
     from course.retrieval.text_layer import stored_embedder
 

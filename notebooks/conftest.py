@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from course.foundation.db import throwaway_problem
+from course.foundation.connection import throwaway_problem
 
 SANITIZERS = Path(__file__).resolve().parent.parent / "tests" / "nbval_sanitize.cfg"
 CLOCK_FACTOR = 1000

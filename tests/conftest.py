@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from course.foundation.config import KEY_VARIABLES, _dotenv
+from course.foundation.connection import connect, throwaway_problem
 from course.foundation.dataset import copy_graph, load_college
-from course.foundation.db import connect, throwaway_problem
 
 # Variables the course reads: no test sees the developer's keys, server or choices.
 COURSE_VARIABLES = KEY_VARIABLES + (

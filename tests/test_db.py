@@ -11,9 +11,10 @@ import time
 
 import pytest
 
+from course.foundation.connection import connect, redact_url
 from course.foundation.dataset import load_college
-from course.foundation.db import EmbeddedServer, _embedded_binaries, connect, redact_url
 from course.foundation.errors import DatabaseUnavailable, QueryFailed, QueryTimedOut
+from course.foundation.server import EmbeddedServer, _embedded_binaries
 
 
 # A bare environment for `python -m course` processes: no developer settings, this checkout's code.
@@ -119,7 +120,7 @@ def test_two_processes_share_the_embedded_database(tmp_path):
     first.query("CREATE (:Probe {by: 'first'})")
     env = {**BARE_ENV, "COURSE_DB": str(path)}
     result = _run_python("""
-        from course.foundation.db import connect
+        from course.foundation.connection import connect
         db = connect()
         db.query("CREATE (:Probe {by: 'second'})")
         print(db.run("MATCH (p:Probe) RETURN count(p)").rows[0][0])
@@ -132,7 +133,7 @@ def test_two_processes_share_the_embedded_database(tmp_path):
     # And a third process, started after the first one closes, still finds the data.
     first.client.connection.close()
     again = _run_python("""
-        from course.foundation.db import connect
+        from course.foundation.connection import connect
         print(connect().run("MATCH (p:Probe) RETURN count(p)").rows[0][0])
     """, env)
     assert again.stdout.strip() == "2", again.stderr
@@ -143,7 +144,7 @@ def test_two_processes_share_the_embedded_database(tmp_path):
 def test_two_processes_starting_at_once_start_one_server(tmp_path):
     env = {**BARE_ENV, "COURSE_DB": str(tmp_path / "race.db")}
     code = textwrap.dedent("""
-        from course.foundation.db import connect
+        from course.foundation.connection import connect
         db = connect(); db.query("CREATE (:Hit)")
         print(db.server.pid())
     """)

@@ -16,7 +16,7 @@ import pytest
 
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.dataset import load_schema
-from course.foundation.db import EmbeddedServer
+from course.foundation.server import EmbeddedServer
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent
 from course.ui.demo import FIVE_QUESTIONS, GRADE_RANK, LEVEL_RANK, judge, run_demo

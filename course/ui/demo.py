@@ -150,8 +150,8 @@ def run_demo(db: Any = None, *, llm: Any = None, provider: str | None = None,
     the Cypher. The graph is loaded first if it is not there (loading is idempotent).
     Each question is asked on its own, without memory of the others.
     """
+    from course.foundation.connection import connect
     from course.foundation.dataset import load_college
-    from course.foundation.db import connect
     from course.llm.registry import describe_llm, make_llm
     from course.pipeline.agent import Agent
 

@@ -110,7 +110,7 @@ class ChatSession:
 
         `llm` defaults to the provider COURSE_LLM or your keys choose (offline without a key).
         """
-        from course.foundation.db import connect
+        from course.foundation.connection import connect
         from course.pipeline.agent import Agent
         from course.pipeline.memory import ShortTermMemory
 
