@@ -1,4 +1,4 @@
-"""The guard's time per query: `course.pipeline.safety.check` vs the course text's keyword list.
+"""The guard's time per query: `course.pipeline.guard.check` vs the course text's keyword list.
 
     python bench/bench_guard.py [--server]
 
@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from course.pipeline.safety import check, explain_check, naive_is_safe
+from course.pipeline.guard import check
+from course.pipeline.safety import explain_check, naive_is_safe
 
 BATTERY_FILE = Path(__file__).resolve().parent.parent / "tests" / "test_safety.py"
 
@@ -75,7 +76,7 @@ def main(with_server: bool = False) -> None:
     guard = median_us(check, queries)
     naive = median_us(naive_is_safe, queries)
     print(f"guard time per query, median over the {len(queries)} queries of the test battery")
-    for name, (median, fastest, slowest) in (("course.pipeline.safety.check", guard),
+    for name, (median, fastest, slowest) in (("course.pipeline.guard.check", guard),
                                              ("naive keyword check", naive)):
         print(f"  {name:<22}: {median:7.1f} µs  (fastest {fastest:.1f}, slowest {slowest:.1f})")
     print(f"  ratio (guard / naive) : {guard[0] / naive[0]:7.1f}x")

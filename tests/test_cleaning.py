@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from course.foundation.errors import QueryFailed
 from course.pipeline.cleaning import clean, naive_clean
-from course.pipeline.safety import check
+from course.pipeline.guard import check
 
 PAYAL_FRIENDS = ("MATCH (s:Student)-[:FRIENDS_WITH]->(f:Student) WHERE toLower(s.name) "
                  "CONTAINS toLower('payal') RETURN f.name")

@@ -19,8 +19,9 @@ from course.foundation.server import SERVER_LIMITS, SOCKET_TIMEOUT_S
 from course.llm.scripted import ScriptedLLM
 from course.pipeline import safety
 from course.pipeline.agent import Agent
+from course.pipeline.guard import check
 from course.pipeline.prompts import BLOCKED_ANSWER
-from course.pipeline.safety import check, explain_check, procedure_modes, run_guarded
+from course.pipeline.safety import explain_check, procedure_modes, run_guarded
 
 # --- the `AS as` bypass, and every one like it ------------------------------------------
 

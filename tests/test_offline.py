@@ -23,8 +23,8 @@ from course.llm.registry import make_llm
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
+from course.pipeline.guard import check
 from course.pipeline.memory import ShortTermMemory
-from course.pipeline.safety import check
 from course.pipeline.schema import Mention, introspect
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "college"

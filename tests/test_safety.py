@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from course.foundation.errors import CourseError, QueryFailed
-from course.pipeline.safety import (ALLOWED_PROCEDURES, UnsafeQuery, check, run_guarded,
-                                    ensure_safe, explain_check, naive_is_safe, tokenize)
+from course.pipeline.cypher_tokens import tokenize
+from course.pipeline.guard import ALLOWED_PROCEDURES, check
+from course.pipeline.safety import (UnsafeQuery, ensure_safe, explain_check, naive_is_safe,
+                                    run_guarded)
 
 # --- the battery: (query, the clause the refusal must name) ------------------------------
 

@@ -4,7 +4,7 @@
 takes a query out of a model's reply, `agent` runs the loop of notebook 05 and keeps its
 `results`; `memory` and `graph_memory` remember a conversation; `evaluation` scores a set.
 
->>> from course.pipeline.safety import check
+>>> from course.pipeline.guard import check
 >>> check("MATCH (n) DETACH DELETE n").clause
 'DETACH DELETE'
 """

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from course.pipeline.safety import bracket_depths, tokenize
+from course.pipeline.cypher_tokens import bracket_depths, tokenize
 
 # Words a query can start with (write clauses too: the guard must see them, not us).
 CLAUSE_START = frozenset("""MATCH OPTIONAL CALL WITH RETURN UNWIND CREATE MERGE DELETE DETACH
