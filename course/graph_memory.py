@@ -25,12 +25,13 @@ from typing import Any
 import redis
 
 from .agent import MEMORY_GRAPH_PREFIX
-from .db import Database, not_text_layer
+from .db import Database
 from .errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
 from .memory import Link, ShortTermMemory, Turn, depends_on_context, one_line, question_key
 from .prompts import AS_DATA, fence, language_of
 from .results import Result
 from .schema import Mention
+from .versioning import data_version
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -52,23 +53,6 @@ def check_id(value: Any, *, what: str = "id") -> str:
 def memory_graph_name(user: str) -> str:
     """The graph of one user's conversations: "alice" -> 'memory_user_alice'."""
     return MEMORY_GRAPH_PREFIX + check_id(user, what="user id")
-
-
-def data_version(db: Database) -> str:
-    """A fingerprint of the college graph: counts and a checksum of every property.
-
-    Any change to a node, a relationship or a property gives a new version, so remembered
-    answers from before the change are not reused: '75n-132r-9c1f0a2b', in a few ms.
-    """
-    # The course graph only: the text layer's chunks are derived from the notes.
-    nodes = db.run(f"MATCH (n) WHERE {not_text_layer('n')} RETURN id(n), labels(n), properties(n)",
-                   max_rows=10**7).rows
-    rels = db.run(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
-                  "RETURN id(a), type(r), id(b), properties(r)", max_rows=10**7).rows
-    digest = hashlib.sha1()
-    for line in sorted(json.dumps(row, sort_keys=True, default=str) for row in nodes + rels):
-        digest.update(line.encode())
-    return f"{len(nodes)}n-{len(rels)}r-{digest.hexdigest()[:8]}"
 
 
 def _as_json(rows: Any) -> str:
