@@ -27,7 +27,7 @@ from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound
                          NoProviderConfigured, UnknownProvider)
 from .results import Attempt, Result, printable
 from .safety import run_guarded
-from .schema import GraphSchema, Mention, introspect, link_entities
+from .schema import GraphSchema, Mention, introspect, link_entities, name_index
 
 MAX_QUESTION_CHARS = 2_000
 # One user's stored conversations live in a graph of this prefix (notebook 10); they are
@@ -142,6 +142,7 @@ class Agent:
         self.db, self.llm, self.memory = db, llm, memory
         self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
         self.schema = schema or introspect(db)
+        name_index(db).warm()   # the graph's names, read now rather than in the first question
         self.system_prompt = prompts.cypher_system_prompt(self.schema.render())
         self.stats: Counter[str] = Counter()
 
