@@ -488,3 +488,18 @@ def test_whatever_falkordb_plans_as_a_write_the_guard_refuses(college_db, start,
         return  # not valid Cypher: the server would run nothing either
     if not server:
         assert not check(query), (query, server.reason)
+
+
+def test_the_lexer_reads_names_spaces_and_digits_with_the_characters_of_str_methods():
+    """The tokenizer reads a run of name characters with `\\w`, of spaces with `\\s`, and
+    tries its number pattern only at a `\\d` (or a dot): the same characters as
+    `str.isalnum() or "_"`, `str.isspace()` and `str.isdecimal()`, every one of them."""
+    import re
+    import sys
+
+    name, space, digit = re.compile(r"\w"), re.compile(r"\s"), re.compile(r"\d")
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        assert bool(name.match(ch)) == (ch.isalnum() or ch == "_"), hex(code)
+        assert bool(space.match(ch)) == ch.isspace(), hex(code)
+        assert bool(digit.match(ch)) == ch.isdecimal(), hex(code)
