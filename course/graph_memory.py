@@ -60,6 +60,24 @@ def _as_json(rows: Any) -> str:
     return json.dumps(rows, ensure_ascii=False, default=str, sort_keys=True)
 
 
+def still_given(db: Database, stored: dict[str, Any]) -> bool:
+    """Does the stored query, run again through the guarded door, give the stored rows?
+
+    The data version tells what the course's own writes changed; this also catches a write
+    that went around the course (redis-cli, FalkorDB's browser), so a remembered answer is
+    never served unless the graph still gives it.
+    """
+    from .safety import run_guarded
+
+    cypher, rows = stored.get("cypher"), stored.get("rows") or []
+    cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
+    try:
+        fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
+    except CourseError:
+        fresh = None
+    return fresh is not None and _as_json(fresh.rows) == _as_json(rows)
+
+
 def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: str,
                 mentions: Sequence[Mention]) -> Result:
     """A Result rebuilt from a stored answer: no attempts, no LLM call, from_memory True."""
@@ -207,7 +225,7 @@ class GraphMemory(ShortTermMemory):
                            self.context_key(question, mentions))
         self._pending = pending
         found = self._find_repeat(question, pending)
-        if found is not None:
+        if found is not None and still_given(self.db, found[1]):
             n, stored = found
             note = REPEAT_NOTE[language_of(question)].format(n=n)
             return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
@@ -345,15 +363,7 @@ class AnswerCache:
         An entry written by someone else (another endpoint's invented answer), or one whose
         rows no longer match, is dropped as a miss.
         """
-        from .safety import run_guarded
-
-        cypher, rows = stored.get("cypher"), stored.get("rows") or []
-        cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
-        try:
-            fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
-        except CourseError:
-            fresh = None
-        same = fresh is not None and _as_json(fresh.rows) == _as_json(rows)
+        same = still_given(db, stored)
         if not same:
             self.hits -= 1
             self.misses += 1
