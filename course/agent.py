@@ -11,6 +11,7 @@ rows, fenced as data. Every attempt is kept, so a notebook can show what happene
 """
 from __future__ import annotations
 
+import re
 import time
 import unicodedata
 from collections import Counter
@@ -28,8 +29,10 @@ from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound
 from .results import Attempt, Result, printable
 from .safety import run_guarded
 from .schema import GraphSchema, Mention, introspect, link_entities, name_index
+from .versioning import one_version
 
 MAX_QUESTION_CHARS = 2_000
+_SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
 # One user's stored conversations live in a graph of this prefix (notebook 10); they are
 # nobody else's data, so the agent never queries one.
 MEMORY_GRAPH_PREFIX = "memory_user_"
@@ -152,6 +155,10 @@ class Agent:
 
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
+        with one_version():   # one question sees one version of the graph, read once
+            return self._answer_question(question)
+
+    def _answer_question(self, question: Any) -> Result:
         started = time.perf_counter()
         result = self.result_type(question=printable(question, limit=200))
         try:
@@ -256,7 +263,7 @@ class Agent:
     def _ask(self, result: Result, user: str, system: str) -> Completion:
         result.llm_calls += 1
         completion = self.llm.complete(user, system=system)
-        if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
+        if _SURROGATE.search(completion.text):  # broken text from the model
             completion = replace(completion, text=completion.text.encode(
                 "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
         result.provider = completion.provider

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .dataset import DATA_DIR, FULLTEXT_PROPERTY, load_schema
 from .db import TEXT_LAYER_LABELS, Database
@@ -270,27 +270,44 @@ class _LabelNames:
             for shorter in _deletions(term):
                 self.by_deletion.setdefault(shorter, []).append(term)
 
-    def candidates(self, word: str) -> list[str]:
-        """The names the full-text query for `word` finds: the same word, another ending, a typo."""
-        parts = _terms(word)              # "c++" is searched as "c", as the index splits it
-        if not parts:
+    def candidates(self, word: "_Word") -> list[str]:
+        """The names the full-text query for the word finds: the same word, another ending, a typo."""
+        if not word.parts:
             return []
-        found = [self._for_term(part, fuzzy=len(word) > _SHORT) for part in parts]
+        found = [self._for_term(part, fuzzy=word.fuzzy) for part in word.parts]
         both = set.intersection(*(set(f) for f in found))   # the parts must all be there
         return [v for v in found[0] if v in both][:CANDIDATES_PER_WORD]
 
-    def _for_term(self, term: str, *, fuzzy: bool) -> list[str]:
-        exact = self.by_term.get(term, []) + self.by_stem.get(_stem(term), [])
+    def _for_term(self, term: "_Term", *, fuzzy: bool) -> list[str]:
+        exact = self.by_term.get(term.text, []) + self.by_stem.get(term.stem, [])
         typos = [v for t in self._one_typo_away(term) for v in self.by_term[t]] if fuzzy else []
         return list(dict.fromkeys(exact + typos))
 
-    def _one_typo_away(self, term: str) -> list[str]:
+    def _one_typo_away(self, term: "_Term") -> list[str]:
         """The index's terms one edit from `term`, found through their one-letter deletions."""
-        shorter = _deletions(term)
-        near = [d for d in shorter if d in self.by_term]            # a letter more in `term`
-        near += self.by_deletion.get(term, [])                      # a letter less in `term`
-        near += [t for d in shorter for t in self.by_deletion.get(d, [])]   # a letter changed
-        return sorted({t for t in near if _one_typo(t, term)}, key=lambda t: (len(t), t))
+        near = [d for d in term.shorter if d in self.by_term]           # a letter more in `term`
+        near += self.by_deletion.get(term.text, [])                     # a letter less in `term`
+        near += [t for d in term.shorter for t in self.by_deletion.get(d, [])]   # one changed
+        return sorted({t for t in near if _one_typo(t, term.text)}, key=lambda t: (len(t), t))
+
+
+class _Term(NamedTuple):
+    """A word of the question as the index is searched with it: itself, its stem, its deletions."""
+
+    text: str
+    stem: str
+    shorter: list[str]
+
+
+class _Word(NamedTuple):
+    """A word of the question, worked out once for every label it is looked up in."""
+
+    parts: list[_Term]   # "c++" is searched as "c", as the index splits it
+    fuzzy: bool          # a typo is allowed only in a word longer than three letters
+
+    @classmethod
+    def of(cls, word: str) -> "_Word":
+        return cls([_Term(t, _stem(t), _deletions(t)) for t in _terms(word)], len(word) > _SHORT)
 
 
 class NameIndex:
@@ -345,7 +362,7 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
     labels = labels or FULLTEXT_PROPERTY
     index = name_index(db)
     found: dict[tuple[str, str], tuple[float, list[int]]] = {}
-    searched = list(dict.fromkeys(w for w in words if len(w) >= 2))
+    searched = [_Word.of(w) for w in dict.fromkeys(w for w in words if len(w) >= 2)]
     for label, prop in labels.items():
         names = index.names(label, prop)
         candidates = dict.fromkeys(v for word in searched for v in names.candidates(word))

@@ -28,7 +28,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from .db import Database, not_text_layer, version_key
@@ -44,11 +46,43 @@ _RELATIONSHIPS = (f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} AND id(r
                   "RETURN id(r), id(a), type(r), id(b), properties(r) ORDER BY id(r) LIMIT $page")
 
 
+# Inside `one_version`: (server, graph) -> the version read first, for the rest of the block.
+_PINNED: ContextVar[dict[tuple[str, str], str] | None] = ContextVar("pinned_versions",
+                                                                    default=None)
+
+
+@contextmanager
+def one_version() -> Iterator[None]:
+    """Within this block each graph's version is read once: one question, one version.
+
+    The agent answers a question inside one (its linking, memory and tools all ask for the
+    version); nothing in it writes to the graph it reads.
+    """
+    if _PINNED.get() is not None:   # inside another: the outer block's versions hold
+        yield
+        return
+    token = _PINNED.set({})
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)
+
+
 def data_version(db: Database) -> str:
     """The version of db's graph: '75n-132r-9c1f0a2b' (counts and a checksum of the content).
 
     One command while nothing has been written since it was last worked out.
     """
+    pinned = _PINNED.get()
+    if pinned is not None and (db.location, db.graph_name) in pinned:
+        return pinned[(db.location, db.graph_name)]
+    version = _read_version(db)
+    if pinned is not None:
+        pinned[(db.location, db.graph_name)] = version
+    return version
+
+
+def _read_version(db: Database) -> str:
     key = version_key(db.graph_name)
     writes, stored = db.command("HMGET", key, "writes", "version")
     writes = str(writes or 0)
