@@ -83,3 +83,19 @@ def test_a_write_through_the_course_changes_what_linking_finds(college_db, write
     after = {m.value for m in link_entities(college_db, "Who is Zara? Who is Payal Sharma?",
                                             schema=schema)}
     assert after != before and ({"Zara"} <= after or {"Payal Sharma"} <= after)
+
+
+def test_one_question_reads_the_data_version_once_whatever_the_agent(college_db):
+    from course.agentic import AgenticAgent
+    from course.graph_memory import GraphMemory
+
+    GraphMemory.forget_user(college_db, "once")
+    agents = [AgenticAgent(college_db, make_llm("offline")),
+              Agent(college_db, make_llm("offline"),
+                    memory=GraphMemory(college_db, session="s", user="once"))]
+    for agent in agents:
+        for question in ("Who is best at DBMS and which clubs is she in?", "Who is Payal?"):
+            results = []
+            sent = commands_of(college_db, lambda: results.append(agent.answer(question)))
+            assert results[0].status != "failed", (type(agent).__name__, question)
+            assert sent["hmget"] == 1, (type(agent).__name__, question, sent)
