@@ -473,21 +473,26 @@ class Database:
     """One graph on a FalkorDB server (embedded or remote): a read-only executor and a loader's write path."""
 
     def __init__(self, client: falkordb.FalkorDB, graph_name: str, *, mode: str, location: str,
-                 server: EmbeddedServer | None = None):
+                 server: EmbeddedServer | None = None, versioned: bool = True):
         self.client = client
         self.graph_name = graph_name
         self.graph = client.select_graph(graph_name)
         self.mode = mode
         self.location = location
         self.server = server
+        self.versioned = versioned   # are writes counted in the key beside the graph?
 
     def __repr__(self) -> str:
         return f"<Database {self.mode} graph={self.graph_name!r}>"
 
-    def select(self, graph_name: str) -> "Database":
-        """Another graph on the same server (the memory graphs live beside the college one)."""
+    def select(self, graph_name: str, *, versioned: bool = True) -> "Database":
+        """Another graph on the same server (the memory graphs live beside the college one).
+
+        `versioned=False` for a graph nobody asks the data version of (a user's stored
+        conversation): its writes are not counted, which saves a command per write.
+        """
         return Database(self.client, graph_name, mode=self.mode, location=self.location,
-                        server=self.server)
+                        server=self.server, versioned=versioned)
 
     def info(self) -> dict[str, str]:
         key = "file" if self.mode == "embedded" else "url"
@@ -501,7 +506,7 @@ class Database:
         the schema) is worked out again: see `course.versioning`.
         """
         result = self._call(self.graph.query, cypher, params)
-        if any(getattr(result, stat, 0) for stat in _CHANGE_STATISTICS):
+        if self.versioned and any(getattr(result, stat, 0) for stat in _CHANGE_STATISTICS):
             self.count_write()
         return result
 

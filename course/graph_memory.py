@@ -165,7 +165,8 @@ class GraphMemory(ShortTermMemory):
         self.session = check_id(session, what="session id")
         self.user = check_id(user, what="user id")
         self.db, self.cache = db, cache
-        self.store = db.select(memory_graph_name(self.user))
+        # A conversation is no course data: nothing asks its data version.
+        self.store = db.select(memory_graph_name(self.user), versioned=False)
         self.earlier: deque[Turn] = deque(maxlen=earlier_shown)   # older than the window
         self.history_limit = history_limit
         self._pending: _Pending | None = None
