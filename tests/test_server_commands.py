@@ -99,3 +99,4 @@ def test_one_question_reads_the_data_version_once_whatever_the_agent(college_db)
             sent = commands_of(college_db, lambda: results.append(agent.answer(question)))
             assert results[0].status != "failed", (type(agent).__name__, question)
             assert sent["hmget"] == 1, (type(agent).__name__, question, sent)
+            assert sent["hincrby"] == 0, sent     # a conversation's writes are not counted
