@@ -580,7 +580,9 @@ class Database:
             return self._send(method, cypher, params, **kwargs)
         except (_NotSent, redis.BusyLoadingError) as exc:
             if self.server is None:
-                raise DatabaseUnavailable(_loading_message(self.location)) from exc
+                raise DatabaseUnavailable(
+                    _loading_message(self.location) if isinstance(exc, redis.BusyLoadingError)
+                    else _unavailable_message(self.mode, self.location)) from exc
             self.server.ensure_running()   # stopped between two queries: start it again
         try:
             return self._send(method, cypher, params, **kwargs)
@@ -600,6 +602,8 @@ class Database:
                 f"FalkorDB gave no answer within {SOCKET_TIMEOUT_S:g} s, so the query was "
                 "abandoned. Ask for less, or add a LIMIT.", cypher=cypher) from exc
         except redis.ConnectionError as exc:
+            if _never_read(exc):
+                raise _NotSent(str(exc)) from exc
             if self.server is None:
                 raise DatabaseUnavailable(_unavailable_message(self.mode, self.location)) from exc
             self.server.ensure_running()  # it died while running this query: start it again
@@ -652,6 +656,23 @@ class _CheckedPool(redis.ConnectionPool):
             return super().get_connection(*args, **kwargs)
         except redis.ConnectionError as exc:
             raise _NotSent(str(exc)) from exc
+
+
+def _never_read(exc: BaseException) -> bool:
+    """Did the server go away without reading the command? Then it did not run it.
+
+    A socket closed with a command still unread in it resets the connection (ECONNRESET);
+    writing to one already closed breaks the pipe (EPIPE). A server that read the command
+    and then died just closes (end of file): that query may be what took it down.
+    """
+    seen: BaseException | None = exc
+    for _ in range(5):   # redis-py's error, the OSError it was raised from
+        if isinstance(seen, (ConnectionResetError, BrokenPipeError)):
+            return True
+        if seen is None:
+            return False
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _loading_message(location: str) -> str:

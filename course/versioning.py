@@ -1,7 +1,8 @@
 """The data version of a graph: a fingerprint of its content, kept in one key beside it.
 
-Introduced in notebook 10, where every remembered answer carries the version of the data it
-came from. Computing a fingerprint reads the whole graph, so it is not done per question:
+Used from notebook 02 on (the schema and the names linking looks up are read once per data
+version) and shown in notebook 10, where every remembered answer carries the version of the
+data it came from. Computing a fingerprint reads the whole graph, so it is not done per question:
 every writer counts its write in a Redis hash beside the graph, `course:version:<graph>`
 (`Database.query` after a query that changed something; the loader's swap in the same
 MULTI/EXEC as its RENAME, so nobody sees the new graph with the old count), and the first
