@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .safety import Token, bracket_depths, tokenize
 
@@ -174,15 +175,22 @@ def _block_end(lines: list[str], start: int) -> int:
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
     """Every query in the text, as (first line, line after the last)."""
+    return list(_blocks_of(tuple(lines)))
+
+
+# The passes of one clean() look at the same lines more than once (the fence, then the
+# query inside it): they share what was found. clean() forgets it all before each reply.
+@lru_cache(maxsize=32)
+def _blocks_of(lines: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     found, i = [], 0
     while i < len(lines):
         if _starts_block(lines[i]):
-            end = _block_end(lines, i)
+            end = _block_end(list(lines), i)
             found.append((i, end))
             i = end
         else:
             i += 1
-    return found
+    return tuple(found)
 
 
 # --- the wrappers, outside in ------------------------------------------------------------
@@ -312,6 +320,7 @@ def clean(raw: str) -> Cleaned:
     ''
     """
     removed: list[str] = []
+    _blocks_of.cache_clear()   # each reply is read afresh
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
     text = _strip_chat_tokens(text, removed)
     text = _strip_closed_think(text, removed)
