@@ -17,6 +17,7 @@ With `answer=False` it stops at the rows: one model call, no answer written.
 """
 from __future__ import annotations
 
+import re
 import time
 import unicodedata
 from collections import Counter
@@ -33,9 +34,11 @@ from .llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound
                          NoProviderConfigured, UnknownProvider)
 from .results import Attempt, CallRecord, Result, Step, printable
 from .safety import run_guarded
-from .schema import GraphSchema, Mention, introspect, link_entities
+from .schema import GraphSchema, Mention, introspect, link_entities, name_index
+from .versioning import one_version
 
 MAX_QUESTION_CHARS = 2_000
+_SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
 # One user's stored conversations live in a graph of this prefix (notebook 10); they are
 # nobody else's data, so the agent never queries one.
 MEMORY_GRAPH_PREFIX = "memory_user_"
@@ -161,6 +164,7 @@ class Agent:
             prompts.ANSWER_SYSTEM if answer_prompt is None else answer_prompt,
             what="answer_prompt", schema=False)
         self.schema = schema or introspect(db)
+        name_index(db).warm()   # the graph's names, read now rather than in the first question
         self.system_prompt = self._system_prompt()
         self.stats: Counter[str] = Counter()
 
@@ -175,6 +179,10 @@ class Agent:
 
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
+        with one_version():   # one question sees one version of the graph, read once
+            return self._answer_question(question)
+
+    def _answer_question(self, question: Any) -> Result:
         started = time.perf_counter()
         result = self.result_type(question=printable(question, limit=200))
         try:
@@ -289,7 +297,7 @@ class Agent:
                                      (time.perf_counter() - started) * 1000, 0.0,
                                      problem=str(exc), kind=kind))
             raise
-        if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
+        if _SURROGATE.search(completion.text):  # broken text from the model
             completion = replace(completion, text=completion.text.encode(
                 "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
         result.provider = completion.provider

@@ -18,7 +18,7 @@ PACKAGE = Path(course.__file__).parent
 # lesson or an earlier one, so a lesson never depends on what a later lesson teaches.
 LESSON = {
     "course.errors": 0, "course.config": 1, "course.db": 1, "course.dataset": 1,
-    "course.viz": 1, "course.schema": 2, "course.prompts": 2, "course.prompt_size": 2,
+    "course.viz": 1, "course.versioning": 2, "course.schema": 2, "course.prompts": 2, "course.prompt_size": 2,
     "course.llm.base": 2, "course.llm.errors": 2, "course.llm.scripted": 2,
     "course.safety": 3, "course.cleaning": 4, "course.results": 5, "course.agent": 5,
     "course.llm.offline": 5, "course.memory": 6, "course.llm.router": 7,
