@@ -6,7 +6,7 @@ An LLM that answers at once (a ScriptedLLM replaying the course text's Cypher, a
 offline provider) is wrapped in a stopwatch; each question is asked REPEATS times (default
 15) and the time spent inside the LLM is taken away from the agent's total. What is left is
 what the agent itself costs per question; with a real provider the LLM adds its own
-seconds on top. Linking (the full-text look-ups of the names in the question) is shown apart.
+seconds on top. Linking (the names of the question looked up in the index of names) is shown apart.
 
 Uses COURSE_DB (or FALKORDB_URL) when set, as `make bench` does; else a temporary database.
 """

@@ -4,8 +4,8 @@
 
 Runs the committed question set through the agent with the offline provider, then times
 the offline provider alone on the very prompts the agent built (no database). The rules
-should be a small share: most of a question's time is entity linking (full-text queries)
-and running the query.
+should be a small share; the rest is the agent's own work (linking, cleaning, the guard) and
+its round trips to FalkorDB (the plan, the query).
 """
 from __future__ import annotations
 

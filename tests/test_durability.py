@@ -255,6 +255,22 @@ def test_a_query_during_which_the_server_died_is_not_sent_again(database):
     db.server.stop()
 
 
+def test_a_query_the_server_never_read_is_sent_once_to_the_restarted_server(database):
+    """No PING is sent first (issue 21): a server that died with the query still unread in
+    its socket resets the connection, so the query did not run, and it is sent to the server
+    started again, once."""
+    db = database()
+    db.query("CREATE (:Turn {n: 1})")
+    time.sleep(1.2)                                 # saved (the append-only file, every second)
+    pid = db.server.pid()
+    os.kill(pid, signal.SIGSTOP)                    # alive, but reading nothing
+    threading.Timer(0.5, os.kill, (pid, signal.SIGKILL)).start()
+    db.query("CREATE (:Turn {n: 2})")               # waits in the socket, unread, then is reset
+    assert db.server.pid() not in (None, pid)
+    assert db.run("MATCH (t:Turn) RETURN t.n ORDER BY t.n").rows == [[1], [2]]
+    db.server.stop()
+
+
 def test_a_server_stopped_between_queries_is_restarted_transparently(database):
     db = database()
     db.query("CREATE (:Turn)")

@@ -490,3 +490,48 @@ def test_whatever_falkordb_plans_as_a_write_the_guard_refuses(college_db, start,
         return  # not valid Cypher: the server would run nothing either
     if not server:
         assert not check(query), (query, server.reason)
+
+
+def test_the_lexer_reads_names_spaces_and_digits_with_the_characters_of_str_methods():
+    """The tokenizer reads a run of name characters with `\\w`, of spaces with `\\s`, and
+    tries its number pattern only at a `\\d` (or a dot): the same characters as
+    `str.isalnum() or "_"`, `str.isspace()` and `str.isdecimal()`, every one of them."""
+    import re
+    import sys
+
+    name, space, digit = re.compile(r"\w"), re.compile(r"\s"), re.compile(r"\d")
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        assert bool(name.match(ch)) == (ch.isalnum() or ch == "_"), hex(code)
+        assert bool(space.match(ch)) == ch.isspace(), hex(code)
+        assert bool(digit.match(ch)) == ch.isdecimal(), hex(code)
+
+
+def _one_character_at_a_time(cypher: str) -> list:
+    """The lexer without its regular expression: `_next_token` at each character that is not
+    a space (the reference the fast path is compared with)."""
+    from course.pipeline.cypher_tokens import _next_token
+
+    tokens, i = [], 0
+    while i < len(cypher):
+        if cypher[i].isspace():
+            i += 1
+            continue
+        tokens.append(_next_token(cypher, i))
+        i = tokens[-1].start + len(tokens[-1].text)
+    return tokens
+
+
+_PIECES = st.sampled_from(["MATCH", "n", "1", "1.5e3", ".5", "0x1F", "..", ".", "$p", "$", "'",
+                           '"', "`", "//", "/*", "*/", "/", "\\", "\n", " ", "\t", "\u00a0",
+                           "²", "١", "é", "ｄ", "_", "(", ")", "[", "]", "{", "}", ",", ";",
+                           ":", "-", "+", "*", "=", "<", ">", "!", "?", "&", "~", "%", "^", "|",
+                           "#", "@"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join) | st.text(max_size=40))
+def test_the_fast_lexer_reads_the_tokens_one_character_at_a_time_would(text):
+    from course.pipeline.cypher_tokens import tokenize
+
+    assert tokenize(text) == _one_character_at_a_time(text)

@@ -20,7 +20,8 @@ import falkordb
 import redis
 
 from course.foundation.config import PROJECT_ROOT, get_setting
-from course.foundation.db import DEFAULT_GRAPH, Database, password_message, unavailable_message
+from course.foundation.db import (DEFAULT_GRAPH, CheckedPool, Database, password_message,
+                                  unavailable_message)
 from course.foundation.errors import DatabaseUnavailable
 from course.foundation.server import NO_RETRY, SOCKET_TIMEOUT_S, EmbeddedServer
 
@@ -176,7 +177,8 @@ def _not_falkordb(shown: str, exc: Exception) -> str:
 def _connect_embedded(path: Path, graph_name: str) -> Database:
     server = EmbeddedServer(path)
     server.ensure_running()
-    # No automatic retries: Database._call checks the server answers, then sends a query once.
-    client = falkordb.FalkorDB(unix_socket_path=str(server.socket), socket_timeout=SOCKET_TIMEOUT_S,
-                               retry=NO_RETRY)
+    # No automatic retries: Database._call sends a query once (see there).
+    pool = CheckedPool(connection_class=redis.UnixDomainSocketConnection, path=str(server.socket),
+                       socket_timeout=SOCKET_TIMEOUT_S, retry=NO_RETRY, decode_responses=True)
+    client = falkordb.FalkorDB(connection_pool=pool)
     return Database(client, graph_name, mode="embedded", location=str(server.path), server=server)

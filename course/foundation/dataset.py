@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator
 import yaml
 
 from course.foundation.config import PROJECT_ROOT
-from course.foundation.db import Database, not_text_layer
+from course.foundation.db import Database, not_text_layer, version_key
 from course.foundation.errors import DataFileError, QueryFailed
 
 DATA_DIR = PROJECT_ROOT / "data" / "college"
@@ -184,7 +184,8 @@ def create_fulltext_indexes(db: Database, labels: Iterable[str]) -> None:
 def reset(db: Database) -> None:
     """Delete the whole graph (data and indexes). The next load starts from nothing."""
     if db.graph_name in db.client.list_graphs():
-        db.graph.delete()
+        db.transaction(("GRAPH.DELETE", db.graph_name),
+                       ("HINCRBY", version_key(db.graph_name), "writes", 1))
 
 
 @contextmanager
@@ -223,7 +224,11 @@ def swap_in(db: Database, staging: Database) -> None:
     is not enough on its own: it refuses an existing destination, so the old graph would
     have to be deleted first, and a reader would find nothing in between.
     """
-    db.command("RENAME", staging.graph_name, db.graph_name)
+    # The write is counted in the same transaction (course.foundation.versioning): nobody sees the new
+    # graph with the old graph's data version.
+    db.transaction(("RENAME", staging.graph_name, db.graph_name),
+                   ("HINCRBY", version_key(db.graph_name), "writes", 1),
+                   ("DEL", version_key(staging.graph_name)))
 
 
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",

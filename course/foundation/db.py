@@ -27,6 +27,24 @@ DEFAULT_TIMEOUT_MS = 5_000
 DEFAULT_MAX_ROWS = 1_000
 
 
+# Beside each graph, one key counts the writes to it and keeps its data version (a
+# fingerprint of its content, with the count it was worked out at): see course.foundation.versioning.
+VERSION_PREFIX = "course:version:"
+# What a write query's statistics say when it changed the graph (falkordb's QueryResult names).
+_CHANGE_STATISTICS = ("nodes_created", "nodes_deleted", "relationships_created",
+                      "relationships_deleted", "properties_set", "properties_removed",
+                      "labels_added", "labels_removed", "indices_created", "indices_deleted")
+
+
+def version_key(graph_name: str) -> str:
+    """The key beside a graph that holds its write count and data version.
+
+    >>> version_key("college")
+    'course:version:college'
+    """
+    return VERSION_PREFIX + graph_name
+
+
 # Notebook 13's text layer (note chunks and their embeddings) lives in the college graph
 # beside the course's labels, and is never counted as part of the course graph.
 TEXT_LAYER_LABELS = ("Chunk",)
@@ -91,29 +109,56 @@ class Database:
     """One graph on a FalkorDB server (embedded or remote): a read-only executor and a loader's write path."""
 
     def __init__(self, client: falkordb.FalkorDB, graph_name: str, *, mode: str, location: str,
-                 server: EmbeddedServer | None = None):
+                 server: EmbeddedServer | None = None, versioned: bool = True):
         self.client = client
         self.graph_name = graph_name
         self.graph = client.select_graph(graph_name)
         self.mode = mode
         self.location = location
         self.server = server
+        self.versioned = versioned   # are writes counted in the key beside the graph?
 
     def __repr__(self) -> str:
         return f"<Database {self.mode} graph={self.graph_name!r}>"
 
-    def select(self, graph_name: str) -> "Database":
-        """Another graph on the same server (the memory graphs live beside the college one)."""
+    def select(self, graph_name: str, *, versioned: bool = True) -> "Database":
+        """Another graph on the same server (the memory graphs live beside the college one).
+
+        `versioned=False` for a graph nobody asks the data version of (a user's stored
+        conversation): its writes are not counted, which saves a command per write.
+        """
         return Database(self.client, graph_name, mode=self.mode, location=self.location,
-                        server=self.server)
+                        server=self.server, versioned=versioned)
 
     def info(self) -> dict[str, str]:
         key = "file" if self.mode == "embedded" else "url"
         return {"mode": self.mode, key: self.location, "graph": self.graph_name}
 
     def query(self, cypher: str, params: dict[str, Any] | None = None):
-        """Run a query with write access. Only the loader and memory use this."""
-        return self._call(self.graph.query, cypher, params)
+        """Run a query with write access. Only the loader and memory use this.
+
+        A query that changed the graph is counted in the key beside it (`count_write`), so
+        what was worked out from the old data (its data version, the names linking looks up,
+        the schema) is worked out again: see `course.foundation.versioning`.
+        """
+        result = self._call(self.graph.query, cypher, params)
+        if self.versioned and any(getattr(result, stat, 0) for stat in _CHANGE_STATISTICS):
+            self.count_write()
+        return result
+
+    def count_write(self) -> None:
+        """Count one more write to this graph, in the key beside it (`version_key`)."""
+        self.command("HINCRBY", version_key(self.graph_name), "writes", 1)
+
+    def transaction(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """Raw commands run as one (MULTI ... EXEC): no other client sees them half done."""
+        def run(_cypher: str, _params: Any) -> list[Any]:
+            pipe = self.client.connection.pipeline(transaction=True)
+            for args in commands:
+                pipe.execute_command(*args)
+            return pipe.execute()
+
+        return self._call(run, "; ".join(" ".join(map(str, args)) for args in commands), None)
 
     def run(self, cypher: str, params: dict[str, Any] | None = None, *,
             timeout_ms: int = DEFAULT_TIMEOUT_MS, max_rows: int = DEFAULT_MAX_ROWS) -> Rows:
@@ -159,12 +204,33 @@ class Database:
         return {"nodes": nodes, "relationships": rels}
 
     def _call(self, method, cypher: str, params: dict[str, Any] | None, **kwargs):
-        """Send one query, once. A query is never sent twice: one that took the server
-        down would take it down again."""
-        if self.server is not None:
-            self._ready()
+        """Send one query, once, without asking first whether the server answers.
+
+        A PING before every query would double the round trips, so a connection is checked
+        when it fails. A query that could not be sent (no connection could be made to the
+        embedded server: it was stopped, or it is still loading) is sent once the server has
+        been started again. A query that was sent is never sent twice: one that took the
+        server down would take it down again.
+        """
+        try:
+            return self._send(method, cypher, params, **kwargs)
+        except (_NotSent, redis.BusyLoadingError) as exc:
+            if self.server is None:
+                raise DatabaseUnavailable(
+                    loading_message(self.location) if isinstance(exc, redis.BusyLoadingError)
+                    else unavailable_message(self.mode, self.location)) from exc
+            self.server.ensure_running()   # stopped between two queries: start it again
+        try:
+            return self._send(method, cypher, params, **kwargs)
+        except (_NotSent, redis.BusyLoadingError) as exc:
+            raise DatabaseUnavailable(unavailable_message(self.mode, self.location)) from exc
+
+    def _send(self, method, cypher: str, params: dict[str, Any] | None, **kwargs):
+        """One query sent; the server's failures in the course's words."""
         try:
             return method(cypher, params, **kwargs)
+        except (_NotSent, redis.BusyLoadingError):
+            raise   # nothing ran: _call decides what happens next
         except redis.AuthenticationError as exc:
             raise DatabaseUnavailable(password_message(self.location, exc)) from exc
         except redis.TimeoutError as exc:  # the socket timeout: the server did not answer at all
@@ -172,6 +238,8 @@ class Database:
                 f"FalkorDB gave no answer within {SOCKET_TIMEOUT_S:g} s, so the query was "
                 "abandoned. Ask for less, or add a LIMIT.", cypher=cypher) from exc
         except redis.ConnectionError as exc:
+            if _never_read(exc):
+                raise _NotSent(str(exc)) from exc
             if self.server is None:
                 raise DatabaseUnavailable(unavailable_message(self.mode, self.location)) from exc
             self.server.ensure_running()  # it died while running this query: start it again
@@ -200,24 +268,51 @@ class Database:
             raise DatabaseUnavailable(f"FalkorDB at {self.location} gave a reply that is not "
                                       f"FalkorDB's ({exc}).") from exc
 
-    def _ready(self) -> None:
-        """Make sure the embedded server answers before a query is sent (starting it if it
-        was stopped), so that a failure afterwards means it died while running the query."""
-        assert self.server is not None
-        try:
-            self.client.connection.ping()
-        except redis.ResponseError as exc:
-            if str(exc).startswith("MISCONF"):
-                raise DatabaseUnavailable(self._cannot_save()) from exc
-            raise
-        except redis.ConnectionError:
-            self.server.ensure_running()
-
     def _cannot_save(self) -> str:
         if self.server is not None:
             return self.server.cannot_save_message()
         return (f"FalkorDB at {self.location} cannot save to its disk (MISCONF): the server's disk "
                 "is probably full; free space there, and nothing is lost while it keeps running.")
+
+
+class _NotSent(redis.ConnectionError):
+    """No connection could be made, so the command was not sent (the server is not there)."""
+
+
+class CheckedPool(redis.ConnectionPool):
+    """redis-py's pool, telling "could not connect" apart from "failed while running".
+
+    Before it hands out a connection, the pool checks it without a round trip (a socket the
+    server closed reads as closed) and connects again if need be; a failure there means
+    nothing was sent, so the query may be sent once the server is back.
+    """
+
+    def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().get_connection(*args, **kwargs)
+        except redis.ConnectionError as exc:
+            raise _NotSent(str(exc)) from exc
+
+
+def _never_read(exc: BaseException) -> bool:
+    """Did the server go away without reading the command? Then it did not run it.
+
+    A socket closed with a command still unread in it resets the connection (ECONNRESET);
+    writing to one already closed breaks the pipe (EPIPE). A server that read the command
+    and then died just closes (end of file): that query may be what took it down.
+    """
+    seen: BaseException | None = exc
+    for _ in range(5):   # redis-py's error, the OSError it was raised from
+        if isinstance(seen, (ConnectionResetError, BrokenPipeError)):
+            return True
+        if seen is None:
+            return False
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def loading_message(location: str) -> str:
+    return (f"FalkorDB at {location} is still loading its data: try again in a moment.")
 
 
 def unavailable_message(mode: str, location: str) -> str:

@@ -17,6 +17,7 @@ With `answer=False` it stops at the rows: one model call, no answer written.
 """
 from __future__ import annotations
 
+import re
 import time
 import unicodedata
 from collections import Counter
@@ -27,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
 from course.foundation.language import language_of
+from course.foundation.versioning import one_version
 from course.llm.base import LLM, Completion
 from course.llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNotFound,
                                NoProviderConfigured, UnknownProvider)
@@ -35,9 +37,10 @@ from course.pipeline import prompts
 from course.pipeline.cleaning import clean
 from course.pipeline.results import Attempt, CallRecord, Result, Step, printable
 from course.pipeline.safety import run_guarded
-from course.pipeline.schema import GraphSchema, Mention, introspect, link_entities
+from course.pipeline.schema import GraphSchema, Mention, introspect, link_entities, name_index
 
 MAX_QUESTION_CHARS = 2_000
+_SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
 # One user's stored conversations live in a graph of this prefix (notebook 10); they are
 # nobody else's data, so the agent never queries one.
 MEMORY_GRAPH_PREFIX = "memory_user_"
@@ -163,6 +166,7 @@ class Agent:
             prompts.ANSWER_SYSTEM if answer_prompt is None else answer_prompt,
             what="answer_prompt", schema=False)
         self.schema = schema or introspect(db)
+        name_index(db).warm()   # the graph's names, read now rather than in the first question
         self.system_prompt = self._system_prompt()
         self.stats: Counter[str] = Counter()
 
@@ -177,6 +181,10 @@ class Agent:
 
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
+        with one_version():   # one question sees one version of the graph, read once
+            return self._answer_question(question)
+
+    def _answer_question(self, question: Any) -> Result:
         started = time.perf_counter()
         result = self.result_type(question=printable(question, limit=200))
         try:
@@ -291,7 +299,7 @@ class Agent:
                                      (time.perf_counter() - started) * 1000, 0.0,
                                      problem=str(exc), kind=kind))
             raise
-        if any("\ud800" <= ch <= "\udfff" for ch in completion.text):  # broken text from the model
+        if _SURROGATE.search(completion.text):  # broken text from the model
             completion = replace(completion, text=completion.text.encode(
                 "utf-8", errors="replace").decode("utf-8"))     # each lone surrogate -> '?'
         result.provider = completion.provider

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from course.pipeline.cypher_tokens import bracket_depths, tokenize
+from course.pipeline.cypher_tokens import Token, bracket_depths, tokenize
 
 # Words a query can start with (write clauses too: the guard must see them, not us).
 CLAUSE_START = frozenset("""MATCH OPTIONAL CALL WITH RETURN UNWIND CREATE MERGE DELETE DETACH
@@ -52,6 +53,7 @@ _INLINE_CODE = re.compile(rf"^`((?:{_KEYWORDS})\b[^`]*)`$", re.IGNORECASE | re.D
 _FIRST_WORD = re.compile(r"^\s*([^\W\d]\w*)")
 _CODE_PUNCTUATION = set("(){}[]'\"=<>$")
 _CONTINUE_PUNCTUATION = set("()[]{},.-<>=+*/|'\"$`%^")
+_OPENERS = ("'", '"', "`", "/*")   # what starts a string, a backticked name or a block comment
 
 
 @dataclass
@@ -84,9 +86,10 @@ def _first_word(line: str) -> str:
 
 def _is_sentence(line: str) -> bool:
     """Prose ends like a sentence; no Cypher line ends with . ? ! or : (outside a string)."""
-    tokens = tokenize(line)
-    if tokens and not tokens[-1].closed:
-        return False  # the line ends inside a string that goes on
+    if any(mark in line for mark in _OPENERS):   # only these can leave a token open
+        tokens = tokenize(line)
+        if tokens and not tokens[-1].closed:
+            return False  # the line ends inside a string that goes on
     return line.rstrip().rstrip(";").rstrip().endswith((".", "?", "!", ":", "…"))
 
 
@@ -98,17 +101,45 @@ def _starts_block(line: str) -> bool:
     return word.isupper() or any(ch in _CODE_PUNCTUATION for ch in line)
 
 
-def _state(text: str) -> tuple[int, bool, str]:
-    """Bracket depth, whether a string/comment is left open, and the last code token."""
-    tokens = tokenize(text)
+class _Block:
+    """A query block as it grows line by line, each line read once (not the block again).
+
+    After a token that is closed, a new line's tokens are the same whether the line is read
+    alone or after the block (a newline separates tokens); after a string or comment left
+    open, the block is read again from the top, since that token runs on into the line.
+    """
+
+    def __init__(self, line: str):
+        self.text, self.tokens = line, tokenize(line)
+        self.depth = _depth(self.tokens)
+
+    def grow(self, lines: list[str]) -> None:
+        """Add lines (blank ones too) at the end of the block."""
+        added = "\n".join(lines)
+        self.text += "\n" + added
+        if self.tokens and not self.tokens[-1].closed:
+            self.tokens = tokenize(self.text)
+            self.depth = _depth(self.tokens)
+        else:
+            new = tokenize(added)
+            self.tokens += new
+            self.depth += _depth(new)
+
+    def state(self) -> tuple[int, bool, str]:
+        """Bracket depth, whether a string/comment is left open, and the last code token."""
+        last = next((t.word for t in reversed(self.tokens) if t.kind != "comment"), "")
+        return self.depth, bool(self.tokens) and not self.tokens[-1].closed, last
+
+
+def _depth(tokens: list[Token]) -> int:
+    """How many brackets the tokens leave open (comments are not code)."""
     code = [token for token in tokens if token.kind != "comment"]
-    depth = bracket_depths(code)[-1] if code else 0
-    return depth, bool(tokens) and not tokens[-1].closed, code[-1].word if code else ""
+    return bracket_depths(code)[-1] if code else 0
 
 
-def _continues(block: str, line: str) -> bool:
+def _continues(block: _Block, line: str) -> bool:
     """Does `line` belong to the query `block` that precedes it?"""
-    depth, open_token, last = _state(block)
+    depth, open_token, last = block.state()
     if depth > 0 or open_token or last in NEEDS_MORE or (last and last[-1] in ",=<>+-*/%|.:"):
         return True
     stripped = line.strip()
@@ -125,31 +156,41 @@ def _block_end(lines: list[str], start: int) -> int:
     """Index after the last line of the query that starts at `start`."""
     end = start + 1
     i = start + 1
+    block = _Block(lines[start])
     while i < len(lines):
-        block = "\n".join(lines[start:end])
         if lines[i].strip():
             if not _continues(block, lines[i]):
                 break
+            block.grow(lines[end:i + 1])
             end = i + 1
-        elif _state(block)[0] <= 0 and not _state(block)[1]:
-            following = next((line for line in lines[i:] if line.strip()), "")
-            if not (_starts_block(following) or _continues(block, following)):
-                break  # a blank line, then something that is not the query
+        else:
+            depth, open_token, _ = block.state()
+            if depth <= 0 and not open_token:
+                following = next((line for line in lines[i:] if line.strip()), "")
+                if not (_starts_block(following) or _continues(block, following)):
+                    break  # a blank line, then something that is not the query
         i += 1
     return end
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
     """Every query in the text, as (first line, line after the last)."""
+    return list(_blocks_of(tuple(lines)))
+
+
+# The passes of one clean() look at the same lines more than once (the fence, then the
+# query inside it): they share what was found. clean() forgets it all before each reply.
+@lru_cache(maxsize=32)
+def _blocks_of(lines: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     found, i = [], 0
     while i < len(lines):
         if _starts_block(lines[i]):
-            end = _block_end(lines, i)
+            end = _block_end(list(lines), i)
             found.append((i, end))
             i = end
         else:
             i += 1
-    return found
+    return tuple(found)
 
 
 # --- the wrappers, outside in ------------------------------------------------------------
@@ -279,6 +320,7 @@ def clean(raw: str) -> Cleaned:
     ''
     """
     removed: list[str] = []
+    _blocks_of.cache_clear()   # each reply is read afresh
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
     text = _strip_chat_tokens(text, removed)
     text = _strip_closed_think(text, removed)

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _PUNCTUATION = set("()[]{},.:;|$+-*/%^=<>!?&~")
 _NUMBER = re.compile(r"0[xX][0-9A-Fa-f]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One piece of a query. `kind` is name, quoted_name, string, number, parameter,
     punct, comment or other (a character Cypher does not use).
+
+    (A named tuple: a query has many tokens, and a tuple is made several times faster
+    than a frozen dataclass.)
 
     >>> Token("name", "ｄｅｌｅｔｅ", 0).word
     'DELETE'
@@ -36,8 +38,9 @@ class Token:
     @property
     def word(self) -> str:
         """A name upper-cased after NFKC normalisation; other tokens as written."""
-        if self.kind == "name":
-            return unicodedata.normalize("NFKC", self.text).upper()
+        if self.kind == "name":   # ASCII is its own NFKC form
+            text = self.text if self.text.isascii() else unicodedata.normalize("NFKC", self.text)
+            return text.upper()
         return self.text
 
 
@@ -67,6 +70,18 @@ def _is_name_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+# The same characters as regular expressions, read a run at a time: in Python, `\w` is
+# exactly `isalnum() or "_"`, and `\s` exactly `isspace()` (tests/test_safety.py checks).
+_NAME_CHARS = re.compile(r"\w*")
+_SPACES = re.compile(r"\s*")
+
+
+def _run_end(pattern: re.Pattern[str], text: str, i: int) -> int:
+    """Where the run of `pattern`'s characters that starts at `i` ends."""
+    match = pattern.match(text, i)
+    return match.end() if match else i
+
+
 def _next_token(text: str, i: int) -> Token:
     """The token starting at `i` (which is not whitespace)."""
     ch, rest = text[i], text[i:i + 2]
@@ -81,17 +96,32 @@ def _next_token(text: str, i: int) -> Token:
         closed = end >= 0
         end = end + 1 if closed else len(text)
         return Token("quoted_name", text[i:end], i, closed)
-    number = _NUMBER.match(text, i)
+    # Every number starts with a digit (\d: isdecimal) or a dot: only then try the pattern.
+    number = _NUMBER.match(text, i) if ch == "." or ch.isdecimal() else None
     if number and (ch.isdigit() or not (i and _is_name_char(text[i - 1]))):
         return Token("number", number.group(), i)
     if _is_name_char(ch) or (ch == "$" and i + 1 < len(text) and _is_name_char(text[i + 1])):
-        j = i + 1
-        while j < len(text) and _is_name_char(text[j]):
-            j += 1
+        j = _run_end(_NAME_CHARS, text, i + 1)
         return Token("parameter" if ch == "$" else "name", text[i:j], i)
     if rest == "..":
         return Token("punct", "..", i)
     return Token("punct" if ch in _PUNCTUATION else "other", ch, i)
+
+
+# The common tokens (names, numbers, parameters, punctuation but `/`) with the spaces before
+# them, in one regular expression: the same tokens `_next_token` reads, in the same order of
+# preference (tests/test_safety.py compares them), read a token per match instead of a
+# character per step. Comments, strings, backticked names and other characters go to
+# `_next_token`.
+_COMMON = re.compile(r"""\s*(?:
+    (?P<number>0[xX][0-9A-Fa-f]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|(?<!\w)\.\d+(?:[eE][+-]?\d+)?)
+  | (?P<name>\w+)
+  | (?P<parameter>\$\w+)
+  | (?P<range>\.\.)
+  | (?P<punct>[()\[\]{},.:;|$+\-*%^=<>!?&~])
+)?""", re.VERBOSE)
+_KIND = {"number": "number", "name": "name", "parameter": "parameter", "range": "punct",
+         "punct": "punct"}
 
 
 def tokenize(cypher: str) -> list[Token]:
@@ -101,14 +131,20 @@ def tokenize(cypher: str) -> list[Token]:
     ['RETURN', "'a;b'", '// done']
     """
     tokens: list[Token] = []
-    i = 0
-    while i < len(cypher):
-        if cypher[i].isspace():
-            i += 1
-            continue
-        token = _next_token(cypher, i)
-        tokens.append(token)
-        i = token.start + len(token.text)
+    i, end = 0, len(cypher)
+    while i < end:
+        match = _COMMON.match(cypher, i)
+        assert match is not None   # every part of the pattern is optional
+        kind = match.lastgroup
+        if kind is not None:
+            tokens.append(Token(_KIND[kind], match.group(kind), match.start(kind)))
+            i = match.end()
+        elif match.end() < end:
+            token = _next_token(cypher, match.end())
+            tokens.append(token)
+            i = token.start + len(token.text)
+        else:
+            break
     return tokens
 
 

@@ -24,9 +24,10 @@ from typing import Any
 
 import redis
 
-from course.foundation.db import Database, not_text_layer
+from course.foundation.db import Database
 from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
 from course.foundation.language import language_of
+from course.foundation.versioning import data_version
 from course.pipeline.agent import MEMORY_GRAPH_PREFIX
 from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
                                     question_key)
@@ -56,26 +57,27 @@ def memory_graph_name(user: str) -> str:
     return MEMORY_GRAPH_PREFIX + check_id(user, what="user id")
 
 
-def data_version(db: Database) -> str:
-    """A fingerprint of the college graph: counts and a checksum of every property.
-
-    Any change to a node, a relationship or a property gives a new version, so remembered
-    answers from before the change are not reused: '75n-132r-9c1f0a2b', in a few ms.
-    """
-    # The course graph only: the text layer's chunks are derived from the notes.
-    nodes = db.run(f"MATCH (n) WHERE {not_text_layer('n')} RETURN id(n), labels(n), properties(n)",
-                   max_rows=10**7).rows
-    rels = db.run(f"MATCH (a)-[r]->(b) WHERE {not_text_layer('a', 'b')} "
-                  "RETURN id(a), type(r), id(b), properties(r)", max_rows=10**7).rows
-    digest = hashlib.sha1()
-    for line in sorted(json.dumps(row, sort_keys=True, default=str) for row in nodes + rels):
-        digest.update(line.encode())
-    return f"{len(nodes)}n-{len(rels)}r-{digest.hexdigest()[:8]}"
-
-
 def _as_json(rows: Any) -> str:
     """Rows as the cache stores them, to compare a stored answer with a fresh one."""
     return json.dumps(rows, ensure_ascii=False, default=str, sort_keys=True)
+
+
+def still_given(db: Database, stored: dict[str, Any]) -> bool:
+    """Does the stored query, run again through the guarded door, give the stored rows?
+
+    The data version tells what the course's own writes changed; this also catches a write
+    that went around the course (redis-cli, FalkorDB's browser), so a remembered answer is
+    never served unless the graph still gives it.
+    """
+    from course.pipeline.safety import run_guarded
+
+    cypher, rows = stored.get("cypher"), stored.get("rows") or []
+    cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
+    try:
+        fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
+    except CourseError:
+        fresh = None
+    return fresh is not None and _as_json(fresh.rows) == _as_json(rows)
 
 
 def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: str,
@@ -165,7 +167,8 @@ class GraphMemory(ShortTermMemory):
         self.session = check_id(session, what="session id")
         self.user = check_id(user, what="user id")
         self.db, self.cache = db, cache
-        self.store = db.select(memory_graph_name(self.user))
+        # A conversation is no course data: nothing asks its data version.
+        self.store = db.select(memory_graph_name(self.user), versioned=False)
         self.earlier: deque[Turn] = deque(maxlen=earlier_shown)   # older than the window
         self.history_limit = history_limit
         self._pending: _Pending | None = None
@@ -225,7 +228,7 @@ class GraphMemory(ShortTermMemory):
                            self.context_key(question, mentions))
         self._pending = pending
         found = self._find_repeat(question, pending)
-        if found is not None:
+        if found is not None and still_given(self.db, found[1]):
             n, stored = found
             note = REPEAT_NOTE[language_of(question)].format(n=n)
             return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
@@ -364,15 +367,7 @@ class AnswerCache:
         An entry written by someone else (another endpoint's invented answer), or one whose
         rows no longer match, is dropped as a miss.
         """
-        from course.pipeline.safety import run_guarded
-
-        cypher, rows = stored.get("cypher"), stored.get("rows") or []
-        cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
-        try:
-            fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
-        except CourseError:
-            fresh = None
-        same = fresh is not None and _as_json(fresh.rows) == _as_json(rows)
+        same = still_given(db, stored)
         if not same:
             self.hits -= 1
             self.misses += 1

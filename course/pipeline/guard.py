@@ -103,9 +103,8 @@ def _check_call(code: list[Token], i: int) -> Verdict:
                    f"call ({', '.join(ALLOWED_PROCEDURES)}).", f"CALL {name}")
 
 
-def _check_clauses(code: list[Token]) -> Verdict:
-    """Write clauses, LOAD CSV and CALL, wherever they stand."""
-    names = name_positions(code)
+def _check_clauses(code: list[Token], names: set[int]) -> Verdict:
+    """Write clauses, LOAD CSV and CALL, wherever they stand (`names`: `name_positions`)."""
     for i, token in enumerate(code):
         if token.kind != "name":
             continue
@@ -288,12 +287,13 @@ def check(cypher: str) -> Verdict:
     # Comments and stray characters are not code: dropping them joins what they separate,
     # so LOAD/**/CSV is still LOAD CSV.
     code = [t for t in tokens if t.kind not in ("comment", "other")]
+    names = name_positions(code)
     checks: list[Callable[[], Verdict]] = [
         lambda: _check_readable(tokens, code),
-        lambda: _check_clauses(code),
+        lambda: _check_clauses(code, names),
         lambda: _check_statements(code),
         lambda: _check_paths(code, cypher),
-        lambda: _check_expressions(code, name_positions(code)),
+        lambda: _check_expressions(code, names),
     ]
     for run_check in checks:
         verdict = run_check()

@@ -9,9 +9,13 @@ Introduced in notebook 02. Two ideas:
    value is counted on the server, one query per label and per relationship pattern. The
    text layer's chunks (notebook 13) are left out: they are searched by meaning, not
    queried with Cypher; `include=` / `exclude=` leave out other labels too.
-2. `link_entities(db, question)` looks up the names a question mentions in the full-text
-   indexes (fuzzy: "debate-ye" -> Debate Society, "Payl" -> Payal; aliases: "ML" ->
-   Machine Learning) so only those values go into the prompt.
+2. `link_entities(db, question)` looks up the names a question mentions (fuzzy:
+   "debate-ye" -> Debate Society, "Payl" -> Payal; aliases: "ML" -> Machine Learning) so
+   only those values go into the prompt. It matches words as the graph's full-text indexes
+   do, in an index of the names read once per data version (`NameIndex`), not with a query
+   per question.
+Both are read from the graph once per data version (`course.foundation.versioning`) and reused until
+the graph changes.
 
 >>> schema = introspect(db)
 >>> schema.labels["Student"][1]["branch"].values
@@ -21,16 +25,19 @@ Introduced in notebook 02. Two ideas:
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from course.foundation.dataset import DATA_DIR, FULLTEXT_PROPERTY, load_schema
 from course.foundation.db import TEXT_LAYER_LABELS, Database
 from course.foundation.errors import CourseError, InvalidInput
+from course.foundation.versioning import every_row, per_version
 
 MAX_LISTED_VALUES = 8  # a property's values are listed whole up to this many, else as examples
 MAX_VALUE_CHARS = 40   # a longer value is text (a note, a description): never listed
@@ -173,6 +180,18 @@ def introspect(db: Database, *, include: str | Iterable[str] | None = None,
     """
     if max_values < 1:
         raise InvalidInput(f"max_values must be 1 or more, not {max_values}.")
+    # The graph is read once per data version (and version of schema.yaml) and choice of
+    # labels; asked again, this costs one command. Each caller gets a copy to change at will.
+    yaml = data_dir / "schema.yaml"
+    stamp = (yaml.stat().st_mtime_ns, yaml.stat().st_size) if yaml.is_file() else None
+    chosen = (sorted(_names(include)) if include is not None else None, sorted(_names(exclude)))
+    schema = per_version(db, f"schema {yaml} {stamp} {chosen} {max_values}",
+                         lambda: _read_schema(db, data_dir, include, exclude, max_values))
+    return copy.deepcopy(schema)
+
+
+def _read_schema(db: Database, data_dir: Path, include: str | Iterable[str] | None,
+                 exclude: str | Iterable[str] | None, max_values: int) -> GraphSchema:
     if db.graph_name not in db.client.list_graphs():
         raise CourseError(f"The graph {db.graph_name!r} is empty: load it with "
                           "`course.load_college(db)` or `python -m course load`.")
@@ -221,6 +240,7 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+@lru_cache(maxsize=65_536)   # the same pairs come back question after question
 def _similar(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -229,17 +249,153 @@ def _similar(a: str, b: str) -> bool:
     return SequenceMatcher(None, a, b).ratio() >= 0.8
 
 
-def _fulltext_candidates(db: Database, label: str, prop: str, words: list[str]) -> list[str]:
-    """Names of `label` that the full-text index finds for any of the words (one query)."""
-    # RediSearch syntax: `%word%` is a fuzzy match at Levenshtein distance 1.
-    terms = [word if len(word) <= _SHORT else f"{word}|%{word}%" for word in words]
-    # Shortest names first among equal scores, so "DBMS" is not crowded out by "DBMS 24".
-    rows = db.run(f"UNWIND $terms AS term "
-                  f"CALL db.idx.fulltext.queryNodes('{label}', term) YIELD node, score "
-                  f"WITH term, node.{prop} AS name, score ORDER BY score DESC, size(name) "
-                  f"WITH term, collect(name)[..20] AS names RETURN names",
-                  {"terms": terms}, max_rows=len(terms)).rows
-    return list(dict.fromkeys(n for (names,) in rows for n in names if isinstance(n, str)))
+# --- the names linking looks up, read once per data version ------------------------------
+# Linking finds the values the full-text indexes would find for the question's words (one
+# query per label and question, before), from the names held in memory: a value is a
+# candidate when one of its words is a word of the question, is one typo away from it
+# (for words longer than 3 letters: the index's `%word%`), or is the same word with another
+# ending ("process" finds Processes, "page" finds Paging: the index's English stemming, for
+# the endings of plurals and verbs). `_match` then decides, as it did.
+
+# What the full-text index splits a value on (RediSearch's separators): "TCP/IP" is two words.
+_SEPARATORS = re.compile(r"[\s,.<>{}\[\]\"':;!@#$%^&*()\-+=~|/?`\\]+")
+_ENDINGS = ("ingly", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s", "y")
+CANDIDATES_PER_WORD = 20   # per word and label, the best first, as the full-text queries took
+
+
+def _terms(text: str) -> list[str]:
+    """A value's words as the full-text index splits them.
+
+    >>> _terms("TCP/IP")
+    ['tcp', 'ip']
+    """
+    return [t for t in _SEPARATORS.split(text.lower()) if t]
+
+
+@lru_cache(maxsize=65_536)
+def _stem(word: str) -> str:
+    """The word without an inflection, so its forms meet: roughly what the index's stemmer does.
+
+    >>> [_stem(w) for w in ("processes", "process", "paging", "page", "dependencies", "dependency")]
+    ['process', 'process', 'pag', 'pag', 'dependenc', 'dependenc']
+    """
+    for ending in _ENDINGS:
+        base = word[:-len(ending)]
+        if word.endswith(ending) and len(base) >= 3 and not (ending == "s" and base[-1] in "su"):
+            word = base
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]                  # "subnetting" -> "subnett" -> "subnet"
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def _deletions(word: str) -> list[str]:
+    """The word less one of its letters, each way.
+
+    >>> _deletions("dsa")
+    ['sa', 'da', 'ds']
+    """
+    return list(dict.fromkeys(word[:i] + word[i + 1:] for i in range(len(word))))
+
+
+def _one_typo(a: str, b: str) -> bool:
+    """Are a and b one edit apart (a letter changed, added or dropped)?
+
+    >>> _one_typo("payl", "payal"), _one_typo("procss", "processes")
+    (True, False)
+    """
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long = sorted((a, b), key=len)
+    i = next((i for i, (x, y) in enumerate(zip(short, long)) if x != y), len(short))
+    return short[i:] == long[i + 1:]
+
+
+class _LabelNames:
+    """The names of one label's property, by word, by stem, and by length (for typos)."""
+
+    def __init__(self, values: list[str]):
+        self.values = set(values)
+        self.by_term: dict[str, list[str]] = {}
+        self.by_stem: dict[str, list[str]] = {}
+        for value in sorted(self.values, key=lambda v: (len(v), v)):   # short names first
+            for term in dict.fromkeys(_terms(value)):
+                self.by_term.setdefault(term, []).append(value)
+                self.by_stem.setdefault(_stem(term), []).append(value)
+        self.by_deletion: dict[str, list[str]] = {}   # a term less one letter -> the terms
+        for term in self.by_term:
+            for shorter in _deletions(term):
+                self.by_deletion.setdefault(shorter, []).append(term)
+
+    def candidates(self, word: "_Word") -> list[str]:
+        """The names the full-text query for the word finds: the same word, another ending, a typo."""
+        if not word.parts:
+            return []
+        found = [self._for_term(part, fuzzy=word.fuzzy) for part in word.parts]
+        both = set.intersection(*(set(f) for f in found))   # the parts must all be there
+        return [v for v in found[0] if v in both][:CANDIDATES_PER_WORD]
+
+    def _for_term(self, term: "_Term", *, fuzzy: bool) -> list[str]:
+        exact = self.by_term.get(term.text, []) + self.by_stem.get(term.stem, [])
+        typos = [v for t in self._one_typo_away(term) for v in self.by_term[t]] if fuzzy else []
+        return list(dict.fromkeys(exact + typos))
+
+    def _one_typo_away(self, term: "_Term") -> list[str]:
+        """The index's terms one edit from `term`, found through their one-letter deletions."""
+        near = [d for d in term.shorter if d in self.by_term]           # a letter more in `term`
+        near += self.by_deletion.get(term.text, [])                     # a letter less in `term`
+        near += [t for d in term.shorter for t in self.by_deletion.get(d, [])]   # one changed
+        return sorted({t for t in near if _one_typo(t, term.text)}, key=lambda t: (len(t), t))
+
+
+class _Term(NamedTuple):
+    """A word of the question as the index is searched with it: itself, its stem, its deletions."""
+
+    text: str
+    stem: str
+    shorter: list[str]
+
+
+class _Word(NamedTuple):
+    """A word of the question, worked out once for every label it is looked up in."""
+
+    parts: list[_Term]   # "c++" is searched as "c", as the index splits it
+    fuzzy: bool          # a typo is allowed only in a word longer than three letters
+
+    @classmethod
+    def of(cls, word: str) -> "_Word":
+        return cls([_Term(t, _stem(t), _deletions(t)) for t in _terms(word)], len(word) > _SHORT)
+
+
+class NameIndex:
+    """The graph's names as linking needs them, read once per data version (`name_index`).
+
+    One label's names are read the first time a question needs them, a page at a time.
+    """
+
+    def __init__(self, db: Database):
+        self.db = db
+        self._labels: dict[tuple[str, str], _LabelNames] = {}
+
+    def names(self, label: str, prop: str) -> _LabelNames:
+        if (label, prop) not in self._labels:
+            rows = every_row(self.db, f"MATCH (n:{label}) WHERE id(n) > $after "
+                                      f"RETURN id(n), n.{prop} ORDER BY id(n) LIMIT $page")
+            self._labels[(label, prop)] = _LabelNames([v for _, v in rows if isinstance(v, str)])
+        return self._labels[(label, prop)]
+
+    def warm(self, labels: dict[str, str] = FULLTEXT_PROPERTY) -> "NameIndex":
+        """Read these labels' names now (the agent does, before its first question)."""
+        for label, prop in labels.items():
+            self.names(label, prop)
+        return self
+
+
+def name_index(db: Database) -> NameIndex:
+    """The names of db's graph, as they are now: read again only after the graph changed."""
+    return per_version(db, "names", lambda: NameIndex(db))
 
 
 def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
@@ -265,10 +421,13 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
     # the labels a schema was read with (include/exclude): a left-out label's names are not linked
     labels = labels or {label: prop for label, prop in FULLTEXT_PROPERTY.items()
                         if schema is None or label in schema.labels}
+    index = name_index(db)
     found: dict[tuple[str, str], tuple[float, list[int]]] = {}
-    searched = list(dict.fromkeys(w for w in words if len(w) >= 2))
+    searched = [_Word.of(w) for w in dict.fromkeys(w for w in words if len(w) >= 2)]
     for label, prop in labels.items():
-        for value in _fulltext_candidates(db, label, prop, searched) if searched else []:
+        names = index.names(label, prop)
+        candidates = dict.fromkeys(v for word in searched for v in names.candidates(word))
+        for value in candidates:
             score, used = _match(value, words)
             if score and score > found.get((label, value), (0, []))[0]:
                 found[(label, value)] = (score, used)
@@ -277,16 +436,11 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
             alias_words = _words(alias)
             for start in range(len(words) - len(alias_words) + 1):
                 if words[start:start + len(alias_words)] == alias_words:
-                    for label in _labels_with_value(db, labels, value):
+                    for label in [k for k, prop in labels.items() if value in index.names(k, prop).values]:
                         span = list(range(start, start + len(alias_words)))
                         if len(span) >= len(found.get((label, value), (0, []))[1]):
                             found[(label, value)] = (1.0, span)
     return _best_mentions(found, words)
-
-
-def _labels_with_value(db: Database, labels: dict[str, str], value: str) -> list[str]:
-    return [label for label, prop in labels.items()
-            if db.run(f"MATCH (n:{label}) WHERE n.{prop} = $v RETURN count(n)", {"v": value}).rows[0][0]]
 
 
 def _best_mentions(found: dict, words: list[str]) -> list[Mention]:
