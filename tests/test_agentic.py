@@ -29,8 +29,8 @@ from course.llm.base import ToolCall
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent
+from course.pipeline.linking import link_entities
 from course.pipeline.memory import ShortTermMemory
-from course.pipeline.schema import link_entities
 from course.pipeline.schema import introspect
 from fake_llm_server import fake_server, llm_settings_cleared  # noqa: F401  (fixtures)
 from test_cli_ask import ask, records

@@ -78,7 +78,7 @@ def test_question_key_ignores_case_spaces_and_punctuation(a, b):
     ("What is common in all the clubs?", False), ("1NF se BCNF tak ka learning path batao", False),
 ])
 def test_depends_on_context(college_db, question, expected):
-    from course.pipeline.schema import link_entities
+    from course.pipeline.linking import link_entities
 
     assert depends_on_context(question, link_entities(college_db, question)) is expected
 

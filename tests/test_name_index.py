@@ -17,8 +17,9 @@ from course.foundation.dataset import (FULLTEXT_PROPERTY, synthetic_college, wri
                                        create_fulltext_indexes)
 from course.foundation.db import Database
 from course.pipeline.evaluation import json_lines
-from course.pipeline.schema import (GraphSchema, Mention, _best_mentions, _match, _words,
-                                    introspect, link_entities, name_index)
+from course.pipeline.linking import (Mention, _best_mentions, _match, _words, link_entities,
+                                     name_index)
+from course.pipeline.schema import GraphSchema, introspect
 
 EVAL = PROJECT_ROOT / "data" / "eval"
 

@@ -24,8 +24,9 @@ from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.guard import check
+from course.pipeline.linking import Mention
 from course.pipeline.memory import ShortTermMemory
-from course.pipeline.schema import Mention, introspect
+from course.pipeline.schema import introspect
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "college"
 GRADE = "CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 WHEN 'B+' THEN 2 WHEN 'B' THEN 3 END"

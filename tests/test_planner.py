@@ -23,8 +23,8 @@ from course.foundation.errors import InvalidInput
 from course.llm import RateLimited, ScriptedLLM
 from course.llm.offline import OfflineLLM
 from course.pipeline.graph_memory import GraphMemory
+from course.pipeline.linking import Mention
 from course.pipeline.results import Result
-from course.pipeline.schema import Mention
 from course.planner.lookup import Named
 from course.planner.order import CYPHER_CYCLES, cypher_order
 from course.planner.peers import peers

@@ -17,8 +17,8 @@ from course.foundation.errors import InvalidInput
 from course.foundation.versioning import data_version
 from course.llm.offline.prompt import parse_schema
 from course.pipeline import prompts
-from course.pipeline.schema import (MAX_LISTED_VALUES, MAX_VALUE_CHARS, Mention, introspect,
-                                    link_entities)
+from course.pipeline.linking import Mention, link_entities
+from course.pipeline.schema import MAX_LISTED_VALUES, MAX_VALUE_CHARS, introspect
 
 LABELS = {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
 PATTERNS = {  # (start, type, end): the direction the data stores

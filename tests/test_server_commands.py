@@ -17,7 +17,8 @@ from course.foundation.db import Database
 from course.foundation.versioning import data_version
 from course.llm.registry import make_llm
 from course.pipeline.agent import Agent
-from course.pipeline.schema import introspect, link_entities
+from course.pipeline.linking import link_entities
+from course.pipeline.schema import introspect
 from course.ui.demo import FIVE_QUESTIONS
 
 

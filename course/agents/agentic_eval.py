@@ -48,8 +48,9 @@ from course.llm.openai_compat import chat_history, function_tool
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.evaluation import REFERENCE_MAX_ROWS, REFUSED, json_lines
+from course.pipeline.linking import Mention
 from course.pipeline.prompt_size import size
-from course.pipeline.schema import GraphSchema, Mention, introspect
+from course.pipeline.schema import GraphSchema, introspect
 
 MULTIPART_SET = PROJECT_ROOT / "data" / "eval" / "multipart.jsonl"
 NOTES_SET = PROJECT_ROOT / "data" / "eval" / "notes.jsonl"

@@ -24,7 +24,7 @@ from course.agents.rule_updater import RuleUpdater
 from course.llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from course.llm.offline import OfflineLLM
 from course.pipeline import prompts
-from course.pipeline.schema import Mention
+from course.pipeline.linking import Mention
 
 ROUTER_SYSTEM = """\
 You are the retriever router of an agent that answers questions about a college knowledge

@@ -24,7 +24,7 @@ question words) and the question as tokens; one module per role:
 >>> from course.agents.agentic_tools import TOOLS
 >>> from course.agents.rule_router import RuleRouter
 >>> from course.agents.rule_updater import RuleUpdater
->>> from course.pipeline.schema import link_entities
+>>> from course.pipeline.linking import link_entities
 >>> router = RuleRouter()
 >>> call = router.route("Who is best in DBMS?", link_entities(db, "Who is best in DBMS?"),
 ...                     [t.spec() for t in TOOLS])
@@ -39,7 +39,7 @@ import re
 from collections.abc import Sequence
 
 from course.llm.offline import default_lexicon
-from course.pipeline.schema import Mention
+from course.pipeline.linking import Mention
 
 FALLBACK = "text2cypher"
 NUMBER = "{#}"                # a number in a question, and a number argument in an example

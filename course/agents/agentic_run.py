@@ -17,8 +17,8 @@ from typing import Any
 
 from course.agents.tools import ToolResult
 from course.llm.base import Usage
+from course.pipeline.linking import Mention
 from course.pipeline.results import CallRecord, Step, printable, rows_table, text_table
-from course.pipeline.schema import Mention
 
 
 @dataclass

@@ -32,8 +32,9 @@ from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError
 from course.llm.base import LLM, ToolSpec
 from course.pipeline.agent import Agent
+from course.pipeline.linking import link_entities
 from course.pipeline.results import Result, printable
-from course.pipeline.schema import GraphSchema, introspect, link_entities
+from course.pipeline.schema import GraphSchema, introspect
 
 LINKED = re.compile(r"\(a (\w+)\.(\w+) value")    # how a parameter names the graph value it takes
 NOTE_HITS = 5                                      # notes search_notes returns

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course.agents.agentic_rules import FALLBACK, NOTES, REFUSED
+from course.pipeline.linking import Mention
 from course.pipeline.memory import question_key
-from course.pipeline.schema import Mention
 
 
 @dataclass

@@ -5,7 +5,7 @@ compared with each tool's example questions (from its description); the closest 
 is close enough, else text2cypher. Rules, not a model: see `course.agents.agentic_rules`.
 
 >>> from course.agents.agentic_tools import TOOLS
->>> from course.pipeline.schema import link_entities
+>>> from course.pipeline.linking import link_entities
 >>> question = "Who is best in DBMS?"
 >>> RuleRouter().route(question, link_entities(db, question), [t.spec() for t in TOOLS]).name
 'best_in_subject'
@@ -22,8 +22,8 @@ from course.agents.agentic_rules import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_
                                          WRITE_REQUEST, placeholders, tokens)
 from course.llm.base import ToolCall, ToolSpec
 from course.llm.offline import default_lexicon
+from course.pipeline.linking import Mention
 from course.pipeline.memory import _REFERRING, depends_on_context, question_key
-from course.pipeline.schema import Mention
 
 MIN_SIMILARITY = 0.6          # content-word overlap (Jaccard) with a tool's closest example
 FREE_WITH_VALUE = 0.7       # a free-text example whose slot holds a linked value

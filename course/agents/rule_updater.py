@@ -18,8 +18,8 @@ from course.agents.agentic_rules import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, 
                                          PERSONAL, POSSESSIVE, QUESTION_WORDS, WRITE_REQUEST,
                                          tokens)
 from course.llm.offline import default_lexicon
+from course.pipeline.linking import Mention
 from course.pipeline.memory import _REFERRING, question_key
-from course.pipeline.schema import Mention
 
 
 def _is_question(words: Sequence[str], *, opening: bool) -> bool:

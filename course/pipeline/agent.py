@@ -35,9 +35,10 @@ from course.llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNo
 from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
+from course.pipeline.linking import Mention, link_entities, name_index
 from course.pipeline.results import Attempt, CallRecord, Result, Step, printable
 from course.pipeline.safety import run_guarded
-from course.pipeline.schema import GraphSchema, Mention, introspect, link_entities, name_index
+from course.pipeline.schema import GraphSchema, introspect
 
 MAX_QUESTION_CHARS = 2_000
 _SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8

@@ -29,11 +29,11 @@ from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidIn
 from course.foundation.language import language_of
 from course.foundation.versioning import data_version
 from course.pipeline.agent import MEMORY_GRAPH_PREFIX
+from course.pipeline.linking import Mention
 from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
                                     question_key)
 from course.pipeline.prompts import AS_DATA, fence
 from course.pipeline.results import Result
-from course.pipeline.schema import Mention
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

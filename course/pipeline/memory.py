@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.foundation.db import cell_values
+from course.pipeline.linking import Mention
 from course.pipeline.prompts import AS_DATA, fence
 from course.pipeline.results import Result
-from course.pipeline.schema import Mention
 
 RESULT_CHARS = 300          # how much of a turn's rows goes into the prompt
 ROWS_LINKED = 5             # rows read for "what the answer was about"

@@ -19,7 +19,8 @@ import re
 
 from course.foundation.db import Database
 from course.pipeline import prompts
-from course.pipeline.schema import introspect, link_entities
+from course.pipeline.linking import link_entities
+from course.pipeline.schema import introspect
 
 # The course text's hand-written prompt; {values} is its EXISTING DATA VALUES section.
 COURSE_TEXT_SCHEMA = """\

@@ -29,7 +29,7 @@ from typing import Any
 
 from course.foundation.db import cell_values
 from course.llm.errors import redact
-from course.pipeline.schema import Mention
+from course.pipeline.linking import Mention
 
 SHOWN_ROWS = 20       # rows a table shows before "... N more rows"
 

@@ -33,8 +33,8 @@ from course.foundation.errors import CourseError, InvalidInput
 from course.llm.base import LLM
 from course.llm.errors import LLMError
 from course.pipeline.agent import MAX_QUESTION_CHARS, check_question
+from course.pipeline.linking import link_entities
 from course.pipeline.prompts import STEP_BACK_SYSTEM
-from course.pipeline.schema import link_entities
 from course.retrieval.embeddings import Embedder, chosen_embedder, make_embedder
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, stored_embedder
 

@@ -1,0 +1,270 @@
+"""Entity linking: the names a question mentions, found among the graph's values.
+
+Introduced in notebook 02. `link_entities(db, question)` looks up the names a question
+mentions (fuzzy: "debate-ye" -> Debate Society, "Payl" -> Payal; aliases: "ML" -> Machine
+Learning) so only those values go into the prompt. It matches words as the graph's full-text
+indexes do, in an index of the names read once per data version (`NameIndex`), not with a
+query per question.
+
+>>> [m.value for m in link_entities(db, "dbms and debate-ye dono ke students kaun hain?")]
+['DBMS', 'Debate Society']
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import NamedTuple
+
+from course.foundation.dataset import FULLTEXT_PROPERTY
+from course.foundation.db import Database
+from course.foundation.versioning import every_row, per_version
+from course.pipeline.schema import GraphSchema, cypher_literal
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A name in the question linked to a value in the graph."""
+
+    text: str       # as written in the question: "debate-ye"
+    label: str      # Club
+    property: str   # name
+    value: str      # Debate Society
+    score: float    # 1.0 exact ... 0.5 partial
+
+    def render(self) -> str:
+        return f'- "{self.text}" -> {self.label}.{self.property} = {cypher_literal(self.value)}'
+
+
+_WORD = re.compile(r"[a-z0-9+#]+", re.I)
+_SHORT = 3  # words this short must match exactly ("1NF" must not find "2NF")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+@lru_cache(maxsize=65_536)   # the same pairs come back question after question
+def _similar(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if min(len(a), len(b)) <= _SHORT:
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= 0.8
+
+
+
+
+
+
+
+
+
+
+# --- the names linking looks up, read once per data version ------------------------------
+# Linking finds the values the full-text indexes would find for the question's words (one
+# query per label and question, before), from the names held in memory: a value is a
+# candidate when one of its words is a word of the question, is one typo away from it
+# (for words longer than 3 letters: the index's `%word%`), or is the same word with another
+# ending ("process" finds Processes, "page" finds Paging: the index's English stemming, for
+# the endings of plurals and verbs). `_match` then decides, as it did.
+
+# What the full-text index splits a value on (RediSearch's separators): "TCP/IP" is two words.
+_SEPARATORS = re.compile(r"[\s,.<>{}\[\]\"':;!@#$%^&*()\-+=~|/?`\\]+")
+_ENDINGS = ("ingly", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s", "y")
+CANDIDATES_PER_WORD = 20   # per word and label, the best first, as the full-text queries took
+
+
+def _terms(text: str) -> list[str]:
+    """A value's words as the full-text index splits them.
+
+    >>> _terms("TCP/IP")
+    ['tcp', 'ip']
+    """
+    return [t for t in _SEPARATORS.split(text.lower()) if t]
+
+
+@lru_cache(maxsize=65_536)
+def _stem(word: str) -> str:
+    """The word without an inflection, so its forms meet: roughly what the index's stemmer does.
+
+    >>> [_stem(w) for w in ("processes", "process", "paging", "page", "dependencies", "dependency")]
+    ['process', 'process', 'pag', 'pag', 'dependenc', 'dependenc']
+    """
+    for ending in _ENDINGS:
+        base = word[:-len(ending)]
+        if word.endswith(ending) and len(base) >= 3 and not (ending == "s" and base[-1] in "su"):
+            word = base
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]                  # "subnetting" -> "subnett" -> "subnet"
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def _deletions(word: str) -> list[str]:
+    """The word less one of its letters, each way.
+
+    >>> _deletions("dsa")
+    ['sa', 'da', 'ds']
+    """
+    return list(dict.fromkeys(word[:i] + word[i + 1:] for i in range(len(word))))
+
+
+def _one_typo(a: str, b: str) -> bool:
+    """Are a and b one edit apart (a letter changed, added or dropped)?
+
+    >>> _one_typo("payl", "payal"), _one_typo("procss", "processes")
+    (True, False)
+    """
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long = sorted((a, b), key=len)
+    i = next((i for i, (x, y) in enumerate(zip(short, long)) if x != y), len(short))
+    return short[i:] == long[i + 1:]
+
+
+class _LabelNames:
+    """The names of one label's property, by word, by stem, and by length (for typos)."""
+
+    def __init__(self, values: list[str]):
+        self.values = set(values)
+        self.by_term: dict[str, list[str]] = {}
+        self.by_stem: dict[str, list[str]] = {}
+        for value in sorted(self.values, key=lambda v: (len(v), v)):   # short names first
+            for term in dict.fromkeys(_terms(value)):
+                self.by_term.setdefault(term, []).append(value)
+                self.by_stem.setdefault(_stem(term), []).append(value)
+        self.by_deletion: dict[str, list[str]] = {}   # a term less one letter -> the terms
+        for term in self.by_term:
+            for shorter in _deletions(term):
+                self.by_deletion.setdefault(shorter, []).append(term)
+
+    def candidates(self, word: "_Word") -> list[str]:
+        """The names the full-text query for the word finds: the same word, another ending, a typo."""
+        if not word.parts:
+            return []
+        found = [self._for_term(part, fuzzy=word.fuzzy) for part in word.parts]
+        both = set.intersection(*(set(f) for f in found))   # the parts must all be there
+        return [v for v in found[0] if v in both][:CANDIDATES_PER_WORD]
+
+    def _for_term(self, term: "_Term", *, fuzzy: bool) -> list[str]:
+        exact = self.by_term.get(term.text, []) + self.by_stem.get(term.stem, [])
+        typos = [v for t in self._one_typo_away(term) for v in self.by_term[t]] if fuzzy else []
+        return list(dict.fromkeys(exact + typos))
+
+    def _one_typo_away(self, term: "_Term") -> list[str]:
+        """The index's terms one edit from `term`, found through their one-letter deletions."""
+        near = [d for d in term.shorter if d in self.by_term]           # a letter more in `term`
+        near += self.by_deletion.get(term.text, [])                     # a letter less in `term`
+        near += [t for d in term.shorter for t in self.by_deletion.get(d, [])]   # one changed
+        return sorted({t for t in near if _one_typo(t, term.text)}, key=lambda t: (len(t), t))
+
+
+class _Term(NamedTuple):
+    """A word of the question as the index is searched with it: itself, its stem, its deletions."""
+
+    text: str
+    stem: str
+    shorter: list[str]
+
+
+class _Word(NamedTuple):
+    """A word of the question, worked out once for every label it is looked up in."""
+
+    parts: list[_Term]   # "c++" is searched as "c", as the index splits it
+    fuzzy: bool          # a typo is allowed only in a word longer than three letters
+
+    @classmethod
+    def of(cls, word: str) -> "_Word":
+        return cls([_Term(t, _stem(t), _deletions(t)) for t in _terms(word)], len(word) > _SHORT)
+
+
+class NameIndex:
+    """The graph's names as linking needs them, read once per data version (`name_index`).
+
+    One label's names are read the first time a question needs them, a page at a time.
+    """
+
+    def __init__(self, db: Database):
+        self.db = db
+        self._labels: dict[tuple[str, str], _LabelNames] = {}
+
+    def names(self, label: str, prop: str) -> _LabelNames:
+        if (label, prop) not in self._labels:
+            rows = every_row(self.db, f"MATCH (n:{label}) WHERE id(n) > $after "
+                                      f"RETURN id(n), n.{prop} ORDER BY id(n) LIMIT $page")
+            self._labels[(label, prop)] = _LabelNames([v for _, v in rows if isinstance(v, str)])
+        return self._labels[(label, prop)]
+
+    def warm(self, labels: dict[str, str] = FULLTEXT_PROPERTY) -> "NameIndex":
+        """Read these labels' names now (the agent does, before its first question)."""
+        for label, prop in labels.items():
+            self.names(label, prop)
+        return self
+
+
+def name_index(db: Database) -> NameIndex:
+    """The names of db's graph, as they are now: read again only after the graph changed."""
+    return per_version(db, "names", lambda: NameIndex(db))
+
+
+def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
+    """How well a value's words are found among the question's words, and where.
+
+    A partial match must include the value's first word: "debate" finds Debate Society and
+    "library" finds Library Management System, but "clubs" alone is no particular club.
+    """
+    value_words = _words(value)
+    hits = [[i for i, w in enumerate(words) if _similar(vw, w)] for vw in value_words]
+    matched = sum(bool(h) for h in hits)
+    if not matched or (matched < len(value_words) and not hits[0]):
+        return 0.0, []
+    if matched < len(value_words) and len(value_words[0]) <= _SHORT:
+        return 0.0, []
+    return matched / len(value_words), sorted({i for h in hits for i in h})
+
+
+def link_entities(db: Database, question: str, *, schema: GraphSchema | None = None,
+                  labels: dict[str, str] | None = None) -> list[Mention]:
+    """Values of the graph that the question names, best first, at most one per phrase."""
+    words = _words(question)
+    # the labels a schema was read with (include/exclude): a left-out label's names are not linked
+    labels = labels or {label: prop for label, prop in FULLTEXT_PROPERTY.items()
+                        if schema is None or label in schema.labels}
+    index = name_index(db)
+    found: dict[tuple[str, str], tuple[float, list[int]]] = {}
+    searched = [_Word.of(w) for w in dict.fromkeys(w for w in words if len(w) >= 2)]
+    for label, prop in labels.items():
+        names = index.names(label, prop)
+        candidates = dict.fromkeys(v for word in searched for v in names.candidates(word))
+        for value in candidates:
+            score, used = _match(value, words)
+            if score and score > found.get((label, value), (0, []))[0]:
+                found[(label, value)] = (score, used)
+    for value, aliases in ((schema.aliases if schema else None) or {}).items():
+        for alias in aliases:
+            alias_words = _words(alias)
+            for start in range(len(words) - len(alias_words) + 1):
+                if words[start:start + len(alias_words)] == alias_words:
+                    for label in [k for k, prop in labels.items() if value in index.names(k, prop).values]:
+                        span = list(range(start, start + len(alias_words)))
+                        if len(span) >= len(found.get((label, value), (0, []))[1]):
+                            found[(label, value)] = (1.0, span)
+    return _best_mentions(found, words)
+
+
+def _best_mentions(found: dict, words: list[str]) -> list[Mention]:
+    """Keep the strongest reading of each phrase: 'memory management' is not also 'Virtual Memory'."""
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], -len(kv[1][1]), kv[1][1]))
+    taken: set[int] = set()
+    mentions = []
+    for (label, value), (score, used) in ranked:
+        if score < 1.0 and set(used) <= taken:
+            continue
+        taken |= set(used)
+        text = " ".join(words[i] for i in used) if used else value
+        mentions.append(Mention(text, label, FULLTEXT_PROPERTY.get(label, "name"), value, round(score, 2)))
+    return sorted(mentions, key=lambda m: min((words.index(w) for w in _words(m.text) if w in words), default=0))
