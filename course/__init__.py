@@ -15,7 +15,8 @@ from course.foundation.errors import CourseError
 from course.llm import ScriptedLLM, make_llm
 from course.llm.offline import OfflineLLM
 from course.pipeline.agent import Agent
-from course.pipeline.graph_memory import AnswerCache, GraphMemory
+from course.pipeline.answer_cache import AnswerCache
+from course.pipeline.graph_memory import GraphMemory
 from course.pipeline.memory import ShortTermMemory
 from course.pipeline.results import Result
 

@@ -152,7 +152,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import ensure_college
     from course.pipeline.agent import check_course_graph
-    from course.pipeline.graph_memory import AnswerCache, GraphMemory, check_id
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory, check_id
     from course.pipeline.memory import ShortTermMemory
 
     for value, what in ((args.session, "session id"), (args.user, "user id")):

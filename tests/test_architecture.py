@@ -269,12 +269,13 @@ def test_one_way_to_make_an_llm():
 
 
 def test_memory_is_one_module_per_lesson():
+    import course.pipeline.answer_cache
     import course.pipeline.graph_memory
     import course.pipeline.memory
 
     assert not hasattr(course.pipeline.memory, "GraphMemory")
     assert course.pipeline.graph_memory.GraphMemory.__module__ == "course.pipeline.graph_memory"
-    assert course.pipeline.graph_memory.AnswerCache.__module__ == "course.pipeline.graph_memory"
+    assert course.pipeline.answer_cache.AnswerCache.__module__ == "course.pipeline.answer_cache"
 
 
 def test_docstrings_name_the_notebook_that_introduces_them():

@@ -23,7 +23,8 @@ from course.llm.openai_compat import OpenAICompatLLM
 from course.llm.router import LLMRouter
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent, provider_config
-from course.pipeline.graph_memory import AnswerCache, GraphMemory, data_version
+from course.pipeline.answer_cache import AnswerCache
+from course.pipeline.graph_memory import GraphMemory, data_version
 from course.pipeline.memory import ShortTermMemory, question_key
 from course.pipeline.results import Result, json_line, printable
 from course.ui.widgets import ChatSession, Message

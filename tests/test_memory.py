@@ -19,8 +19,8 @@ from course.foundation.errors import InvalidInput
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent
 from course.pipeline.agent import provider_config
-from course.pipeline.graph_memory import (AnswerCache, GraphMemory, check_id, data_version,
-                                          memory_graph_name)
+from course.pipeline.answer_cache import AnswerCache
+from course.pipeline.graph_memory import GraphMemory, check_id, data_version, memory_graph_name
 from course.pipeline.memory import ShortTermMemory, depends_on_context, question_key, trim_rows
 from course.pipeline.results import Result
 

@@ -19,7 +19,8 @@ from course.llm.errors import RateLimited
 from course.llm.offline import OfflineLLM
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent
-from course.pipeline.graph_memory import AnswerCache, GraphMemory
+from course.pipeline.answer_cache import AnswerCache
+from course.pipeline.graph_memory import GraphMemory
 from course.pipeline.memory import ShortTermMemory
 from test_cli_ask import FIELDS, ask, records
 from test_memory import forget  # noqa: F401 - its memory graphs and cached answers are deleted

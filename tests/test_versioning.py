@@ -15,7 +15,8 @@ from course.foundation.db import version_key
 from course.foundation.versioning import data_version, fingerprint
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent
-from course.pipeline.graph_memory import AnswerCache, GraphMemory
+from course.pipeline.answer_cache import AnswerCache
+from course.pipeline.graph_memory import GraphMemory
 
 PAYAL = "MATCH (s:Student {name: 'Payal'}) RETURN s.name, s.year, s.branch"
 

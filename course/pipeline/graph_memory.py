@@ -1,10 +1,10 @@
-"""Memory across sessions: conversations kept in the graph, and an answer cache.
+"""Memory across sessions: conversations kept in the graph.
 
 Introduced in notebook 10. `GraphMemory` keeps the short-term memory's turns (notebook 06)
 in FalkorDB, in a graph per user (`memory_user_<id>`), so a new process resumes the
-conversation; it answers a repeated question from memory with no LLM call. `AnswerCache`
-shares answers to questions that need no conversation context across sessions, with a
-Redis time-to-live.
+conversation; it answers a repeated question from memory with no LLM call. With an
+`AnswerCache` (`course.pipeline.answer_cache`) it also serves answers to stand-alone
+questions that another session asked before.
 
 >>> memory = GraphMemory(db, session="demo", user="alice")
 >>> memory.store.graph_name
@@ -16,11 +16,11 @@ import hashlib
 import json
 import re
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 
@@ -34,6 +34,9 @@ from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_cont
                                     question_key)
 from course.pipeline.prompts import AS_DATA, fence
 from course.pipeline.results import Result
+
+if TYPE_CHECKING:
+    from course.pipeline.answer_cache import AnswerCache
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -319,98 +322,3 @@ class GraphMemory(ShortTermMemory):
             return False
         db.select(name).graph.delete()
         return True
-
-
-# --- the answer cache (notebook 10) -------------------------------------------------------
-
-class AnswerCache:
-    """Answers to stand-alone questions, shared across sessions, kept for `ttl_s` seconds.
-
-    FalkorDB is Redis, so each answer is one key set with `SET key value EX ttl`; Redis
-    deletes it when the time is up. The key is made of the normalised question, the data
-    version and the provider's exact configuration (`course.pipeline.agent.provider_config`: name,
-    model and endpoint), so a changed graph, another model or another endpoint never gets
-    an old answer. Before an answer is served, its query is run again (`stands_behind`):
-    an entry whose rows the graph does not give back is never served.
-
-    >>> cache = AnswerCache(db, ttl_s=3600)
-    >>> cache.stats()
-    {'hits': 0, 'misses': 0, 'hit_rate': 0.0}
-    """
-
-    def __init__(self, db: Database, *, ttl_s: int = 3600, namespace: str = "shared"):
-        if ttl_s < 1:
-            raise ValueError("ttl_s must be at least 1 second")
-        self.redis = db.client.connection
-        self.ttl_s = ttl_s
-        namespace = check_id(namespace, what="cache namespace")
-        self.prefix = f"course:answers:{namespace}:{db.graph_name}:"
-        self.hits = self.misses = 0
-
-    def key(self, question: str, *, version: str, provider: str) -> str:
-        """The Redis key of one answer."""
-        digest = hashlib.sha1(f"{provider}\n{version}\n{question_key(question)}".encode()).hexdigest()
-        return self.prefix + digest[:24]
-
-    def get(self, question: str, *, version: str, provider: str) -> dict[str, Any] | None:
-        """The stored answer (a dict of cypher, columns, rows, answer), counted as hit or miss."""
-        raw = self._call(self.redis.get, self.key(question, version=version, provider=provider))
-        if raw is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        return json.loads(raw)
-
-    def stands_behind(self, stored: dict[str, Any], db: Database) -> bool:
-        """True when the stored query, run again through the guarded door, gives the stored rows.
-
-        An entry written by someone else (another endpoint's invented answer), or one whose
-        rows no longer match, is dropped as a miss.
-        """
-        same = still_given(db, stored)
-        if not same:
-            self.hits -= 1
-            self.misses += 1
-        return same
-
-    def put(self, result: Result, *, version: str, provider: str) -> str:
-        """Store a result's answer for ttl_s seconds; returns the key."""
-        key = self.key(result.question, version=version, provider=provider)
-        value = json.dumps({"question": result.question, "cypher": result.cypher,
-                            "columns": result.columns, "rows": result.rows, "answer": result.answer,
-                            "provider": result.provider, "truncated": result.truncated}, ensure_ascii=False, default=str)
-        self._call(self.redis.set, key, value, ex=self.ttl_s)
-        return key
-
-    def ttl(self, question: str, *, version: str, provider: str) -> int:
-        """Seconds left before the answer expires; -2 when there is none."""
-        return self._call(self.redis.ttl, self.key(question, version=version, provider=provider))
-
-    def stats(self) -> dict[str, Any]:
-        """Hits, misses and the hit rate of this cache object."""
-        asked = self.hits + self.misses
-        return {"hits": self.hits, "misses": self.misses,
-                "hit_rate": round(self.hits / asked, 3) if asked else 0.0}
-
-    def size(self) -> int:
-        """How many answers are stored under this cache's prefix now."""
-        return len(self._keys())
-
-    def clear(self) -> int:
-        """Delete every answer under this prefix; returns how many there were."""
-        keys = self._keys()
-        if keys:
-            self._call(self.redis.delete, *keys)
-        self.hits = self.misses = 0
-        return len(keys)
-
-    def _keys(self) -> list[bytes]:
-        return self._call(lambda: list(self.redis.scan_iter(match=self.prefix + "*", count=500)))
-
-    @staticmethod
-    def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(*args, **kwargs)
-        except redis.RedisError as exc:
-            raise DatabaseUnavailable(f"The answer cache could not reach FalkorDB ({exc}); check "
-                                      "the database with `python -m course info`.") from exc
