@@ -57,7 +57,8 @@ def searches(db: Database) -> None:
           + f" {'named':>6}")
     for ground in (True, False):
         # Without the rule: every row the search returns counts (patched for this measurement only).
-        rule = course.agents.agentic_tools.grounded if ground else (lambda q, c, rows: [list(r) for r in rows])
+        rule = (course.agents.agentic_tools.grounded if ground
+                else (lambda q, c, rows: [list(r) for r in rows]))
         with mock.patch.object(course.agents.agentic_tools, "grounded", rule):
             for name in ("notes", "notes2", "multipart", "multipart2"):
                 questions = load_parts(EVAL / f"{name}.jsonl")

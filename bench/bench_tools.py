@@ -4,8 +4,8 @@
 
 1. Accuracy, LLM calls and tokens per question, pipeline vs tool loop, on every set in
    data/eval, from one run, with the ratio tool loop / pipeline. The offline provider
-   reports no tokens, so both are counted the same way, as "words+punct" (course.pipeline.prompt_size)
-   of what a chat-completions service would be sent and would send back: the pipeline's
+   reports no tokens, so both are counted the same way, as "words+punct"
+   (course.pipeline.prompt_size) of what a chat-completions service would be sent and would send back: the pipeline's
    system and user text; the loop's system text, whole history and tool specs, as JSON.
 2. The agent's own time per step, the LLM's time taken away (median over the main set's
    questions, REPEATS runs each, default 3), for the loop per LLM call and for the pipeline

@@ -6,8 +6,10 @@
     agent = course.Agent(db)           # notebook 05: question -> Cypher -> rows -> answer
     agent = course.Agent(db, course.make_llm("offline"), memory=course.ShortTermMemory())
 
-Each lesson's own module (`course.pipeline.safety` in notebook 03, `course.pipeline.cleaning` in 04, ...)
-holds the details that lesson opens up; everything else is here.
+The package has a folder per part of the course (foundation, llm, pipeline, agents,
+retrieval, planner, ui); each lesson's own module (`course.pipeline.safety` in notebook 03,
+`course.pipeline.cleaning` in 04, ...) holds the details that lesson opens up; everything
+else is here.
 """
 from course.foundation.connection import connect
 from course.foundation.dataset import load_college

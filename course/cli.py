@@ -1,4 +1,4 @@
-"""What each command of `python -m course` does: load, info, stop, ask, demo, eval, plan, peers, search.
+"""What each command of `python -m course` does (load, info, stop, ask, demo, eval, plan, ...).
 
 The parser that reads the command line is `course.__main__.build_parser`. Each command is a
 function of the parsed arguments that prints its output and returns the exit status;

@@ -78,7 +78,8 @@ def _college_template(_shared_server, tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         for name in COURSE_VARIABLES:
             patch.delenv(name, raising=False)
-        patch.setattr("course.foundation.config.dotenv_path", lambda: tmp_path_factory.mktemp("env") / ".env")
+        patch.setattr("course.foundation.config.dotenv_path",
+                      lambda: tmp_path_factory.mktemp("env") / ".env")
         _dotenv.cache_clear()
         template = _shared_server.select("college_template")
         load_college(template)

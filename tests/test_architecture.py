@@ -124,7 +124,7 @@ def upward_imports(graph: dict[str, set[str]],
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The import cycles found by a depth-first walk: each as the chain of modules that closes it."""
+    """The import cycles a depth-first walk finds: each as the chain of modules that closes it."""
     state: dict[str, int] = {}
     found: list[list[str]] = []
 
@@ -132,7 +132,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         state[module] = 1
         for other in sorted(graph.get(module, ())):
             if state.get(other) == 1:
-                found.append(path[path.index(other):] + [other] if other in path else [module, other])
+                found.append(path[path.index(other):] + [other] if other in path
+                             else [module, other])
             elif other not in state:
                 visit(other, path + [other])
         state[module] = 2
@@ -332,7 +333,8 @@ def test_the_doctests_run_in_the_test_command():
     settings = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert "course" in settings["testpaths"]
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:nbval",
-                           "-o", "addopts=", "course/foundation/db.py", "course/pipeline/results.py"],
+                           "-o", "addopts=", "course/foundation/db.py",
+                           "course/pipeline/results.py"],
                           cwd=PACKAGE.parent, capture_output=True, text=True, timeout=120)
     assert "course/foundation/db.py::course.foundation.db" in done.stdout
     assert "course/pipeline/results.py::course.pipeline.results.printable" in done.stdout

@@ -432,8 +432,8 @@ def test_the_docstring_examples_run(college):
 
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    modules = [importlib.import_module(m.name) for m in pkgutil.iter_modules(course.planner.__path__,
-                                                                            "course.planner.")]
+    modules = [importlib.import_module(m.name)
+               for m in pkgutil.iter_modules(course.planner.__path__, "course.planner.")]
     for module in [course.planner, *modules]:
         for test in finder.find(module, globs={**vars(module), "db": college}):
             runner.run(test)

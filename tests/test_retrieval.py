@@ -113,7 +113,8 @@ def test_wordllama_loads_and_embeds_with_no_network(monkeypatch):
 
 @pytest.mark.slow
 def test_the_bag_of_words_is_the_same_in_every_process():
-    code = "from course.retrieval.embeddings import HashedBagOfWords; print(HashedBagOfWords().embed(['page fault'])[0].nonzero()[0].tolist())"
+    code = ("from course.retrieval.embeddings import HashedBagOfWords; "
+            "print(HashedBagOfWords().embed(['page fault'])[0].nonzero()[0].tolist())")
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(runs) == 1
@@ -313,7 +314,8 @@ def test_fastembed_not_installed_says_how_to_install_it(monkeypatch):
 def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, monkeypatch, tmp_path):
     pytest.importorskip("fastembed")
     monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
-    monkeypatch.setattr("course.retrieval.embeddings._reachable", lambda host: False)  # a mock: no network
+    # a mock: no network
+    monkeypatch.setattr("course.retrieval.embeddings._reachable", lambda host: False)
     with pytest.raises(EmbedderUnavailable, match="cannot be reached"):
         load_college(empty_db, embedder="fastembed")
     assert empty_db.graph_name not in empty_db.client.list_graphs()

@@ -1,14 +1,15 @@
 """Scoring multi-part questions: a question counts only when every part is right.
 
-Introduced in notebook 12. A set is a JSONL file (data/eval/multipart.jsonl, data/eval/notes.jsonl), one question a line:
+Introduced in notebook 12. A set is a JSONL file (data/eval/multipart.jsonl,
+data/eval/notes.jsonl), one question a line:
 
     {"id": "m01", "kind": "multi_part", "question": "Who is best at DBMS and which clubs is she in?",
      "parts": [{"question": "Who is best at DBMS?", "reference": "MATCH ...", "ordered": true},
                {"question": "Which clubs is Payal in?", "reference": "MATCH ..."}]}
 
 A part is right when one of the row sets the agent found equals the rows of the part's
-hand-written reference query, compared as `course.pipeline.comparison.same_rows` compares them (extra
-columns allowed, extra rows not; `first_row`: only the best row counts, as for the note a
+hand-written reference query, compared as `course.pipeline.comparison.same_rows` compares
+them (extra columns allowed, extra rows not; `first_row`: only the best row counts, as for the note a
 search ranks first). The agentic agent has a row set per sub-question; the pipeline and the
 tool loop have one. Each question ends as one of:
 

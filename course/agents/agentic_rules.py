@@ -1,25 +1,26 @@
 """The offline router, query updater and critic: deterministic rules, not a model.
 
 Introduced in notebook 12. They read only what a model would be given: the question and its
-linked values, the tools' descriptions and parameters, and the results found so far. They know no name of the graph:
-the values come from the entity linking, the tools' examples from their descriptions, and
-the words below are English and Hinglish, not the college's.
+linked values, the tools' descriptions and parameters, and the results found so far. They
+know no name of the graph: the values come from the entity linking, the tools' examples
+from their descriptions, and the words below are English and Hinglish, not the college's.
 
 This module holds the words they read (English and Hinglish function words, pronouns,
 question words) and the question as tokens; one module per role:
 
-- `RuleRouter` (`course.agents.rule_router`): writes the question with its linked values as `{Label}` (a Subject as
-  `{Subject}`) and compares it with each tool's example questions, whose `{arguments}` the
-  parameters type ("a Subject.name value"); a free-text argument matches any words (less
-  well when they hold a linked value). The closest example wins when it is close enough
+- `RuleRouter` (`course.agents.rule_router`): writes the question with its linked values as
+  `{Label}` (a Subject as `{Subject}`) and compares it with each tool's example questions,
+  whose `{arguments}` the parameters type ("a Subject.name value"); a free-text argument
+  matches any words (less well when they hold a linked value). The closest example wins when it is close enough
   (overlap of the words that say what is asked, `MIN_SIMILARITY`); else `text2cypher`. A
   question asked before gets `answer_given`.
 - `RuleUpdater` (`course.agents.rule_updater`): (a request to change the data stays whole)
   splits at `;`, at `?` followed by more, and at ", and" / "and" / "aur" / "or" when both
   sides are questions of their own; rewrites "she", "that student", "uske" with
   what an earlier part found, and "it" with what it asked about.
-- `RuleCritic` (`course.agents.rule_critic`): a part that found nothing is missing; so is a value the question names that
-  no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for DSA).
+- `RuleCritic` (`course.agents.rule_critic`): a part that found nothing is missing; so is a
+  value the question names that no part used or found ("best at DBMS and DSA" answered for
+  DBMS alone asks for DSA).
 
 >>> from course.agents.agentic_tools import TOOLS
 >>> from course.agents.rule_router import RuleRouter

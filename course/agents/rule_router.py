@@ -113,7 +113,7 @@ class RuleRouter:
         """The call to make, or None when no tool is left; `found` is (question, answer) of the
         parts answered already, `context` the conversation so far."""
         names = {t.name for t in tools}
-        if FALLBACK in names and (WRITE_REQUEST.search(question.lower())       # its guard refuses it
+        if FALLBACK in names and (WRITE_REQUEST.search(question.lower())   # its guard refuses it
                                   or (context and depends_on_context(question, mentions)
                                       and not _points_inside(question, mentions))):
             return ToolCall(FALLBACK, {"question": question})

@@ -224,8 +224,8 @@ def swap_in(db: Database, staging: Database) -> None:
     is not enough on its own: it refuses an existing destination, so the old graph would
     have to be deleted first, and a reader would find nothing in between.
     """
-    # The write is counted in the same transaction (course.foundation.versioning): nobody sees the new
-    # graph with the old graph's data version.
+    # The write is counted in the same transaction (course.foundation.versioning): nobody sees
+    # the new graph with the old graph's data version.
     db.transaction(("RENAME", staging.graph_name, db.graph_name),
                    ("HINCRBY", version_key(db.graph_name), "writes", 1),
                    ("DEL", version_key(staging.graph_name)))

@@ -27,8 +27,8 @@ DEFAULT_TIMEOUT_MS = 5_000
 DEFAULT_MAX_ROWS = 1_000
 
 
-# Beside each graph, one key counts the writes to it and keeps its data version (a
-# fingerprint of its content, with the count it was worked out at): see course.foundation.versioning.
+# Beside each graph, one key counts the writes to it and keeps its data version (a fingerprint
+# of its content, with the count it was worked out at): see course.foundation.versioning.
 VERSION_PREFIX = "course:version:"
 # What a write query's statistics say when it changed the graph (falkordb's QueryResult names).
 _CHANGE_STATISTICS = ("nodes_created", "nodes_deleted", "relationships_created",

@@ -3,8 +3,9 @@
 Introduced in notebook 14. `study_plan` and `study_partners` are `Tool` entries like notebook
 12's templates: the router reads their descriptions and example questions, fills the
 arguments with linked values ("(a Student.name value)"), and the graph computes the answer
-(`course.planner`); no model is needed to be right. `learner_agent(db, llm)` is notebook 12's agent with everything the later
-lessons add: these two tools, and notebook 13's search behind `search_notes`.
+(`course.planner`); no model is needed to be right. `learner_agent(db, llm)` is notebook
+12's agent with everything the later lessons add: these two tools, and notebook 13's search
+behind `search_notes`.
 
 >>> agent = learner_agent(db, make_llm("offline"))
 >>> result = agent.answer("Sneha has 10 days to learn DBMS, make her a plan")

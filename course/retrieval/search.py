@@ -1,8 +1,8 @@
 """Search the notes by meaning: vector, parent-document, full-text, hybrid and graph.
 
-Introduced in notebook 13. `search(db, query, mode=..., k=..., embedder=...)` is the one function: the CLI's
-`python -m course search` and the agentic agent's search_notes tool (`agent_search`) call it.
-Each mode is a small function of its own:
+Introduced in notebook 13. `search(db, query, mode=..., k=..., embedder=...)` is the one
+function: the CLI's `python -m course search` and the agentic agent's search_notes tool
+(`agent_search`) call it. Each mode is a small function of its own:
 
 - vector: the k chunks closest to the question (FalkorDB's HNSW index, read closest-first:
   its score is a cosine DISTANCE, lower is closer);

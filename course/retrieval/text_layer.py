@@ -1,11 +1,14 @@
-"""The text layer: each note split into small chunks, embedded, indexed. Introduced in notebook 13.
+"""The text layer: each note split into small chunks, embedded, indexed.
+
+Introduced in notebook 13:
 
     (:Chunk {id, text, embedding, embedder})-[:PART_OF]->(:Note)
 
 with a vector index on Chunk.embedding (cosine) and a full-text index on Chunk.text. It is
 built when the college graph is loaded, beside the course's 75 nodes and 132 relationships,
-never counted in them (`course.foundation.db.TEXT_LAYER_LABELS`). Building is idempotent: chunks that
-already match the notes and the embedder are left alone; a change to either rebuilds them.
+never counted in them (`course.foundation.db.TEXT_LAYER_LABELS`). Building is idempotent:
+chunks that already match the notes and the embedder are left alone; a change to either
+rebuilds them.
 
 The embedder's name is stored on every chunk, and `stored_embedder(db)` reads it back, so
 retrieval refuses to query vectors of one model with a question embedded by another.
