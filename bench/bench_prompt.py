@@ -27,8 +27,7 @@ import statistics
 import time
 
 from _database import bench_database
-from course.foundation.dataset import (create_fulltext_indexes, load_college, synthetic_college,
-                                       write_dataset)
+from course.foundation.dataset import load_college, write_synthetic_college
 from course.pipeline.prompt_size import generated_prompt, handwritten_prompt, size
 from course.pipeline.schema import introspect
 
@@ -44,10 +43,7 @@ def graph_at(db, scale: int):
     graph = db.select(f"bench_prompt_x{scale}")
     if graph.graph_name in graph.client.list_graphs():
         graph.graph.delete()
-    data = synthetic_college(scale)
-    write_dataset(graph, data)
-    create_fulltext_indexes(graph, data.keys)
-    return graph
+    return write_synthetic_college(graph, scale)
 
 
 def median_seconds(build, *args) -> float:

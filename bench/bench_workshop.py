@@ -45,8 +45,7 @@ from typing import Any
 from bench_agent import Stopwatch
 
 from course.foundation.connection import connect
-from course.foundation.dataset import (create_fulltext_indexes, load_college, synthetic_college,
-                                       write_dataset)
+from course.foundation.dataset import load_college, write_synthetic_college
 from course.foundation.db import Database
 from course.foundation.server import EmbeddedServer, _embedded_binaries
 from course.llm.registry import make_llm
@@ -263,9 +262,7 @@ def recall_at_scale(where: dict[str, str], repeats: int = 200) -> float:
         if scale == 1:
             load_college(db)
         else:
-            data = synthetic_college(scale)
-            write_dataset(db, data)
-            create_fulltext_indexes(db, data.keys)
+            write_synthetic_college(db, scale)
         GraphMemory.forget_user(db, f"recall{scale}")
         memory = GraphMemory(db, session="s", user=f"recall{scale}")
         agent = Agent(db, make_llm("offline"), memory=memory)

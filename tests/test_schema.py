@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from course.foundation.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, create_fulltext_indexes,
-                                       load_college, load_schema, synthetic_college, write_dataset)
+from course.foundation.dataset import (FULLTEXT_PROPERTY, TEXT_PROPERTY, load_college, load_schema,
+                                       write_synthetic_college)
 from course.foundation.errors import InvalidInput
 from course.foundation.versioning import data_version
 from course.llm.offline.prompt import parse_schema
@@ -195,10 +195,7 @@ def synthetic(college_db):
     def write(scale: int):
         graph = college_db.select(f"{college_db.graph_name}_x{scale}")
         made.append(graph)
-        data = synthetic_college(scale)
-        write_dataset(graph, data)
-        create_fulltext_indexes(graph, data.keys)
-        return graph
+        return write_synthetic_college(graph, scale)
 
     yield write
     for graph in made:
@@ -262,9 +259,7 @@ def scaled(_shared_server):
         if scale == 1:
             load_college(graph)
         else:
-            data = synthetic_college(scale)
-            write_dataset(graph, data)
-            create_fulltext_indexes(graph, data.keys)
+            write_synthetic_college(graph, scale)
         graphs[scale] = graph
     yield graphs
     for graph in graphs.values():

@@ -312,3 +312,14 @@ def synthetic_college(scale: int, *, seed: int = 7, data_dir: Path = DATA_DIR) -
         rows = [{"from": a, "to": b, "props": rng.choice(rel.rows)["props"]} for a, b in sorted(pairs)]
         rels.append(RelationshipSet(rel.type, rel.from_label, rel.to_label, rows))
     return Dataset(dict(base.keys), nodes, rels)
+
+
+def write_synthetic_college(db: Database, scale: int) -> Database:
+    """Write `synthetic_college(scale)` and its full-text indexes into db's (empty) graph.
+
+    The larger graphs of notebook 02's prompt sizes and the benchmarks; no text layer.
+    """
+    data = synthetic_college(scale)
+    write_dataset(db, data)
+    create_fulltext_indexes(db, data.keys)
+    return db

@@ -40,7 +40,6 @@ from course.llm.base import LLM
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.memory import ShortTermMemory
-from course.pipeline.results import Result
 from course.pipeline.schema import introspect
 
 DEFAULT_SET = PROJECT_ROOT / "data" / "eval" / "questions.jsonl"

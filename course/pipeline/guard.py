@@ -244,7 +244,7 @@ def _check_expressions(code: list[Token], names: set[int]) -> Verdict:
             span = _range_span(args)
             if span is None:
                 return refuse("range() may only have numbers written in the query as its bounds "
-                               f"(or the size() of a list), so its length is known before it runs.",
+                               "(or the size() of a list), so its length is known before it runs.",
                                "range()")
             product *= span
             if product > RANGE_BUDGET:
