@@ -1,107 +1,204 @@
 """The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search`.
 
-The options of each command are here (`build_parser`); what each command does is in
-`course.cli`. Every failure the learner can cause or meet (a stopped server, a broken CSV, no
-key) ends with one sentence on standard error and exit status 1 or 2, never a traceback.
+The options of each command are here (`build_parser`): the ones several commands share
+(`--json`, `--provider`, `--attempts`, `--agent`, `--embedder`) are defined once, in `SHARED`,
+each in one parent parser that every command taking it shares; each value is checked by its option's `type=`
+function while the line is read. What each command does is in `course.cli`. Every failure the
+learner can cause or meet (a bad value, a stopped server, a broken CSV, no key) ends with one
+sentence on standard error and exit status 1 (2 for a command line argparse cannot read),
+never a traceback.
 
 >>> args = build_parser().parse_args(["ask", "--fresh", "Who is Payal?", "uska year?"])
->>> args.questions, args.fresh, args.attempts, args.rows
-(['Who is Payal?', 'uska year?'], True, 2, False)
+>>> args.questions, args.fresh, args.attempts, args.rows, args.agent
+(['Who is Payal?', 'uska year?'], True, None, False, 'pipeline')
 """
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
                         cmd_search, cmd_stop)
-from course.foundation.errors import CourseError
+from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+def whole_number(option: str, example: int, *, most: int | None = None) -> Callable[[str], int]:
+    """The `type=` check of a whole-number option: 1 or more (and at most `most`).
 
-    load = commands.add_parser("load", help="load the college graph (idempotent) and print the counts")
-    load.add_argument("--json", action="store_true", help="print the counts as JSON")
-    load.add_argument("--reset", action="store_true", help="delete the graph first")
-    load.add_argument("--embedder", default=None, help="bow, wordllama (default) or fastembed; "
-                      "the notes' text layer is embedded with it (or COURSE_EMBEDDER)")
-    load.set_defaults(run=cmd_load)
+    >>> whole_number("--k", 3, most=50)("7")
+    7
+    >>> whole_number("--k", 3, most=50)("0")
+    Traceback (most recent call last):
+    course.foundation.errors.InvalidInput: --k must be from 1 to 50, e.g. --k 3.
+    """
+    bounds = f"from 1 to {most}" if most else "1 or more"
 
-    info = commands.add_parser("info", help="where the data lives and which provider is used")
-    info.add_argument("--json", action="store_true")
-    info.set_defaults(run=cmd_info)
+    def check(text: str) -> int:
+        value = int(text) if text.strip().lstrip("+-").isdigit() else 0
+        if value < 1 or (most is not None and value > most):
+            raise InvalidInput(f"{option} must be {bounds}, e.g. {option} {example}.")
+        return value
+    return check
 
-    ask = commands.add_parser("ask", help="answer questions, in order, as one conversation")
-    ask.add_argument("questions", nargs="*", metavar="QUESTION",
-                     help="questions (quote each); none: one per line from standard input")
-    ask.add_argument("--provider", default=None, help="auto (default), offline, gemini, groq, ...")
-    ask.add_argument("--json", action="store_true", help="one JSON object per question, per line")
-    ask.add_argument("--fresh", action="store_true", help="forget between questions")
-    ask.add_argument("--rows", action="store_true",
-                     help="the rows without an answer written (one model call fewer; "
-                          "with --json, answer is null)")
-    ask.add_argument("--one", action="store_true", help="join all words into one question")
-    ask.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
-    ask.add_argument("--agent", choices=("pipeline", "tools", "agentic"), default="pipeline",
-                     help="pipeline (default: notebook 05's loop), tools (notebook 11's tool loop) "
-                          "or agentic (notebook 12's router, query updater and critic)")
-    ask.add_argument("--max-steps", type=int, default=None, metavar="N",
-                     help="--agent tools: LLM calls with tools before the final answer (default 8)")
-    ask.add_argument("--session", default=None, metavar="ID",
-                     help="keep the conversation in the graph under this id, and resume it")
-    ask.add_argument("--user", default=None, metavar="ID",
-                     help="whose memory (one graph per user; default 'default')")
-    ask.set_defaults(run=cmd_ask)
 
-    demo = commands.add_parser("demo", help="ask the five demo questions and print the answers")
-    demo.add_argument("--provider", default=None, help="auto (default), offline, gemini, groq, ...")
-    demo.set_defaults(run=cmd_demo)
+def provider_name(text: str) -> str:
+    """The `type=` check of `--provider`: a name the course knows, in any case.
 
-    evaluation = commands.add_parser("eval", help="score a provider on a question set (notebook 09)")
-    evaluation.add_argument("file", nargs="?", default=None, metavar="FILE",
-                            help="a JSONL question set (default data/eval/questions.jsonl)")
-    evaluation.add_argument("--provider", default=None, help="auto (default), offline, gemini, groq, ...")
-    evaluation.add_argument("--attempts", type=int, default=2, help="attempts per question (default 2)")
-    evaluation.add_argument("--json", action="store_true", help="print the report as JSON")
-    evaluation.set_defaults(run=cmd_eval)
+    >>> provider_name(" Offline ")
+    'offline'
+    """
+    from course.llm.errors import UnknownProvider
+    from course.llm.registry import provider_names
 
-    study = commands.add_parser("plan", help="a day-by-day study plan from the prerequisite graph")
-    study.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
-    study.add_argument("--subject", required=True, help="name or code, e.g. DBMS or CS201")
-    study.add_argument("--days", type=int, default=30, help="at most this many days, 1-365 (default 30)")
-    study.add_argument("--json", action="store_true", help="print the plan as JSON")
-    study.set_defaults(run=cmd_plan)
+    name = text.strip().lower()
+    if name not in provider_names():
+        raise UnknownProvider(name, provider_names())
+    return name
 
-    partners = commands.add_parser("peers", help="study partners and mentors for a student's weak subjects")
-    partners.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
-    partners.add_argument("--json", action="store_true", help="print the peers as JSON")
-    partners.set_defaults(run=cmd_peers)
 
-    from course.retrieval.search import DEFAULT_K, DEFAULT_MODE, MODES
+def days(text: str) -> int:
+    """The `type=` check of `plan --days`: the planner's own rule (1 to 365)."""
+    from course.planner.plans import check_days
 
-    find = commands.add_parser("search", help="find the notes that answer a question (notebook 13)")
-    find.add_argument("questions", nargs="*", metavar="QUERY",
-                      help="queries (quote each); none: one per line from standard input")
-    find.add_argument("--mode", choices=MODES, default=DEFAULT_MODE,
+    return check_days(int(text) if text.strip().isdigit() else text)
+
+
+DESCRIPTION = ("The GraphRAG course from the command line: load the college graph, ask it "
+               "questions in English or Hinglish, search its notes, plan a student's study.")
+AGENTS = "pipeline (default: notebook 05's loop, retried up to --attempts times), tools " \
+         "(notebook 11's tool loop, up to --max-steps calls) or agentic (notebook 14's learner " \
+         "agent: notebook 12's router, query updater and critic with the planner's tools and " \
+         "notebook 13's note search)"
+SHARED: dict[str, dict[str, Any]] = {
+    "--json": dict(action="store_true", help="print JSON: one object per line"),
+    "--provider": dict(type=provider_name, default=None, metavar="NAME",
+                       help="auto (default: every provider with a key, else offline), offline, "
+                            "gemini, groq, ... (or COURSE_LLM)"),
+    "--attempts": dict(type=whole_number("--attempts", 2), default=None, metavar="N",
+                       help="attempts per question, for the pipeline (default 2)"),
+    "--agent": dict(choices=("pipeline", "tools", "agentic"), default="pipeline", help=AGENTS),
+    "--embedder": dict(default=None, metavar="NAME",
+                       help="bow, wordllama (default) or fastembed: the model the notes' text "
+                            "layer is embedded with (or COURSE_EMBEDDER)"),
+}
+
+
+def _parent(name: str) -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(name, **SHARED[name])
+    return parent
+
+
+PARENTS = {name: _parent(name) for name in SHARED}   # each shared option: one parser, one action
+
+
+def shared(*names: str) -> list[argparse.ArgumentParser]:
+    """The parent parsers of the shared options `names`: every command gets the same action.
+
+    >>> [action.dest for parent in shared("--json", "--provider") for action in parent._actions]
+    ['json', 'provider']
+    """
+    return [PARENTS[name] for name in names]
+
+
+def _questions(verb: argparse.ArgumentParser, what: str = "question") -> None:
+    verb.add_argument("questions", nargs="*", metavar=what.upper(),
+                      help=f"{what.replace('y', 'ie')}s (quote each); none: one per line from "
+                           "standard input")
+
+
+def _load(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--reset", action="store_true", help="delete the graph first")
+
+
+def _ask(verb: argparse.ArgumentParser) -> None:
+    _questions(verb)
+    verb.add_argument("--fresh", action="store_true", help="forget between questions")
+    verb.add_argument("--rows", action="store_true", help="the rows without an answer written "
+                      "(one model call fewer; with --json, answer is null)")
+    verb.add_argument("--one", action="store_true", help="join all words into one question")
+    verb.add_argument("--max-steps", type=whole_number("--max-steps", 8), default=None,
+                      metavar="N", help="--agent tools: LLM calls with tools before the final "
+                                        "answer (default 8)")
+    verb.add_argument("--session", default=None, metavar="ID",
+                      help="keep the conversation in the graph under this id, and resume it")
+    verb.add_argument("--user", default=None, metavar="ID",
+                      help="whose memory (one graph per user; default 'default')")
+
+
+def _eval(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("file", nargs="?", default=None, metavar="FILE",
+                      help="a JSONL question set (default data/eval/questions.jsonl)")
+
+
+def _student(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--student", required=True, help="name or id, e.g. Sneha or S04")
+
+
+def _plan(verb: argparse.ArgumentParser) -> None:
+    _student(verb)
+    verb.add_argument("--subject", required=True, help="name or code, e.g. DBMS or CS201")
+    verb.add_argument("--days", type=days, default=30,
+                      help="at most this many days, 1-365 (default 30)")
+
+
+def _search(verb: argparse.ArgumentParser) -> None:
+    from course.retrieval.search import DEFAULT_K, DEFAULT_MODE, MAX_K, MODES
+
+    _questions(verb, "query")
+    verb.add_argument("--mode", choices=MODES, default=DEFAULT_MODE,
                       help=f"how to search (default {DEFAULT_MODE})")
-    find.add_argument("--k", type=int, default=DEFAULT_K, help=f"how many results (default {DEFAULT_K})")
-    find.add_argument("--embedder", default=None,
-                      help="the model the graph was embedded with (or COURSE_EMBEDDER)")
-    find.add_argument("--json", action="store_true", help="one JSON object per query, per line")
-    find.set_defaults(run=cmd_search)
+    verb.add_argument("--k", type=whole_number("--k", DEFAULT_K, most=MAX_K), default=DEFAULT_K,
+                      help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 
-    stop = commands.add_parser("stop", help="save and stop the embedded database")
-    stop.set_defaults(run=cmd_stop)
+
+def _nothing(verb: argparse.ArgumentParser) -> None:
+    """A command with no options of its own."""
+
+
+Verb = tuple[str, Callable[[argparse.Namespace], int], str, tuple[str, ...],
+             Callable[[argparse.ArgumentParser], None]]
+VERBS: list[Verb] = [
+    ("load", cmd_load, "load the college graph (idempotent) and print the counts",
+     ("--json", "--embedder"), _load),
+    ("info", cmd_info, "where the data lives and which provider is used", ("--json",), _nothing),
+    ("ask", cmd_ask, "answer questions, in order, as one conversation",
+     ("--json", "--provider", "--agent", "--attempts"), _ask),
+    ("demo", cmd_demo, "ask the five demo questions and print the answers", ("--provider",),
+     _nothing),
+    ("eval", cmd_eval, "score a provider on a question set (notebook 09)",
+     ("--json", "--provider", "--attempts"), _eval),
+    ("plan", cmd_plan, "a day-by-day study plan from the prerequisite graph (notebook 14)",
+     ("--json",), _plan),
+    ("peers", cmd_peers, "study partners and mentors for a student's weak subjects (notebook 14)",
+     ("--json",), _student),
+    ("search", cmd_search, "find the notes that answer a question (notebook 13)",
+     ("--json", "--embedder"), _search),
+    ("stop", cmd_stop, "save and stop the embedded database", (), _nothing),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: one sub-parser per verb, its shared options given as a parent."""
+    parser = argparse.ArgumentParser(prog="python -m course", description=DESCRIPTION,
+                                     epilog="`python -m course COMMAND --help` shows a "
+                                            "command's options.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, run, summary, options, own in VERBS:
+        verb = commands.add_parser(name, help=summary, description=summary,
+                                   parents=shared(*options))
+        own(verb)
+        verb.set_defaults(run=run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        args = build_parser().parse_args(argv)   # a bad value: its `type=` check says why
+        return int(args.run(args))
     except CourseError as exc:
         print(printable(f"error: {exc}"), file=sys.stderr)
         return 1

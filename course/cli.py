@@ -12,11 +12,10 @@ every failure the learner can cause or meet ends with one sentence, never a trac
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from course.foundation.connection import default_db_path
 from course.foundation.errors import CourseError, InvalidInput
@@ -31,6 +30,9 @@ if TYPE_CHECKING:
     from course.planner.plans import Plan
 
 
+DEFAULT_ATTEMPTS = 2   # the pipeline's attempts per question when --attempts is not given
+
+
 def log_path() -> Path:
     """Where unexpected errors are written for a developer: beside the default database."""
     return default_db_path().parent / "course.log"
@@ -42,7 +44,7 @@ def cmd_load(args: argparse.Namespace) -> int:
 
     counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
     if args.json:
-        print(json.dumps(counts))
+        print_json(counts)
     else:
         print(printable(f"{counts['nodes']} nodes, {counts['relationships']} relationships "
                         f"in graph {counts['graph']!r}"))
@@ -71,7 +73,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         provider = f"{chosen_name()}: {exc}"
     shown: dict[str, object] = {**info, "llm": provider, "keys": configured_keys()}
     if args.json:
-        print(json_line(shown))
+        print_json(shown)
     else:
         for key, value in shown.items():
             if isinstance(value, dict):
@@ -113,9 +115,18 @@ def _questions(args: argparse.Namespace, *, what: str = "question") -> list[str]
     return lines
 
 
+def print_json(data: Any) -> None:
+    """The one JSON writer of every command: one object on one line (`json_line`), flushed.
+
+    >>> print_json({"nodes": 75, "name": "Payal"})
+    {"nodes": 75, "name": "Payal"}
+    """
+    print(json_line(data), flush=True)
+
+
 def _print_result(result: Result, as_json: bool) -> None:
     if as_json:
-        print(json_line(result.to_dict()), flush=True)
+        print_json(result.to_dict())
     else:
         print(result.summary() + "\n", flush=True)
 
@@ -159,10 +170,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     for value, what in ((args.session, "session id"), (args.user, "user id")):
         if value is not None:
             check_id(value, what=what)  # a bad id is a usage error: refused before any question
-    if args.attempts < 1:
-        raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
-    if args.max_steps is not None and (args.agent != "tools" or args.max_steps < 1):
-        raise InvalidInput("--max-steps N (1 or more, e.g. --max-steps 8) is for --agent tools.")
+    check_agent_options(args)
     questions = _questions(args)
     try:
         db = connect()
@@ -189,10 +197,31 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 1 if failed and failed == len(questions) else 0
 
 
+UNUSED = {  # (option, the agent that takes it, why another agent does not)
+    "attempts": ("--attempts", "pipeline", "the {agent} agent retries through its own steps"),
+    "max_steps": ("--max-steps", "tools", "the {agent} agent does not count tool calls"),
+}
+
+
+def check_agent_options(args: argparse.Namespace) -> None:
+    """Refuse an option the chosen `--agent` does not use, saying what to do: never ignore it.
+
+    >>> check_agent_options(argparse.Namespace(agent="tools", attempts=3, max_steps=None))
+    Traceback (most recent call last):
+    course.foundation.errors.InvalidInput: --attempts is for --agent pipeline (the tools agent \
+retries through its own steps): drop --attempts, or use --agent pipeline.
+    """
+    for field, (option, agent, why) in UNUSED.items():
+        if getattr(args, field) is not None and args.agent != agent:
+            raise InvalidInput(f"{option} is for --agent {agent} ({why.format(agent=args.agent)}): "
+                               f"drop {option}, or use --agent {agent}.")
+
+
 def _make_agent(args: argparse.Namespace, db: Database,
                 memory: Memory) -> Agent | ToolAgent | AgenticAgent:
-    """The notebook-05 pipeline, notebook 11's tool loop (`--agent tools`) or notebook 12's
-    router, updater and critic (`--agent agentic`)."""
+    """The notebook-05 pipeline, notebook 11's tool loop (`--agent tools`) or notebook 14's
+    learner agent (`--agent agentic`: notebook 12's router, updater and critic with the
+    planner's tools)."""
     from course.llm.registry import make_llm
     from course.pipeline.agent import Agent
 
@@ -206,7 +235,8 @@ def _make_agent(args: argparse.Namespace, db: Database,
         from course.planner.planner_tools import learner_agent
 
         return learner_agent(db, llm, memory=memory, answer=answer)
-    return Agent(db, llm, memory=memory, max_attempts=args.attempts, answer=answer)
+    return Agent(db, llm, memory=memory, max_attempts=args.attempts or DEFAULT_ATTEMPTS,
+                 answer=answer)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -222,18 +252,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from course.llm.registry import make_llm
     from course.pipeline.evaluation import DEFAULT_SET, ProgressBar, evaluate, load_questions
 
-    if args.attempts < 1:
-        raise InvalidInput("--attempts must be 1 or more, e.g. --attempts 2.")
     path = Path(args.file) if args.file else DEFAULT_SET
     questions = load_questions(path)
     db = connect()
     ensure_college(db)
     # The bar redraws one line: only on a terminal, not into a CI log.
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    report = evaluate(db, make_llm(args.provider), questions, max_attempts=args.attempts,
-                      progress=progress, source=path.name)
+    report = evaluate(db, make_llm(args.provider), questions,
+                      max_attempts=args.attempts or DEFAULT_ATTEMPTS, progress=progress, source=path.name)
     if args.json:
-        print(json_line(report.to_dict()))
+        print_json(report.to_dict())
     else:
         print(printable(report.table()))
     return 0
@@ -251,13 +279,15 @@ def _college() -> Database:
 
 def _show(found: Plan | Peers, as_json: bool) -> None:
     """A planner record as JSON (its `to_dict()`) or as the text of its `summary()`."""
-    print(json.dumps(found.to_dict(), ensure_ascii=False) if as_json else printable(found.summary()))
+    if as_json:
+        print_json(found.to_dict())
+    else:
+        print(printable(found.summary()))
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from course.planner.plans import check_days, plan
+    from course.planner.plans import plan
 
-    check_days(args.days)   # a bad number of days is refused before the database is started
     found = plan(_college(), args.student, args.subject, args.days)
     _show(found, args.json)
     if args.json and not found.days and not found.unscheduled:
@@ -275,11 +305,9 @@ def cmd_peers(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import load_college
-    from course.retrieval.search import MAX_K, query_embedder, search
+    from course.retrieval.search import query_embedder, search
     from course.retrieval.text_layer import stored_embedder
 
-    if not 1 <= args.k <= MAX_K:
-        raise InvalidInput(f"--k must be from 1 to {MAX_K}, e.g. --k 3.")
     queries = _questions(args, what="query")
     db = connect()
     if db.graph_name not in db.client.list_graphs() or stored_embedder(db) is None:
@@ -296,7 +324,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         if args.json:
             record = {"query": shown, "mode": args.mode, "embedder": embedder,
                       "results": [hit.to_dict() for hit in hits], **({"error": error} if error else {})}
-            print(json.dumps(record, ensure_ascii=False), flush=True)
+            print_json(record)
             continue
         print(f"{shown}  ({args.mode}, {embedder})")
         if error:

@@ -11,9 +11,18 @@ import course.cli as cli
 from course.__main__ import build_parser, main
 
 
-@pytest.mark.parametrize("option", ["--json", "--provider", "--attempts", "--agent"])
-def test_each_shared_option_is_defined_once(option):
-    assert inspect.getsource(entry).count(f'"{option}"') == 1
+def _verbs() -> dict:
+    return build_parser()._subparsers._group_actions[0].choices   # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("option, commands", [
+    ("--json", 7), ("--provider", 3), ("--attempts", 2), ("--embedder", 2), ("--agent", 1)])
+def test_each_shared_option_is_defined_once(option, commands):
+    """Every command that takes the option holds the very same action: one definition."""
+    actions = [action for verb in _verbs().values() for action in verb._actions
+               if option in action.option_strings]
+    assert len(actions) == commands and len({id(action) for action in actions}) == 1
+    assert inspect.getsource(entry).count(f'"{option}": dict(') == 1
 
 
 def test_one_json_writer_serves_every_verb():
@@ -62,15 +71,12 @@ def test_a_provider_name_is_read_in_any_case():
 
 
 def test_the_agentic_help_names_the_agent_it_builds():
-    ask = build_parser()._subparsers._group_actions[0].choices["ask"]   # type: ignore[union-attr]
-    text = ask.format_help()
+    text = _verbs()["ask"].format_help()
     assert "notebook 14" in text and "planner" in text
 
 
 def test_every_help_reads(capsys):
-    parser = build_parser()
-    verbs = parser._subparsers._group_actions[0].choices   # type: ignore[union-attr]
-    for name, verb in verbs.items():
+    for name, verb in _verbs().items():
         text = verb.format_help()
         assert text.startswith("usage: python -m course " + name)
         for action in verb._actions:
