@@ -2,11 +2,11 @@
 
 The options of each command are here (`build_parser`): the ones several commands share
 (`--json`, `--provider`, `--attempts`, `--agent`, `--embedder`) are defined once, in `SHARED`,
-each in one parent parser that every command taking it shares; each value is checked by its option's `type=`
-function while the line is read. What each command does is in `course.cli`. Every failure the
-learner can cause or meet (a bad value, a stopped server, a broken CSV, no key) ends with one
-sentence on standard error and exit status 1 (2 for a command line argparse cannot read),
-never a traceback.
+each in one parent parser that every command taking it shares; each value is checked by its
+option's `type=` function while the line is read. What each command does is in `course.cli`.
+Every failure the learner can cause or meet (a bad value, a stopped server, a broken CSV, no
+key) ends with one sentence on standard error and exit status 1 (2 for a command line argparse
+cannot read), never a traceback.
 
 >>> args = build_parser().parse_args(["ask", "--fresh", "Who is Payal?", "uska year?"])
 >>> args.questions, args.fresh, args.attempts, args.rows, args.agent
@@ -141,7 +141,7 @@ def _student(verb: argparse.ArgumentParser) -> None:
 def _plan(verb: argparse.ArgumentParser) -> None:
     _student(verb)
     verb.add_argument("--subject", required=True, help="name or code, e.g. DBMS or CS201")
-    verb.add_argument("--days", type=days, default=30,
+    verb.add_argument("--days", type=days, default=30, metavar="N",
                       help="at most this many days, 1-365 (default 30)")
 
 

@@ -259,7 +259,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # The bar redraws one line: only on a terminal, not into a CI log.
     progress = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     report = evaluate(db, make_llm(args.provider), questions,
-                      max_attempts=args.attempts or DEFAULT_ATTEMPTS, progress=progress, source=path.name)
+                      max_attempts=args.attempts or DEFAULT_ATTEMPTS, progress=progress,
+                      source=path.name)
     if args.json:
         print_json(report.to_dict())
     else:

@@ -51,7 +51,8 @@ def test_an_option_the_agent_does_not_use_is_an_error(argv, says, capsys):
 @pytest.mark.parametrize("argv, says", [
     (["ask", "--attempts", "0", "Who is Payal?"], "error: --attempts must be 1 or more"),
     (["eval", "--attempts", "zero"], "error: --attempts must be 1 or more"),
-    (["ask", "--agent", "tools", "--max-steps", "0", "Who?"], "error: --max-steps must be 1 or more"),
+    (["ask", "--agent", "tools", "--max-steps", "0", "Who?"],
+     "error: --max-steps must be 1 or more"),
     (["ask", "--provider", "nosuch", "Who is Payal?"], "error: Unknown LLM provider 'nosuch'"),
     (["search", "--k", "0", "paging"], "error: --k must be from 1 to"),
     (["plan", "--student", "Sneha", "--subject", "DBMS", "--days", "0"], "from 1 to 365"),
