@@ -201,7 +201,9 @@ def test_duplicate_names_are_refused():
         LLMRouter([ScriptedLLM([], name="Groq-120b"), ScriptedLLM([], name="Groq-120b")])
 
 
-def test_stats_and_log_count_calls_tokens_and_time(clock):
+def test_stats_and_log_count_calls_tokens_and_time(clock, monkeypatch):
+    ticks = iter(range(0, 10_000, 250))   # a mock timer: each reading is 250 ms after the last
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) / 1000)
     flaky = ScriptedLLM([Unavailable("HTTP 502")], name="Flaky")
     router = chain(flaky, Counted("Steady", (100, 20)), clock=clock)
     router.complete("q1")
@@ -209,7 +211,7 @@ def test_stats_and_log_count_calls_tokens_and_time(clock):
     steady = router.stats["Steady"]
     assert (steady.calls, steady.answered, steady.failures) == (2, 2, 0)
     assert (steady.input_tokens, steady.output_tokens) == (200, 40)
-    assert steady.total_ms >= 0
+    assert steady.total_ms == 500   # two calls, each timed from one reading to the next
     assert (router.stats["Flaky"].calls, router.stats["Flaky"].failures) == (2, 2)
     rows = router.log_rows()
     assert [(r["call"], r["provider"], r["outcome"]) for r in rows] == [

@@ -199,25 +199,6 @@ def test_any_question_gives_a_safe_read_or_the_sentinel(words):
 
 # --- it reads the prompt and nothing else ------------------------------------------------------
 
-def graph_values() -> list[str]:
-    names = []
-    for path in (DATA / "nodes").glob("*.csv"):
-        with path.open(encoding="utf-8") as handle:
-            names += [row["name"] for row in csv.DictReader(handle) if row.get("name")]
-    return names
-
-
-def test_no_value_of_the_graph_is_written_in_its_code():
-    tree = ast.parse(Path(offline.__file__).read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node)}
-    code = " ".join(node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
-                    and isinstance(node.value, str) and id(node) not in docstrings).lower()
-    assert len(graph_values()) == 50
-    found = [v for v in graph_values() if re.search(rf"(?<![a-z]){re.escape(v.lower())}(?![a-z])", code)]
-    assert found == []
-
-
 def test_renamed_values_in_the_prompt_are_renamed_in_the_query(system):
     user = prompts.cypher_user_prompt("Who studies Quantum Basket Weaving?",
                                       mentions=[mention("quantum basket weaving", "Subject", "Quantum Basket Weaving")])

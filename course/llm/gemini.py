@@ -11,7 +11,7 @@ calling explicitly off (the course's loop runs the tools, not the SDK); a reply 
 function call is the answer. Results go back as function_response parts, and the model's
 own content (with its thought signature) goes back into the history unchanged.
 
->>> GeminiLLM(api_key="AIza-example").model     # doctest: +SKIP
+>>> GeminiLLM(api_key="AIza-example").model
 'gemini-2.5-flash'
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ when the big one says "Please try again in 6m56s", the small one may still answe
 The key comes from GROQ_API_KEY, the models from GROQ_MODEL and GROQ_SMALL_MODEL, and the
 endpoint from GROQ_BASE_URL (the SDK's own variable) when it is set.
 
->>> GroqLLM(api_key="gsk_example").name     # doctest: +SKIP
+>>> GroqLLM(api_key="gsk_example").name
 'Groq-120b'
 """
 from __future__ import annotations

@@ -77,7 +77,7 @@ def chosen_name(name: str | None = None) -> str:
 def make_llm(name: str | None = None) -> LLM:
     """The provider called `name` (argument > COURSE_LLM > "auto"), ready to `.complete()`.
 
-    >>> make_llm("offline").name          # doctest: +SKIP
+    >>> make_llm("offline").name
     'Offline'
     """
     chosen = chosen_name(name)

@@ -11,8 +11,9 @@ Introduced in notebook 08. Two parts, so the logic is testable without a browser
   that says "thinking…" while the agent works (in a background thread, so the notebook
   stays responsive), and beside it the graph with the answer's nodes lit up (course.ui.viz).
 
->>> chat = ChatSession(Agent(db, ScriptedLLM(["MATCH (s:Student) RETURN s.name", "Five."])))  # doctest: +SKIP
->>> [m.role for m in chat.send("Who are the students?")]                                      # doctest: +SKIP
+>>> from course import Agent, ScriptedLLM
+>>> chat = ChatSession(Agent(db, ScriptedLLM(["MATCH (s:Student) RETURN s.name", "Five."])))
+>>> [m.role for m in chat.send("Who are the students?")]
 ['user', 'assistant']
 """
 from __future__ import annotations
