@@ -155,20 +155,17 @@ def _search(verb: argparse.ArgumentParser) -> None:
                       help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 
 
-def _nothing(verb: argparse.ArgumentParser) -> None:
-    """A command with no options of its own."""
-
-
+# name, command, summary, shared options, its own options (None: it has none)
 Verb = tuple[str, Callable[[argparse.Namespace], int], str, tuple[str, ...],
-             Callable[[argparse.ArgumentParser], None]]
+             Callable[[argparse.ArgumentParser], None] | None]
 VERBS: list[Verb] = [
     ("load", cmd_load, "load the college graph (idempotent) and print the counts",
      ("--json", "--embedder"), _load),
-    ("info", cmd_info, "where the data lives and which provider is used", ("--json",), _nothing),
+    ("info", cmd_info, "where the data lives and which provider is used", ("--json",), None),
     ("ask", cmd_ask, "answer questions, in order, as one conversation",
      ("--json", "--provider", "--agent", "--attempts"), _ask),
     ("demo", cmd_demo, "ask the five demo questions and print the answers", ("--provider",),
-     _nothing),
+     None),
     ("eval", cmd_eval, "score a provider on a question set (notebook 09)",
      ("--json", "--provider", "--attempts"), _eval),
     ("plan", cmd_plan, "a day-by-day study plan from the prerequisite graph (notebook 14)",
@@ -177,7 +174,7 @@ VERBS: list[Verb] = [
      ("--json",), _student),
     ("search", cmd_search, "find the notes that answer a question (notebook 13)",
      ("--json", "--embedder"), _search),
-    ("stop", cmd_stop, "save and stop the embedded database", (), _nothing),
+    ("stop", cmd_stop, "save and stop the embedded database", (), None),
 ]
 
 
@@ -190,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, run, summary, options, own in VERBS:
         verb = commands.add_parser(name, help=summary, description=summary,
                                    parents=shared(*options))
-        own(verb)
+        if own:
+            own(verb)
         verb.set_defaults(run=run)
     return parser
 
