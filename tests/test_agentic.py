@@ -422,3 +422,25 @@ def test_a_question_in_many_parts_answers_five_and_says_so(college_db):
     result = agentic(college_db).answer(question)
     assert len(result.sub_questions) == 6 and result.sub_questions[-1].tool == ""
     assert "Only the first 5 parts" in result.answer
+
+
+def test_a_question_about_friends_is_never_answered_with_the_persons_own_rows(college_db):
+    result = agentic(college_db).answer("Which subjects do Aarav's friends study?")
+    assert result.status == "out_of_scope" or set(result.values()) == {"DBMS", "DSA"}, \
+        (result.cypher, result.answer)
+
+
+@pytest.mark.parametrize("question, template", [
+    ("What are the next topics for Aarav's friends?", "next_topics"),
+    ("Who are the friends of the members of the Robotics Club?", "club_members"),
+])
+def test_the_router_never_picks_a_template_that_drops_a_step_of_the_chain(college_db, question,
+                                                                          template):
+    call = RuleRouter().route(question, link_entities(college_db, question), [t.spec() for t in TOOLS])
+    assert call.name != template
+
+
+def test_the_router_still_picks_a_template_that_follows_the_chain(college_db):
+    question = "Who are the members of the Robotics Club?"
+    call = RuleRouter().route(question, link_entities(college_db, question), [t.spec() for t in TOOLS])
+    assert call.name == "club_members"

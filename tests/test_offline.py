@@ -645,3 +645,18 @@ def test_a_question_with_two_asks_is_refused_by_one_query(college_db, question):
 def test_one_ask_with_two_conditions_is_still_answered(college_db):
     result = Agent(college_db, OfflineLLM()).answer("Who studies DBMS and is in the Debate Society?")
     assert result.status == "answered" and result.values() == ["Payal"]
+
+
+# --- a chain of relations the query does not follow (issue 23) --------------------------------
+
+@pytest.mark.parametrize("question", [
+    "Which subjects do Aarav's friends study?",
+    "Aarav ke dost kaun se subjects padhte hain?",
+    "Which subjects do the friends of Aarav study?",
+])
+def test_a_question_about_friends_is_never_answered_with_the_persons_own_rows(agent, question):
+    own = {"Operating Systems", "DBMS"}          # Aarav's own subjects
+    result = agent.answer(question)
+    assert result.status == "out_of_scope" or set(result.values()) == {"DBMS", "DSA"}, \
+        (result.cypher, result.answer)
+    assert set(result.values()) != own

@@ -75,6 +75,7 @@ class Tool:
     description: str
     parameters: dict[str, Any]
     run: Callable[[Toolbox, dict[str, Any]], ToolOutput]
+    cypher: str = ""               # a reviewed template's query (what it traverses is visible)
 
     def spec(self) -> ToolSpec:
         return ToolSpec(self.name, self.description, self.parameters)
@@ -100,7 +101,7 @@ def template(name: str, description: str, cypher: str, **arguments: tuple[str, s
         return toolbox.run_template(name, cypher, links, given)
 
     return Tool(name, description, {"type": "object", "properties": properties,
-                                    "required": list(arguments)}, run)
+                                    "required": list(arguments)}, run, cypher)
 
 
 def free_tool(name: str, description: str, argument: str, text: str,

@@ -20,8 +20,10 @@ from typing import Any
 
 from course.agents.agentic_rules import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES, NUMBER,
                                          WRITE_REQUEST, placeholders, tokens)
+from course.agents.agentic_tools import TOOLS
 from course.llm.base import ToolCall, ToolSpec
 from course.llm.offline import default_lexicon
+from course.llm.offline.chain import unfollowed
 from course.pipeline.linking import Mention
 from course.pipeline.memory import _REFERRING, depends_on_context, question_key
 
@@ -122,7 +124,7 @@ class RuleRouter:
             return ToolCall("answer_given", {"answer": earlier[question_key(question)]})
         words = placeholders(question, mentions)
         scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
-                  for example in examples(spec)]
+                  if follows_chain(question, mentions, spec) for example in examples(spec)]
         score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
         if best is None or score < self.min_similarity:
             fallback = FALLBACK if FALLBACK in names else (NOTES if NOTES in names else None)
@@ -131,6 +133,18 @@ class RuleRouter:
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
         return ToolCall(best.name, _arguments(best, question, mentions))
+
+
+def follows_chain(question: str, mentions: Sequence[Mention], spec: ToolSpec) -> bool:
+    """False for a reviewed template that leaves out a step of the question's chain of
+    relations ("Aarav's friends' subjects" is not Aarav's subjects); True for any other tool."""
+    cypher = next((t.cypher for t in TOOLS if t.name == spec.name), "")
+    if not cypher:
+        return True
+    text = question.lower().replace("\u2019", "'")
+    for i, mention in enumerate(mentions):
+        text = re.sub(rf"\b{re.escape(mention.text.lower())}\b", f"§{i}", text, count=1)
+    return unfollowed(text, cypher, default_lexicon()) is None
 
 
 def _points_inside(question: str, mentions: Sequence[Mention]) -> bool:

@@ -3,7 +3,8 @@
 A blocked retry, a request to change the data, an unknown attribute or word, negation and
 opinion come first; then a follow-up is filled in from the conversation, the intents are
 tried in order, and a query that leaves out a word that names something is refused
-(`coverage.unused`). Whatever happens inside, `translate` returns a query: a question the
+(`coverage.unused`), and so is one that does not follow the question's chain of relations
+(`chain.unfollowed`: "Aarav's friends" is not Aarav). Whatever happens inside, `translate` returns a query: a question the
 rules trip over gets the sentinel, never an exception.
 
 >>> from course import Agent, OfflineLLM
@@ -16,6 +17,7 @@ import logging
 import re
 from typing import Sequence
 
+from course.llm.offline.chain import unfollowed
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
@@ -105,6 +107,9 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
             left_out = unused(candidate, found[1])
             if left_out is not None:
                 return f"{found[0]}, but the query leaves out {left_out!r}", SENTINEL_QUERY
+            step = unfollowed(candidate.text, found[1], candidate.lexicon)
+            if step is not None:
+                return f"{found[0]}, but the query does not follow {step!r}", SENTINEL_QUERY
             if candidate.has("pairing") and found[0] not in PAIRING_INTENTS:
                 return f"{found[0]}, but the question compares two things", SENTINEL_QUERY
             return found

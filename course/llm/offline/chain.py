@@ -1,0 +1,64 @@
+"""A chain of relations the query must follow, or the question is refused (notebooks 05 and 12).
+
+"Which subjects do Aarav's friends study?" asks along two relationships: from Aarav to his
+friends, then to their subjects. A query that goes from Aarav to his own subjects answers a
+shorter chain, and answers it confidently. A word of the lexicon's relationships that hangs
+on a name or on another such word ("§0's friends", "friends of §0", "§0 ke dost", "the
+friends of the members of §0") names a step of the chain: the query must traverse a
+relationship type that word names, even when the word names a label the query uses too
+("friends" are students). Used by the offline provider where it makes the query, and by the
+agentic agent's router before it picks a reviewed template.
+
+>>> import re
+>>> from course.llm.offline.lexicon import default_lexicon
+>>> lexicon = default_lexicon()
+>>> study = next(t for t, words in lexicon.relationships.items() if re.search(words, "study"))
+>>> query = f"MATCH (a {{name: 'Aarav'}})-[:{study}]->(s) RETURN s.name"
+>>> unfollowed("which subjects do §0's friends study?", query, lexicon)
+'friends'
+>>> unfollowed("which subjects does §0 study?", query, lexicon) is None
+True
+"""
+from __future__ import annotations
+
+import re
+
+from course.llm.offline.lexicon import Lexicon
+
+_OWNER = r"(?:§\d+(?: ?'?s|'| ka| ki| ke)\s+)$"          # "§0's friends", "§0 ke dost"
+_OF = r"^\s+of\s+(?:the\s+)?(?:§\d+|{word})"          # "friends of §0", "friends of the members"
+
+
+def traversed(query: str) -> set[str]:
+    """The relationship types a query traverses (in a pattern, or listed for a path search).
+
+    >>> sorted(traversed("MATCH (a)-[:X]->(b)<-[r:Y*1..2]-(c) CALL algo.SPpaths({relTypes: ['Z']})"))
+    ['X', 'Y', 'Z']
+    """
+    types = set(re.findall(r"\[\w*:(\w+)", query))
+    for listed in re.findall(r"relTypes: \[([^\]]*)\]", query):
+        types |= set(re.findall(r"'(\w+)'", listed))
+    return types
+
+
+def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
+    """(word, the relationship types it may name) for each step of a chain the text names."""
+    regexes = {t: r for t, r in lexicon.relationships.items() if r}
+    any_word = "|".join(f"(?:{r})" for r in regexes.values()) or r"(?!)"
+    found = [(m.span(), t) for t, regex in regexes.items() for m in re.finditer(regex, text)]
+    steps: dict[tuple[int, int], set[str]] = {}
+    for (a, b), _ in found:
+        if re.search(_OWNER, text[:a]) or re.match(_OF.format(word=any_word), text[b:]):
+            # a word that overlaps another relationship word names its types too ("part of")
+            steps[a, b] = {t for (c, d), t in found if c < b and a < d}
+    return [(text[a:b], types) for (a, b), types in sorted(steps.items())]
+
+
+def unfollowed(text: str, query: str, lexicon: Lexicon) -> str | None:
+    """The first word of a chain in `text` (linked names as §0, §1, ...) naming no relationship
+    type the query traverses; None when the query follows every step."""
+    types = traversed(query)
+    for word, named in chained(text, lexicon):
+        if not named & types:
+            return word
+    return None
