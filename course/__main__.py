@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search | mcp`.
 
 The options of each command are here (`build_parser`): the ones several commands share
 (`--json`, `--provider`, `--attempts`, `--agent`, `--embedder`) are defined once, in `SHARED`,
@@ -19,8 +19,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
-                        cmd_search, cmd_stop)
+from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_mcp, cmd_peers,
+                        cmd_plan, cmd_search, cmd_stop)
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
@@ -155,6 +155,13 @@ def _search(verb: argparse.ArgumentParser) -> None:
                       help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 
 
+def _mcp(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--http", action="store_true",
+                      help="serve over streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio")
+    verb.add_argument("--port", type=whole_number("--port", 8000, most=65535), default=None,
+                      metavar="N", help="--http: the port (default 8000)")
+
+
 # name, command, summary, shared options, its own options (None: it has none)
 Verb = tuple[str, Callable[[argparse.Namespace], int], str, tuple[str, ...],
              Callable[[argparse.ArgumentParser], None] | None]
@@ -174,6 +181,8 @@ VERBS: list[Verb] = [
      ("--json",), _student),
     ("search", cmd_search, "find the notes that answer a question (notebook 13)",
      ("--json", "--embedder"), _search),
+    ("mcp", cmd_mcp, "serve the graph's tools to MCP clients, over stdio (notebook 16)", (),
+     _mcp),
     ("stop", cmd_stop, "save and stop the embedded database", (), None),
 ]
 

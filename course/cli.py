@@ -336,3 +336,12 @@ def cmd_search(args: argparse.Namespace) -> int:
                   f"{printable(hit.text, limit=110)}")
         print(flush=True)
     return 1 if failed else 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from course.ui.mcp_server import serve
+
+    if args.port is not None and not args.http:
+        raise InvalidInput("--port is for --http (stdio has no port): add --http, or drop --port.")
+    serve(http=args.http, port=args.port or 8000)
+    return 0
