@@ -131,6 +131,8 @@ class Door:
 def make_server(tools: CollegeTools | None = None) -> MCPServer:
     """The MCP server over `tools` (default: the course graph, opened on the first call)."""
     door = Door(tools)
+    # A refusal is the tool's answer, not an event to log: the SDK logs each one at INFO.
+    logging.getLogger("mcp.server.mcpserver").setLevel(logging.WARNING)
     server = CourseMCPServer("graphrag-course", instructions=INSTRUCTIONS, log_level="WARNING",
                              version=version("graphrag-course"))
     _register_tools(server, door)
