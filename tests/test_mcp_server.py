@@ -17,13 +17,15 @@ import sys
 import time
 from typing import Any
 
+import httpx
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 
+from course.foundation.errors import InvalidInput
 from course.foundation.versioning import fingerprint
-from course.ui.mcp_server import make_server
+from course.ui.mcp_server import check_port, make_server
 from course.ui.mcp_tools import CollegeTools
 from fake_llm_server import FAKE_KEY, Reply, fake_server, llm_settings_cleared  # noqa: F401
 
@@ -254,12 +256,37 @@ def test_over_http_on_the_loopback(college_db):
         results = run_calls(f"http://127.0.0.1:{port}/mcp", [
             ("study_partners", {"student": "Sneha", "subject": "DBMS"}),
             ("execute_cypher", {"query": "MATCH (n) DETACH DELETE n"})])
+        rebound = _as_a_web_page(port)
     finally:
         server.terminate()
         server.wait(timeout=30)
     assert "Payal: A+ in DBMS" in text_of(results[0])
     assert results[1].is_error and "DETACH DELETE" in text_of(results[1])
     assert college_db.counts() == {"nodes": 75, "relationships": 132}
+    # A web page cannot reach it: another site's Origin, or another name for 127.0.0.1 (DNS
+    # rebinding), is refused by the SDK's transport before any tool runs.
+    assert rebound == (421, 403)
+
+
+def _as_a_web_page(port: int) -> tuple[int, int]:
+    """The status of an initialize request naming another host, then another site's origin."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "page", "version": "1"}}}
+    headers = {"Accept": "application/json, text/event-stream"}
+    url = f"http://127.0.0.1:{port}/mcp"
+    host = httpx.post(url, json=body, headers={**headers, "Host": f"evil.example:{port}"})
+    origin = httpx.post(url, json=body, headers={**headers, "Origin": "http://evil.example"})
+    return host.status_code, origin.status_code
+
+
+def test_a_port_in_use_is_refused_in_one_sentence():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(InvalidInput, match=rf"Port {port} on 127.0.0.1 is in use"):
+            check_port(port)
 
 
 @pytest.mark.slow

@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import socket
+import sys
 from importlib.metadata import version
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
@@ -28,7 +30,7 @@ from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from course.foundation.config import get_setting
-from course.foundation.errors import CourseError
+from course.foundation.errors import CourseError, InvalidInput
 from course.llm.errors import redact
 from course.pipeline.agent import check_question
 from course.planner.plans import MAX_DAYS
@@ -215,10 +217,24 @@ def _register_context(server: MCPServer, door: Door) -> None:
                          ResourceError)
 
 
+def check_port(port: int) -> int:
+    """The port, if nothing on 127.0.0.1 listens on it yet; else InvalidInput saying what to do."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            raise InvalidInput(f"Port {port} on 127.0.0.1 is in use (another server?): pick "
+                               f"another with --port, e.g. --port {port + 1}.") from None
+    return port
+
+
 def serve(*, http: bool = False, port: int = 8000) -> None:
     """Serve over stdio (the default), or over streamable HTTP on 127.0.0.1:`port` at /mcp."""
     server = make_server()
     if http:
+        check_port(port)
+        print(f"MCP server at http://127.0.0.1:{port}/mcp (Ctrl-C stops it)", file=sys.stderr,
+              flush=True)
         server.run("streamable-http", host="127.0.0.1", port=port)
     else:
         server.run("stdio")
