@@ -21,6 +21,7 @@ import httpx
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 
 from course.foundation.errors import InvalidInput
@@ -162,6 +163,44 @@ def test_a_memory_graph_is_refused(college_db, monkeypatch):
         assert result.is_error and "stored conversation" in text_of(result)
         assert one_sentence(text_of(result))
     assert "memory_user_alice" not in college_db.client.list_graphs()   # nothing was made
+
+
+def read_context(server: Any, reads: list[tuple[str, Any]]) -> list[Any]:
+    """Read resources ("resource", uri) and get prompts ("prompt", arguments) in one session;
+    each result, or the protocol error it raised."""
+    async def session() -> list[Any]:
+        found: list[Any] = []
+        async with Client(server) as client:
+            for kind, what in reads:
+                try:
+                    found.append(await (client.read_resource(what) if kind == "resource" else
+                                        client.get_prompt("text_to_cypher", what)))
+                except MCPError as exc:
+                    found.append(exc)
+        return found
+    return asyncio.run(session())
+
+
+@pytest.mark.parametrize("arguments, says", [
+    ({"question": "q" * 3_000}, "at most 2000 characters"),
+    ({"question": "   "}, "The question is empty"),
+    ({}, "Missing required arguments"),
+])
+def test_a_bad_prompt_argument_is_one_sentence(college_db, arguments, says):
+    [error] = read_context(make_server(CollegeTools(college_db)), [("prompt", arguments)])
+    assert isinstance(error, MCPError) and says in error.message, error
+    assert one_sentence(error.message)
+
+
+def test_a_memory_graph_is_refused_by_the_resources_and_the_prompt(college_db, monkeypatch):
+    monkeypatch.setenv("COURSE_DB", college_db.location)
+    monkeypatch.setenv("COURSE_GRAPH", "memory_user_alice")
+    found = read_context(make_server(), [("resource", "college://schema"),
+                                         ("resource", "college://facts"),
+                                         ("prompt", {"question": "Who is Payal?"})])
+    for error in found:
+        assert isinstance(error, MCPError) and "stored conversation" in error.message, error
+        assert one_sentence(error.message)
 
 
 def test_no_key_comes_back_from_a_provider_that_echoes_it(college_db, fake_server, monkeypatch):

@@ -26,7 +26,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import (INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult,
+                       ToolAnnotations)
 from pydantic import Field, ValidationError
 
 from course.foundation.config import get_setting
@@ -99,14 +101,34 @@ class CourseMCPServer(MCPServer):
             raise
 
 
-def invalid_arguments(tool: str, error: ValidationError) -> str:
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
+                         context: Context[Any, Any] | None = None
+                         ) -> GetPromptResult | InputRequiredResult:
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:   # the SDK's wrapper of every failure: a sentence instead
+            cause: BaseException | None = exc
+            while cause is not None and not isinstance(cause, ValidationError):
+                cause = cause.__cause__
+            sentence = (invalid_arguments(name, cause, kind="prompt")
+                        if isinstance(cause, ValidationError)
+                        else str(exc).splitlines()[0])
+            raise invalid_params(sentence) from None
+
+
+def invalid_params(message: str) -> MCPError:
+    """A protocol error the client reads: the request's parameters cannot be used, and why."""
+    return MCPError(INVALID_PARAMS, message)
+
+
+def invalid_arguments(tool: str, error: ValidationError, *, kind: str = "tool") -> str:
     """The first argument that fails the schema, in one sentence (its value is not echoed)."""
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or "arguments"
     message = str(first["msg"]).rstrip(".")
     if first["type"] == "missing":
-        return f"{tool} needs the argument {where!r}: see the tool's input schema."
-    return f"The argument {where!r} of {tool} is not valid ({message}): see the tool's input schema."
+        return f"{tool} needs the argument {where!r}: see the {kind}'s input schema."
+    return f"The argument {where!r} of {tool} is not valid ({message}): see the {kind}'s input schema."
 
 
 class Door:
@@ -116,7 +138,8 @@ class Door:
     def __init__(self, tools: CollegeTools | None = None) -> None:
         self.tools = tools
 
-    def call(self, method: Callable[[CollegeTools], T], error: type[Exception] = ToolError) -> T:
+    def call(self, method: Callable[[CollegeTools], T],
+             error: Callable[[str], Exception] = ToolError) -> T:
         try:
             if self.tools is None:
                 self.tools = CollegeTools(open_college())
@@ -214,7 +237,7 @@ def _register_context(server: MCPServer, door: Door) -> None:
         "followed by a question: what the course's pipeline sends its LLM."))
     def text_to_cypher(question: Question) -> str:
         return door.call(lambda t: f"{t.cypher_rules()}\n\nQUESTION: {check_question(question)}",
-                         ResourceError)
+                         invalid_params)
 
 
 def check_port(port: int) -> int:
@@ -237,4 +260,8 @@ def serve(*, http: bool = False, port: int = 8000) -> None:
               flush=True)
         server.run("streamable-http", host="127.0.0.1", port=port)
     else:
+        if sys.stdin is not None and sys.stdin.isatty():   # a learner typed the command
+            print("This MCP server speaks JSON-RPC on standard input and output: start it from "
+                  "an MCP client (see the README), or add --http. Ctrl-C stops it.",
+                  file=sys.stderr, flush=True)
         server.run("stdio")

@@ -22,9 +22,8 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from course.agents.agentic import AgenticAgent
 from course.agents.tools import records_of
 from course.foundation.connection import connect
 from course.foundation.dataset import ensure_college, graph_counts
@@ -43,6 +42,9 @@ from course.planner.peers import peers
 from course.planner.plans import plan
 from course.planner.planner_tools import learner_agent
 from course.retrieval.search import search
+
+if TYPE_CHECKING:
+    from course.agents.agentic import AgenticAgent
 
 TIMEOUT_MS = 5_000        # one query's time limit (the agent's)
 MAX_ROWS = 200            # rows read back (the agent's); the result is cut to MAX_RESULT_CHARS
