@@ -143,6 +143,22 @@ def test_a_hostile_call_is_a_tool_error_of_one_sentence(college_db, name, argume
     assert fingerprint(college_db) == before
 
 
+class MockBrokenTools(CollegeTools):
+    """A mock: the tools with a bug in get_schema, whose message holds server internals."""
+
+    def get_schema(self) -> str:
+        raise RuntimeError("internal state at 0x7f00 in course/ui/secret_module.py")
+
+
+def test_a_bug_in_a_tool_is_a_sentence_not_its_internals(college_db):
+    results = run_calls(make_server(MockBrokenTools(college_db)), [
+        ("get_schema", {}), ("execute_cypher", {"query": "RETURN 1 AS one"})])
+    text = text_of(results[0])
+    assert results[0].is_error and "Something unexpected went wrong (RuntimeError)" in text
+    assert "secret_module" not in text and one_sentence(text)
+    assert not results[1].is_error   # the other tools still work
+
+
 def test_a_conversation_is_kept_per_session(college_db):
     results = run_calls(make_server(CollegeTools(college_db)), [
         ("ask", {"question": "Who is Payal?", "session": "s1"}),

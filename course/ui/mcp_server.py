@@ -19,8 +19,8 @@ import json
 import logging
 import socket
 import sys
-from importlib.metadata import version
 from collections.abc import Callable
+from importlib.metadata import version
 from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
@@ -70,7 +70,7 @@ def scrub(value: T) -> T:
     {'error': 'Invalid API Key [redacted]'}
     """
     if isinstance(value, str):
-        return redact(value, url_secrets()) # type: ignore[return-value]
+        return redact(value, url_secrets())  # type: ignore[return-value]
     if isinstance(value, dict):
         return {k: scrub(v) for k, v in value.items()}  # type: ignore[return-value]
     if isinstance(value, list):
@@ -87,7 +87,8 @@ def url_secrets() -> list[str]:
 
 
 class CourseMCPServer(MCPServer):
-    """The SDK's server, with arguments that fail the schema refused in one sentence."""
+    """The SDK's server, with arguments that fail the schema (a tool's or the prompt's) refused
+    in one sentence that does not echo the value."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None
@@ -99,7 +100,6 @@ class CourseMCPServer(MCPServer):
                 raise ToolError(f"Error executing tool {name}: "
                                 f"{invalid_arguments(name, exc.__cause__)}") from None
             raise
-
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
                          context: Context[Any, Any] | None = None
