@@ -19,8 +19,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
-                        cmd_search, cmd_stop)
+from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_ingest, cmd_load, cmd_peers,
+                        cmd_plan, cmd_search, cmd_stop)
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
@@ -155,6 +155,17 @@ def _search(verb: argparse.ArgumentParser) -> None:
                       help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 
 
+def _ingest(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("files", nargs="*", metavar="FILE",
+                      help="documents: .txt, .md, .pdf, or a .csv export (e.g. data/ingest/*)")
+    verb.add_argument("--apply", action="store_true",
+                      help="write each reviewed diff (a document whole or not at all)")
+    verb.add_argument("--undo", default=None, metavar="DOCUMENT",
+                      help="take out what an applied document added (its id or file name)")
+    verb.add_argument("--include-unverified", action="store_true",
+                      help="keep relationships the judge scored below 0.5 in the diff")
+
+
 # name, command, summary, shared options, its own options (None: it has none)
 Verb = tuple[str, Callable[[argparse.Namespace], int], str, tuple[str, ...],
              Callable[[argparse.ArgumentParser], None] | None]
@@ -174,6 +185,8 @@ VERBS: list[Verb] = [
      ("--json",), _student),
     ("search", cmd_search, "find the notes that answer a question (notebook 13)",
      ("--json", "--embedder"), _search),
+    ("ingest", cmd_ingest, "documents into the graph: the diff, then --apply, or --undo (notebook 15)",
+     ("--json", "--provider"), _ingest),
     ("stop", cmd_stop, "save and stop the embedded database", (), None),
 ]
 

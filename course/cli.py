@@ -336,3 +336,71 @@ def cmd_search(args: argparse.Namespace) -> int:
                   f"{printable(hit.text, limit=110)}")
         print(flush=True)
     return 1 if failed else 0
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """Review documents (the diff, nothing written), apply them (--apply), or undo one (--undo)."""
+    from course.ingest.write_door import refuse_memory_graph
+
+    if args.undo is not None and (args.files or args.apply or args.include_unverified):
+        raise InvalidInput("--undo DOCUMENT takes no FILE, --apply or --include-unverified: "
+                           "undo one document on its own.")
+    if args.undo is None and not args.files:
+        raise InvalidInput("No document given: `python -m course ingest data/ingest/grade_sheet.csv`, "
+                           "or `--undo DOCUMENT` to take one out.")
+    db = _college()
+    refuse_memory_graph(db)
+    if args.undo is not None:
+        return _undo(db, args.undo, args.json)
+    llm, judge = _ingest_model(args.provider)
+    failed = 0
+    for path in args.files:
+        failed += _ingest_one(db, path, args, llm, judge)
+    return 1 if failed else 0
+
+
+def _ingest_model(provider: str | None) -> tuple[Any, Any]:
+    """The offline rules (no key), or the chosen model as extractor and judge."""
+    from course.ingest.verification import LLMJudge
+    from course.llm.offline.provider import OfflineLLM
+    from course.llm.registry import make_llm
+
+    llm = make_llm(provider)
+    return (None, None) if isinstance(llm, OfflineLLM) else (llm, LLMJudge(llm))
+
+
+def _ingest_one(db: Database, path: str, args: argparse.Namespace, llm: Any, judge: Any) -> int:
+    """One document reviewed (and applied); 1 if it could not be, saying why."""
+    from course.ingest.review import review
+    from course.ingest.write_door import apply
+
+    try:
+        found = review(db, path, llm=llm, judge=judge, include_unverified=args.include_unverified)
+        if args.apply:
+            done = apply(db, found)
+            found.notes.append(f"already applied as {done.document}: nothing written" if done.already
+                               else f"applied: {done.written} written as {done.document} "
+                                    f"(undo: python -m course ingest --undo {done.document})")
+    except CourseError as exc:   # one document refused; the others go on
+        if args.json:
+            print_json({"document": printable(path, limit=200), "error": str(exc)})
+        else:
+            print(printable(f"{path}: {exc}"), file=sys.stderr)
+        return 1
+    if args.json:
+        print_json(found.to_dict())
+    else:
+        print(printable(found.summary()) + "\n", flush=True)
+    return 0
+
+
+def _undo(db: Database, document: str, as_json: bool) -> int:
+    from course.ingest.write_door import undo
+
+    done = undo(db, document)
+    if as_json:
+        print_json({"document": done.document, "removed": done.removed, "restored": True})
+    else:
+        print(printable(f"undone {done.document}: {done.removed} nodes and relationships removed, "
+                        "changed properties restored"))
+    return 0

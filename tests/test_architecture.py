@@ -24,7 +24,7 @@ INTRODUCED = re.compile(r"Introduced in notebook (\d+)")
 # The parts, lowest first: a module imports only from its own part or a lower one, so the
 # folders read as layers (the foundation knows nothing of LLMs; the pipeline nothing of the
 # agents built on it; a picture or a widget may use everything).
-PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ui")
+PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ingest", "ui")
 # The entry points gather what the lessons built: they have no lesson of their own.
 TOP = {"course", "course.llm", "course.__main__", "course.cli"}
 # Named exceptions, each a lazy import inside a function, each with its reason.

@@ -59,7 +59,7 @@ def _scratch(db: Database) -> Database:
     return db.select(f"{db.graph_name}__ingest")
 
 
-def _refuse_memory_graph(db: Database) -> None:
+def refuse_memory_graph(db: Database) -> None:
     # For the lead: a local call until branch 'hostile' brings the one check of course.foundation
     # for "this graph is a memory graph"; replace this call with that check when it lands.
     check_course_graph(db.graph_name)
@@ -79,7 +79,7 @@ def applied_record(db: Database, document: str) -> dict[str, Any] | None:
 
 def apply(db: Database, reviewed: Review) -> Applied:
     """Write a reviewed diff: all of it or, on any failure, none of it."""
-    _refuse_memory_graph(db)
+    refuse_memory_graph(db)
     doc = reviewed.document
     with db.lock(f"loading:{db.graph_name}", timeout_s=LOCK_S):
         if applied_record(db, doc.id) is not None:
@@ -98,7 +98,7 @@ def apply(db: Database, reviewed: Review) -> Applied:
 
 def undo(db: Database, document: str) -> Applied:
     """Remove what a document added and restore what it changed (by its id or file name)."""
-    _refuse_memory_graph(db)
+    refuse_memory_graph(db)
     with db.lock(f"loading:{db.graph_name}", timeout_s=LOCK_S):
         record = applied_record(db, document)
         if record is None:
