@@ -91,6 +91,8 @@ def apply(db: Database, reviewed: Review) -> Applied:
             raise InvalidInput(f"{doc.name} has {len(reviewed.diff.questions)} open question(s) "
                                "in its diff: answer them in the document (write the name as the "
                                "graph has it), review again, then apply.")
+        if reviewed.diff.size == 0:     # nothing to write: not even the Document node
+            return Applied(doc.id, 0)
         written = _in_scratch(db, lambda scratch: _write(scratch, reviewed))
     reviewed.written = written
     return Applied(doc.id, written)
