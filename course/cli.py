@@ -351,22 +351,22 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     db = _college()
     refuse_memory_graph(db)
     if args.undo is not None:
-        return _undo(db, args.undo, args.json)
-    llm, judge = _ingest_model(args.provider)
+        from course.ingest.write_door import undo
+
+        done = undo(db, args.undo)
+        if args.json:
+            print_json({"document": done.document, "removed": done.removed, "restored": True})
+        else:
+            print(printable(f"undone {done.document}: {done.removed} nodes and relationships "
+                            "removed, changed properties restored"))
+        return 0
+    from course.ingest.review import models_for
+
+    llm, judge = models_for(args.provider)
     failed = 0
     for path in args.files:
         failed += _ingest_one(db, path, args, llm, judge)
     return 1 if failed else 0
-
-
-def _ingest_model(provider: str | None) -> tuple[Any, Any]:
-    """The offline rules (no key), or the chosen model as extractor and judge."""
-    from course.ingest.verification import LLMJudge
-    from course.llm.offline.provider import OfflineLLM
-    from course.llm.registry import make_llm
-
-    llm = make_llm(provider)
-    return (None, None) if isinstance(llm, OfflineLLM) else (llm, LLMJudge(llm))
 
 
 def _ingest_one(db: Database, path: str, args: argparse.Namespace, llm: Any, judge: Any) -> int:
@@ -393,14 +393,3 @@ def _ingest_one(db: Database, path: str, args: argparse.Namespace, llm: Any, jud
         print(printable(found.summary()) + "\n", flush=True)
     return 0
 
-
-def _undo(db: Database, document: str, as_json: bool) -> int:
-    from course.ingest.write_door import undo
-
-    done = undo(db, document)
-    if as_json:
-        print_json({"document": done.document, "removed": done.removed, "restored": True})
-    else:
-        print(printable(f"undone {done.document}: {done.removed} nodes and relationships removed, "
-                        "changed properties restored"))
-    return 0

@@ -8,4 +8,8 @@ data/college/schema.yaml (`validation`), its names resolved against the graph
 result shown as a diff (`diff`, put together by `review`). Nothing is written until the
 diff is applied, by `write_door`, the only module of the package that writes what a
 document said into the graph.
+
+>>> from course.ingest.spec import Spec
+>>> Spec.load().types_between("Note", "Concept")
+['EXPLAINS']
 """

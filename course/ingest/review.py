@@ -68,6 +68,16 @@ class Review:
         return "\n".join([head, *matched, *self.diff.lines(), *self.notes])
 
 
+def models_for(provider: str | None) -> tuple[LLM | None, Judge | None]:
+    """(extractor, judge) for a provider name: (None, None), the rules, when it is the offline one."""
+    from course.ingest.verification import LLMJudge
+    from course.llm.offline.provider import OfflineLLM
+    from course.llm.registry import make_llm
+
+    llm = make_llm(provider)
+    return (None, None) if isinstance(llm, OfflineLLM) else (llm, LLMJudge(llm))
+
+
 def extract(document: Document, spec: Spec, names: GraphNames, llm: LLM | None = None) -> Proposal:
     """The offline rules, or a model's structured output when `llm` is given."""
     if llm is None:
