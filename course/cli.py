@@ -348,8 +348,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if args.undo is None and not args.files:
         raise InvalidInput("No document given: `python -m course ingest data/ingest/grade_sheet.csv`, "
                            "or `--undo DOCUMENT` to take one out.")
-    db = _college()
-    refuse_memory_graph(db)
+    from course.foundation.connection import connect
+    from course.foundation.dataset import ensure_college
+
+    db = connect()
+    refuse_memory_graph(db)   # before the first run's load: never load into a memory graph
+    ensure_college(db)
     if args.undo is not None:
         from course.ingest.write_door import undo
 
