@@ -389,7 +389,7 @@ def _ingest_one(db: Database, path: str, args: argparse.Namespace, llm: Any, jud
         if args.json:
             print_json({"document": printable(path, limit=200), "error": str(exc)})
         else:
-            print(printable(f"{path}: {exc}"), file=sys.stderr)
+            print(printable(f"error: {exc}"), file=sys.stderr)   # the message names the file
         return 1
     if args.json:
         print_json(found.to_dict())

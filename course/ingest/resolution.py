@@ -95,7 +95,7 @@ def lookup(name: str, label: str, names: GraphNames, spec: Spec) -> Match:
     known = names.nodes.get(label, {})
     if name in known:
         return Match(name, label, name, "exact")
-    by_key = [n for n, p in known.items() if str(p.get(spec.key(label))) == name]
+    by_key = [n for n, p in known.items() if str(p.get(spec.key(label))).casefold() == name.casefold()]
     if by_key:
         return Match(name, label, by_key[0], "key")
     alias = [n for n in known if name.casefold() in (a.casefold() for a in spec.aliases.get(n, ()))]
