@@ -112,6 +112,8 @@ def _questions(verb: argparse.ArgumentParser, what: str = "question") -> None:
 
 def _load(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--reset", action="store_true", help="delete the graph first")
+    verb.add_argument("--keep-ingested", action="store_true",
+                      help="keep what `ingest --apply` wrote (a reload drops it otherwise)")
 
 
 def _ask(verb: argparse.ArgumentParser) -> None:

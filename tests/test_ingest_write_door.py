@@ -145,3 +145,14 @@ def test_a_memory_graph_is_refused(college_db):
     with pytest.raises(InvalidInput, match="holds a user's stored conversation"):
         apply(memory, found)
     assert "memory_user_alice" not in college_db.client.list_graphs()
+
+
+def test_a_reload_drops_ingested_facts_unless_asked(college_db):
+    from course.foundation.dataset import load_college
+
+    apply(college_db, review(college_db, SAMPLES / "student_profile.txt"))
+    kept = load_college(college_db, keep_ingested=True)
+    assert (kept["nodes"], college_db.run("MATCH (s:Student {name: 'Meera'}) RETURN count(s)").rows) == (77, [[1]])
+    fresh = load_college(college_db)
+    assert (fresh["nodes"], fresh["relationships"]) == (75, 132)
+    assert college_db.run("MATCH (n) WHERE n:Document OR n.name = 'Meera' RETURN count(n)").rows == [[0]]

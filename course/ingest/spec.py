@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from course.foundation.dataset import DATA_DIR, load_schema
+from course.foundation.dataset import DATA_DIR, INGESTED_LABEL, load_schema
 
-SOURCE_LABEL = "Document"      # the node that stands for an ingested document
+SOURCE_LABEL = INGESTED_LABEL  # the node that stands for an ingested document
 
 
 @dataclass(frozen=True)
