@@ -88,3 +88,17 @@ def test_a_memory_graph_is_refused(college_db):
                           capture_output=True, text=True, env=environment, timeout=300)
     assert done.returncode == 1 and "holds a user's stored conversation" in done.stderr
     assert "memory_user_alice" not in college_db.client.list_graphs()
+
+
+@pytest.mark.slow
+def test_two_applies_of_one_file_at_once_give_one_result(college_db):
+    environment = {**os.environ, "COURSE_DB": college_db.location, "COURSE_GRAPH": college_db.graph_name,
+                   "COURSE_LLM": "offline"}
+    command = [sys.executable, "-m", "course", "ingest", "--apply", "--json", SAMPLES[3]]
+    running = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=environment) for _ in range(2)]
+    outputs = [process.communicate(timeout=300) for process in running]
+    records = [json.loads(out) for out, _ in outputs]
+    assert sorted(r["written"] for r in records) == [0, 6]
+    assert college_db.run("MATCH (s:Student {name: 'Meera'}) RETURN count(s)").rows == [[1]]
+    assert college_db.run("MATCH (d:Document) RETURN count(d)").rows == [[1]]

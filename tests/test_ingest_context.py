@@ -29,3 +29,14 @@ def test_a_fact_written_unverified_stays_out_of_every_context(college_db):
 
 def test_course_data_alone_gives_no_context(college_db):
     assert facts_context(college_db, "Who is Payal?") == ""
+
+
+def test_the_planner_and_note_search_see_an_ingested_handout(college_db):
+    from course.planner.plans import plan
+    from course.retrieval.search import search
+
+    apply(college_db, review(college_db, PROJECT_ROOT / "data" / "ingest" / "lecture_handout.md"))
+    order = plan(college_db, "Rahul", "DBMS", days=5).order()
+    assert order.index("Transactions") < order.index("Concurrency Control") < order.index("Two-Phase Locking")
+    hits = search(college_db, "What is two-phase locking?", k=1)
+    assert [(hit.note, hit.concept) for hit in hits] == [("N26", "Two-Phase Locking")]
