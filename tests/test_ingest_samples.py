@@ -102,3 +102,13 @@ def test_the_diff_writes_nothing(college_db):
     for name in FACTS:
         review(college_db, Path(SAMPLES / name))
     assert fingerprint(college_db) == before
+
+
+def test_a_key_is_matched_in_any_case(college_db):
+    from course.ingest.names import read_names
+    from course.ingest.resolution import lookup
+    from course.ingest.spec import Spec
+
+    spec = Spec.load()
+    names = read_names(college_db, spec)
+    assert [lookup(key, "Student", names, spec).found for key in ("S04", "s04")] == ["Sneha", "Sneha"]
