@@ -156,3 +156,15 @@ def test_a_reload_drops_ingested_facts_unless_asked(college_db):
     fresh = load_college(college_db)
     assert (fresh["nodes"], fresh["relationships"]) == (75, 132)
     assert college_db.run("MATCH (n) WHERE n:Document OR n.name = 'Meera' RETURN count(n)").rows == [[0]]
+
+
+def test_undo_refuses_to_pull_the_ground_from_under_a_later_document(college_db, tmp_path):
+    handout = apply(college_db, review(college_db, SAMPLES / "lecture_handout.md"))
+    (tmp_path / "more.md").write_text("Indexing is a prerequisite for Concurrency Control.\n", encoding="utf-8")
+    more = apply(college_db, review(college_db, tmp_path / "more.md"))
+    assert more.written == 1
+    with pytest.raises(InvalidInput, match=f"{more.document} wrote to what {handout.document} added"):
+        undo(college_db, handout.document)
+    undo(college_db, more.document)
+    undo(college_db, handout.document)
+    assert college_db.counts() == {"nodes": 75, "relationships": 132}

@@ -106,8 +106,32 @@ def undo(db: Database, document: str) -> Applied:
         if record is None:
             raise InvalidInput(f"No document {document!r} has been applied to graph "
                                f"{db.graph_name!r}: give the id or file name printed by --apply.")
+        later = built_on(db, record)
+        if later:
+            raise InvalidInput(f"{', '.join(later)} wrote to what {record['id']} added or changed: "
+                               "undo those first, then this one.")
         removed = _in_scratch(db, lambda scratch: _unwrite(scratch, record))
     return Applied(record["id"], 0, removed=removed)
+
+
+def built_on(db: Database, record: dict[str, Any]) -> list[str]:
+    """The other applied documents that wrote to a node this one created or changed."""
+    spec, found = Spec.load(), set()
+    targets = record["nodes"] + [c["target"] for c in record["changes"] if "label" in c["target"]]
+    for node in targets:
+        rows = db.run(f"{_match('n', node, spec, 'key')} "
+                      f"OPTIONAL MATCH (n)-[r]-() WHERE r.source <> $doc "
+                      f"OPTIONAL MATCH (d:{SOURCE_LABEL})-[:{MENTIONS}]->(n) WHERE d.id <> $doc "
+                      "RETURN collect(DISTINCT r.source) + collect(DISTINCT d.id)",
+                      {"key": node["key"], "doc": record["id"]}).rows
+        found |= {str(doc) for row in rows for doc in row[0] if doc}
+    for change in (c for c in record["changes"] if "type" in c["target"]):
+        target = change["target"]
+        rows = db.run(f"{_match('a', target['from'], spec, 'a')} {_match('b', target['to'], spec, 'b')} "
+                      f"MATCH (a)-[r:{target['type']}]->(b) WHERE r.source <> $doc RETURN r.source",
+                      {"a": target["from"]["key"], "b": target["to"]["key"], "doc": record["id"]}).rows
+        found |= {str(row[0]) for row in rows}
+    return sorted(found)
 
 
 def _in_scratch(db: Database, work: Any) -> int:
