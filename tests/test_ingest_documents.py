@@ -89,3 +89,10 @@ def test_a_missing_file_is_one_sentence(tmp_path):
     with pytest.raises(InvalidInput) as caught:
         read_document(tmp_path / "nowhere.md")
     assert "cannot be read" in _sentence(caught)
+
+
+def test_a_title_does_not_end_a_sentence(tmp_path):
+    path = tmp_path / "staff.txt"
+    path.write_text("Prof. Sharma teaches DBMS. Payal helps her, e.g. in the labs.", encoding="utf-8")
+    assert [s.text for s in read_document(path).sentences] == [
+        "Prof. Sharma teaches DBMS.", "Payal helps her, e.g. in the labs."]

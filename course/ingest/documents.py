@@ -28,6 +28,7 @@ MAX_LINE = 20_000              # characters on one line of text (a 1 MB line is 
 KINDS = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".pdf": "pdf", ".csv": "csv"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_ABBREVIATION = re.compile(r"\b(?:Prof|Dr|Mr|Mrs|Ms|St|e\.g|i\.e|vs|etc)\.$")
 
 
 @dataclass(frozen=True)
@@ -121,11 +122,26 @@ def document_from_text(name: str, text: str, *, data: bytes | None = None,
             continue
         if fresh:
             paragraph, fresh = paragraph + 1, False
-        for piece in _SENTENCE_END.split(line.strip()):
-            doc.sentences.append(Sentence(piece.strip(), number, heading, paragraph))
+        for piece in split_sentences(line):
+            doc.sentences.append(Sentence(piece, number, heading, paragraph))
     if not doc.sentences and heading:   # a heading alone still says something
         doc.sentences.append(Sentence(heading, 1, "", 1))
     return doc
+
+
+def split_sentences(line: str) -> list[str]:
+    """A line's sentences; a title's full stop ("Prof. Sharma") does not end one.
+
+    >>> split_sentences("Prof. Sharma teaches DBMS. Dr. Rao teaches OS.")
+    ['Prof. Sharma teaches DBMS.', 'Dr. Rao teaches OS.']
+    """
+    pieces: list[str] = []
+    for piece in _SENTENCE_END.split(line.strip()):
+        if pieces and _ABBREVIATION.search(pieces[-1]):
+            pieces[-1] = f"{pieces[-1]} {piece.strip()}"
+        else:
+            pieces.append(piece.strip())
+    return pieces
 
 
 def _check_text(name: str, text: str) -> None:
