@@ -42,7 +42,8 @@ def cmd_load(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import load_college
 
-    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
+    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder,
+                          keep_ingested=args.keep_ingested)
     if args.json:
         print_json(counts)
     else:
@@ -336,12 +337,3 @@ def cmd_search(args: argparse.Namespace) -> int:
                   f"{printable(hit.text, limit=110)}")
         print(flush=True)
     return 1 if failed else 0
-
-
-def cmd_mcp(args: argparse.Namespace) -> int:
-    from course.ui.mcp_server import serve
-
-    if args.port is not None and not args.http:
-        raise InvalidInput("--port is for --http (stdio has no port): add --http, or drop --port.")
-    serve(http=args.http, port=args.port or 8000)
-    return 0

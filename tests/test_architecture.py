@@ -24,9 +24,9 @@ INTRODUCED = re.compile(r"Introduced in notebook (\d+)")
 # The parts, lowest first: a module imports only from its own part or a lower one, so the
 # folders read as layers (the foundation knows nothing of LLMs; the pipeline nothing of the
 # agents built on it; a picture or a widget may use everything).
-PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ui")
+PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ingest", "ui")
 # The entry points gather what the lessons built: they have no lesson of their own.
-TOP = {"course", "course.llm", "course.__main__", "course.cli"}
+TOP = {"course", "course.llm", "course.__main__", "course.cli", "course.cli_doors"}
 # Named exceptions, each a lazy import inside a function, each with its reason.
 ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
@@ -418,3 +418,45 @@ def test_the_doctests_run_in_the_test_command():
                           cwd=PACKAGE.parent, capture_output=True, text=True, timeout=120)
     assert "course/foundation/db.py::course.foundation.db" in done.stdout
     assert "course/pipeline/results.py::course.pipeline.results.printable" in done.stdout
+
+
+# Two doors touch the data: the loader writes the course's own CSV data, the ingest write door
+# writes reviewed diffs. Named exceptions write what is not course data, each with its reason.
+WRITERS = {
+    "course.foundation.dataset": "the CSV loader",
+    "course.ingest.write_door": "the ingest write door",
+    # Notebook 13's chunks, derived from the notes by the loader (and the write door).
+    "course.retrieval.text_layer": "the text layer the loader builds",
+    # Stored conversations live in memory graphs, never in the course graph.
+    "course.pipeline.graph_memory": "memory graphs",
+}
+_WRITE_COMMANDS = re.compile(r"^(GRAPH\.(DELETE|COPY)|RENAME|DEL|HSET|HDEL)$")
+
+
+def writes(source: str) -> list[str]:
+    """What a module's source does that writes: a write-access query call, a graph command."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("query", "transaction"):
+            found.append(f".{node.func.attr}() on line {node.lineno}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and _WRITE_COMMANDS.match(node.value):
+            found.append(f"{node.value!r} on line {node.lineno}")
+    return found
+
+
+def test_only_the_loader_and_the_write_door_write():
+    found = {_module_name(p): w for p in PACKAGE.rglob("*.py")
+             if (w := writes(p.read_text(encoding="utf-8")))}
+    # The executor defines the write path and the version key's bookkeeping; it is not a writer.
+    found.pop("course.foundation.db", None)
+    found.pop("course.foundation.versioning", None)   # the data version kept beside the graph
+    assert not set(found) - set(WRITERS), {m: w for m, w in found.items() if m not in WRITERS}
+    assert {m for m in found if m.startswith("course.ingest.")} == {"course.ingest.write_door"}
+
+
+def test_a_write_is_found():
+    source = ("def f(db):\n    db.run('MATCH (n) RETURN n')\n    db.query('CREATE (n)')\n"
+              "    db.command('GRAPH.DELETE', 'college')\n")
+    assert writes(source) == [".query() on line 3", "'GRAPH.DELETE' on line 4"]
