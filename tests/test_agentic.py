@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from course.agents import agentic_rules, rule_critic, rule_router, rule_updater
+from course.llm.offline.roles import critic as rule_critic, router as rule_router, updater as rule_updater, words as agentic_rules
 from course.agents.agentic import AgenticAgent
 from course.agents.agentic_eval import (MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts)
 from course.agents.agentic_roles import ChatRoles, RuleRoles
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, free_tool, search_notes
-from course.agents.rule_critic import RuleCritic
-from course.agents.rule_router import RuleRouter
-from course.agents.rule_updater import RuleUpdater
+from course.llm.offline.roles.critic import RuleCritic
+from course.llm.offline.roles.router import RuleRouter
+from course.llm.offline.roles.updater import RuleUpdater
 from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT
 from course.llm.base import ToolCall

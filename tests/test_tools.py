@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from course.agents.cost import cost_usd, load_prices
-from course.agents.offline_tools import OfflineToolLLM
+from course.llm.offline.tools import OfflineToolLLM
 from course.agents.tools import MAX_RESULT_CHARS, Step, TOOLS, ToolAgent, Toolbox, records_of
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Rows

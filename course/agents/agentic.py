@@ -16,7 +16,7 @@ Introduced in notebook 12. One question, in four moves:
 
 With a provider that has `chat()`, each move is one LLM call (the router with the tools,
 the updater and the critic answering JSON); with the offline provider they are the rules
-of `course.agents.agentic_rules`, named as such. Everything one question needs lives in a `Run`
+of `course.llm.offline.roles.words`, named as such. Everything one question needs lives in a `Run`
 made for that question, so nothing leaks from one question into the next (the book's
 `answers=[]` default argument did).
 
@@ -39,7 +39,7 @@ from course.agents.agentic_roles import ChatRoles, RuleRoles, roles_for
 from course.agents.agentic_run import AgenticResult, CriticRound, Run, SubQuestion, best_parts
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, note_terms, search_notes
 from course.agents.cost import cost_usd
-from course.agents.rule_updater import refers_back, resolve, speaks_of_someone
+from course.llm.offline.roles.updater import refers_back, resolve, speaks_of_someone
 from course.foundation.db import Database, Rows
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError

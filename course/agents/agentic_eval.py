@@ -38,7 +38,7 @@ from course.agents.agentic import AgenticAgent
 from course.agents.agentic_roles import (RuleRoles, critic_prompt, rewrite_prompt, route_prompt,
                                          split_prompt)
 from course.agents.agentic_run import Run
-from course.agents.rule_critic import Review
+from course.llm.offline.roles.critic import Review
 from course.agents.tools import ToolAgent, with_tools
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database

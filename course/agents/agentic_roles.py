@@ -1,7 +1,7 @@
 """The router, the updater and the critic: as the offline rules, or as one LLM call each.
 
 Introduced in notebook 12. `roles_for(llm)` gives the offline provider the rules
-(`RuleRoles`: `course.agents.rule_router`, `rule_updater`, `rule_critic`) and any other
+(`RuleRoles`: `course.llm.offline.roles.router`, `rule_updater`, `rule_critic`) and any other
 provider `ChatRoles`: each role one call through `chat()`, answering JSON where it answers,
 with the prompts below.
 
@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from course.agents.agentic_run import Run
-from course.agents.rule_critic import Review, RuleCritic
-from course.agents.rule_router import RuleRouter
-from course.agents.rule_updater import RuleUpdater
+from course.llm.offline.roles.critic import Review, RuleCritic
+from course.llm.offline.roles.router import RuleRouter
+from course.llm.offline.roles.updater import RuleUpdater
 from course.llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from course.llm.offline import OfflineLLM
 from course.pipeline import prompts

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.agents.cost import cost_usd
-from course.agents.offline_tools import OfflineToolLLM
+from course.llm.offline.tools import OfflineToolLLM
 from course.foundation.db import Database, Rows
 from course.foundation.errors import QueryFailed, UnsafeQuery
 from course.llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec

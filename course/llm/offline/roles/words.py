@@ -8,23 +8,23 @@ from their descriptions, and the words below are English and Hinglish, not the c
 This module holds the words they read (English and Hinglish function words, pronouns,
 question words) and the question as tokens; one module per role:
 
-- `RuleRouter` (`course.agents.rule_router`): writes the question with its linked values as
+- `RuleRouter` (`course.llm.offline.roles.router`): writes the question with its linked values as
   `{Label}` (a Subject as `{Subject}`) and compares it with each tool's example questions,
   whose `{arguments}` the parameters type ("a Subject.name value"); a free-text argument
   matches any words (less well when they hold a linked value). The closest example wins when it is close enough
   (overlap of the words that say what is asked, `MIN_SIMILARITY`); else `text2cypher`. A
   question asked before gets `answer_given`.
-- `RuleUpdater` (`course.agents.rule_updater`): (a request to change the data stays whole)
+- `RuleUpdater` (`course.llm.offline.roles.updater`): (a request to change the data stays whole)
   splits at `;`, at `?` followed by more, and at ", and" / "and" / "aur" / "or" when both
   sides are questions of their own; rewrites "she", "that student", "uske" with
   what an earlier part found, and "it" with what it asked about.
-- `RuleCritic` (`course.agents.rule_critic`): a part that found nothing is missing; so is a
+- `RuleCritic` (`course.llm.offline.roles.critic`): a part that found nothing is missing; so is a
   value the question names that no part used or found ("best at DBMS and DSA" answered for
   DBMS alone asks for DSA).
 
 >>> from course.agents.agentic_tools import TOOLS
->>> from course.agents.rule_router import RuleRouter
->>> from course.agents.rule_updater import RuleUpdater
+>>> from course.llm.offline.roles.router import RuleRouter
+>>> from course.llm.offline.roles.updater import RuleUpdater
 >>> from course.pipeline.linking import link_entities
 >>> router = RuleRouter()
 >>> call = router.route("Who is best in DBMS?", link_entities(db, "Who is best in DBMS?"),

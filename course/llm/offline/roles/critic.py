@@ -2,7 +2,7 @@
 
 Introduced in notebook 12. A part that found nothing is missing; so is a value the question
 names that no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for
-DSA). Rules, not a model: see `course.agents.agentic_rules`.
+DSA). Rules, not a model: see `course.llm.offline.roles.words`.
 
 >>> RuleCritic().review("Who is Payal?", [], [{"part": 0, "found": False, "status": "failed",
 ...                                          "rewritten": "Who is Payal?"}]).missing
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.agents.agentic_rules import FALLBACK, NOTES, REFUSED
+from course.llm.offline.roles.words import FALLBACK, NOTES, REFUSED
 from course.pipeline.linking import Mention
 from course.pipeline.memory import question_key
 

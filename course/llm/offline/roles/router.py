@@ -2,7 +2,7 @@
 
 Introduced in notebook 12. The question is written with its linked values as `{Label}` and
 compared with each tool's example questions (from its description); the closest wins when it
-is close enough, else text2cypher. Rules, not a model: see `course.agents.agentic_rules`.
+is close enough, else text2cypher. Rules, not a model: see `course.llm.offline.roles.words`.
 
 >>> from course.agents.agentic_tools import TOOLS
 >>> from course.pipeline.linking import link_entities
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from course.agents.agentic_rules import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES, NUMBER,
+from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES, NUMBER,
                                          WRITE_REQUEST, placeholders, tokens)
 from course.agents.agentic_tools import TOOLS
 from course.llm.base import ToolCall, ToolSpec

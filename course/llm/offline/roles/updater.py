@@ -2,7 +2,7 @@
 
 Introduced in notebook 12. A question splits at `;`, at `?` followed by more, and at "and" /
 "aur" / "or" when both sides ask on their own; "she", "that student", "uske" in a later part
-become what an earlier part found. Rules, not a model: see `course.agents.agentic_rules`.
+become what an earlier part found. Rules, not a model: see `course.llm.offline.roles.words`.
 
 >>> RuleUpdater().split("Who is best at DBMS, and which clubs is she in?")
 ['Who is best at DBMS?', 'which clubs is she in?']
@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from course.agents.agentic_rules import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
+from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
                                          ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                          PERSONAL, POSSESSIVE, QUESTION_WORDS, WRITE_REQUEST,
                                          tokens)
