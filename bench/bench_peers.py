@@ -34,7 +34,7 @@ from bench_agent import Stopwatch
 from bench_tools import Meter
 from course.agents.agentic import AgenticAgent
 from course.agents.agentic_roles import RuleRoles
-from course.llm.offline.tools import OfflineToolLLM
+from course.llm.offline import OfflineToolLLM
 from course.agents.tools import ToolAgent
 from course.foundation.dataset import load_college
 from course.foundation.db import Database

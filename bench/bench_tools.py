@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from course.llm.offline.tools import OfflineToolLLM
+from course.llm.offline import OfflineToolLLM
 from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.connection import connect

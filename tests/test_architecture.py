@@ -35,6 +35,11 @@ ALLOWED_LATER = {
     # Loading the notes (lesson 1) also builds notebook 13's text layer, so every notebook's
     # graph is ready to search; the learner meets chunks and embeddings only in lesson 13.
     ("course.foundation.dataset", "course.retrieval.text_layer"),
+    # The offline provider (05) plays every part a model plays: its `chat()` is the tool
+    # loop's policy (taught in 11) and the agentic agent's roles (taught in 12), as a
+    # model's chat() is there from the start.
+    ("course.llm.offline.provider", "course.llm.offline.tools"),
+    ("course.llm.offline.provider", "course.llm.offline.roles.policy"),
 }
 ALLOWED_UPWARD = {
     # The same: the loader (foundation) builds the text layer (retrieval) after a load.
@@ -418,3 +423,59 @@ def test_the_doctests_run_in_the_test_command():
                           cwd=PACKAGE.parent, capture_output=True, text=True, timeout=120)
     assert "course/foundation/db.py::course.foundation.db" in done.stdout
     assert "course/pipeline/results.py::course.pipeline.results.printable" in done.stdout
+
+
+def test_the_llm_part_imports_only_the_foundation_and_itself():
+    # the offline provider's roles read their prompt, as a model does: no pipeline, no agent
+    above = sorted(f"{m} imports {o}" for m, imported in _graph().items() if part_of(m) == "llm"
+                   for o in imported if part_of(o) not in ("foundation", "llm"))
+    assert not above, "\n".join(above)
+
+
+def test_the_agentic_loop_never_asks_which_model_it_has():
+    import course.agents.agentic as agentic
+    import course.agents.agentic_roles as roles
+
+    for module in (agentic, roles):
+        tree = ast.parse(inspect.getsource(module))
+        checks = [text for n in ast.walk(tree) if isinstance(n, ast.Call)
+                  and ast.unparse(n.func) in ("isinstance", "type")
+                  and re.search(r"LLM|Roles|Offline|Scripted|Gemini|Groq|llm", text := ast.unparse(n))]
+        assert not checks, f"{module.__name__} branches on the model: {checks}"
+    source = inspect.getsource(agentic)
+    assert "RuleRoles" not in source and not re.search(r"llm_calls\s*[-+]=", source)
+    assert "offline" not in " ".join(_imports(Path(agentic.__file__)))
+
+
+def word_lists(source: str, words: set[str]) -> list[str]:
+    """The string constants of `source` that are lists of the language's words."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+                  and ast.get_docstring(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            tokens = node.value.split()
+            known = sum(t in words for t in tokens)
+            if len(tokens) >= 6 and all(t.isalpha() and t.islower() for t in tokens) \
+                    and known >= 0.9 * len(tokens):
+                found.append(" ".join(tokens[:6]))
+    return found
+
+
+def test_the_language_words_are_one_data_file():
+    from course.foundation.language import WORDS
+
+    words = {w for value in vars(WORDS).values() for w in value if isinstance(w, str)}
+    found = {_module_name(p): lists for p in PACKAGE.rglob("*.py")
+             if (lists := word_lists(p.read_text(encoding="utf-8"), words))}
+    assert not found, f"read these from data/language/words.yaml: {found}"
+
+
+def test_a_word_list_in_the_code_is_found():
+    source = ('"""Words: who what which where when why."""\n'
+              'PEOPLE = frozenset("who whom whose kaun kon kisne".split())\n'
+              'QUERY = "MATCH (s:Student) RETURN s.name"\n')
+    assert word_lists(source, {"who", "whom", "whose", "kaun", "kon", "kisne", "the", "a"}) == [
+        "who whom whose kaun kon kisne"]

@@ -39,6 +39,7 @@ class SubQuestion:
     round: int = 0                # 0: from the question; 1, 2: asked for by the critic
     part: int = 0                 # which part of the answer it fills
     mentions: list[Mention] = field(default_factory=list, repr=False)
+    values: list[tuple[str, Any]] = field(default_factory=list, repr=False)  # graph values in its rows
     scope: str | None = None      # what it answered, when the critic found it asked for more
 
     def contract(self) -> dict[str, Any]:
@@ -69,12 +70,13 @@ class Run:
     llm_calls: int = 0
 
     def step(self, role: str, text: str, usage: Usage, provider: str, model: str,
-             call: CallRecord | None = None) -> Step:
+             call: CallRecord | None = None, *, calls: int = 1) -> Step:
+        """Record one step of a role; it made `calls` LLM calls (text2cypher makes several)."""
         step = Step(len(self.steps) + 1, f"{role}: {text}", [call] if call else [], provider,
                     model, usage.input_tokens, usage.output_tokens, usage.latency_ms, 0.0,
                     kind=role)
         self.steps.append(step)
-        self.llm_calls += 1
+        self.llm_calls += calls
         return step
 
     def found(self) -> list[tuple[str, str]]:

@@ -20,6 +20,7 @@ Cypher and a tool that shows the schema, and iterates until it has an answer.
   checks, linked values and memory, and a `ToolResult` (a `Result`) with the steps,
   `stopped`, tokens and `cost_usd` from the dated price table.
 
+>>> from course.llm.offline import OfflineLLM
 >>> agent = ToolAgent(db, OfflineLLM())
 >>> result = agent.answer("Who is Payal?")
 >>> result.status, result.stopped, [call.name for step in result.steps for call in step.calls]
@@ -34,11 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.agents.cost import cost_usd
-from course.llm.offline.tools import OfflineToolLLM
 from course.foundation.db import Database, Rows
 from course.foundation.errors import QueryFailed, UnsafeQuery
 from course.llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
-from course.llm.offline import OfflineLLM
 from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.agent import Agent, Memory
@@ -279,11 +278,6 @@ class ToolResult(Result):
         return data
 
 
-def with_tools(llm: LLM) -> LLM:
-    """The provider, or the offline provider's tool policy in its place (it has no chat())."""
-    return OfflineToolLLM(llm) if isinstance(llm, OfflineLLM) else llm
-
-
 class ToolAgent(Agent):
     """Answers questions with the tool loop: `Agent`'s checks, links and memory, another loop."""
 
@@ -303,7 +297,6 @@ class ToolAgent(Agent):
             raise ValueError("max_steps must be at least 1")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
                          schema=schema, prompt=prompt, examples=examples, answer=answer)
-        self.llm = with_tools(self.llm)
         self.max_steps, self.budget_tokens = max_steps, budget_tokens
         self.schema_text = self.schema.render()
         self.last: Trajectory | None = None

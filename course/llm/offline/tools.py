@@ -1,105 +1,81 @@
 """The offline provider's tool policy: the tool loop with no key and no LLM service.
 
-Introduced in notebook 11. `OfflineToolLLM` wraps an `OfflineLLM` and uses only its public
-`complete()`, with the same prompts the notebook-05 pipeline sends it. Its rule, read from
+Introduced in notebook 11. `OfflineLLM.chat` plays it when it is offered `execute_cypher`
+(`OfflineToolLLM` plays it over another writer of queries), using only the writer's public
+`complete()` for the queries, with the prompts the notebook-05 pipeline sends it. Its rule, read from
 the history alone (it keeps no state between calls):
 
 1. no call yet: write a query for the first user message and call `execute_cypher` with it
    (or reply OUT_OF_SCOPE / READ_ONLY when the rules say so, without a call);
-2. the last query returned records: write the answer from them (the answer prompt, rows
-   fenced as data);
-3. it failed, was refused or found nothing: write another query with the pipeline's hint
-   for that failure, up to `max_queries` queries, then answer from what there is.
+2. the last query returned records: write the answer from them (as the answer step does);
+3. it failed, was refused or found nothing: write another query with a note of that failure,
+   up to `max_queries` queries, then answer from what there is.
 
-It is deterministic and named for what it is: rules, not a language model.
-It lives beside the tool loop rather than under llm/: it writes the pipeline's prompts (the
-answer prompt, the retry hints) for the provider it wraps, as the pipeline does.
+It is deterministic and named for what it is: rules, not a language model. Like a model, it
+reads only the conversation: the tool results say what went wrong ("refused", "error", no
+records), and it notes that in its next query prompt's PREVIOUS ATTEMPT FAILED section.
 
->>> from course.llm.base import Message
->>> llm = OfflineToolLLM()
->>> user = 'LINKED VALUES (...):\\n- "payal" -> Student.name = \\'Payal\\'\\n\\nQUESTION: Who is Payal?'
->>> schema = "NODES:\\n- Student {id, name, year, branch}: A student."
->>> llm.chat(schema, [Message("user", user)], [ToolSpec("execute_cypher", "")]).tool_calls[0].name
+>>> from course.llm.offline.provider import OfflineLLM
+>>> from course.llm.offline.prompt import SCHEMA_EXAMPLE
+>>> user = 'LINKED VALUES (...):\\n- "zoya" -> Person.name = \\'Zoya\\'\\n\\nQUESTION: Who is Zoya?'
+>>> tool_turn(OfflineLLM(), SCHEMA_EXAMPLE, [Message("user", user)], {"execute_cypher"})[1][0].name
 'execute_cypher'
 """
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from typing import Any
 
-from course.llm.base import (LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage,
-                             elapsed_ms)
-from course.llm.offline import OfflineLLM
+from course.llm.base import LLM, Message, ToolCall
+from course.llm.offline.answer import answer_rows
 from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY, READ_ONLY_QUERY, SENTINEL_QUERY
-from course.pipeline import prompts
 
 QUERY_TOOL = "execute_cypher"
 
 
-class OfflineToolLLM(LLM):
-    """The offline provider in the tool loop: deterministic, no service, no key."""
+def tool_turn(writer: LLM, system: str | None, messages: list[Message], tools: set[str],
+              max_queries: int = 2) -> tuple[str, list[ToolCall]]:
+    """The policy's next step: a reply, or an execute_cypher call (queries from `writer`)."""
+    ask = next((m.content for m in messages if m.role == "user"), "")
+    question = ask.rpartition("QUESTION:")[2].strip()
+    tried = queries_tried(messages)
+    can_query = QUERY_TOOL in tools
+    if not tried:
+        return _query(writer, system, ask, None, 1) if can_query else (
+            "I have no tool to read the graph with.", [])
+    query, result = tried[-1]
+    if result.get("records"):
+        return _answer(question, query, result), []
+    again = can_query and len(tried) < max_queries and "note" not in result
+    if again:
+        return _query(writer, system, ask, failure_note(query, result), len(tried) + 1)
+    if result.get("refused"):
+        return READ_ONLY, []
+    if "error" in result:
+        return f"I could not get a query to run: {result['error']}", []
+    return _answer(question, query, result), []
 
-    name = "Offline"
-    model = "rules"
 
-    def __init__(self, offline: LLM | None = None, *, max_queries: int = 2) -> None:
-        self.offline = offline if offline is not None else OfflineLLM()
-        self.max_queries = max_queries
+def _query(writer: LLM, system: str | None, ask: str, note: str | None,
+           number: int) -> tuple[str, list[ToolCall]]:
+    """A query for the question (with what failed, if anything) as an execute_cypher call."""
+    if note:
+        before, _, question = ask.rpartition("QUESTION:")
+        ask = f"{before}PREVIOUS ATTEMPT FAILED:\n{note.strip()}\n\nQUESTION:{question}"
+    cypher = writer.complete(ask, system=system).text.strip()
+    if cypher == SENTINEL_QUERY:
+        return OUT_OF_SCOPE, []
+    if cypher == READ_ONLY_QUERY:
+        return READ_ONLY, []
+    return "", [ToolCall(QUERY_TOOL, {"query": cypher}, id=f"offline_{number}")]
 
-    def complete(self, prompt: str, *, system: str | None = None) -> Completion:
-        return self.offline.complete(prompt, system=system)
 
-    def chat(self, system: str | None, messages: Sequence[Message],
-             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
-        """One step of the policy in the module docstring."""
-        started = time.perf_counter()
-        text, calls = self._decide(system, list(messages), {t.name for t in tools})
-        return ChatTurn(text, tuple(calls), self.name, self.model,
-                        Usage(None, None, elapsed_ms(started)))
-
-    def _decide(self, system: str | None, messages: list[Message],
-                tools: set[str]) -> tuple[str, list[ToolCall]]:
-        ask = next((m.content for m in messages if m.role == "user"), "")
-        question = ask.rpartition("QUESTION:")[2].strip()
-        tried = queries_tried(messages)
-        can_query = QUERY_TOOL in tools
-        if not tried:
-            return self._query(system, ask, None, 1) if can_query else (
-                "I have no tool to read the graph with.", [])
-        query, result = tried[-1]
-        if result.get("records"):
-            return self._answer(question, query, result), []
-        again = can_query and len(tried) < self.max_queries and "note" not in result
-        if again:
-            return self._query(system, ask, failure_hint(query, result), len(tried) + 1)
-        if result.get("refused"):
-            return READ_ONLY, []
-        if "error" in result:
-            return f"I could not get a query to run: {result['error']}", []
-        return self._answer(question, query, result), []
-
-    def _query(self, system: str | None, ask: str, hint: str | None,
-               number: int) -> tuple[str, list[ToolCall]]:
-        """A query for the question (with the hint, if any) as an execute_cypher call."""
-        if hint:
-            before, _, question = ask.rpartition("QUESTION:")
-            ask = f"{before}PREVIOUS ATTEMPT FAILED:\n{hint.strip()}\n\nQUESTION:{question}"
-        cypher = self.offline.complete(ask, system=system).text.strip()
-        if cypher == SENTINEL_QUERY:
-            return OUT_OF_SCOPE, []
-        if cypher == READ_ONLY_QUERY:
-            return READ_ONLY, []
-        return "", [ToolCall(QUERY_TOOL, {"query": cypher}, id=f"offline_{number}")]
-
-    def _answer(self, question: str, query: str, result: dict[str, Any]) -> str:
-        records = result.get("records") or []
-        columns = list(records[0]) if records else []
-        rows = [[record.get(c) for c in columns] for record in records]
-        _, user = prompts.answer_prompt(question, query, columns, rows,
-                                        truncated=bool(result.get("truncated")))
-        return self.offline.complete(user).text
+def _answer(question: str, query: str, result: dict[str, Any]) -> str:
+    records = result.get("records") or []
+    columns = list(records[0]) if records else []
+    rows = [[record.get(c) for c in columns] for record in records]
+    return answer_rows(question, query, columns, rows, bool(result.get("truncated")))
 
 
 def queries_tried(messages: Sequence[Message]) -> list[tuple[str, dict[str, Any]]]:
@@ -123,10 +99,16 @@ def queries_tried(messages: Sequence[Message]) -> list[tuple[str, dict[str, Any]
     return tried
 
 
-def failure_hint(query: str, result: dict[str, Any]) -> str:
-    """The pipeline's hint for what went wrong: refused, an error, or no rows."""
+def failure_note(query: str, result: dict[str, Any]) -> str:
+    """What went wrong, as the PREVIOUS ATTEMPT FAILED section the offline rules read.
+
+    >>> failure_note("MATCH (n) RETURN n", {"recordCount": 0, "records": []})
+    'The query returned 0 rows.\\nYour query:\\nMATCH (n) RETURN n'
+    """
     if result.get("refused"):
-        return prompts.blocked_hint(query, str(result.get("error", "")))
-    if "error" in result:
-        return prompts.error_hint(query, str(result["error"]))
-    return prompts.empty_hint(query)
+        what = f"Safety violation: {result.get('error', '')}"
+    elif "error" in result:
+        what = f"FalkorDB error:\n{result['error']}"
+    else:
+        what = "The query returned 0 rows."
+    return f"{what}\nYour query:\n{query}"

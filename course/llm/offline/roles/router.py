@@ -2,7 +2,8 @@
 
 Introduced in notebook 12. The question is written with its linked values as `{Label}` and
 compared with each tool's example questions (from its description); the closest wins when it
-is close enough, else text2cypher. Rules, not a model: see `course.llm.offline.roles.words`.
+is close enough, else text2cypher. Rules, not a model: see `course.llm.offline.roles.words`;
+`course.llm.offline.roles.policy` reads the router's prompt and calls `RuleRouter.route`.
 
 >>> from course.agents.agentic_tools import TOOLS
 >>> from course.pipeline.linking import link_entities
@@ -18,14 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES, NUMBER,
-                                         WRITE_REQUEST, placeholders, tokens)
-from course.agents.agentic_tools import TOOLS
+from course.foundation.language import depends_on_context, question_key
 from course.llm.base import ToolCall, ToolSpec
-from course.llm.offline import default_lexicon
-from course.llm.offline.chain import unfollowed
-from course.pipeline.linking import Mention
-from course.pipeline.memory import _REFERRING, depends_on_context, question_key
+from course.llm.offline.chain import FOLLOWS, unfollowed_types
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES,
+                                            NUMBER, REFERRING, WRITE_REQUEST, Named, placeholders,
+                                            tokens)
 
 MIN_SIMILARITY = 0.6          # content-word overlap (Jaccard) with a tool's closest example
 FREE_WITH_VALUE = 0.7       # a free-text example whose slot holds a linked value
@@ -110,7 +110,7 @@ class RuleRouter:
     def __init__(self, *, min_similarity: float = MIN_SIMILARITY) -> None:
         self.min_similarity = min_similarity
 
-    def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
+    def route(self, question: str, mentions: Sequence[Named], tools: Sequence[ToolSpec],
               found: Sequence[tuple[str, str]] = (), context: str = "") -> ToolCall | None:
         """The call to make, or None when no tool is left; `found` is (question, answer) of the
         parts answered already, `context` the conversation so far."""
@@ -135,28 +135,29 @@ class RuleRouter:
         return ToolCall(best.name, _arguments(best, question, mentions))
 
 
-def follows_chain(question: str, mentions: Sequence[Mention], spec: ToolSpec) -> bool:
+def follows_chain(question: str, mentions: Sequence[Named], spec: ToolSpec) -> bool:
     """False for a reviewed template that leaves out a step of the question's chain of
-    relations ("Aarav's friends' subjects" is not Aarav's subjects); True for any other tool."""
-    cypher = next((t.cypher for t in TOOLS if t.name == spec.name), "")
-    if not cypher:
+    relations ("Aarav's friends' subjects" is not Aarav's subjects); True for any other tool.
+    What a template follows is in its description ("It follows: MEMBER_OF.")."""
+    follows = FOLLOWS.search(spec.description)
+    if follows is None:
         return True
     text = question.lower().replace("\u2019", "'")
     for i, mention in enumerate(mentions):
         text = re.sub(rf"\b{re.escape(mention.text.lower())}\b", f"§{i}", text, count=1)
-    return unfollowed(text, cypher, default_lexicon()) is None
+    return unfollowed_types(text, set(re.findall(r"\w+", follows[1])), default_lexicon()) is None
 
 
-def _points_inside(question: str, mentions: Sequence[Mention]) -> bool:
+def _points_inside(question: str, mentions: Sequence[Named]) -> bool:
     """"Sneha has 10 days ..., make her a plan": the question names the person its "her" is."""
     person = default_lexicon().person
     words = set(question_key(question).split())
     return any(m.label == person for m in mentions) and bool(words & HE_SHE) and \
-        not words & (_REFERRING - HE_SHE) and not depends_on_context(
+        not words & (REFERRING - HE_SHE) and not depends_on_context(
             " ".join(w for w in question_key(question).split() if w not in HE_SHE), mentions)
 
 
-def _arguments(spec: ToolSpec, question: str, mentions: Sequence[Mention]) -> dict[str, Any]:
+def _arguments(spec: ToolSpec, question: str, mentions: Sequence[Named]) -> dict[str, Any]:
     """Fill the tool's arguments: typed ones with the linked values in order, free with the question."""
     props = spec.parameters.get("properties", {})
     left = list(mentions)

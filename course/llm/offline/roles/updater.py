@@ -10,16 +10,15 @@ become what an earlier part found. Rules, not a model: see `course.llm.offline.r
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from course.foundation.language import question_key
+from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
-                                         ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
-                                         PERSONAL, POSSESSIVE, QUESTION_WORDS, WRITE_REQUEST,
-                                         tokens)
-from course.llm.offline import default_lexicon
-from course.pipeline.linking import Mention
-from course.pipeline.memory import _REFERRING, question_key
+                                            ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
+                                            PERSONAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
+                                            WRITE_REQUEST, Named, tokens)
 
 
 def _is_question(words: Sequence[str], *, opening: bool) -> bool:
@@ -69,12 +68,12 @@ class RuleUpdater:
                 return [left.strip()] + self._split_conjunctions(right.strip())
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
-    def rewrite(self, part: str, found: Sequence[Found],
-                link: Callable[[str], Sequence[Mention]]) -> str:
+    def rewrite(self, part: str, found: Sequence[Found]) -> str:
         """The part with "she", "it", "that student" or "uske" replaced by what it stands for.
 
-        `found` holds (question, the values it named, the rows it found) for the parts answered
-        so far, in order. A person's pronoun ("she", "his", "uske") stands for what the last
+        `found` holds (question, the values it named, the graph values of its rows) as
+        (label, value) pairs for the parts answered so far, in order (the RESULTS SO FAR of the
+        prompt). A person's pronoun ("she", "his", "uske") stands for what the last
         part found when it asked "who" (the first value of its rows that names a graph value),
         else for what it asked about; so do "it" and "its"; "that student" stands for the
         last value of that label.
@@ -89,7 +88,7 @@ class RuleUpdater:
                 skip = False
                 continue
             kind = _kind_of(bare, nxt)
-            value = _stands_for(kind, nxt, found, link) if kind else None
+            value = _stands_for(kind, nxt, found) if kind else None
             if value is None:
                 out.append(word)
             elif kind == "that":
@@ -111,34 +110,33 @@ _RECENT = re.compile(r"^- (\w+): (.+)$", re.M)
 _USER = re.compile(r"^\[Turn \d+\] User: (.*)$", re.M)
 
 
-def _person_in(context: str, question_mentions: Sequence[Mention], person: str,
-               link: Callable[[str], Sequence[Mention]]) -> tuple[str | None, str | None]:
+def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
     """(who "she"/"uska" stands for, who "me"/"mujhe" stands for), from what a model is given:
-    the conversation's RECENTLY MENTIONED block; the
-    speaker only when a turn said so ("I am Sneha", "main Sneha hoon")."""
+    the conversation's RECENTLY MENTIONED block; the speaker only when a turn said so ("I am
+    Sneha", "main Sneha hoon"), with a name: capitalised words, or a value mentioned."""
     recent = [v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
               if label == person] if "RECENTLY MENTIONED" in context else []
     speaker = None
     for line in _USER.findall(context):
         said = _INTRODUCED.match(line.strip())
-        names = [m.value for m in link(said.group(1)) if m.label == person] if said else []
-        speaker = names[0] if names else speaker
+        name = said.group(1).strip() if said else ""
+        known = next((v for v in recent if v.lower() == name.lower()), None)
+        if known or (name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split())):
+            speaker = known or name
     return (recent[0] if recent else None), speaker
 
 
-def resolve(part: str, context: str, mentions: Sequence[Mention],
-            link: Callable[[str], Sequence[Mention]]) -> str:
+def resolve(part: str, context: str, mentions: Sequence[Named]) -> str:
     """The part with "she", "her", "uska" replaced by the person the conversation mentioned
     last (left alone when the part names a person itself), and "me", "mujhe", "my" by the person the
     user said they are. What cannot be resolved stays as it is.
 
     >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
-    >>> resolve("make her a plan; mujhe partner chahiye", ctx, [],
-    ...         lambda t: [Mention(t, "Student", "name", t, 1.0)] if t in ("Sneha", "Payal") else [])
+    >>> resolve("make her a plan; mujhe partner chahiye", ctx, [])
     'make Payal a plan; Sneha ko partner chahiye'
     """
     person = default_lexicon().person
-    third, speaker = _person_in(context, mentions, person, link)
+    third, speaker = _person_in(context, person)
     if any(m.label == person for m in mentions):
         third = None      # the part names its person: its "her" points there, not back
     words = part.split()
@@ -182,15 +180,13 @@ def _kind_of(word: str, nxt: str) -> str | None:
     return None
 
 
-Found = tuple[str, Sequence[Mention], Sequence[Sequence[Any]]]   # question, its values, its rows
+Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
 
 
-def _stands_for(kind: str, noun: str, found: Sequence[Found],
-                link: Callable[[str], Sequence[Mention]]) -> str | None:
+def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
     """The value a pointing word stands for, from the latest part that found something."""
-    for question, mentions, rows in reversed(found):
-        asked = [(m.label, m.value) for m in mentions]
-        got = _found_values(rows, link)
+    for question, asked_values, got_values in reversed(found):
+        asked, got = list(asked_values), list(got_values)
         if kind == "that":
             label = noun.rstrip("s").lower()
             hit = [v for lab, v in got + asked if lab.lower() == label]
@@ -204,17 +200,6 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found],
     return None
 
 
-def _found_values(rows: Sequence[Sequence[Any]], link: Callable[[str], Sequence[Mention]]
-                  ) -> list[tuple[str, str]]:
-    """(label, value) of the cells of the first rows that are graph values, in order."""
-    values = []
-    for row in rows[:3]:
-        for cell in row:
-            if isinstance(cell, str):
-                values += [(m.label, m.value) for m in link(cell) if m.value == cell][:1]
-    return values
-
-
 def _as_question(text: str) -> str:
     text = text.strip().rstrip(",")
     return text if text.endswith("?") or not _is_question(tokens(text), opening=True) else text + "?"
@@ -226,4 +211,4 @@ def refers_back(part: str) -> bool:
     >>> refers_back("which clubs is that student in?"), refers_back("Who is Payal?")
     (True, False)
     """
-    return any(w in _REFERRING or w in HINDI_CASE for w in question_key(part).split())
+    return any(w in REFERRING or w in HINDI_CASE for w in question_key(part).split())
