@@ -479,3 +479,48 @@ def test_a_word_list_in_the_code_is_found():
               'QUERY = "MATCH (s:Student) RETURN s.name"\n')
     assert word_lists(source, {"who", "whom", "whose", "kaun", "kon", "kisne", "the", "a"}) == [
         "who whom whose kaun kon kisne"]
+
+
+def untyped_statuses(source: str) -> list[str]:
+    """The `status` fields and variables of `source` annotated with anything but `Status`."""
+    return [ast.unparse(n) for n in ast.walk(ast.parse(source)) if isinstance(n, ast.AnnAssign)
+            and ast.unparse(n.target).rsplit(".", 1)[-1] == "status"
+            and "Status" not in ast.unparse(n.annotation)]
+
+
+def test_every_status_is_the_one_status_type():
+    from course.pipeline.results import STATUSES, Result
+
+    assert STATUSES == ("answered", "out_of_scope", "blocked", "failed")
+    assert "Status" in str(Result.__annotations__["status"])
+    found = {_module_name(p): bad for p in PACKAGE.rglob("*.py")
+             if (bad := untyped_statuses(p.read_text(encoding="utf-8")))}
+    assert not found, f"annotate these with course.pipeline.results.Status: {found}"
+
+
+def test_an_untyped_status_is_found():
+    source = ("class A:\n    status: str = 'answered'\n"
+              "class B:\n    status: Status = 'failed'\n    kind: str = ''\n")
+    assert untyped_statuses(source) == ["status: str = 'answered'"]
+
+
+def test_a_refusal_and_a_questions_cost_are_written_in_one_place():
+    # the refusal answers are set by Result.refuse, the token totals by agents.cost.add_up
+    for path in PACKAGE.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        if path.name not in ("results.py", "prompts.py"):
+            assert not re.search(r"(OUT_OF_SCOPE|BLOCKED)_ANSWER\[", source), path.name
+        if path.name != "cost.py":
+            assert "sum(s.input_tokens" not in source, path.name
+
+
+def test_the_system_prompt_template_is_written_once():
+    sources = [p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py")]
+    assert sum(s.count("RULES:\n{rules}\n\nEXAMPLES:\n{examples}") for s in sources) == 1
+
+
+def test_a_part_of_an_agentic_answer_is_built_by_name():
+    calls = [f"{_module_name(p)}: {ast.unparse(n)[:60]}" for p in PACKAGE.rglob("*.py")
+             for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))) if isinstance(n, ast.Call)
+             and ast.unparse(n.func).endswith("SubQuestion") and len(n.args) > 2]
+    assert not calls, calls

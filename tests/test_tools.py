@@ -310,3 +310,12 @@ def test_cli_max_steps_and_the_agents(college_db):
     assert agentic.returncode == 0 and json.loads(agentic.stdout)["agent"] == "agentic"
     default = json.loads(ask(college_db, "--json", "Who is Payal?").stdout)
     assert "tool_calls" not in default and default["status"] == "answered"
+
+
+def test_a_guard_refusal_is_read_from_the_result_not_from_its_wording():
+    from course.agents.tools import _attempt
+    from course.pipeline.results import CallRecord
+
+    call = CallRecord("execute_cypher", {"query": "MATCH (n) DELETE n"}, False,
+                      "Not allowed: DELETE changes the data.", None, 80, 1.0, refused=True)
+    assert _attempt(1, call).kind == "unsafe_blocked" and _attempt(1, call).verdict == "refused"

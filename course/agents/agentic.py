@@ -38,14 +38,14 @@ from typing import Any
 from course.agents.agentic_roles import ChatRoles
 from course.agents.agentic_run import AgenticResult, CriticRound, Run, SubQuestion, best_parts
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, search_notes
-from course.agents.cost import cost_usd
+from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
 from course.foundation.language import points_elsewhere, question_key
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
 from course.pipeline.agent import Agent, Memory
-from course.pipeline.results import CallRecord, Result
+from course.pipeline.results import REFUSALS, CallRecord, Result
 from course.pipeline.schema import GraphSchema
 
 DEFAULT_ROUNDS = 2
@@ -105,7 +105,8 @@ class AgenticAgent(Agent):
                 self._part(run, roles, toolbox, part, number, 0, context)
             else:   # a bound, like the tool loop's step cap: said, never silently dropped
                 run.sub_questions.append(SubQuestion(
-                    part, part, "", {}, [], TOO_MANY.format(n=MAX_PARTS), status="failed",
+                    question=part, rewritten=part, tool="", arguments={}, rows=[],
+                    answer=TOO_MANY.format(n=MAX_PARTS), status="failed",
                     error=TOO_MANY.format(n=MAX_PARTS), part=number))
         for round_ in range(1, self.max_rounds + 1 if self.critic_on else 1):
             asked = self._review(run, roles, toolbox, result, round_)
@@ -207,7 +208,7 @@ class AgenticAgent(Agent):
 def _untried(run: Run, number: int, toolbox: Toolbox) -> bool:
     """Is there a tool this part has not failed with yet? (A refusal is never asked again.)"""
     subs = [s for s in run.sub_questions if s.part == number]
-    if any(s.status in ("out_of_scope", "blocked") for s in subs):
+    if any(s.status in REFUSALS for s in subs):
         return False
     return bool(toolbox.specs(without=[s.tool for s in subs if not s.found]))
 
@@ -235,18 +236,15 @@ def _finish(result: AgenticResult, run: Run) -> None:
     if found:
         result.status = "answered"
     elif best and all(s.status == "out_of_scope" for s in best):
-        result.status, result.answer = "out_of_scope", prompts.OUT_OF_SCOPE_ANSWER[result.language]
+        result.refuse("out_of_scope")
     elif any(s.status == "blocked" for s in best):
-        result.status, result.answer = "blocked", prompts.BLOCKED_ANSWER[result.language]
+        result.refuse("blocked")
     else:
         result.status = "failed"
         result.error = "; ".join(dict.fromkeys(s.error or "nothing found" for s in best))
     result.sub_questions, result.critic = run.sub_questions, run.critic
-    result.steps, result.stopped, result.llm_calls = run.steps, "answer", run.llm_calls
-    result.provider = next((s.provider for s in reversed(run.steps)), None)
-    result.input_tokens = sum(s.input_tokens or 0 for s in run.steps)
-    result.output_tokens = sum(s.output_tokens or 0 for s in run.steps)
-    result.cost_usd = cost_usd(run.steps)
+    result.stopped, result.llm_calls = "answer", run.llm_calls
+    add_up(result, run.steps)
     known = {(m.label, m.value) for m in result.mentions}
     for s in run.sub_questions:   # what the rewritten parts named ("she" -> Payal): memory keeps it
         for m in s.mentions:

@@ -47,6 +47,7 @@ from course.pipeline.comparison import same_rows
 from course.pipeline.evaluation import REFERENCE_MAX_ROWS, REFUSED, json_lines
 from course.pipeline.prompt_size import size
 from course.pipeline.schema import GraphSchema, introspect
+from course.pipeline.results import Status
 
 MULTIPART_SET = PROJECT_ROOT / "data" / "eval" / "multipart.jsonl"
 NOTES_SET = PROJECT_ROOT / "data" / "eval" / "notes.jsonl"
@@ -108,7 +109,7 @@ class PartOutcome:
     id: str
     kind: str
     question: str
-    status: str
+    status: Status
     verdict: str          # full | half | wrong | refused | failed
     right: int
     parts: int

@@ -18,7 +18,8 @@ from typing import Any
 from course.agents.tools import ToolResult
 from course.llm.base import Usage
 from course.pipeline.linking import Mention
-from course.pipeline.results import CallRecord, Step, printable, rows_table, text_table
+from course.pipeline.results import (CallRecord, Status, Step, printable, rows_table,
+                                    text_table)
 
 
 @dataclass
@@ -33,7 +34,7 @@ class SubQuestion:
     answer: str
     columns: list[str] = field(default_factory=list)
     cypher: str | None = None
-    status: str = "answered"
+    status: Status = "answered"
     error: str | None = None
     found: bool = False
     round: int = 0                # 0: from the question; 1, 2: asked for by the critic

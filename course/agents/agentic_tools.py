@@ -35,7 +35,7 @@ from course.llm.base import LLM, ToolSpec
 from course.llm.offline.chain import traversed
 from course.pipeline.agent import Agent
 from course.pipeline.linking import link_entities
-from course.pipeline.results import Result, printable
+from course.pipeline.results import Result, Status, printable
 from course.pipeline.schema import GraphSchema, introspect
 
 LINKED = re.compile(r"\(a (\w+)\.(\w+) value")    # how a parameter names the graph value it takes
@@ -52,7 +52,7 @@ class ToolOutput:
     rows: list[list[Any]] = field(default_factory=list)
     cypher: str | None = None
     answer: str = ""               # text2cypher and answer_given bring their own
-    status: str = "answered"       # answered | out_of_scope | blocked | failed
+    status: Status = "answered"
     error: str | None = None
     llm_calls: int = 0
     input_tokens: int = 0

@@ -46,7 +46,7 @@ from course.foundation.db import cell_values
 from course.foundation.language import depends_on_context, question_key  # noqa: F401 (memory's words)
 from course.pipeline.linking import Mention
 from course.pipeline.prompts import AS_DATA, fence
-from course.pipeline.results import Result
+from course.pipeline.results import Result, Status
 
 RESULT_CHARS = 300          # how much of a turn's rows goes into the prompt
 ROWS_LINKED = 5             # rows read for "what the answer was about"
@@ -65,7 +65,7 @@ class Turn:
     cypher: str | None
     result: str          # the rows, as JSON, trimmed to RESULT_CHARS
     answer: str | None   # None: rows only, no answer was written
-    status: str = "answered"
+    status: Status = "answered"
 
     def render(self) -> str:
         return "\n".join([f"[Turn {self.n}] User: {one_line(self.question)}",

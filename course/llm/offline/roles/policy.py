@@ -5,7 +5,7 @@ of the roles' replies, and answers as a model is asked to:
 
 - `{"questions": [...]}`: the updater's split (`RuleUpdater.split` on the QUESTION);
 - `{"question": "..."}`: the updater's rewrite of a later part (`RuleUpdater.rewrite` with the
-  RESULTS SO FAR, else `resolve` with the conversation);
+  RESULTS SO FAR, else `resolve_pronouns` with the conversation);
 - `{"complete": ...}`: the critic (`RuleCritic.review` of the RESULTS SO FAR against the
   question's LINKED VALUES);
 - tools offered, none of them the tool loop's `execute_cypher`: the router, one tool call
@@ -32,7 +32,7 @@ from typing import Any
 from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
-from course.llm.offline.roles.updater import RuleUpdater, refers_back, resolve
+from course.llm.offline.roles.updater import RuleUpdater, refers_back, resolve_pronouns
 from course.llm.offline.roles.words import Linked, linked_values
 from course.llm.offline.tools import QUERY_TOOL
 
@@ -124,4 +124,4 @@ def rewrite(prompt: RolePrompt) -> str:
         return RuleUpdater().rewrite(prompt.question, [
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
              [tuple(v) for v in p.get("values", [])]) for p in found])
-    return resolve(prompt.question, prompt.context, prompt.linked)
+    return resolve_pronouns(prompt.question, prompt.context, prompt.linked)

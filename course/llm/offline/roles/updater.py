@@ -126,13 +126,13 @@ def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
     return (recent[0] if recent else None), speaker
 
 
-def resolve(part: str, context: str, mentions: Sequence[Named]) -> str:
+def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     """The part with "she", "her", "uska" replaced by the person the conversation mentioned
     last (left alone when the part names a person itself), and "me", "mujhe", "my" by the person the
     user said they are. What cannot be resolved stays as it is.
 
     >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
-    >>> resolve("make her a plan; mujhe partner chahiye", ctx, [])
+    >>> resolve_pronouns("make her a plan; mujhe partner chahiye", ctx, [])
     'make Payal a plan; Sneha ko partner chahiye'
     """
     person = default_lexicon().person
