@@ -524,3 +524,14 @@ def test_a_part_of_an_agentic_answer_is_built_by_name():
              for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))) if isinstance(n, ast.Call)
              and ast.unparse(n.func).endswith("SubQuestion") and len(n.args) > 2]
     assert not calls, calls
+
+
+def test_a_step_says_its_role_in_one_type():
+    from typing import get_args
+
+    from course.agents.agentic_run import Run
+    from course.pipeline.results import Step, StepKind
+
+    assert {"updater", "router", "critic", "text2cypher", "answer"} <= set(get_args(StepKind))
+    assert Step.__annotations__["kind"] == "StepKind"
+    assert inspect.signature(Run.step).parameters["role"].annotation == "StepKind"

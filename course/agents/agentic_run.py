@@ -18,8 +18,8 @@ from typing import Any
 from course.agents.tools import ToolResult
 from course.llm.base import Usage
 from course.pipeline.linking import Mention
-from course.pipeline.results import (CallRecord, Status, Step, printable, rows_table,
-                                    text_table)
+from course.pipeline.results import (CallRecord, Status, Step, StepKind, printable,
+                                    rows_table, text_table)
 
 
 @dataclass
@@ -70,7 +70,7 @@ class Run:
     steps: list[Step] = field(default_factory=list)
     llm_calls: int = 0
 
-    def step(self, role: str, text: str, usage: Usage, provider: str, model: str,
+    def step(self, role: StepKind, text: str, usage: Usage, provider: str, model: str,
              call: CallRecord | None = None, *, calls: int = 1) -> Step:
         """Record one step of a role; it made `calls` LLM calls (text2cypher makes several)."""
         step = Step(len(self.steps) + 1, f"{role}: {text}", [call] if call else [], provider,

@@ -36,7 +36,7 @@ from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
 from course.pipeline.linking import Mention, link_entities, name_index
-from course.pipeline.results import Attempt, CallRecord, Result, Step, printable
+from course.pipeline.results import Attempt, CallRecord, Result, Step, StepKind, printable
 from course.pipeline.safety import run_guarded
 from course.pipeline.schema import GraphSchema, introspect
 
@@ -285,7 +285,7 @@ class Agent:
         attempt.kind, attempt.error = kind, error
         return hint
 
-    def _ask(self, result: Result, user: str, system: str, *, kind: str) -> Completion:
+    def _ask(self, result: Result, user: str, system: str, *, kind: StepKind) -> Completion:
         """One model call, kept as a step of `kind` (cypher or answer), failed or not."""
         result.llm_calls += 1
         started = time.perf_counter()

@@ -37,6 +37,8 @@ Status = Literal["answered", "out_of_scope", "blocked", "failed"]
 Refusal = Literal["out_of_scope", "blocked"]     # the agent said no: an answer, not a gap
 STATUSES: tuple[Status, ...] = get_args(Status)
 REFUSALS: tuple[Refusal, ...] = get_args(Refusal)
+# What a model call was for (`Step.kind`): the role it played.
+StepKind = Literal["cypher", "answer", "tools", "updater", "router", "critic", "text2cypher", ""]
 
 SHOWN_ROWS = 20       # rows a table shows before "... N more rows"
 
@@ -211,7 +213,7 @@ class Step:
     tools_ms: float
     final: bool = False           # the tool loop's call without tools, at the cap or the budget
     problem: str | None = None    # the call failed, or its tool call could not be read
-    kind: str = ""
+    kind: StepKind = ""            # "": not said
 
 
 @dataclass
