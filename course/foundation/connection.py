@@ -23,6 +23,7 @@ from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.db import (DEFAULT_GRAPH, CheckedPool, Database, password_message,
                                   unavailable_message)
 from course.foundation.errors import DatabaseUnavailable
+from course.foundation.graphs import require_data_graph
 from course.foundation.server import NO_RETRY, SOCKET_TIMEOUT_S, EmbeddedServer
 
 
@@ -137,9 +138,10 @@ def connect(*, url: str | None = None, path: str | os.PathLike | None = None,
 
     `url` (or FALKORDB_URL) selects a FalkorDB server; otherwise the embedded database at
     `path` (or COURSE_DB, default `.course/college.db`). `graph` (or COURSE_GRAPH) names the
-    graph, default "college".
+    graph, default "college"; a memory graph (notebook 10) is refused (`require_data_graph`).
     """
     graph_name, url, db_path = _resolve(url, path, graph)
+    require_data_graph(graph_name)   # a user's stored conversation is no verb's data
     if url:
         return _connect_server(url, graph_name)
     assert db_path is not None  # no URL: an embedded file, always

@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
+from course.foundation.graphs import MEMORY_GRAPH_PREFIX, require_data_graph  # noqa: F401 - re-exported
 from course.foundation.language import language_of
 from course.foundation.versioning import one_version
 from course.llm.base import LLM, Completion
@@ -42,9 +43,6 @@ from course.pipeline.schema import GraphSchema, introspect
 
 MAX_QUESTION_CHARS = 2_000
 _SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
-# One user's stored conversations live in a graph of this prefix (notebook 10); they are
-# nobody else's data, so the agent never queries one.
-MEMORY_GRAPH_PREFIX = "memory_user_"
 
 
 def check_course_graph(graph_name: str) -> str:
@@ -53,11 +51,7 @@ def check_course_graph(graph_name: str) -> str:
     >>> check_course_graph("college")
     'college'
     """
-    if graph_name.startswith(MEMORY_GRAPH_PREFIX):
-        raise InvalidInput(f"The graph {printable(graph_name, limit=80)!r} holds a user's stored "
-                           "conversation, not course data, so the agent will not query it: set "
-                           "COURSE_GRAPH to a course graph (default college), or unset it.")
-    return graph_name
+    return require_data_graph(graph_name)   # the one check, in course.foundation.graphs
 
 
 def check_question(question: Any) -> str:

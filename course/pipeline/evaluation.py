@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
+from course.foundation.graphs import require_data_graph
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database
 from course.foundation.errors import CourseError, DataFileError
@@ -233,6 +234,7 @@ def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attem
     `make_agent(db, llm, memory=..., schema=...)` builds another agent to measure (notebook
     11's tool loop); by default it is the pipeline, `Agent(..., max_attempts=max_attempts)`.
     """
+    require_data_graph(db.graph_name)
     if make_agent is None:
         def make_agent(db: Database, llm: LLM, **options: Any) -> Agent:
             return Agent(db, llm, max_attempts=max_attempts, **options)

@@ -28,7 +28,7 @@ from course.foundation.db import Database
 from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
 from course.foundation.language import language_of
 from course.foundation.versioning import data_version
-from course.pipeline.agent import MEMORY_GRAPH_PREFIX
+from course.foundation.graphs import MEMORY_GRAPH_PREFIX
 from course.pipeline.linking import Mention
 from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
                                     question_key)
