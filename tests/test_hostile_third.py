@@ -199,3 +199,80 @@ def test_an_answer_written_with_no_conversation_is_still_shared(college_db, forg
         college_db, session="c", user="carol", cache=AnswerCache(college_db)))
     served = second.answer("Who is Payal?")
     assert served.from_memory and served.llm_calls == 0 and served.answer.startswith("Payal 2 CSE")
+
+
+# --- 4. a full disk: no lock outlives its holder ------------------------------------------
+
+def _lock_key(db):
+    from course.foundation.server import LOCK_PREFIX
+
+    return f"{LOCK_PREFIX}loading:{db.graph_name}"
+
+
+@pytest.fixture
+def refusing_writes(college_db):
+    """The real server made to refuse every write, as a full disk does (MISCONF): here with
+    `min-replicas-to-write 1` and no replica (NOREPLICAS). Restored afterwards."""
+    connection = college_db.client.connection
+
+    def refuse() -> None:
+        connection.config_set("min-replicas-to-write", 1)
+
+    yield refuse
+    connection.config_set("min-replicas-to-write", 0)
+
+
+def test_a_load_that_fails_on_a_full_disk_is_a_sentence_and_leaves_no_lock(
+        college_db, refusing_writes, monkeypatch, capsys):
+    import threading
+
+    from course.foundation import dataset
+    from course.foundation.errors import CourseError
+    from course.foundation.locks import LEASE_S
+
+    real_write = dataset.write_dataset
+
+    def disk_fills_up(db, data):   # the disk fills up once the lock is taken
+        refusing_writes()
+        real_write(db, data)
+
+    monkeypatch.setattr(dataset, "write_dataset", disk_fills_up)
+    with pytest.raises(CourseError):
+        load_college(college_db)
+    connection = college_db.client.connection
+    assert connection.pttl(_lock_key(college_db)) <= LEASE_S * 1000   # -2: gone; else ends soon
+    connection.config_set("min-replicas-to-write", 0)   # space is freed
+    monkeypatch.setattr(dataset, "write_dataset", real_write)
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (load_college(college_db), done.set()), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert done.is_set()   # the next load did not wait out the lock
+
+
+def test_taking_the_lock_on_a_full_disk_is_a_sentence(college_db, refusing_writes):
+    from course.foundation.errors import DatabaseUnavailable
+
+    refusing_writes()
+    with pytest.raises(DatabaseUnavailable, match="refuses every write"):
+        load_college(college_db)
+
+
+def test_a_lock_whose_holder_has_ended_is_broken_with_a_sentence(college_db, monkeypatch, capsys):
+    import socket
+    import threading
+    from pathlib import Path
+
+    dead = int(Path("/proc/sys/kernel/pid_max").read_text()) + 1   # no process has this id
+    college_db.client.connection.set(_lock_key(college_db), json.dumps(
+        {"host": socket.gethostname(), "pid": dead, "token": "t"}), ex=300)
+    monkeypatch.setenv("COURSE_DB", college_db.location)
+    monkeypatch.setenv("COURSE_GRAPH", college_db.graph_name)
+    status = []
+    worker = threading.Thread(target=lambda: status.append(main(["load", "--json"])), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert status == [0]   # loaded at once, not after the lock's 300 s
+    said = capsys.readouterr()
+    assert f"process {dead}, which has ended" in said.err and "Traceback" not in said.err
+    assert json.loads(said.out)["nodes"] == 75
