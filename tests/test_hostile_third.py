@@ -354,3 +354,176 @@ def test_the_agentic_results_so_far_are_fenced():
     for _, user in (critic_prompt("Who is Zoya?", run), rewrite_prompt("next", run)):
         assert _inside_fence(user, "RULE 9") and _inside_fence(user, "RULE 11")
         _no_line_starts_with_a_rule(user)
+
+
+# --- 6. smaller holes ----------------------------------------------------------------------
+
+KEY = "gsk_TESTKEY1abcdef0123456789"
+
+
+def _key_forms() -> list[str]:
+    import html
+
+    return ["gsk_TE\nSTKEY1\nabcdef\n0123456789",                      # chunks shorter than 8
+            " ".join(KEY), "\u200d".join(KEY), "\u200b".join(KEY),      # spaced, zero-width
+            KEY.encode().hex(), KEY.encode().hex().upper(),              # hex
+            "".join(f"&#{ord(c)};" for c in KEY), "".join(f"&#x{ord(c):x};" for c in KEY),
+            html.escape(KEY), "".join(f"\\u{ord(c):04x}" for c in KEY),  # HTML entities, \u
+            '"gsk_TE" "STKEY1" "abcdef" "0123456789"']
+
+
+@pytest.mark.parametrize("shown", _key_forms(), ids=range(len(_key_forms())))
+def test_a_key_is_redacted_whatever_sits_between_its_characters(shown, monkeypatch):
+    from course.llm.errors import redact
+
+    monkeypatch.setenv("GROQ_API_KEY", KEY)
+    body = f'401 {{"error": "Invalid API Key: {shown}"}} for org'
+    cleaned = redact(body)
+    assert "[redacted]" in cleaned and "401" in cleaned and "for org" in cleaned
+    kept = "".join(ch for ch in cleaned.lower() if ch.isalnum())
+    assert "testkey1" not in kept and "0123456789" not in kept and "456789" not in kept
+
+
+def test_redaction_leaves_ordinary_text_alone(monkeypatch):
+    from course.llm.errors import redact
+
+    monkeypatch.setenv("GROQ_API_KEY", KEY)
+    text = "Payal is a second-year CSE student; test key words 12 34 stay."
+    assert redact(text) == text
+
+
+MALFORMED_URLS = ["redis://127.0.0.1:1#hunter2pw", "redis://127.0.0.1:1/;password=hunter2pw",
+                  "redis://127.0.0.1:1/0;pass=hunter2pw", "redis://:hunter2pw@127.0.0.1:notaport",
+                  "redis://u:hunter2pw@127.0.0.1:1#frag", "redis://127.0.0.1:1/?password=hunter2pw#x",
+                  "redis://127.0.0.1:1/&password=hunter2pw", "redis://127.0.0.1:1;token=hunter2pw"]
+
+
+@pytest.mark.parametrize("url", MALFORMED_URLS)
+def test_a_malformed_url_never_shows_its_password(url, monkeypatch, capsys):
+    monkeypatch.setenv("FALKORDB_URL", url)
+    for verb in (["info", "--json"], ["info"], ["load"]):
+        main(verb)
+        said = capsys.readouterr()
+        assert "hunter2pw" not in said.out + said.err, (verb, said)
+        assert "Traceback" not in said.err
+
+
+def test_json_lines_escape_every_line_separator(capsys):
+    from course.cli import print_json
+
+    print_json({"answer": "a\u2028b\u2029c\x85d\re"})
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1 and json.loads(out)["answer"] == "a\u2028b\u2029c\x85d\re"
+
+
+def test_what_goes_to_the_answer_model_is_capped(college_db):
+    from course.pipeline import prompts
+    from course.pipeline.agent import Agent
+
+    _, user = prompts.answer_prompt("Q?", "RETURN x", ["x"], [["y" * 3_410_166]])
+    assert len(user) < 5_000 and "cut short" in user
+    llm = ScriptedLLM(["RETURN string.join([x IN range(1, 5000) | 'xxxxxxxxxx'], '') AS s", "Long."])
+    result = Agent(college_db, llm).answer("What is the long text?")
+    assert result.status == "answered" and len(llm.prompts[-1]) < 5_000
+
+
+def test_eval_on_a_file_that_is_not_utf8_is_a_sentence(tmp_path, capsys):
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b'{"id": "q1", "question": "Who is \xff Payal?"}\n')
+    assert main(["eval", str(broken), "--provider", "offline"]) == 1
+    said = capsys.readouterr()
+    assert "broken.jsonl" in said.err and "UTF-8" in said.err and "Traceback" not in said.err
+
+
+def test_course_db_must_be_a_file_in_a_folder_that_can_hold_it(tmp_path, monkeypatch, capsys):
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for place in (tmp_path, fifo):   # a folder (/tmp), something that is not a file (/dev/null)
+        monkeypatch.setenv("COURSE_DB", str(place))
+        before = set(tmp_path.parent.iterdir()) | set(tmp_path.iterdir())
+        assert main(["load"]) == 1
+        said = capsys.readouterr()
+        assert "COURSE_DB" in said.err and "Traceback" not in said.err
+        assert set(tmp_path.parent.iterdir()) | set(tmp_path.iterdir()) == before   # nothing made
+
+
+def test_a_timeout_while_linking_names_is_a_sentence_that_says_what_timed_out(college_db, monkeypatch):
+    from course.foundation.errors import QueryTimedOut
+    from course.pipeline import agent as agent_module
+    from course.pipeline.agent import Agent
+    from course.pipeline.memory import ShortTermMemory
+
+    def mock_link_that_times_out(db, text, **options):   # a mock: the server is too busy
+        raise QueryTimedOut("The query ran longer than its time limit and was stopped.")
+
+    agent = Agent(college_db, ScriptedLLM([PAYAL_QUERY, "Payal."]), memory=ShortTermMemory())
+    monkeypatch.setattr(agent_module, "link_entities", mock_link_that_times_out)
+    result = agent.answer("Who is Payal?")
+    assert result.error and "names" in result.error and "timed out" in result.error
+    assert "unexpected" not in (result.answer or "") + result.error
+
+
+def test_load_csv_is_refused_in_every_door(college_db):
+    from course.agents.tools import ToolAgent
+    from course.foundation.errors import UnsafeQuery
+    from course.llm.base import ToolCall
+    from course.pipeline.agent import Agent
+    from course.pipeline.safety import run_guarded
+
+    load = "LOAD CSV FROM 'https://example.com/x.csv' AS row RETURN row"
+    with pytest.raises(UnsafeQuery, match="LOAD CSV"):
+        run_guarded(college_db, load)
+    assert Agent(college_db, ScriptedLLM([load, load])).answer("Read the file").status == "blocked"
+    tools = ToolAgent(college_db, ScriptedLLM([ToolCall("execute_cypher", {"query": load}), "No."]))
+    result = tools.answer("Read the file")
+    calls = result.tool_calls()
+    assert calls and not calls[0]["ok"] and "LOAD CSV" in calls[0]["error"]
+
+
+def test_a_student_with_no_clubs_is_answered_offline_by_every_agent(college_db):
+    from course.llm.offline import OfflineLLM
+    from course.pipeline.agent import Agent
+    from course.planner.planner_tools import learner_agent
+
+    college_db.query("CREATE (:Student {id: 'SZ1', name: 'Zoya', year: 1, branch: 'ME'})")
+    for agent in (Agent(college_db, OfflineLLM()), learner_agent(college_db, OfflineLLM())):
+        result = agent.answer("Who is Zoya?")
+        assert result.status != "failed", result.error
+        assert "RETURN" not in (result.answer or "") and "OUT_OF_SCOPE" not in (result.answer or "")
+
+
+def test_an_answer_the_offline_rules_cannot_write_is_prose_not_the_sentinel_query(monkeypatch):
+    from course.llm.offline import OfflineLLM, provider
+    from course.pipeline import prompts
+
+    def mock_rules_that_crash(prompt):   # a mock of a bug in the answer rules
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(provider, "write_answer", mock_rules_that_crash)
+    _, user = prompts.answer_prompt("Who is Zoya?", "MATCH (s) RETURN s", ["s"], [["Zoya"]])
+    text = OfflineLLM().complete(user, system=prompts.ANSWER_SYSTEM).text
+    assert "RETURN" not in text and "OUT_OF_SCOPE" not in text and "could not write" in text
+
+
+def test_a_timeout_while_remembering_leaves_the_answer_and_says_so(college_db, monkeypatch):
+    from course.foundation.errors import QueryTimedOut
+    from course.pipeline import agent as agent_module
+    from course.pipeline.agent import Agent
+    from course.pipeline.linking import link_entities
+    from course.pipeline.memory import ShortTermMemory
+
+    calls = []
+
+    def mock_link_that_times_out_the_second_time(db, text, **options):
+        calls.append(text)
+        if len(calls) > 1:   # linking the answer's names, as memory does
+            raise QueryTimedOut("The query ran longer than its time limit and was stopped.")
+        return link_entities(db, text, **options)
+
+    agent = Agent(college_db, ScriptedLLM([PAYAL_QUERY, "Payal is in year 2."]), memory=ShortTermMemory())
+    monkeypatch.setattr(agent_module, "link_entities", mock_link_that_times_out_the_second_time)
+    result = agent.answer("Who is Payal?")
+    assert result.status == "answered" and result.answer == "Payal is in year 2."
+    assert "not remembered" in result.error and "names" in result.error and "timed out" in result.error

@@ -26,7 +26,8 @@ from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 from course.foundation.db import Database, Rows
-from course.foundation.errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
+from course.foundation.errors import (CourseError, InvalidInput, QueryFailed, QueryTimedOut,
+                                      UnsafeQuery)
 from course.foundation.graphs import MEMORY_GRAPH_PREFIX, require_data_graph  # noqa: F401 - re-exported
 from course.foundation.language import language_of
 from course.foundation.versioning import one_version
@@ -171,8 +172,13 @@ class Agent:
                                             template=self.prompt)
 
     def link(self, text: str) -> list[Mention]:
-        """Graph values named in any text (the question, an answer)."""
-        return link_entities(self.db, text, schema=self.schema)
+        """Graph values named in any text (the question, an answer); a timeout says it was this."""
+        try:
+            return link_entities(self.db, text, schema=self.schema)
+        except QueryTimedOut as exc:
+            raise QueryTimedOut(
+                "Looking up the names in the text in the graph timed out (the database is busy "
+                "or slow): ask again in a moment.", server_message=exc.server_message) from exc
 
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
@@ -202,7 +208,10 @@ class Agent:
             result.answer = None
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         if self.memory is not None and result.status != "failed":
-            self.memory.remember(result, result.mentions, self.link)
+            try:
+                self.memory.remember(result, result.mentions, self.link)
+            except CourseError as exc:   # the answer stands; say that it was not remembered
+                result.error = f"This turn was not remembered: {exc}"
         return result
 
     def _loop(self, result: Result) -> None:

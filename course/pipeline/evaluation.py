@@ -92,11 +92,16 @@ def json_lines(path: Path, *, what: str, example: str) -> Iterator[tuple[int, di
     names the file (and line).
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        raw = path.read_bytes().splitlines()
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be read ({exc.strerror}). Give the path of a "
                             f"JSONL {what}, e.g. data/eval/{example}.") from None
-    for number, line in enumerate(lines, 1):
+    for number, data in enumerate(raw, 1):
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DataFileError(f"{path.name} line {number}: not UTF-8 text; save the file as "
+                                "UTF-8 and run it again.") from None
         if line.strip() and not line.lstrip().startswith("//"):
             yield number, json_line(line, path.name, number)
 

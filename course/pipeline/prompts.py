@@ -262,11 +262,35 @@ def fence(body: str, *, note: str = "") -> str:
     return opening + "\n" + "\n".join(lines) + "\nDATA>>>"
 
 
+MAX_ANSWER_CHARS = 4_000   # the rows the answer model reads, as JSON lines
+
+
+def _capped_rows(rows: Sequence[Sequence[Any]]) -> tuple[str, bool]:
+    """The rows as JSON lines, no more than MAX_ANSWER_CHARS; and whether some were cut."""
+    lines: list[str] = []
+    size = 0
+    for row in rows:
+        line = json.dumps(list(row), ensure_ascii=False, default=str)
+        if size + len(line) > MAX_ANSWER_CHARS:
+            room = MAX_ANSWER_CHARS - size
+            if room > 40 or not lines:
+                lines.append(line[:max(room, 40)] + " …")
+            return "\n".join(lines), True
+        lines.append(line)
+        size += len(line) + 1
+    return "\n".join(lines), False
+
+
 def answer_prompt(question: str, cypher: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
                   *, truncated: bool = False, system: str = ANSWER_SYSTEM) -> tuple[str, str]:
-    """(system, user) for writing the answer: rows fenced as data, one JSON row per line."""
-    body = "\n".join(json.dumps(list(row), ensure_ascii=False, default=str) for row in rows)
+    """(system, user) for writing the answer: rows fenced as data, one JSON row per line, at
+    most MAX_ANSWER_CHARS of them (as the tool loop caps a result), said to be cut short when cut.
+
+    >>> len(answer_prompt("Q?", "RETURN s", ["s"], [["x" * 10**6]])[1]) < MAX_ANSWER_CHARS + 300
+    True
+    """
+    body, cut = _capped_rows(rows)
     user = ANSWER_USER.format(question=question, cypher=cypher, count=len(rows),
-                              truncated=", cut short" if truncated else "",
+                              truncated=", cut short" if truncated or cut else "",
                               columns=", ".join(columns), rows=fence(body))
     return system, user
