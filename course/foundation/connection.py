@@ -198,7 +198,7 @@ def db_path_problem(path: Path) -> str | None:
         return (f"{shown} is not a regular file (a device or a pipe): name a database file, "
                 "such as .course/college.db.")
     folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), None)
-    if folder is None or not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+    if folder is not None and folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
         return (f"{shown} is in a folder this user cannot write to ({path.parent}): name a file "
                 "in a folder of your own, such as .course/college.db.")
     return None
