@@ -527,3 +527,17 @@ def test_a_timeout_while_remembering_leaves_the_answer_and_says_so(college_db, m
     result = agent.answer("Who is Payal?")
     assert result.status == "answered" and result.answer == "Payal is in year 2."
     assert "not remembered" in result.error and "names" in result.error and "timed out" in result.error
+
+
+def test_reading_any_pattern_never_raises():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from course.pipeline.expressions import regex_problem
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet="a()[]{}|*+?\\^$.,0123456789:=!<kgu-", max_size=30))
+    def reads(pattern):
+        assert regex_problem(pattern) is None or regex_problem(pattern).startswith("it ")
+
+    reads()

@@ -137,7 +137,7 @@ def runaway_problem(code: list[Token]) -> tuple[str, str] | None:
                    else regex_problem(pattern))
             if why:
                 return (f"The regular expression of {function} could make the server try "
-                        f"exponentially many ways to match, inside one expression no time limit "
+                        f"a vast number of ways to match, inside one expression no time limit "
                         f"can stop ({why}); write a simpler pattern, a string written in the query "
                         "that repeats at most one part, or use CONTAINS, STARTS WITH or ENDS WITH.",
                         function)
