@@ -185,7 +185,7 @@ def db_path_problem(path: Path) -> str | None:
     """Why the embedded database cannot live at `path`, in a sentence; None when it can.
 
     Its server keeps a lock, a log, a pid file and a socket beside the file, so the path
-    must name a file (or nothing yet) in a folder this user may write to.
+    must name a file (or nothing yet), never a folder (/tmp) or a device (/dev/null).
 
     >>> db_path_problem(Path("/tmp"))[:40]
     'COURSE_DB (/tmp) is a folder, not a data'
@@ -197,11 +197,7 @@ def db_path_problem(path: Path) -> str | None:
     if path.exists() and not path.is_file():
         return (f"{shown} is not a regular file (a device or a pipe): name a database file, "
                 "such as .course/college.db.")
-    folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), None)
-    if folder is not None and folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-        return (f"{shown} is in a folder this user cannot write to ({path.parent}): name a file "
-                "in a folder of your own, such as .course/college.db.")
-    return None
+    return None   # a folder that cannot be written: the server's start says so (`server.py`)
 
 
 def _connect_embedded(path: Path, graph_name: str) -> Database:
