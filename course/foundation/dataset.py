@@ -204,21 +204,25 @@ def staging_name(graph_name: str) -> str:
     return f"{graph_name}__staging"
 
 
-def copy_graph(db: Database, source: str, target: str, *, tries: int = 20) -> None:
+def copy_graph(db: Database, source: str, target: str, *, wait_s: float = 60.0) -> None:
     """GRAPH.COPY `source` to `target` (which must not exist), waiting out a background save.
 
     FalkorDB copies a graph in a forked process, and the server cannot fork while it is already
     saving in the background (rewriting its append-only file): "could not fork". That lasts
-    moments, so the copy is tried again, up to `tries` times a tenth of a second apart.
+    moments on an idle machine and many seconds on a busy one, so the copy is tried again,
+    less often as time goes on, for up to `wait_s` seconds.
     """
-    for attempt in range(tries):
+    waited, pause = 0.0, 0.05
+    while True:
         try:
             db.command("GRAPH.COPY", source, target)
             return
         except QueryFailed as exc:
-            if "could not fork" not in str(exc) or attempt == tries - 1:
+            if "could not fork" not in str(exc) or waited >= wait_s:
                 raise
-            time.sleep(0.1)
+        time.sleep(pause)
+        waited += pause
+        pause = min(pause * 2, 1.0)
 
 
 def swap_in(db: Database, staging: Database) -> None:
