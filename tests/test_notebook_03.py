@@ -115,3 +115,21 @@ def test_a_memory_hungry_query_is_stopped_and_a_huge_result_is_cut_by_the_server
 def test_the_guard_refuses_a_huge_range_and_allows_a_small_one():
     assert check("RETURN size(range(1, 500000000))").clause == "range()"
     assert check("RETURN [x IN range(1, 10) | x * x] AS squares")
+
+
+def test_load_csv_is_refused_in_every_door_read_only_mode_would_run(college_db):
+    """Read-only mode alone runs LOAD CSV (above); the guard refuses it in the one guarded door,
+    so in the pipeline and the tool loop alike (the agentic agent's text2cypher is the pipeline)."""
+    from course import Agent, ScriptedLLM
+    from course.agents.tools import ToolAgent
+    from course.foundation.errors import UnsafeQuery
+    from course.llm.base import ToolCall
+    from course.pipeline.safety import run_guarded
+
+    with pytest.raises(UnsafeQuery, match="LOAD CSV"):
+        run_guarded(college_db, LOAD_CSV)
+    pipeline = Agent(college_db, ScriptedLLM([LOAD_CSV, LOAD_CSV])).answer("Load the students file")
+    assert pipeline.status == "blocked" and "LOAD CSV" in (pipeline.error or "")
+    model = ScriptedLLM([ToolCall("execute_cypher", {"query": LOAD_CSV}), "I may only read the graph."])
+    loop = ToolAgent(college_db, model).answer("Load the students file")
+    assert [c["ok"] for c in loop.tool_calls()] == [False] and "LOAD CSV" in model.histories[1][-1].content
