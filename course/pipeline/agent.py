@@ -292,7 +292,8 @@ class Agent:
 
     @staticmethod
     def _is_sentinel(result: Result, attempt: Attempt, rows: Rows) -> bool:
-        """The model's own refusals: OUT_OF_SCOPE (not about this graph), READ_ONLY (a write)."""
+        """True when the rows are one of the model's own refusals, OUT_OF_SCOPE (not about this
+        graph) or READ_ONLY (a write), and then the result is settled with its status and answer."""
         sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
         if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
