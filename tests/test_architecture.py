@@ -32,19 +32,13 @@ ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
     # else offline): the choice is taught in notebook 07, the default is used from 05 on.
     ("course.pipeline.agent", "course.llm.registry"),
-    # Loading the notes (lesson 1) also builds notebook 13's text layer, so every notebook's
-    # graph is ready to search; the learner meets chunks and embeddings only in lesson 13.
-    ("course.foundation.dataset", "course.retrieval.text_layer"),
     # The offline provider (05) plays every part a model plays: its `chat()` is the tool
     # loop's policy (taught in 11) and the agentic agent's roles (taught in 12), as a
     # model's chat() is there from the start.
     ("course.llm.offline.provider", "course.llm.offline.tools"),
     ("course.llm.offline.provider", "course.llm.offline.roles.policy"),
 }
-ALLOWED_UPWARD = {
-    # The same: the loader (foundation) builds the text layer (retrieval) after a load.
-    ("course.foundation.dataset", "course.retrieval.text_layer"),
-}
+ALLOWED_UPWARD: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:

@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
@@ -199,6 +199,9 @@ def _loading(db: Database) -> Iterator[None]:
         yield
 
 
+loading = _loading  # the same lock, for what else writes a graph (notebook 13's text layer)
+
+
 def staging_name(graph_name: str) -> str:
     """Where a load is built before it replaces the graph: 'college' -> 'college__staging'."""
     return f"{graph_name}__staging"
@@ -240,17 +243,18 @@ def swap_in(db: Database, staging: Database) -> None:
 
 
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
-                 data_dir: Path = DATA_DIR, embedder: str | None = None,
+                 data_dir: Path = DATA_DIR,
+                 also: Callable[[Database], dict[str, Any]] | None = None,
                  keep_ingested: bool = False) -> dict[str, Any]:
     """Load the college graph (idempotent) and return its counts.
 
     part="people" loads only the first part (students, subjects, clubs, skills, projects).
-    With the notes comes notebook 13's text layer, embedded with `embedder` (default
-    COURSE_EMBEDDER, else wordllama); its counts are reported beside the graph's.
     The load is built in a staging graph (from nothing with reset_first, else from a copy of
     the graph as it is) and swapped in when complete, so whoever reads the graph meanwhile
-    gets the old one or the new one, never a half-loaded one. A graph holding ingested
-    documents (notebook 15) is rebuilt from nothing too, unless `keep_ingested`.
+    gets the old one or the new one, never a half-loaded one. `also`, if given, runs on the
+    staging graph before the swap and its counts are reported beside the graph's (the command
+    line's `load` builds notebook 13's text layer that way). A graph holding
+    ingested documents (notebook 15) is rebuilt from nothing too, unless `keep_ingested`.
     """
     require_data_graph(db.graph_name)   # never load over a user's stored conversation
     if part not in ("all", "people"):
@@ -258,11 +262,6 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
     data = read_dataset(data_dir)  # a broken file fails before anything is written
     if part == "people":
         data = data.part(label for label in data.keys if label not in CONCEPT_LABELS)
-    text_layer = None
-    if "Note" in data.keys:  # notebook 13's module, imported only when a load needs it
-        from course.retrieval.text_layer import text_layer_builder
-
-        text_layer = text_layer_builder(embedder)  # an embedder that cannot run fails here
     with _loading(db):
         staging = db.select(staging_name(db.graph_name))
         graphs = db.client.list_graphs()
@@ -273,7 +272,7 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
             copy_graph(db, db.graph_name, staging.graph_name)
         write_dataset(staging, data)
         create_fulltext_indexes(staging, data.keys)
-        layer = text_layer(staging) if text_layer else {}
+        layer = also(staging) if also else {}
         swap_in(db, staging)
     return {**graph_counts(db), **layer}
 

@@ -238,50 +238,72 @@ class Agent:
             result.answer = f"Sorry, I couldn't answer that. {last.error}"
 
     def _attempt(self, result: Result, attempt: Attempt, context: str, hint: str | None) -> str | None:
-        """One pass. Returns the hint for the next attempt, or None when the result is final."""
+        """One pass: write, clean, guard and run a query, read its rows. Returns the hint for
+        the next attempt (what went wrong, told to the model), or None when the result is final."""
+        try:
+            cypher = self._generate(result, attempt, context, hint)
+            rows = self._run(result, attempt, cypher)
+        except _Retry as retry:
+            return retry.hint
+        if self._is_sentinel(result, attempt, rows):   # OUT_OF_SCOPE or READ_ONLY: final
+            return None
+        if not rows.rows:
+            return self._fail(attempt, "empty_result", "The query returned no rows.",
+                              prompts.empty_hint(cypher))
+        result.status, result.error = "answered", None
+        result.answer = self._write_answer(result)
+        return None
+
+    def _generate(self, result: Result, attempt: Attempt, context: str, hint: str | None) -> str:
+        """The model's query, cleaned (notebook 04); _Retry when there is none."""
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
                                           context=context, hint=hint)
         try:
             completion = self._ask(result, user, self.system_prompt, kind="cypher")
         except LLMError as exc:
             if attempt.number == 1 and not isinstance(exc, _FINAL_LLM_ERRORS):
-                return self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
-                                  f"Cypher generation error: {exc}")
+                raise _Retry(self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
+                                        f"Cypher generation error: {exc}")) from exc
             raise
         attempt.raw = completion.text
         cleaned = clean(completion.text)
         attempt.cypher, attempt.removed = cleaned.cypher, cleaned.removed
         result.cypher = cleaned.cypher or None
         if not cleaned.cypher:
-            return self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
-                              "Your answer contained no Cypher query. " + prompts.RULES.splitlines()[-1])
+            raise _Retry(self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
+                                    "Your answer contained no Cypher query. "
+                                    + prompts.RULES.splitlines()[-1]))
+        return cleaned.cypher
+
+    def _run(self, result: Result, attempt: Attempt, cypher: str) -> Rows:
+        """The query through the guarded door (notebook 03), its rows kept on the result;
+        _Retry with the guard's reason or the server's error."""
         try:
-            rows = self._execute(result, cleaned.cypher)
+            rows = self._execute(result, cypher)
         except UnsafeQuery as exc:
             attempt.verdict = exc.reason
-            return self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
-                              prompts.blocked_hint(cleaned.cypher, exc.reason))
+            raise _Retry(self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
+                                    prompts.blocked_hint(cypher, exc.reason))) from exc
         except QueryFailed as exc:
             attempt.verdict = "allowed"
-            return self._fail(attempt, "syntax_error", f"Query failed: {exc.server_message}",
-                              prompts.error_hint(cleaned.cypher, exc.server_message))
+            raise _Retry(self._fail(attempt, "syntax_error", f"Query failed: {exc.server_message}",
+                                    prompts.error_hint(cypher, exc.server_message))) from exc
         attempt.verdict, attempt.row_count = "allowed", len(rows.rows)
         result.columns, result.rows, result.truncated = rows.columns, rows.rows, rows.truncated
+        return rows
+
+    @staticmethod
+    def _is_sentinel(result: Result, attempt: Attempt, rows: Rows) -> bool:
+        """True when the rows are one of the model's own refusals, OUT_OF_SCOPE (not about this
+        graph) or READ_ONLY (a write), and then the result is settled with its status and answer."""
         sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
         if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
             result.refuse("out_of_scope")
-            return None
-        if sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
+        elif sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"
             result.refuse("blocked", "The question asks to change the data.")
-            return None
-        if not rows.rows:
-            return self._fail(attempt, "empty_result", "The query returned no rows.",
-                              prompts.empty_hint(cleaned.cypher))
-        result.status, result.error = "answered", None
-        result.answer = self._write_answer(result)
-        return None
+        return sentinel in (OUT_OF_SCOPE, READ_ONLY)
 
     @staticmethod
     def _fail(attempt: Attempt, kind: str, error: str, hint: str) -> str:
@@ -349,6 +371,14 @@ class Agent:
         except LLMError as exc:  # the rows are the answer; say the prose could not be written
             return f"(The answer could not be written: {exc.reason}) Rows: {result.rows[:10]}"
         return text or f"Rows: {result.rows[:10]}"
+
+
+class _Retry(Exception):
+    """An attempt that failed in a way the model may fix: `hint` goes into the next prompt."""
+
+    def __init__(self, hint: str):
+        super().__init__(hint)
+        self.hint = hint
 
 
 def _what_to_do(exc: CourseError) -> str:
