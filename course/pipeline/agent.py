@@ -11,6 +11,10 @@ rows, fenced as data. Every attempt is kept, so a notebook can show what happene
 
 With `answer=False` it stops at the rows: one model call, no answer written.
 
+`on_step`, when set, is told each stage as it happens (the web app streams them):
+`("linked", mentions)`, `("step", Step)` after each model call, `("call", CallRecord)` after
+each query, `("rows", Rows)` when a query gave rows, `("attempt", Attempt)` when a pass ends.
+
 >>> result = Agent(db, answer=False).answer("Who is Payal?")
 >>> result.rows, result.answer, result.llm_calls
 ([['Payal', 2, 'CSE']], None, 1)
@@ -41,6 +45,8 @@ from course.pipeline.safety import run_guarded
 from course.pipeline.schema import GraphSchema, introspect
 
 MAX_QUESTION_CHARS = 2_000
+# Told each stage of a question as it happens: (what, its record); see `Agent.on_step`.
+Observer = Callable[[str, Any], None]
 _SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
 # One user's stored conversations live in a graph of this prefix (notebook 10); they are
 # nobody else's data, so the agent never queries one.
@@ -141,6 +147,7 @@ class Agent:
 
     result_type: type[Result] = Result
     default_prompt: str = prompts.CYPHER_SYSTEM
+    on_step: Observer | None = None   # set it to watch a question's stages as they happen
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
@@ -192,6 +199,7 @@ class Agent:
             result.question = check_question(question)
             result.language = language_of(result.question)
             result.mentions = self.link(result.question)
+            self._report("linked", result.mentions)
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
@@ -220,6 +228,7 @@ class Agent:
             t0 = time.perf_counter()
             hint = self._attempt(result, attempt, context, hint)
             attempt.elapsed_ms = (time.perf_counter() - t0) * 1000
+            self._report("attempt", attempt)
             if attempt.kind:
                 self.stats[attempt.kind] += 1
             if hint is None:
@@ -276,6 +285,7 @@ class Agent:
             result.status, result.error = "blocked", "The question asks to change the data."
             result.answer = prompts.BLOCKED_ANSWER[result.language]
             return None
+        self._report("rows", rows)
         if not rows.rows:
             return self._fail(attempt, "empty_result", "The query returned no rows.",
                               prompts.empty_hint(cleaned.cypher))
@@ -299,6 +309,7 @@ class Agent:
                                      getattr(self.llm, "model", ""), None, None,
                                      (time.perf_counter() - started) * 1000, 0.0,
                                      problem=str(exc), kind=kind))
+            self._report("step", result.steps[-1])
             raise
         if _SURROGATE.search(completion.text):  # broken text from the model
             completion = replace(completion, text=completion.text.encode(
@@ -310,6 +321,7 @@ class Agent:
                                  completion.model, completion.usage.input_tokens,
                                  completion.usage.output_tokens,
                                  (time.perf_counter() - started) * 1000, 0.0, kind=kind))
+        self._report("step", result.steps[-1])
         return completion
 
     def _execute(self, result: Result, cypher: str) -> Rows:
@@ -333,6 +345,12 @@ class Agent:
             step.calls.append(CallRecord("execute_cypher", {"query": cypher}, error is None, error,
                                          None if rows is None else len(rows.rows), 0, ms))
             step.tools_ms += ms
+            self._report("call", step.calls[-1])
+
+    def _report(self, what: str, record: Any) -> None:
+        """Tell `on_step` (if set) what just happened: it watches, it never changes the answer."""
+        if self.on_step is not None:
+            self.on_step(what, record)
 
     def _write_answer(self, result: Result) -> str:
         if not self.writes_answer:   # rows only: no answer call
