@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search | serve`.
 
 The options of each command are here (`build_parser`): the ones several commands share
 (`--json`, `--provider`, `--attempts`, `--agent`, `--embedder`) are defined once, in `SHARED`,
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
-                        cmd_search, cmd_stop)
+                        cmd_search, cmd_serve, cmd_stop)
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
@@ -155,6 +155,25 @@ def _search(verb: argparse.ArgumentParser) -> None:
                       help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 
 
+def port(text: str) -> int:
+    """The `type=` check of `serve --port`: 0 (any free port) to 65535.
+
+    >>> port("8000")
+    8000
+    """
+    value = int(text) if text.strip().isdigit() else -1
+    if not 0 <= value <= 65535:
+        raise InvalidInput("--port must be a number from 0 to 65535, e.g. --port 8000.")
+    return value
+
+
+def _serve(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--host", default="127.0.0.1",
+                      help="where to listen (default 127.0.0.1: this machine only; any other "
+                           "host prints an address with a token)")
+    verb.add_argument("--port", type=port, default=8000, help="the port (default 8000)")
+
+
 # name, command, summary, shared options, its own options (None: it has none)
 Verb = tuple[str, Callable[[argparse.Namespace], int], str, tuple[str, ...],
              Callable[[argparse.ArgumentParser], None] | None]
@@ -174,6 +193,8 @@ VERBS: list[Verb] = [
      ("--json",), _student),
     ("search", cmd_search, "find the notes that answer a question (notebook 13)",
      ("--json", "--embedder"), _search),
+    ("serve", cmd_serve, "the web app: a chat that streams each answer and lights it up in "
+     "the graph", ("--provider", "--agent"), _serve),
     ("stop", cmd_stop, "save and stop the embedded database", (), None),
 ]
 

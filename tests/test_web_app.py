@@ -1,0 +1,261 @@
+"""The web app over HTTP (no browser): the stream of stages, memory per browser, the limits,
+who may use it, and what text may reach the page. tests/test_web_browser.py drives the page.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from course.cli import web_chat
+from course.foundation.db import Database
+from course.llm.base import Completion, Usage
+from course.llm.offline import OfflineLLM
+from course.pipeline.agent import MAX_QUESTION_CHARS, Agent, check_question
+from course.pipeline.memory import ShortTermMemory
+from course.ui.web.access import Gate, page_text
+from course.ui.web.app import BUSY, SESSION_COOKIE, STATIC, Chat, create_app
+from course.ui.web.picture import GraphSource
+from course.ui.web.sessions import Sessions
+
+BASE = "http://127.0.0.1:8000"
+
+
+def client_for(chat: Chat, *, token: str | None = None, port: int = 8000) -> TestClient:
+    client = TestClient(create_app(chat, Gate(token, port)), base_url=BASE)
+    client.get("/" + (f"?token={token}" if token else ""))   # the page gives the session cookie
+    return client
+
+
+def events(client: TestClient, question: str) -> list[dict]:
+    response = client.post("/api/ask", json={"question": question})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return [json.loads(line[6:]) for line in response.text.splitlines() if line.startswith("data: ")]
+
+
+def of(found: list[dict], kind: str) -> list[dict]:
+    return [e for e in found if e["type"] == kind]
+
+
+@pytest.fixture
+def chat(college_db):
+    return web_chat(college_db)
+
+
+def test_a_question_streams_its_stages_then_the_answer_and_the_lit_graph(chat):
+    found = events(client_for(chat), "Who is the best person to teach me DBMS?")
+    assert [e["type"] for e in found] == ["linked", "step", "call", "rows", "step", "answer",
+                                          "graph"]
+    linked, cypher, call, rows, _, answer, graph = found
+    assert linked["mentions"] == [{"label": "Subject", "value": "DBMS"}]
+    assert cypher["kind"] == "cypher" and call["verdict"] == "allowed" and call["row_count"] == 2
+    assert rows["rows"][:2] == [["Payal", "A+"], ["Aarav", "A"]]
+    assert answer["status"] == "answered" and "Payal" in answer["answer"]
+    assert answer["attempts"] == 1 and answer["llm_calls"] == 2 and answer["provider"] == "Offline"
+    lit = {n["name"] for n in graph["nodes"] if n["lit"]}
+    named = {n["name"] for n in graph["nodes"] if n["named"]}
+    assert {"Payal", "Aarav"} <= lit and named == {"DBMS"}
+    assert graph["legend"][0] == {"label": "Student", "colour": "#4e79a7"}   # the notebook's colours
+
+
+def test_a_follow_up_resolves_and_a_new_chat_forgets(chat):
+    client = client_for(chat)
+    events(client, "Who is Payal?")
+    answer, = of(events(client, "uska year kya hai?"), "answer")
+    assert answer["status"] == "answered" and "2" in answer["answer"]
+    assert client.post("/api/new", json={}).status_code == 200
+    assert client.get("/api/history").json()["turns"] == []
+    answer, = of(events(client, "uska year kya hai?"), "answer")
+    assert "Payal" not in answer["answer"]
+
+
+def test_each_browser_has_its_own_conversation(chat):
+    first, second = client_for(chat), client_for(chat)
+    assert first.cookies[SESSION_COOKIE] != second.cookies[SESSION_COOKIE]
+    events(first, "Who is Payal?")
+    assert second.get("/api/history").json()["turns"] == []
+
+
+def test_a_reload_or_a_restarted_server_resumes_the_conversation(college_db):
+    client = client_for(web_chat(college_db))
+    events(client, "Who is Payal?")
+    history = client.get("/api/history").json()
+    assert [t["question"] for t in history["turns"]] == ["Who is Payal?"]
+    restarted = TestClient(create_app(web_chat(college_db), Gate(None, 8000)), base_url=BASE)
+    restarted.cookies.set(SESSION_COOKIE, client.cookies[SESSION_COOKIE])
+    turns = restarted.get("/api/history").json()
+    assert [t["question"] for t in turns["turns"]] == ["Who is Payal?"]
+    assert "Payal" in {n["name"] for n in turns["graph"]["nodes"] if n["lit"]}
+    answer, = of(events(restarted, "uska year kya hai?"), "answer")
+    assert "2" in answer["answer"]
+
+
+def test_a_question_over_the_limit_gets_the_command_lines_sentence(chat):
+    question = "Who is Payal? " * (MAX_QUESTION_CHARS // 10)
+    found = events(client_for(chat), question)
+    with pytest.raises(Exception) as raised:
+        check_question(question)
+    assert found == [{"type": "error", "message": str(raised.value)}]
+    assert "the limit is 2,000" in found[0]["message"]
+
+
+def test_a_huge_body_is_refused_with_the_same_sentence(chat):
+    found = events(client_for(chat), "x" * 200_000)
+    assert "the limit is 2,000" in found[0]["message"]
+
+
+def test_a_session_asking_too_fast_is_told_to_wait(college_db):
+    now = [0.0]
+    client = client_for(web_chat(college_db, per_minute=2, clock=lambda: now[0]))
+    assert of(events(client, "Who is Payal?"), "answer")
+    assert of(events(client, "Who is Rahul?"), "answer")
+    refused = events(client, "Who is Sneha?")
+    assert refused == [{"type": "error", "message": "Too many questions: this chat takes 2 a "
+                                                     "minute. Wait 30 s, then ask again."}]
+    now[0] += 30
+    assert of(events(client, "Who is Sneha?"), "answer")
+
+
+def test_a_session_answers_one_question_at_a_time(chat):
+    client = client_for(chat)
+    session = chat.sessions.get(client.cookies[SESSION_COOKIE])
+    with session.busy:
+        assert events(client, "Who is Payal?") == [{"type": "error", "message": BUSY}]
+
+
+class SlowLLM(OfflineLLM):
+    """A mock provider: the offline one, a quarter of a second slower per call."""
+
+    def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+        time.sleep(0.25)
+        return super().complete(prompt, system=system)
+
+
+def test_a_slow_answer_gets_keep_alive_comments(college_db):
+    def make_agent(memory):
+        return Agent(college_db, SlowLLM(), memory=memory)
+
+    sessions = Sessions(lambda session: ShortTermMemory(), make_agent)
+    chat = Chat(sessions, GraphSource(college_db), {"agent": "pipeline", "provider": "slow"},
+                keepalive_s=0.1)
+    response = client_for(chat).post("/api/ask", json={"question": "Who is Payal?"})
+    assert ": keep-alive" in response.text
+    assert '"type": "answer"' in response.text
+
+
+def test_a_stage_never_shows_a_configured_key(college_db, monkeypatch):
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_" + "k" * 40)
+
+    class Leaky(OfflineLLM):   # a mock provider that writes the key into its Cypher
+        def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+            return Completion("MATCH (s:Student) RETURN 'gsk_" + "k" * 40 + "' AS leak",
+                              "Leaky", "rules", Usage())
+
+    sessions = Sessions(lambda session: ShortTermMemory(),
+                        lambda memory: Agent(college_db, Leaky(), memory=memory))
+    chat = Chat(sessions, GraphSource(college_db), {"agent": "pipeline", "provider": "leaky"})
+    text = client_for(chat).post("/api/ask", json={"question": "Who is Payal?"}).text
+    assert "kkkkkkkkkk" not in text
+
+
+def test_page_text_hides_passwords_and_paths():
+    shown = page_text("FalkorDB at redis://:hunter2@db:6379 failed; see /home/ana/course/.course/"
+                      f"course.log and {Path.home()}")
+    assert "hunter2" not in shown and "/home/ana" not in shown and str(Path.home()) not in shown
+    assert "course.log" in shown
+    assert page_text("MATCH (a) RETURN a.x / 2") == "MATCH (a) RETURN a.x / 2"
+
+
+def test_an_error_from_the_server_reaches_the_page_without_its_path(college_db):
+    def broken(memory):
+        raise RuntimeError(f"cannot open {Path.cwd() / 'secret' / 'course.db'}")
+
+    chat = Chat(Sessions(lambda s: ShortTermMemory(), broken), GraphSource(college_db),
+                {"agent": "pipeline", "provider": "offline"})
+    text = client_for(chat).post("/api/ask", json={"question": "Who is Payal?"}).text
+    assert "went wrong" in text and str(Path.cwd()) not in text and "secret" not in text
+
+
+# --- who may use it ------------------------------------------------------------------------
+
+def test_a_loopback_server_refuses_a_request_for_another_host(chat):
+    app = TestClient(create_app(chat, Gate(None, 8000)), base_url="http://evil.example:8000")
+    refused = app.get("/")
+    assert refused.status_code == 403 and "127.0.0.1:8000" in refused.text
+    assert TestClient(create_app(chat, Gate(None, 8000)), base_url="http://localhost:8000") \
+        .get("/").status_code == 200
+
+
+def test_a_server_on_another_host_needs_its_token(chat):
+    app = create_app(chat, Gate("s3cret-token", 8000))
+    stranger = TestClient(app, base_url="http://10.0.0.5:8000")
+    assert stranger.get("/").status_code == 403
+    assert "token" in stranger.get("/api/history").text
+    assert stranger.post("/api/ask", json={"question": "Who is Payal?"}).status_code == 403
+    friend = TestClient(app, base_url="http://10.0.0.5:8000", follow_redirects=False)
+    first = friend.get("/?token=s3cret-token")
+    assert first.status_code == 303 and first.headers["location"] == "/"   # out of the address
+    assert friend.get("/").status_code == 200
+    assert of(events(friend, "Who is Payal?"), "answer")
+
+
+def test_a_question_must_come_as_json_from_the_page_itself(chat):
+    client = client_for(chat)
+    assert client.post("/api/ask", content="question=x",
+                       headers={"content-type": "application/x-www-form-urlencoded"}
+                       ).status_code == 415
+    assert client.post("/api/ask", json={"question": "Who is Payal?"},
+                       headers={"origin": "http://evil.example"}).status_code == 403
+    assert client.post("/api/ask", json={"nothing": 1}).status_code == 400
+
+
+def test_every_response_forbids_scripts_from_elsewhere(chat):
+    page = client_for(chat).get("/")
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert page.headers["referrer-policy"] == "no-referrer"
+
+
+# --- the page itself -----------------------------------------------------------------------
+
+def test_the_page_loads_nothing_from_the_internet():
+    for asset in STATIC.iterdir():
+        text = asset.read_text(encoding="utf-8")
+        assert not re.search(r"(src|href)=[\"']?(https?:)?//", text), asset.name
+        assert "@import" not in text and "cdn" not in text.lower(), asset.name
+
+
+def test_the_script_sets_text_never_markup():
+    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
+                 "new Function"):
+        assert sink not in script, sink
+
+
+def test_the_page_and_its_assets_are_served_by_the_app(chat):
+    client = client_for(chat)
+    for name in ("app.js", "app.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_serve_refuses_a_memory_graph_before_touching_it(monkeypatch, capsys,
+                                                           _shared_server: Database):
+    from course.__main__ import main
+
+    monkeypatch.setenv("COURSE_DB", str(_shared_server.location))
+    monkeypatch.setenv("COURSE_GRAPH", "memory_user_web")
+    assert main(["serve", "--port", "0"]) == 1
+    assert "holds a user's stored conversation" in capsys.readouterr().err
+
+
+def test_serve_checks_its_port():
+    from course.__main__ import build_parser
+
+    with pytest.raises(Exception, match="--port must be a number from 0 to 65535"):
+        build_parser().parse_args(["serve", "--port", "99999"])
