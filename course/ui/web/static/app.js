@@ -114,7 +114,7 @@ function showAnswer(parts, e) {
     pre.appendChild(el("code", null, e.cypher));
     parts.turn.appendChild(folded("Cypher", pre));
   }
-  if (e.columns && e.columns.length) {
+  if (e.status === "answered" && e.columns && e.columns.length) {
     parts.turn.appendChild(folded(`Rows (${e.count})`, table(e.columns, e.rows, e.count)));
   }
   inView();
@@ -222,15 +222,25 @@ document.getElementById("new-chat").addEventListener("click", async () => {
 
 // --- the graph: the server's layout, drawn as SVG --------------------------------------------
 
-function draw(view) {
+let lastView = null;
+window.addEventListener("resize", () => { if (lastView) draw(lastView.original); });
+
+function draw(given) {
+  const view = { ...given, original: given, nodes: given.nodes.map((n) => ({ ...n })) };
   const picture = document.getElementById("picture");
   picture.replaceChildren();
   const nodes = new Map(view.nodes.map((n) => [n.id, n]));
+  // The server's layout, stretched to the panel in pixels: circles and labels keep their size.
+  const width = Math.max(picture.clientWidth, 320), height = Math.max(picture.clientHeight, 300);
+  picture.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const xs = view.nodes.map((n) => n.x), ys = view.nodes.map((n) => n.y);
-  const pad = 40;
-  const minX = Math.min(...xs, 0) - pad, minY = Math.min(...ys, 0) - pad;
-  const width = Math.max(...xs, 0) - minX + pad, height = Math.max(...ys, 0) - minY + pad;
-  picture.setAttribute("viewBox", `${minX} ${minY} ${width} ${height}`);
+  const left = Math.min(...xs), right = Math.max(...xs), top = Math.min(...ys), bottom = Math.max(...ys);
+  const pad = { x: 90, y: 40 };
+  const across = (x) => right > left ? pad.x + (x - left) / (right - left) * (width - 2 * pad.x) : width / 2;
+  const down = (y) => bottom > top ? pad.y + (y - top) / (bottom - top) * (height - 2 * pad.y) : height / 2;
+  for (const n of view.nodes) { n.x = across(n.x); n.y = down(n.y); }
+  lastView = view;
+  const crowded = view.nodes.length > 40;
   const defs = svg("defs");
   for (const [id, colour] of [["arrow", "#b0b0b0"], ["arrow-lit", view.marks.lit]]) {
     const marker = svg("marker", { id, viewBox: "0 0 10 10", refX: "18", refY: "5",
@@ -268,8 +278,8 @@ function draw(view) {
     g.appendChild(circle);
     if (!n.note || marked) {
       const t = svg("text", { x: n.x, y: n.y - (marked ? 17 : 12), "text-anchor": "middle",
-                              class: marked ? "marked" : "" });
-      t.textContent = n.name;
+                              class: marked ? "marked" : crowded ? "small" : "" });
+      t.textContent = n.name.length > 28 ? n.name.slice(0, 27) + "…" : n.name;
       g.appendChild(t);
     }
     picture.appendChild(g);
@@ -319,3 +329,28 @@ async function resume() {
 
 resume();
 box.focus();
+
+// Zoom with the wheel (around the pointer), move with a drag; a double click fits it again.
+(function zoomAndDrag() {
+  const picture = document.getElementById("picture");
+  const box = () => picture.getAttribute("viewBox").split(" ").map(Number);
+  const point = (event) => {
+    const [x, y, w, h] = box(), rect = picture.getBoundingClientRect();
+    return [x + (event.clientX - rect.left) / rect.width * w, y + (event.clientY - rect.top) / rect.height * h];
+  };
+  picture.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const [x, y, w, h] = box(), [px, py] = point(event);
+    const f = event.deltaY > 0 ? 1.15 : 1 / 1.15;
+    picture.setAttribute("viewBox", `${px - (px - x) * f} ${py - (py - y) * f} ${w * f} ${h * f}`);
+  }, { passive: false });
+  let from = null;
+  picture.addEventListener("pointerdown", (event) => { from = point(event); picture.setPointerCapture(event.pointerId); });
+  picture.addEventListener("pointermove", (event) => {
+    if (!from) return;
+    const [x, y, w, h] = box(), [px, py] = point(event);
+    picture.setAttribute("viewBox", `${x - (px - from[0])} ${y - (py - from[1])} ${w} ${h}`);
+  });
+  picture.addEventListener("pointerup", () => { from = null; });
+  picture.addEventListener("dblclick", () => { if (lastView) draw(lastView.original); });
+})();
