@@ -259,3 +259,24 @@ def test_serve_checks_its_port():
 
     with pytest.raises(Exception, match="--port must be a number from 0 to 65535"):
         build_parser().parse_args(["serve", "--port", "99999"])
+
+
+# --- the browser tests' own rule: skip where there is no browser, fail under CI -----------
+
+def test_no_browser_skips_the_browser_tests_with_a_sentence(monkeypatch, tmp_path):
+    from test_web_browser import need_browser
+
+    monkeypatch.setenv("COURSE_CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("COURSE_REQUIRE_BROWSER", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="No chromium here"):
+        need_browser()
+    monkeypatch.setenv("COURSE_REQUIRE_BROWSER", "1")
+    with pytest.raises(pytest.fail.Exception, match="COURSE_REQUIRE_BROWSER=1 but no chromium"):
+        need_browser()
+
+
+def test_ci_installs_the_browser_and_requires_it():
+    script = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "apt-get install -y -qq chromium" in script
+    assert script.index("export COURSE_REQUIRE_BROWSER=1") < script.index("make test")

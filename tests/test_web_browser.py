@@ -29,31 +29,37 @@ from course.ui.web.serve import open_socket
 from course.ui.web.sessions import Sessions
 
 pytestmark = pytest.mark.slow     # each starts a browser process
-CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
 HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 
 
-def _browser_problem() -> str | None:
+def chromium() -> Path | None:
+    """Debian's chromium (or COURSE_CHROMIUM), if this machine has it."""
+    named = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
+    found = named if named.exists() else shutil.which("chromium")
+    return Path(found) if found else None
+
+
+def need_browser() -> Path:
+    """The browser to drive; else skip with one sentence, or fail under CI
+    (COURSE_REQUIRE_BROWSER=1), where a missing browser must not pass unnoticed."""
     try:
         import playwright.sync_api  # noqa: F401
+        problem = None if chromium() else ("no chromium here (apt-get install chromium, or set "
+                                           "COURSE_CHROMIUM): the browser tests are skipped.")
     except ImportError:
-        return "playwright is not installed (pip install playwright): the browser tests are skipped."
-    if not (CHROMIUM.exists() or shutil.which("chromium")):
-        return ("No chromium here (apt-get install chromium, or set COURSE_CHROMIUM): the browser "
-                "tests are skipped.")
-    return None
+        problem = "playwright is not installed (pip install playwright): the browser tests are skipped."
+    if problem is None:
+        return chromium() or Path()
+    if os.environ.get("COURSE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"COURSE_REQUIRE_BROWSER=1 but {problem}", pytrace=False)
+    pytest.skip(problem[0].upper() + problem[1:])
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    problem = _browser_problem()
-    if problem:
-        if os.environ.get("COURSE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"COURSE_REQUIRE_BROWSER=1 but {problem}", pytrace=False)
-        pytest.skip(problem)
+    executable = need_browser()
     from playwright.sync_api import sync_playwright
 
-    executable = CHROMIUM if CHROMIUM.exists() else Path(shutil.which("chromium") or "")
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=str(executable),
                                           args=["--no-sandbox"])
