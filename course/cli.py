@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from course.foundation.db import Database
     from course.ui.web.app import Chat
     from course.pipeline.agent import Agent, Memory
+    from course.pipeline.schema import GraphSchema
     from course.planner.peers import Peers
     from course.planner.plans import Plan
 
@@ -218,8 +219,8 @@ retries through its own steps): drop --attempts, or use --agent pipeline.
                                f"drop {option}, or use --agent {agent}.")
 
 
-def _make_agent(args: argparse.Namespace, db: Database,
-                memory: Memory) -> Agent | ToolAgent | AgenticAgent:
+def _make_agent(args: argparse.Namespace, db: Database, memory: Memory,
+                schema: GraphSchema | None = None) -> Agent | ToolAgent | AgenticAgent:
     """The notebook-05 pipeline, notebook 11's tool loop (`--agent tools`) or notebook 14's
     learner agent (`--agent agentic`: notebook 12's router, updater and critic with the
     planner's tools)."""
@@ -231,13 +232,13 @@ def _make_agent(args: argparse.Namespace, db: Database,
         from course.agents.tools import DEFAULT_MAX_STEPS, ToolAgent
 
         return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS,
-                         answer=answer)
+                         answer=answer, schema=schema)
     if args.agent == "agentic":   # with the planner's tools and notebook 13's note search
         from course.planner.planner_tools import learner_agent
 
-        return learner_agent(db, llm, memory=memory, answer=answer)
+        return learner_agent(db, llm, memory=memory, answer=answer, schema=schema)
     return Agent(db, llm, memory=memory, max_attempts=args.attempts or DEFAULT_ATTEMPTS,
-                 answer=answer)
+                 answer=answer, schema=schema)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -350,6 +351,7 @@ def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = No
     from course.llm.registry import describe_llm, make_llm
     from course.pipeline.answer_cache import AnswerCache
     from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.schema import introspect
     from course.ui.web.app import Chat
     from course.ui.web.picture import GraphSource
     from course.ui.web.sessions import Sessions
@@ -362,7 +364,9 @@ def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = No
         return GraphMemory(db, session=session, user=WEB_USER, cache=AnswerCache(db))
 
     keepalive = {k: options.pop(k) for k in ("keepalive_s",) if k in options}
-    sessions = Sessions(make_memory, lambda memory: _make_agent(chosen, db, memory), **options)
+    schema = introspect(db)        # read once, for every browser's agent
+    sessions = Sessions(make_memory, lambda memory: _make_agent(chosen, db, memory, schema),
+                        **options)
     return Chat(sessions, GraphSource(db), {"agent": agent, "provider": describe_llm(llm)},
                 **keepalive)
 

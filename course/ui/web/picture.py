@@ -3,7 +3,8 @@
 The same picture as the notebook's (`course.ui.viz`): the same colours by label, the same
 seeded layout, the answer's nodes and their neighbourhood, red for the answer and black for
 the question's names. The server lays it out (networkx); the page's own script draws it as
-SVG, every label set as text. The graph is read once per data version.
+SVG, every label set as text. The graph is read once per data version, and a picture once per
+set of lit and named nodes (a room asks the same questions).
 
 >>> view = graph_view(GraphData({1: Node(1, "Student", "Payal", {})}, []), ["Payal"], [])
 >>> view["nodes"][0]["name"], view["nodes"][0]["lit"], view["lit"]
@@ -62,6 +63,7 @@ class GraphSource:
         self.db, self.kept = db, kept
         self._graph: tuple[str, GraphData] | None = None
         self._places: dict[frozenset[int], dict[int, tuple[float, float]]] = {}
+        self._views: dict[tuple[frozenset[int], frozenset[int]], dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     def graph(self) -> GraphData:
@@ -69,6 +71,7 @@ class GraphSource:
         with self._lock:
             if self._graph is None or self._graph[0] != version:
                 self._graph, self._places = (version, read_graph(self.db)), {}
+                self._views = {}
             return self._graph[1]
 
     def _place(self, graph: GraphData, keep: frozenset[int]) -> dict[int, tuple[float, float]]:
@@ -84,4 +87,16 @@ class GraphSource:
         return found
 
     def view(self, lit: Sequence[str], named: Sequence[str]) -> dict[str, Any]:
-        return graph_view(self.graph(), lit, named, place=self._place)
+        """The picture of an answer; the same lit and named nodes again: the same picture."""
+        graph = self.graph()
+        key = (frozenset(n.id for n in find_nodes(graph, lit)),
+               frozenset(n.id for n in find_nodes(graph, named)))
+        with self._lock:
+            found = self._views.get(key) if self._graph and self._graph[1] is graph else None
+        if found is None:
+            found = graph_view(graph, lit, named, place=self._place)
+            with self._lock:
+                if len(self._views) >= self.kept:
+                    self._views.clear()
+                self._views[key] = found
+        return found
