@@ -280,3 +280,18 @@ def test_ci_installs_the_browser_and_requires_it():
     script = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert "apt-get install -y -qq chromium" in script
     assert script.index("export COURSE_REQUIRE_BROWSER=1") < script.index("make test")
+
+
+@pytest.mark.parametrize("agent", ["tools", "agentic"])
+def test_the_other_agents_stream_their_steps_too(college_db, agent):
+    found = events(client_for(web_chat(college_db, agent=agent)), "Who is Rahul and what does he study?"
+                   if agent == "agentic" else "Who is Payal?")
+    kinds = [e["type"] for e in found]
+    assert kinds[0] == "linked" and kinds[-2:] == ["answer", "graph"]
+    steps = of(found, "step")
+    assert steps and of(found, "answer")[0]["status"] == "answered"
+    if agent == "tools":
+        assert [s["kind"] for s in steps][0] == "tools" and of(found, "call")[0]["name"]
+    else:
+        assert {"updater", "router"} <= {s["kind"] for s in steps}
+        assert any(c["name"] for s in steps for c in s["calls"])

@@ -133,6 +133,23 @@ def test_a_question_streams_its_stages_and_lights_up_the_answer(page, served):
     assert not page.errors
 
 
+# The first node each demo question's answer must light up (DESIGN.md's five answers).
+FIRST_LIT = {1: "Payal", 2: "Payal", 3: "1NF", 4: "Indexing", 5: "Rahul"}
+
+
+def test_the_five_questions_are_answered_with_the_graph_lit(page, served):
+    from course.ui.demo import FIVE_QUESTIONS
+
+    page.goto(served)
+    for item in FIVE_QUESTIONS:
+        turn = ask(page, item.question)
+        assert "answered ·" in turn.locator(".footer").text_content(), item.question
+        lit = page.locator("#picture g.node.lit")
+        assert page.locator(f'#picture g.node.lit[data-name="{FIRST_LIT[item.number]}"]').count() == 1
+        assert lit.count() >= 2, item.question
+    assert not page.errors
+
+
 class SlowLLM(OfflineLLM):
     """A mock provider: the offline one, slower by `delay_s` per call."""
 
