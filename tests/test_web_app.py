@@ -294,4 +294,46 @@ def test_the_other_agents_stream_their_steps_too(college_db, agent):
         assert [s["kind"] for s in steps][0] == "tools" and of(found, "call")[0]["name"]
     else:
         assert {"updater", "router"} <= {s["kind"] for s in steps}
-        assert any(c["name"] for s in steps for c in s["calls"])
+        calls = [c for s in steps for c in s["calls"]]
+        assert calls and all(isinstance(json.loads(c["arguments"]), dict) for c in calls)
+
+
+def test_a_retry_streams_with_its_error(college_db):
+    from course.llm.scripted import ScriptedLLM
+
+    script = ["MATCH (s:Student {name: 'Nobody'}) RETURN s.name AS name",
+              "MATCH (s:Student {name: 'Payal'}) RETURN s.name AS name", "Payal."]
+    sessions = Sessions(lambda session: ShortTermMemory(),
+                        lambda memory: Agent(college_db, ScriptedLLM(list(script)), memory=memory))
+    chat = Chat(sessions, GraphSource(college_db), {"agent": "pipeline", "provider": "scripted"})
+    found = events(client_for(chat), "Who is Payal?")
+    retry, = of(found, "retry")
+    assert retry == {"type": "retry", "number": 1, "kind": "empty_result",
+                     "error": "The query returned no rows."}
+    kinds = [e["type"] for e in found]
+    assert kinds.index("retry") < kinds.index("answer") and of(found, "answer")[0]["attempts"] == 2
+
+
+@pytest.mark.slow
+def test_serve_prints_a_token_for_another_host_and_refuses_without_it(college_db):
+    import os
+    import subprocess
+    import sys
+
+    import httpx
+
+    environment = {**os.environ, "COURSE_DB": college_db.location,
+                   "COURSE_GRAPH": college_db.graph_name}
+    server = subprocess.Popen([sys.executable, "-m", "course", "serve", "--host", "0.0.0.0",
+                               "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, env=environment)
+    try:
+        lines = [server.stdout.readline() for _ in range(4)]
+        address = next(line.strip() for line in lines if "127.0.0.1" in line)
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{48}", address), lines
+        bare = address.split("?")[0]
+        assert httpx.get(bare, timeout=30).status_code == 403
+        assert httpx.get(address, timeout=30, follow_redirects=True).status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

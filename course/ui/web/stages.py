@@ -49,7 +49,7 @@ def verdict(call: CallRecord) -> str:
 
 
 def _call(call: CallRecord) -> dict[str, Any]:
-    arguments = json.dumps(plain(call.arguments), ensure_ascii=False)
+    arguments = json.dumps(call.arguments, ensure_ascii=False, default=str)
     return {"type": "call", "name": page_text(call.name, limit=80), "ok": call.ok,
             "query": page_text(call.arguments.get("query", ""), limit=2_000)
             if isinstance(call.arguments, dict) else "",

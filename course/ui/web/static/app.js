@@ -101,7 +101,10 @@ function showStep(parts, e) {
   if (e.kind === "cypher") stage(parts, `Model call ${e.number}: ${what} by ${e.provider}${tokens}`, "step");
   else if (e.kind === "answer") stage(parts, `Model call ${e.number}: ${what} by ${e.provider}${tokens}`, "step");
   else if (e.kind === "tools") stage(parts, `Model call ${e.number}: ${what} (${e.provider})${tokens}`, "step", e.text || null);
-  else stage(parts, `${what} (${e.provider}): ${e.text}`, "step");
+  else {   // the agentic agent's roles: their step's text starts with the role's name
+    const said = e.text.startsWith(`${e.kind}: `) ? e.text.slice(e.kind.length + 2) : e.text;
+    stage(parts, `${what} (${e.provider}): ${said}`, "step");
+  }
   for (const call of e.calls || []) showCall(parts, call);
 }
 
@@ -121,8 +124,9 @@ function showAnswer(parts, e) {
 }
 
 function footer(e) {
-  const bits = [e.status, e.provider || "no provider", plural(e.attempts, "attempt"),
-                plural(e.llm_calls, "model call")];
+  const bits = [e.status, e.provider || "no provider"];
+  if (e.attempts) bits.push(plural(e.attempts, "attempt"));   // the pipeline's own
+  bits.push(plural(e.llm_calls, "model call"));
   const tokens = (e.input_tokens || 0) + (e.output_tokens || 0);
   if (tokens) bits.push(plural(tokens, "token"));
   if (e.cost_usd) bits.push(`$${Number(e.cost_usd).toFixed(4)}`);
