@@ -337,3 +337,19 @@ def test_serve_prints_a_token_for_another_host_and_refuses_without_it(college_db
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_stopped_database_is_a_sentence_on_the_page_not_a_traceback(college_db):
+    from course.foundation.errors import DatabaseUnavailable
+
+    def stopped(session):
+        raise DatabaseUnavailable("FalkorDB is not running at redis://:hunter2@db:6379: start it.")
+
+    chat = Chat(Sessions(stopped, lambda memory: None), GraphSource(college_db),
+                {"agent": "pipeline", "provider": "offline"})
+    client = client_for(chat)
+    history = client.get("/api/history")
+    assert history.status_code == 503 and "not running" in history.json()["error"]
+    assert "hunter2" not in history.text
+    found = events(client, "Who is Payal?")
+    assert found[0]["type"] == "error" and "hunter2" not in found[0]["message"]

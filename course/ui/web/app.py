@@ -183,7 +183,10 @@ def create_app(chat: Chat | None, gate: Gate | None) -> Starlette:
         if session_id is None or chat is None:
             return JSONResponse({"error": "Open the page first: this browser has no chat yet."},
                                 status_code=400)
-        return JSONResponse(chat.history(session_id), headers={"Cache-Control": "no-store"})
+        try:
+            return JSONResponse(chat.history(session_id), headers={"Cache-Control": "no-store"})
+        except CourseError as exc:    # the database stopped: its own sentence, no traceback
+            return JSONResponse({"error": page_text(str(exc))}, status_code=503)
 
     async def new_chat(request: Request) -> Response:
         return _session_cookie(JSONResponse({"ok": True}), new_session_id())
