@@ -170,7 +170,11 @@ def test_the_stages_show_before_the_answer_is_written(page, college_db):
         page.press("#question", "Enter")
         page.locator(".stages li", has_text="Guard: allowed").wait_for(timeout=10_000)
         assert page.locator(".answer").count() == 0          # the answer call is still running
+        page.fill("#question", "Who is Rahul?")               # typed while it answers: kept
+        page.press("#question", "Enter")
+        assert page.locator(".turn").count() == 1
         page.locator(".answer").wait_for(timeout=10_000)
+        assert page.input_value("#question") == "Who is Rahul?"
 
 
 def test_a_follow_up_is_resolved_and_a_reload_keeps_the_conversation(page, served):

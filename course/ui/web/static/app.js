@@ -200,6 +200,7 @@ async function problem(response) {
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
+  if (busy || !box.value.trim()) return;     // the question stays in the box until it can go
   const question = box.value;
   box.value = "";
   ask(question);
