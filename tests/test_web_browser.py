@@ -108,6 +108,7 @@ def page(browser, tmp_path, request) -> Iterator[Any]:
 
 def ask(page: Any, question: str) -> Any:
     """Type the question, press Enter, wait for its answer (or its error); the turn."""
+    page.locator("#send:enabled").wait_for()     # the stored conversation is shown first
     before = page.locator(".turn").count()
     page.fill("#question", question)
     page.press("#question", "Enter")
@@ -166,6 +167,7 @@ def test_the_stages_show_before_the_answer_is_written(page, college_db):
     chat = Chat(sessions, GraphSource(college_db), {"agent": "pipeline", "provider": "slow"})
     for address in run_server(chat):
         page.goto(address)
+        page.locator("#send:enabled").wait_for()
         page.fill("#question", "Who is Payal?")
         page.press("#question", "Enter")
         page.locator(".stages li", has_text="Guard: allowed").wait_for(timeout=10_000)
@@ -193,6 +195,33 @@ def test_a_follow_up_is_resolved_and_a_reload_keeps_the_conversation(page, serve
     page.locator(".turn").first.wait_for(state="detached")
     turn = ask(page, "uska year kya hai?")
     assert "Payal" not in turn.locator(".answer").text_content()
+
+
+class SlowFirstPicture(GraphSource):
+    """A mock picture source: the page's first picture (nothing lit) takes 1.5 s to draw."""
+
+    def view(self, lit: Any, named: Any) -> dict[str, Any]:
+        if not lit and not named:
+            time.sleep(1.5)
+        return super().view(lit, named)
+
+
+def test_a_question_asked_while_the_page_loads_is_not_overwritten(page, college_db):
+    sessions = Sessions(lambda session: ShortTermMemory(),
+                        lambda memory: Agent(college_db, OfflineLLM(), memory=memory))
+    chat = Chat(sessions, SlowFirstPicture(college_db), {"agent": "pipeline", "provider": "offline"})
+    for address in run_server(chat):
+        page.goto(address)
+        page.fill("#question", "Who is Payal?")
+        page.press("#question", "Enter")            # before the conversation has loaded
+        page.locator("#send:enabled").wait_for()
+        page.wait_for_timeout(2_000)
+        if page.locator(".turn").count() == 0:      # kept in the box until the page was ready
+            assert page.input_value("#question") == "Who is Payal?"
+            page.press("#question", "Enter")
+            page.locator(".answer").wait_for()
+            page.locator("#send:enabled").wait_for()
+        assert page.locator('#picture g.node.lit[data-name="Payal"]').count() == 1
 
 
 def test_a_hostile_note_shows_as_text(page, college_db):

@@ -7,7 +7,7 @@ const log = document.getElementById("log");
 const form = document.getElementById("ask");
 const box = document.getElementById("question");
 const send = document.getElementById("send");
-let busy = false;
+let busy = true;            // until the stored conversation is shown (resume)
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -219,6 +219,7 @@ for (const button of document.querySelectorAll("button.try")) {
 
 document.getElementById("new-chat").addEventListener("click", async () => {
   if (busy) return;
+  busy = true;
   await fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   log.replaceChildren();
   await resume();
@@ -317,19 +318,28 @@ function legend(view) {
 // --- a reload resumes the conversation -------------------------------------------------------
 
 async function resume() {
-  const response = await fetch("/api/history");
-  if (!response.ok) {
-    log.appendChild(el("li", "error", await problem(response)));
-    return;
+  busy = true;               // no question until the stored ones are shown, in their order
+  send.disabled = true;
+  try {
+    const response = await fetch("/api/history");
+    if (!response.ok) {
+      log.appendChild(el("li", "error", await problem(response)));
+      return;
+    }
+    const data = await response.json();
+    document.getElementById("about").textContent = `agent: ${data.about.agent} · ${data.about.provider}`;
+    for (const t of data.turns) {
+      const parts = newTurn(t.question);
+      parts.turn.appendChild(el("div", `answer ${t.status}`, t.answer));
+    }
+    draw(data.graph);
+    inView();
+  } catch (error) {
+    log.appendChild(el("li", "error", "The server could not be reached: is `python -m course serve` still running?"));
+  } finally {
+    busy = false;
+    send.disabled = false;
   }
-  const data = await response.json();
-  document.getElementById("about").textContent = `agent: ${data.about.agent} · ${data.about.provider}`;
-  for (const t of data.turns) {
-    const parts = newTurn(t.question);
-    parts.turn.appendChild(el("div", `answer ${t.status}`, t.answer));
-  }
-  draw(data.graph);
-  inView();
 }
 
 resume();
