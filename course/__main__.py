@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search | serve`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search | serve | mcp`.
 
 The options of each command are here (`build_parser`): the ones several commands share
 (`--json`, `--provider`, `--attempts`, `--agent`, `--embedder`) are defined once, in `SHARED`,
@@ -19,8 +19,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
-                        cmd_search, cmd_serve, cmd_stop)
+from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_mcp, cmd_peers,
+                        cmd_plan, cmd_search, cmd_serve, cmd_stop)
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
@@ -174,6 +174,13 @@ def _serve(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--port", type=port, default=8000, help="the port (default 8000)")
 
 
+def _mcp(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--http", action="store_true",
+                      help="serve over streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio")
+    verb.add_argument("--port", type=whole_number("--port", 8000, most=65535), default=None,
+                      metavar="N", help="--http: the port (default 8000)")
+
+
 # name, command, summary, shared options, its own options (None: it has none)
 Verb = tuple[str, Callable[[argparse.Namespace], int], str, tuple[str, ...],
              Callable[[argparse.ArgumentParser], None] | None]
@@ -195,6 +202,8 @@ VERBS: list[Verb] = [
      ("--json", "--embedder"), _search),
     ("serve", cmd_serve, "the web app: a chat that streams each answer and lights it up in "
      "the graph", ("--provider", "--agent"), _serve),
+    ("mcp", cmd_mcp, "serve the graph's tools to MCP clients, over stdio (notebook 16)", (),
+     _mcp),
     ("stop", cmd_stop, "save and stop the embedded database", (), None),
 ]
 

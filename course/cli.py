@@ -384,3 +384,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     serve(chat, host=args.host, port=args.port,
           what=f" (agent {args.agent}, {chat.about['provider'].split(':')[0]})")
     return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from course.ui.mcp_server import serve
+
+    if args.port is not None and not args.http:
+        raise InvalidInput("--port is for --http (stdio has no port): add --http, or drop --port.")
+    serve(http=args.http, port=args.port or 8000)
+    return 0
