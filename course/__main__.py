@@ -19,8 +19,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_mcp, cmd_peers,
-                        cmd_plan, cmd_search, cmd_serve, cmd_stop)
+from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
+                        cmd_search, cmd_stop)
+from course.cli_doors import cmd_ingest, cmd_mcp, cmd_serve
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
@@ -112,6 +113,8 @@ def _questions(verb: argparse.ArgumentParser, what: str = "question") -> None:
 
 def _load(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--reset", action="store_true", help="delete the graph first")
+    verb.add_argument("--keep-ingested", action="store_true",
+                      help="keep what `ingest --apply` wrote (a reload drops it otherwise)")
 
 
 def _ask(verb: argparse.ArgumentParser) -> None:
@@ -179,6 +182,15 @@ def _mcp(verb: argparse.ArgumentParser) -> None:
                       help="serve over streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio")
     verb.add_argument("--port", type=whole_number("--port", 8000, most=65535), default=None,
                       metavar="N", help="--http: the port (default 8000)")
+def _ingest(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("files", nargs="*", metavar="FILE",
+                      help="documents: .txt, .md, .pdf, or a .csv export (e.g. data/ingest/*)")
+    verb.add_argument("--apply", action="store_true",
+                      help="write each reviewed diff (a document whole or not at all)")
+    verb.add_argument("--undo", default=None, metavar="DOCUMENT",
+                      help="take out what an applied document added (its id or file name)")
+    verb.add_argument("--include-unverified", action="store_true",
+                      help="keep relationships the judge scored below 0.5 in the diff")
 
 
 # name, command, summary, shared options, its own options (None: it has none)
@@ -204,6 +216,8 @@ VERBS: list[Verb] = [
      "the graph", ("--provider", "--agent"), _serve),
     ("mcp", cmd_mcp, "serve the graph's tools to MCP clients, over stdio (notebook 16)", (),
      _mcp),
+    ("ingest", cmd_ingest, "documents into the graph: the diff, then --apply, or --undo (notebook 15)",
+     ("--json", "--provider"), _ingest),
     ("stop", cmd_stop, "save and stop the embedded database", (), None),
 ]
 

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from course.agents.agentic import AgenticAgent
     from course.agents.tools import ToolAgent
     from course.foundation.db import Database
-    from course.ui.web.app import Chat
     from course.pipeline.agent import Agent, Memory
     from course.pipeline.schema import GraphSchema
     from course.planner.peers import Peers
@@ -44,7 +43,8 @@ def cmd_load(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import load_college
 
-    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
+    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder,
+                          keep_ingested=args.keep_ingested)
     if args.json:
         print_json(counts)
     else:
@@ -338,58 +338,3 @@ def cmd_search(args: argparse.Namespace) -> int:
                   f"{printable(hit.text, limit=110)}")
         print(flush=True)
     return 1 if failed else 0
-
-
-WEB_USER = "web"   # the browsers' conversations: one memory graph, a session per browser
-
-
-def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = None,
-             **options: Any) -> Chat:
-    """What `serve` serves: a session per browser, its memory kept in the graph as
-    `ask --session` keeps one, its agent made as `ask --agent` makes one. `options` go to
-    `Chat` (`keepalive_s`) and `Sessions` (`per_minute`, `clock`)."""
-    from course.llm.registry import describe_llm, make_llm
-    from course.pipeline.answer_cache import AnswerCache
-    from course.pipeline.graph_memory import GraphMemory
-    from course.pipeline.schema import introspect
-    from course.ui.web.app import Chat
-    from course.ui.web.picture import GraphSource
-    from course.ui.web.sessions import Sessions
-
-    llm = make_llm(provider)       # a missing key or an unknown name: said before serving
-    chosen = argparse.Namespace(agent=agent, provider=provider, rows=False, attempts=None,
-                                max_steps=None)
-
-    def make_memory(session: str) -> Memory:
-        return GraphMemory(db, session=session, user=WEB_USER, cache=AnswerCache(db))
-
-    keepalive = {k: options.pop(k) for k in ("keepalive_s",) if k in options}
-    schema = introspect(db)        # read once, for every browser's agent
-    sessions = Sessions(make_memory, lambda memory: _make_agent(chosen, db, memory, schema),
-                        **options)
-    return Chat(sessions, GraphSource(db), {"agent": agent, "provider": describe_llm(llm)},
-                **keepalive)
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from course.foundation.connection import connect
-    from course.foundation.dataset import ensure_college
-    from course.pipeline.agent import check_course_graph
-    from course.ui.web.serve import serve
-
-    db = connect()
-    check_course_graph(db.graph_name)   # never load into, answer from or draw a memory graph
-    ensure_college(db)
-    chat = web_chat(db, agent=args.agent, provider=args.provider)
-    serve(chat, host=args.host, port=args.port,
-          what=f" (agent {args.agent}, {chat.about['provider'].split(':')[0]})")
-    return 0
-
-
-def cmd_mcp(args: argparse.Namespace) -> int:
-    from course.ui.mcp_server import serve
-
-    if args.port is not None and not args.http:
-        raise InvalidInput("--port is for --http (stdio has no port): add --http, or drop --port.")
-    serve(http=args.http, port=args.port or 8000)
-    return 0

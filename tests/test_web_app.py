@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from course.cli import web_chat
+from course.cli_doors import web_chat
 from course.foundation.db import Database
 from course.llm.base import Completion, Usage
 from course.llm.offline import OfflineLLM

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from course.cli import web_chat
+from course.cli_doors import web_chat
 from course.llm.base import Completion
 from course.llm.offline import OfflineLLM
 from course.pipeline.agent import Agent
