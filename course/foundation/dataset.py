@@ -24,6 +24,7 @@ import yaml
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database, not_text_layer, version_key
 from course.foundation.errors import DataFileError, QueryFailed
+from course.foundation.graphs import require_data_graph
 
 DATA_DIR = PROJECT_ROOT / "data" / "college"
 BATCH_SIZE = 500
@@ -247,6 +248,7 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
     gets the old one or the new one, never a half-loaded one. A graph holding ingested
     documents (notebook 15) is rebuilt from nothing too, unless `keep_ingested`.
     """
+    require_data_graph(db.graph_name)   # never load over a user's stored conversation
     if part not in ("all", "people"):
         raise ValueError('part must be "all" or "people"')
     data = read_dataset(data_dir)  # a broken file fails before anything is written
@@ -279,6 +281,7 @@ def _has_ingested(db: Database, graphs: list[str]) -> bool:
 
 def ensure_college(db: Database) -> None:
     """Load the college graph unless it is there (the CLI's first run; an emptied graph)."""
+    require_data_graph(db.graph_name)
     with _loading(db):
         present = db.graph_name in db.client.list_graphs() and db.counts()["nodes"] > 0
     if not present:

@@ -30,7 +30,9 @@ from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 from course.foundation.db import Database, Rows
-from course.foundation.errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
+from course.foundation.errors import (CourseError, InvalidInput, QueryFailed, QueryTimedOut,
+                                      UnsafeQuery)
+from course.foundation.graphs import MEMORY_GRAPH_PREFIX, require_data_graph  # noqa: F401 - re-exported
 from course.foundation.language import language_of
 from course.foundation.versioning import one_version
 from course.llm.base import LLM, Completion
@@ -48,9 +50,6 @@ MAX_QUESTION_CHARS = 2_000
 # Told each stage of a question as it happens: (what, its record); see `Agent.on_step`.
 Observer = Callable[[str, Any], None]
 _SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
-# One user's stored conversations live in a graph of this prefix (notebook 10); they are
-# nobody else's data, so the agent never queries one.
-MEMORY_GRAPH_PREFIX = "memory_user_"
 
 
 def check_course_graph(graph_name: str) -> str:
@@ -59,11 +58,7 @@ def check_course_graph(graph_name: str) -> str:
     >>> check_course_graph("college")
     'college'
     """
-    if graph_name.startswith(MEMORY_GRAPH_PREFIX):
-        raise InvalidInput(f"The graph {printable(graph_name, limit=80)!r} holds a user's stored "
-                           "conversation, not course data, so the agent will not query it: set "
-                           "COURSE_GRAPH to a course graph (default college), or unset it.")
-    return graph_name
+    return require_data_graph(graph_name)   # the one check, in course.foundation.graphs
 
 
 def check_question(question: Any) -> str:
@@ -184,8 +179,13 @@ class Agent:
                                             template=self.prompt)
 
     def link(self, text: str) -> list[Mention]:
-        """Graph values named in any text (the question, an answer)."""
-        return link_entities(self.db, text, schema=self.schema)
+        """Graph values named in any text (the question, an answer); a timeout says it was this."""
+        try:
+            return link_entities(self.db, text, schema=self.schema)
+        except QueryTimedOut as exc:
+            raise QueryTimedOut(
+                "Looking up the names in the text in the graph timed out (the database is busy "
+                "or slow): ask again in a moment.", server_message=exc.server_message) from exc
 
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
@@ -216,7 +216,10 @@ class Agent:
             result.answer = None
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         if self.memory is not None and result.status != "failed":
-            self.memory.remember(result, result.mentions, self.link)
+            try:
+                self.memory.remember(result, result.mentions, self.link)
+            except CourseError as exc:   # the answer stands; say that it was not remembered
+                result.error = f"This turn was not remembered: {exc}"
         return result
 
     def _loop(self, result: Result) -> None:

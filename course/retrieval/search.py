@@ -31,6 +31,7 @@ from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.language import WORDS
+from course.foundation.graphs import require_data_graph
 from course.llm.base import LLM
 from course.llm.errors import LLMError
 from course.pipeline.agent import MAX_QUESTION_CHARS, check_question
@@ -203,6 +204,7 @@ _SEARCHES = {"vector": vector_search, "parent": parent_search, "fulltext": fullt
 def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAULT_K,
            embedder: str | None = None) -> list[Hit]:
     """The notes (or, in vector mode, chunks) that answer `query`, best first."""
+    require_data_graph(db.graph_name)
     if mode not in _SEARCHES:
         raise InvalidInput(f"Unknown search mode {str(mode)[:40]!r}: choose one of {', '.join(MODES)}.")
     if not isinstance(k, int) or not 1 <= k <= MAX_K:
