@@ -130,11 +130,11 @@ def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = No
 def cmd_serve(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import ensure_college
-    from course.pipeline.agent import check_course_graph
+    from course.foundation.graphs import require_data_graph
     from course.ui.web.serve import serve
 
     db = connect()
-    check_course_graph(db.graph_name)   # never load into, answer from or draw a memory graph
+    require_data_graph(db.graph_name)   # never load into, answer from or draw a memory graph
     ensure_college(db)
     chat = web_chat(db, agent=args.agent, provider=args.provider)
     serve(chat, host=args.host, port=args.port,
