@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search | mcp`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search | serve | mcp`.
 
 The options of each command are here (`build_parser`): the ones several commands share
 (`--json`, `--provider`, `--attempts`, `--agent`, `--embedder`) are defined once, in `SHARED`,
@@ -21,7 +21,7 @@ from typing import Any
 
 from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
                         cmd_search, cmd_stop)
-from course.cli_doors import cmd_ingest, cmd_mcp
+from course.cli_doors import cmd_ingest, cmd_mcp, cmd_serve
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
@@ -158,6 +158,25 @@ def _search(verb: argparse.ArgumentParser) -> None:
                       help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 
 
+def port(text: str) -> int:
+    """The `type=` check of `serve --port`: 0 (any free port) to 65535.
+
+    >>> port("8000")
+    8000
+    """
+    value = int(text) if text.strip().isdigit() else -1
+    if not 0 <= value <= 65535:
+        raise InvalidInput("--port must be a number from 0 to 65535, e.g. --port 8000.")
+    return value
+
+
+def _serve(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--host", default="127.0.0.1",
+                      help="where to listen (default 127.0.0.1: this machine only; any other "
+                           "host prints an address with a token)")
+    verb.add_argument("--port", type=port, default=8000, help="the port (default 8000)")
+
+
 def _mcp(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--http", action="store_true",
                       help="serve over streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio")
@@ -193,6 +212,8 @@ VERBS: list[Verb] = [
      ("--json",), _student),
     ("search", cmd_search, "find the notes that answer a question (notebook 13)",
      ("--json", "--embedder"), _search),
+    ("serve", cmd_serve, "the web app: a chat that streams each answer and lights it up in "
+     "the graph", ("--provider", "--agent"), _serve),
     ("mcp", cmd_mcp, "serve the graph's tools to MCP clients, over stdio (notebook 16)", (),
      _mcp),
     ("ingest", cmd_ingest, "documents into the graph: the diff, then --apply, or --undo (notebook 15)",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from course.agents.tools import ToolAgent
     from course.foundation.db import Database
     from course.pipeline.agent import Agent, Memory
+    from course.pipeline.schema import GraphSchema
     from course.planner.peers import Peers
     from course.planner.plans import Plan
 
@@ -167,7 +168,7 @@ def _answer_safely(agent: Agent | ToolAgent | AgenticAgent, question: str) -> Re
 def cmd_ask(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import ensure_college
-    from course.pipeline.agent import check_course_graph
+    from course.foundation.graphs import require_data_graph
     from course.pipeline.answer_cache import AnswerCache
     from course.pipeline.graph_memory import GraphMemory, check_id
     from course.pipeline.memory import ShortTermMemory
@@ -179,7 +180,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     questions = _questions(args)
     try:
         db = connect()
-        check_course_graph(db.graph_name)  # never load into, or answer from, a memory graph
+        require_data_graph(db.graph_name)  # never load into, or answer from, a memory graph
         ensure_college(db)  # the first run loads the graph
         memory: ShortTermMemory
         if args.session or args.user:  # notebook 10: the conversation is kept in the graph
@@ -222,8 +223,8 @@ retries through its own steps): drop --attempts, or use --agent pipeline.
                                f"drop {option}, or use --agent {agent}.")
 
 
-def _make_agent(args: argparse.Namespace, db: Database,
-                memory: Memory) -> Agent | ToolAgent | AgenticAgent:
+def _make_agent(args: argparse.Namespace, db: Database, memory: Memory,
+                schema: GraphSchema | None = None) -> Agent | ToolAgent | AgenticAgent:
     """The notebook-05 pipeline, notebook 11's tool loop (`--agent tools`) or notebook 14's
     learner agent (`--agent agentic`: notebook 12's router, updater and critic with the
     planner's tools)."""
@@ -235,13 +236,13 @@ def _make_agent(args: argparse.Namespace, db: Database,
         from course.agents.tools import DEFAULT_MAX_STEPS, ToolAgent
 
         return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS,
-                         answer=answer)
+                         answer=answer, schema=schema)
     if args.agent == "agentic":   # with the planner's tools and notebook 13's note search
         from course.planner.planner_tools import learner_agent
 
-        return learner_agent(db, llm, memory=memory, answer=answer)
+        return learner_agent(db, llm, memory=memory, answer=answer, schema=schema)
     return Agent(db, llm, memory=memory, max_attempts=args.attempts or DEFAULT_ATTEMPTS,
-                 answer=answer)
+                 answer=answer, schema=schema)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""The commands of the course's doors beyond the agent: `ingest` (notebook 15) and `mcp` (16).
+"""The commands of the course's doors beyond the agent: `ingest` (notebook 15), `mcp` (16)
+and `serve` (the web app).
 
 `course.__main__` reads the command line; each command here, like those of `course.cli`, prints
 its output and returns the exit status, and every failure a learner can cause ends with one
@@ -15,12 +16,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from course.cli import print_json
+from course.cli import _make_agent, print_json
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
 if TYPE_CHECKING:
     from course.foundation.db import Database
+    from course.pipeline.agent import Memory
+    from course.ui.web.app import Chat
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
@@ -92,3 +95,48 @@ def _ingest_one(db: Database, path: str, args: argparse.Namespace, llm: Any, jud
         print(printable(found.summary()) + "\n", flush=True)
     return 0
 
+
+WEB_USER = "web"   # the browsers' conversations: one memory graph, a session per browser
+
+
+def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = None,
+             **options: Any) -> Chat:
+    """What `serve` serves: a session per browser, its memory kept in the graph as
+    `ask --session` keeps one, its agent made as `ask --agent` makes one. `options` go to
+    `Chat` (`keepalive_s`) and `Sessions` (`per_minute`, `clock`)."""
+    from course.llm.registry import describe_llm, make_llm
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.schema import introspect
+    from course.ui.web.app import Chat
+    from course.ui.web.picture import GraphSource
+    from course.ui.web.sessions import Sessions
+
+    llm = make_llm(provider)       # a missing key or an unknown name: said before serving
+    chosen = argparse.Namespace(agent=agent, provider=provider, rows=False, attempts=None,
+                                max_steps=None)
+
+    def make_memory(session: str) -> Memory:
+        return GraphMemory(db, session=session, user=WEB_USER, cache=AnswerCache(db))
+
+    keepalive = {k: options.pop(k) for k in ("keepalive_s",) if k in options}
+    schema = introspect(db)        # read once, for every browser's agent
+    sessions = Sessions(make_memory, lambda memory: _make_agent(chosen, db, memory, schema),
+                        **options)
+    return Chat(sessions, GraphSource(db), {"agent": agent, "provider": describe_llm(llm)},
+                **keepalive)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from course.foundation.connection import connect
+    from course.foundation.dataset import ensure_college
+    from course.foundation.graphs import require_data_graph
+    from course.ui.web.serve import serve
+
+    db = connect()
+    require_data_graph(db.graph_name)   # never load into, answer from or draw a memory graph
+    ensure_college(db)
+    chat = web_chat(db, agent=args.agent, provider=args.provider)
+    serve(chat, host=args.host, port=args.port,
+          what=f" (agent {args.agent}, {chat.about['provider'].split(':')[0]})")
+    return 0

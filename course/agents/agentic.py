@@ -88,7 +88,7 @@ class AgenticAgent(Agent):
     def _loop(self, result: Result) -> None:
         """This question's own state (a `Run`), then its parts, their tools and the critic."""
         assert isinstance(result, AgenticResult)
-        self.last = run = Run(result.question)
+        self.last = run = Run(result.question, on_step=self.on_step)
         self._answer(run, result)
         _finish(result, run)
 

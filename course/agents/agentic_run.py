@@ -11,7 +11,7 @@ argument did); an `AgenticResult` is what the agent returns: a `Result` with the
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -69,6 +69,7 @@ class Run:
     critic: list[CriticRound] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     llm_calls: int = 0
+    on_step: Callable[[str, Any], None] | None = None   # told each step as it is taken
 
     def step(self, role: StepKind, text: str, usage: Usage, provider: str, model: str,
              call: CallRecord | None = None, *, calls: int = 1) -> Step:
@@ -78,6 +79,8 @@ class Run:
                     kind=role)
         self.steps.append(step)
         self.llm_calls += calls
+        if self.on_step is not None:
+            self.on_step("step", step)
         return step
 
     def found(self) -> list[tuple[str, str]]:

@@ -40,7 +40,7 @@ from course.foundation.errors import QueryFailed, UnsafeQuery
 from course.llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
 from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
-from course.pipeline.agent import Agent, Memory
+from course.pipeline.agent import Agent, Memory, Observer
 from course.pipeline.cleaning import clean
 from course.pipeline.results import Attempt, CallRecord, Result, Step, plain, printable
 from course.pipeline.safety import run_guarded
@@ -175,11 +175,13 @@ class Trajectory:
 
 def run_loop(llm: LLM, system: str, question: str, toolbox: Toolbox, *,
              max_steps: int = DEFAULT_MAX_STEPS, budget_tokens: int | None = DEFAULT_BUDGET_TOKENS,
-             tools: Sequence[ToolSpec] = TOOLS, rows_only: bool = False) -> Trajectory:
+             tools: Sequence[ToolSpec] = TOOLS, rows_only: bool = False,
+             on_step: Observer | None = None) -> Trajectory:
     """Ask, run the tools it calls, feed the results back; stop on an answer, the cap or the budget.
 
-    `rows_only`: the first query that returns rows ends the loop (stopped "rows"), and the cap
-    or the budget ends it with no final call: no call writes an answer."""
+    `rows_only`: the first rows end the loop (stopped "rows"), and no call writes an answer.
+    `on_step` is told each step and tool call as it happens (`Agent.on_step`)."""
+    report = on_step or (lambda what, record: None)
     messages = [Message("user", question)]
     steps: list[Step] = []
     seen: dict[str, dict[str, Any]] = {}      # a call's name and arguments -> its last result
@@ -192,6 +194,7 @@ def run_loop(llm: LLM, system: str, question: str, toolbox: Toolbox, *,
         used += (turn.usage.input_tokens or 0) + (turn.usage.output_tokens or 0)
         step = _step(number, turn, llm_ms)
         steps.append(step)
+        report("step", step)
         if turn.failed:                        # Groq's tool_use_failed: tell the model, go on
             step.problem = turn.failed
             messages.append(Message("user", f"Your tool call could not be read: {turn.failed} "
@@ -203,15 +206,23 @@ def run_loop(llm: LLM, system: str, question: str, toolbox: Toolbox, *,
         started = time.perf_counter()
         for call in turn.tool_calls:           # parallel calls: every one runs, in order
             messages.append(_run_call(call, toolbox, seen, step))
+            report("call", step.calls[-1])
         step.tools_ms = (time.perf_counter() - started) * 1000
         if rows_only and any(c.name == EXECUTE_CYPHER.name and c.row_count for c in step.calls):
             return Trajectory(steps, messages, "rows", "")
     if rows_only:
         return Trajectory(steps, messages, stopped, "")
+    return _last_word(llm, system, messages, steps, stopped, max_steps, report)
+
+
+def _last_word(llm: LLM, system: str, messages: list[Message], steps: list[Step], stopped: str,
+               max_steps: int, report: Observer) -> Trajectory:
+    """The cap or the budget ended the loop: one call with no tools writes the answer."""
     why = "the token budget is used up" if stopped == "budget" else f"{max_steps} steps are used up"
     messages.append(Message("user", FINAL_NOTE.format(why=why)))
     turn, llm_ms = _timed_chat(llm, system, messages, ())
     steps.append(_step(len(steps) + 1, turn, llm_ms, final=True))
+    report("step", steps[-1])
     return Trajectory(steps, messages, stopped, turn.text)
 
 
@@ -307,7 +318,7 @@ class ToolAgent(Agent):
         toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
         self.last = run_loop(self.llm, self.system_prompt, user, toolbox,
                              max_steps=self.max_steps, budget_tokens=self.budget_tokens,
-                             rows_only=not self.writes_answer)
+                             rows_only=not self.writes_answer, on_step=self.on_step)
         assert isinstance(result, ToolResult)
         _finish(result, self.last, toolbox.last)
 

@@ -41,7 +41,7 @@ from course.foundation.versioning import data_version, fingerprint  # noqa: F401
 from course.ingest.diff import SOURCE_PROPERTIES
 from course.ingest.review import Review, review  # noqa: F401 (the example)
 from course.ingest.spec import SOURCE_LABEL, Spec
-from course.pipeline.agent import check_course_graph
+from course.foundation.graphs import require_data_graph
 
 MENTIONS = "MENTIONS"
 LOCK_S = 300
@@ -62,7 +62,7 @@ def _scratch(db: Database) -> Database:
 def refuse_memory_graph(db: Database) -> None:
     # For the lead: a local call until branch 'hostile' brings the one check of course.foundation
     # for "this graph is a memory graph"; replace this call with that check when it lands.
-    check_course_graph(db.graph_name)
+    require_data_graph(db.graph_name)
 
 
 def applied_record(db: Database, document: str) -> dict[str, Any] | None:

@@ -11,6 +11,10 @@ rows, fenced as data. Every attempt is kept, so a notebook can show what happene
 
 With `answer=False` it stops at the rows: one model call, no answer written.
 
+`on_step`, when set, is told each stage as it happens (the web app streams them):
+`("linked", mentions)`, `("step", Step)` after each model call, `("call", CallRecord)` after
+each query, `("rows", Rows)` when a query gave rows, `("attempt", Attempt)` when a pass ends.
+
 >>> result = Agent(db, answer=False).answer("Who is Payal?")
 >>> result.rows, result.answer, result.llm_calls
 ([['Payal', 2, 'CSE']], None, 1)
@@ -19,16 +23,14 @@ from __future__ import annotations
 
 import re
 import time
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 from course.foundation.db import Database, Rows
-from course.foundation.errors import (CourseError, InvalidInput, QueryFailed, QueryTimedOut,
-                                      UnsafeQuery)
-from course.foundation.graphs import MEMORY_GRAPH_PREFIX, require_data_graph  # noqa: F401 - re-exported
+from course.foundation.errors import CourseError, QueryFailed, QueryTimedOut, UnsafeQuery
+from course.foundation.graphs import require_data_graph
 from course.foundation.language import language_of
 from course.foundation.versioning import one_version
 from course.llm.base import LLM, Completion
@@ -38,48 +40,14 @@ from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
 from course.pipeline.linking import Mention, link_entities, name_index
+from course.pipeline.questions import MAX_QUESTION_CHARS, check_question  # noqa: F401 - re-exported
 from course.pipeline.results import Attempt, CallRecord, Result, Step, StepKind, printable
 from course.pipeline.safety import run_guarded
 from course.pipeline.schema import GraphSchema, introspect
 
-MAX_QUESTION_CHARS = 2_000
+# Told each stage of a question as it happens: (what, its record); see `Agent.on_step`.
+Observer = Callable[[str, Any], None]
 _SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
-
-
-def check_course_graph(graph_name: str) -> str:
-    """The graph name, if the agent may answer on it; InvalidInput for a memory graph.
-
-    >>> check_course_graph("college")
-    'college'
-    """
-    return require_data_graph(graph_name)   # the one check, in course.foundation.graphs
-
-
-def check_question(question: Any) -> str:
-    """The question, trimmed; a clear InvalidInput for what cannot be asked."""
-    if isinstance(question, bytes):
-        try:
-            question = question.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidInput("The question is not text (it is binary data): type it as words.") from None
-    if not isinstance(question, str):
-        raise InvalidInput(f"The question must be text, not {type(question).__name__}.")
-    if any("\ud800" <= ch <= "\udfff" for ch in question):  # undecodable bytes from a terminal
-        raise InvalidInput("The question is not valid UTF-8 text (it holds binary data): "
-                           "type it as plain text.")
-    # NFKC: fullwidth "Ｐａｙａｌ" reads as "Payal", as the guard reads ＤＥＬＥＴＥ as DELETE.
-    cleaned = unicodedata.normalize("NFKC", "".join(
-        ch for ch in question if ch.isprintable() or ch in "\n\t")).strip()
-    if not cleaned:
-        raise InvalidInput("The question is empty: ask something about the college graph, "
-                           "e.g. \"Who is Payal?\".")
-    if len(cleaned) > MAX_QUESTION_CHARS:
-        raise InvalidInput(f"The question is {len(cleaned):,} characters long; the limit is "
-                           f"{MAX_QUESTION_CHARS:,}. Ask one short question at a time.")
-    if "\x00" in question or sum(not ch.isprintable() and ch not in "\n\t" for ch in question) > 3:
-        raise InvalidInput("The question contains control characters or binary data: "
-                           "type it as plain text.")
-    return cleaned
 
 
 def provider_config(llm: Any) -> str:
@@ -136,6 +104,7 @@ class Agent:
 
     result_type: type[Result] = Result
     default_prompt: str = prompts.CYPHER_SYSTEM
+    on_step: Observer | None = None   # set it to watch a question's stages as they happen
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  max_attempts: int = 2, timeout_ms: int = 5_000, max_rows: int = 200,
@@ -152,7 +121,7 @@ class Agent:
             llm = make_llm()
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
-        check_course_graph(db.graph_name)
+        require_data_graph(db.graph_name)
         self.db, self.llm, self.memory = db, llm, memory
         self.max_attempts, self.timeout_ms, self.max_rows = max_attempts, timeout_ms, max_rows
         self.writes_answer = answer
@@ -192,6 +161,7 @@ class Agent:
             result.question = check_question(question)
             result.language = language_of(result.question)
             result.mentions = self.link(result.question)
+            self._report("linked", result.mentions)
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
@@ -223,6 +193,7 @@ class Agent:
             t0 = time.perf_counter()
             hint = self._attempt(result, attempt, context, hint)
             attempt.elapsed_ms = (time.perf_counter() - t0) * 1000
+            self._report("attempt", attempt)
             if attempt.kind:
                 self.stats[attempt.kind] += 1
             if hint is None:
@@ -247,6 +218,7 @@ class Agent:
             return retry.hint
         if self._is_sentinel(result, attempt, rows):   # OUT_OF_SCOPE or READ_ONLY: final
             return None
+        self._report("rows", rows)
         if not rows.rows:
             return self._fail(attempt, "empty_result", "The query returned no rows.",
                               prompts.empty_hint(cypher))
@@ -321,6 +293,7 @@ class Agent:
                                      getattr(self.llm, "model", ""), None, None,
                                      (time.perf_counter() - started) * 1000, 0.0,
                                      problem=str(exc), kind=kind))
+            self._report("step", result.steps[-1])
             raise
         if _SURROGATE.search(completion.text):  # broken text from the model
             completion = replace(completion, text=completion.text.encode(
@@ -332,6 +305,7 @@ class Agent:
                                  completion.model, completion.usage.input_tokens,
                                  completion.usage.output_tokens,
                                  (time.perf_counter() - started) * 1000, 0.0, kind=kind))
+        self._report("step", result.steps[-1])
         return completion
 
     def _execute(self, result: Result, cypher: str) -> Rows:
@@ -355,6 +329,12 @@ class Agent:
             step.calls.append(CallRecord("execute_cypher", {"query": cypher}, error is None, error,
                                          None if rows is None else len(rows.rows), 0, ms))
             step.tools_ms += ms
+            self._report("call", step.calls[-1])
+
+    def _report(self, what: str, record: Any) -> None:
+        """Tell `on_step` (if set) what just happened: it watches, it never changes the answer."""
+        if self.on_step is not None:
+            self.on_step(what, record)
 
     def _write_answer(self, result: Result) -> str:
         if not self.writes_answer:   # rows only: no answer call

@@ -34,7 +34,7 @@ from course.foundation.language import WORDS
 from course.foundation.graphs import require_data_graph
 from course.llm.base import LLM
 from course.llm.errors import LLMError
-from course.pipeline.agent import MAX_QUESTION_CHARS, check_question
+from course.pipeline.questions import MAX_QUESTION_CHARS, check_question
 from course.pipeline.linking import link_entities
 from course.pipeline.prompts import STEP_BACK_SYSTEM
 from course.retrieval.embeddings import Embedder, chosen_embedder, make_embedder

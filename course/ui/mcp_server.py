@@ -34,7 +34,7 @@ from pydantic import Field, ValidationError
 from course.foundation.config import get_setting
 from course.foundation.errors import CourseError, InvalidInput
 from course.llm.errors import redact
-from course.pipeline.agent import check_question
+from course.pipeline.questions import check_question
 from course.planner.plans import MAX_DAYS
 from course.retrieval.search import MAX_K
 from course.ui.mcp_tools import (MAX_NAME_CHARS, MAX_QUERY_CHARS, CollegeTools, open_college,

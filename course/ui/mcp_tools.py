@@ -32,7 +32,8 @@ from course.foundation.errors import (CourseError, InvalidInput, QueryFailed, Qu
                                      UnsafeQuery)
 from course.llm import make_llm
 from course.pipeline import prompts
-from course.pipeline.agent import check_course_graph, check_question
+from course.foundation.graphs import require_data_graph
+from course.pipeline.questions import check_question
 from course.pipeline.cleaning import clean
 from course.pipeline.graph_memory import check_id
 from course.pipeline.memory import ShortTermMemory
@@ -118,7 +119,7 @@ def check_params(params: Any) -> dict[str, Any] | None:
 def open_college() -> Database:
     """The course graph `course mcp` serves (loaded on the first run); never a memory graph."""
     db = connect()
-    check_course_graph(db.graph_name)   # a user's stored conversations are nobody's tool data
+    require_data_graph(db.graph_name)   # a user's stored conversations are nobody's tool data
     ensure_college(db)
     return db
 
@@ -127,7 +128,7 @@ class CollegeTools:
     """The tools over one course graph. One call runs at a time (`lock`)."""
 
     def __init__(self, db: Database) -> None:
-        check_course_graph(db.graph_name)
+        require_data_graph(db.graph_name)
         self.db = db
         self.lock = threading.Lock()
         self.sessions: OrderedDict[str, AgenticAgent] = OrderedDict()

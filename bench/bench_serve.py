@@ -1,0 +1,178 @@
+"""The web app under a room's load: 40 browsers asking the five questions at once.
+
+    python bench/bench_serve.py [SESSIONS] [AGENT]
+
+Starts `python -m course serve` (offline provider: no LLM service is called) on a free
+loopback port, then plays browsers with httpx's async client over the loopback: each opens
+the page (its own session cookie) and asks the five demo questions in order, reading each
+answer's stream of stages to its end. Every answer is judged against the reference query
+(course.ui.demo.judge) from the rows the stream carried.
+
+1. one session alone, three times (one after the other), the five questions: p95 per answer
+   (the reference);
+2. a room: SESSIONS sessions (default 40) open at once, each asking the five questions at a
+   reader's pace (the first within 3 s, then 1 to 3 s after each answer): p95 per answer
+   against (1) (goal <= 5x);
+3. a stampede: SESSIONS sessions asking the five questions back to back, all at once: p95
+   against (1), and against its floor: the answers are CPU work in one server process, so
+   the last of SESSIONS questions asked in the same instant waits for the others
+   (floor = SESSIONS x (1)'s median / the cores the server can use, 1 for its Python);
+4. errors and wrong answers over all of them (goal 0 and 0), and the server's memory
+   (resident set) after its first answers and after the load.
+
+Before (1) a warm-up session asks the five once, so both (1) and (2) meet the same warm
+state (the answer cache holds the five; the graph and its layouts are read). Ratios come
+from this one run.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+from course.foundation.connection import connect
+from course.ui.demo import FIVE_QUESTIONS, judge, node_names
+
+GOAL_P95 = 5.0
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(port: int, agent: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    server = subprocess.Popen([sys.executable, "-m", "course", "serve", "--port", str(port),
+                               "--agent", agent, "--provider", "offline"], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.2)
+        if server.poll() is not None:
+            raise SystemExit(f"the server stopped: {server.stdout.read() if server.stdout else ''}")
+    raise SystemExit("the server did not answer within 120 s")
+
+
+def cells(rows: list[list[str]]) -> list[list[Any]]:
+    """The answer event's rows back as values: a list was sent as its JSON."""
+    def value(text: str) -> Any:
+        return json.loads(text) if text.startswith("[") else text
+    return [[value(c) for c in row] for row in rows]
+
+
+async def ask(client: httpx.AsyncClient, question: str) -> tuple[float, dict[str, Any]]:
+    """One question: the seconds until its stream ended, and its answer event (or error)."""
+    started = time.perf_counter()
+    last: dict[str, Any] = {"type": "none"}
+    async with client.stream("POST", "/api/ask", json={"question": question}) as response:
+        if response.status_code != 200:
+            return time.perf_counter() - started, {"type": "error", "message": response.status_code}
+        async for line in response.aiter_lines():
+            if line.startswith("data: "):
+                event = json.loads(line[6:])
+                if event["type"] in ("answer", "error"):
+                    last = event
+    return time.perf_counter() - started, last
+
+
+async def session(base: str, pace: random.Random | None = None) -> list[tuple[int, float, dict[str, Any]]]:
+    """One browser: open the page, ask the five questions in order; with `pace`, at a
+    reader's pace (a start within 3 s, 1 to 3 s between an answer and the next question)."""
+    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+        await client.get("/")
+        found = []
+        if pace:
+            await asyncio.sleep(pace.uniform(0, 3))
+        for item in FIVE_QUESTIONS:
+            seconds, event = await ask(client, item.question)
+            found.append((item.number, seconds, event))
+            if pace:
+                await asyncio.sleep(pace.uniform(1, 3))
+        return found
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[18] if len(values) > 1 else values[0]
+
+
+def check(db: Any, answers: list[tuple[int, float, dict[str, Any]]], names: set[str]) -> tuple[int, int]:
+    """(errors, wrong answers) among the answers."""
+    items = {item.number: item for item in FIVE_QUESTIONS}
+    errors = sum(event["type"] != "answer" or event["status"] != "answered" for _, _, event in answers)
+    wrong = sum(event["type"] == "answer" and not judge(db, items[n], cells(event["rows"]), names=names)
+                for n, _, event in answers)
+    return errors, wrong
+
+
+def memory_mb(server: subprocess.Popen[str]) -> float:
+    return psutil.Process(server.pid).memory_info().rss / 2**20
+
+
+async def measure(base: str, sessions: int) -> dict[str, list[tuple[int, float, dict[str, Any]]]]:
+    await session(base)                                   # warm-up: the same state for all
+    alone = [a for _ in range(3) for a in await session(base)]
+    pace = random.Random(7)
+    room = await asyncio.gather(*(session(base, pace) for _ in range(sessions)))
+    stampede = await asyncio.gather(*(session(base) for _ in range(sessions)))
+    return {"alone": alone, "room": [a for one in room for a in one],
+            "stampede": [a for one in stampede for a in one]}
+
+
+def main(sessions: int = 40, agent: str = "pipeline") -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "COURSE_DB": os.environ.get("COURSE_DB") or str(Path(folder) / "serve.db"),
+               "COURSE_LLM": "offline", "FALKORDB_URL": ""}
+        os.environ.update({"COURSE_DB": env["COURSE_DB"], "FALKORDB_URL": ""})
+        port = free_port()
+        server = start_server(port, agent, env)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            asyncio.run(session(base))
+            before = memory_mb(server)
+            found = asyncio.run(measure(base, sessions))
+            after = memory_mb(server)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        db = connect()
+        everything = [a for answers in found.values() for a in answers]
+        errors, wrong = check(db, everything, node_names(db))
+    for n, _, event in everything:
+        if event["type"] != "answer" or event["status"] != "answered":
+            print(f"question {n}: {event.get('message') or event.get('error') or event}"[:300])
+    alone, room, stampede = ([s for _, s, _ in found[k]] for k in ("alone", "room", "stampede"))
+    ratio = p95(room) / p95(alone)
+    floor = sessions * statistics.median(alone)
+    print(f"agent {agent}, offline provider (no LLM service); {sessions} sessions x the five questions")
+    print(f"a room ({sessions} at a reader's pace): p95 per answer {ratio:.1f}x one session alone "
+          f"(goal <= {GOAL_P95:.0f}x)")
+    print(f"a stampede ({sessions} back to back at once): p95 {p95(stampede) / p95(alone):.1f}x one "
+          f"session alone; {p95(stampede) / floor:.2f}x its floor ({sessions} x one answer's median)")
+    print(f"errors {errors}, wrong answers {wrong} in {len(everything)} answers (goal 0 and 0)")
+    print(f"server memory: {after / before:.2f}x after the load what it was after its first answers "
+          f"({before:.0f} MB -> {after:.0f} MB)")
+    return 0 if ratio <= GOAL_P95 and errors == 0 and wrong == 0 else 1
+
+
+if __name__ == "__main__":
+    arguments = sys.argv[1:]
+    sys.exit(main(int(arguments[0]) if arguments else 40,
+                  arguments[1] if len(arguments) > 1 else "pipeline"))

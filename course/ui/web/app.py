@@ -1,0 +1,201 @@
+"""The web app's routes (Starlette): the page, a question's stages as they happen, the memory.
+
+`GET /` the page (and the session cookie); `/static/...` its script and style; `POST /api/ask`
+streams a question's stages as server-sent events, with a keep-alive comment whenever nothing
+else was sent for `keepalive_s`, so a proxy does not cut a slow answer; `GET /api/history` the
+stored conversation (a reload resumes it) and its picture; `POST /api/new` a new chat.
+Each question runs in a worker thread; the agent's observer hands its stages to the stream.
+
+>>> sorted(route.path for route in create_app(None, None).routes)   # doctest: +NORMALIZE_WHITESPACE
+['/', '/api/ask', '/api/history', '/api/new', '/static']
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from course.foundation.errors import CourseError, InvalidInput
+from course.pipeline.questions import check_question
+from course.pipeline.results import json_line
+from course.ui.viz import text_values
+from course.ui.web.access import Gate, GateMiddleware, page_text
+from course.ui.web.picture import GraphSource
+from course.ui.web.sessions import ChatSession, Sessions, new_session_id, valid_session_id
+from course.ui.web.stages import answer_event, error_event, stage_event
+
+STATIC = Path(__file__).parent / "static"
+SESSION_COOKIE = "course_session"
+KEEPALIVE_S = 15.0
+MAX_BODY = 64_000            # bytes of a question's request; the question's own limit is 2,000
+WORKERS = 32                 # questions answered at once (each in a thread)
+BUSY = "This chat is still answering its last question: wait for its answer, then ask again."
+UNEXPECTED = ("Something unexpected went wrong on the server (its console has the details). "
+              "Ask again, or start a New chat.")
+log = logging.getLogger("course.serve")
+Tell = Callable[[dict[str, Any] | None], None]
+
+
+class Chat:
+    """What the routes share: the sessions, the graph's pictures, the worker threads."""
+
+    def __init__(self, sessions: Sessions, pictures: GraphSource, about: dict[str, str],
+                 keepalive_s: float = KEEPALIVE_S) -> None:
+        self.sessions, self.pictures, self.about = sessions, pictures, about
+        self.keepalive_s = keepalive_s
+        self.workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="course-answer")
+
+    async def stream(self, session_id: str, question: str) -> AsyncIterator[str]:
+        """The question's events as server-sent events, as the worker thread reports them."""
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        def tell(event: dict[str, Any] | None) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, event)
+
+        done = loop.run_in_executor(self.workers, self.work, session_id, question, tell)
+        while True:
+            try:
+                event = await asyncio.wait_for(queue.get(), self.keepalive_s)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            if event is None:
+                break
+            yield f"data: {json_line(event)}\n\n"
+        await done
+
+    def work(self, session_id: str, question: str, tell: Tell) -> None:
+        """In a worker thread: check the question and the limits, answer, tell every stage."""
+        try:
+            session = self.sessions.get(session_id)
+            refusal = self._refusal(session, question)
+            if refusal:
+                tell(error_event(refusal))
+            elif not session.busy.acquire(blocking=False):
+                tell(error_event(BUSY))
+            else:
+                try:
+                    self._answer(session, question, tell)
+                finally:
+                    session.busy.release()
+        except CourseError as exc:      # no provider, the database stopped: its own sentence
+            tell(error_event(str(exc)))
+        except Exception:               # noqa: BLE001 - a bug must not end the server
+            log.exception("answering %r", question[:200])
+            tell(error_event(UNEXPECTED))
+        finally:
+            tell(None)
+
+    @staticmethod
+    def _refusal(session: ChatSession, question: str) -> str | None:
+        """Why the question is not passed on (too long, empty, too many), else None."""
+        try:
+            check_question(question)
+        except InvalidInput as exc:     # the command line's own sentence
+            return str(exc)
+        wait = session.limit.wait()
+        return session.limit.message(wait) if wait else None
+
+    def _answer(self, session: ChatSession, question: str, tell: Tell) -> None:
+        agent = session.agent
+
+        def observe(what: str, record: Any) -> None:
+            event = stage_event(what, record)
+            if event is not None:
+                tell(event)
+
+        agent.on_step = observe
+        try:
+            result = agent.answer(question)
+        finally:
+            agent.on_step = None
+        tell(answer_event(result))
+        lit = text_values(result.rows) if result.status == "answered" else []
+        session.last_view = self.pictures.view(lit, [m.value for m in result.mentions])
+        tell({"type": "graph", **session.last_view})
+
+    def history(self, session_id: str) -> dict[str, Any]:
+        """The session's stored turns and the picture of its last answer."""
+        session = self.sessions.get(session_id)
+        turns = [{"question": page_text(t.get("question"), limit=2_000),
+                  "answer": page_text(t.get("answer"), limit=4_000),
+                  "status": page_text(t.get("status"))} for t in session.history()]
+        view = session.last_view
+        if view is None:       # a reopened session: its last turn's names, else the whole graph
+            about = session.history()[-1].get("about", []) if turns else []
+            view = self.pictures.view([str(a).split(": ", 1)[-1] for a in about], [])
+        return {"about": self.about, "turns": turns, "graph": view}
+
+
+def _session_cookie(response: Response, session_id: str) -> Response:
+    response.set_cookie(SESSION_COOKIE, session_id, httponly=True, samesite="strict", path="/",
+                        max_age=30 * 24 * 3600)
+    return response
+
+
+async def _question(request: Request) -> str | None:
+    """The question of a POST /api/ask body ({"question": "..."}); None when there is none."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return "x" * (MAX_BODY + 1)     # refused by check_question with its length sentence
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    question = data.get("question") if isinstance(data, dict) else None
+    return question if isinstance(question, str) else None
+
+
+def create_app(chat: Chat | None, gate: Gate | None) -> Starlette:
+    """The app: the routes over `chat`, behind `gate` (the host check or the token)."""
+
+    def session_of(request: Request) -> str | None:
+        found = request.cookies.get(SESSION_COOKIE)
+        return found if valid_session_id(found) else None
+
+    async def page(request: Request) -> Response:
+        response = FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        return response if session_of(request) else _session_cookie(response, new_session_id())
+
+    async def ask(request: Request) -> Response:
+        session_id, question = session_of(request), await _question(request)
+        if session_id is None or chat is None:
+            return JSONResponse({"error": "Open the page first: this browser has no chat yet."},
+                                status_code=400)
+        if question is None:
+            return JSONResponse({"error": 'Send {"question": "..."} as JSON.'}, status_code=400)
+        return StreamingResponse(chat.stream(session_id, question), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    def history(request: Request) -> Response:       # a plain function: Starlette runs it in a thread
+        session_id = session_of(request)
+        if session_id is None or chat is None:
+            return JSONResponse({"error": "Open the page first: this browser has no chat yet."},
+                                status_code=400)
+        try:
+            return JSONResponse(chat.history(session_id), headers={"Cache-Control": "no-store"})
+        except CourseError as exc:    # the database stopped: its own sentence, no traceback
+            return JSONResponse({"error": page_text(str(exc))}, status_code=503)
+
+    async def new_chat(request: Request) -> Response:
+        return _session_cookie(JSONResponse({"ok": True}), new_session_id())
+
+    app = Starlette(routes=[
+        Route("/", page), Route("/api/ask", ask, methods=["POST"]),
+        Route("/api/history", history), Route("/api/new", new_chat, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+    if gate is not None:
+        app.add_middleware(GateMiddleware, gate=gate)
+    return app

@@ -1,0 +1,123 @@
+"""One conversation per browser, and how often it may ask.
+
+Each browser gets a session id in a cookie; its conversation is a memory made by the
+`make_memory` the server was given (`course serve` gives notebook 10's memory kept in the
+graph, as `ask --session` does, so a reload or a restarted server resumes it). "New chat" is a
+new id. A session answers one question at a time, and at most `per_minute` questions a
+minute (a token bucket: a burst of that many, then one every 60/per_minute seconds).
+
+>>> clock = iter([0.0, 0.0, 0.0, 3.0]).__next__
+>>> limit = RateLimit(per_minute=2, clock=clock)
+>>> limit.wait(), limit.wait(), limit.wait()
+(0.0, 0.0, 27.0)
+"""
+from __future__ import annotations
+
+import math
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from course.pipeline.agent import Agent, Memory
+
+PER_MINUTE = 10        # questions a session may ask in a minute (a burst of this many)
+KEPT = 500             # sessions held open at once; an older one is reopened from its memory
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_session_id() -> str:
+    """A fresh session id: 22 letters, digits, _ and -, unguessable."""
+    return secrets.token_urlsafe(16)
+
+
+def valid_session_id(value: Any) -> bool:
+    """Is `value` a session id this app could have given?
+
+    >>> valid_session_id(new_session_id()), valid_session_id("../../etc"), valid_session_id(None)
+    (True, False, False)
+    """
+    return isinstance(value, str) and _SESSION_ID.fullmatch(value) is not None
+
+
+class RateLimit:
+    """A token bucket: `per_minute` questions at once, then one each 60/per_minute seconds."""
+
+    def __init__(self, *, per_minute: int = PER_MINUTE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute, self.clock = per_minute, clock
+        self.tokens, self.at = float(per_minute), clock()
+
+    def wait(self) -> float:
+        """0.0 when a question may be asked now (and counts it), else the seconds to wait."""
+        now = self.clock()
+        self.tokens = min(float(self.per_minute),
+                          self.tokens + (now - self.at) * self.per_minute / 60)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return round((1 - self.tokens) * 60 / self.per_minute, 1)
+
+    def message(self, wait: float) -> str:
+        """What the page says when the limit is reached."""
+        return (f"Too many questions: this chat takes {self.per_minute} a minute. "
+                f"Wait {math.ceil(wait)} s, then ask again.")
+
+
+class ChatSession:
+    """One browser's conversation: its memory, its agent (made on the first question), its limit."""
+
+    def __init__(self, session_id: str, memory: Memory, make_agent: Callable[[Memory], Agent],
+                 limit: RateLimit) -> None:
+        self.id, self.memory, self.limit = session_id, memory, limit
+        self._make_agent = make_agent
+        self._agent: Agent | None = None
+        self.busy = threading.Lock()     # one question at a time
+        self.last_view: dict[str, Any] | None = None   # the picture of the last answer
+
+    @property
+    def agent(self) -> Agent:
+        if self._agent is None:
+            self._agent = self._make_agent(self.memory)
+        return self._agent
+
+    def history(self) -> list[dict[str, Any]]:
+        """The stored turns, oldest first (a memory without `history()` has none to show)."""
+        stored = getattr(self.memory, "history", None)
+        return list(stored()) if callable(stored) else []
+
+
+class Sessions:
+    """The open sessions by id: made on first use (a known id resumes its stored memory)."""
+
+    def __init__(self, make_memory: Callable[[str], Memory], make_agent: Callable[[Memory], Agent],
+                 *, per_minute: int = PER_MINUTE, clock: Callable[[], float] = time.monotonic,
+                 kept: int = KEPT) -> None:
+        self.make_memory, self.make_agent = make_memory, make_agent
+        self.per_minute, self.clock, self.kept = per_minute, clock, kept
+        self._open: OrderedDict[str, ChatSession] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, session_id: str) -> ChatSession:
+        """The session `session_id`, opened (its memory read) if it is not open yet."""
+        if not valid_session_id(session_id):
+            raise ValueError("not a session id this app gives")
+        with self._lock:
+            session = self._open.get(session_id)
+            if session is not None:
+                self._open.move_to_end(session_id)
+                return session
+        session = ChatSession(session_id, self.make_memory(session_id), self.make_agent,
+                              RateLimit(per_minute=self.per_minute, clock=self.clock))
+        with self._lock:
+            session = self._open.setdefault(session_id, session)
+            while len(self._open) > self.kept:
+                self._open.popitem(last=False)
+        return session
+
+    def __len__(self) -> int:
+        return len(self._open)
