@@ -36,6 +36,7 @@ from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
 from course.pipeline.linking import Mention, link_entities, name_index
+from course.pipeline.refusal import refusal
 from course.pipeline.results import Attempt, CallRecord, Result, Step, printable
 from course.pipeline.safety import run_guarded
 from course.pipeline.schema import GraphSchema, introspect
@@ -269,7 +270,8 @@ class Agent:
         if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
             result.status, result.error = "out_of_scope", None
-            result.answer = prompts.OUT_OF_SCOPE_ANSWER[result.language]
+            result.answer = refusal(result.question, result.mentions, language=result.language,
+                                    context=context)
             return None
         if sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"

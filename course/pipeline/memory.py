@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.foundation.db import cell_values
+from course.foundation.language import REFERRING as _REFERRING
 from course.pipeline.linking import Mention
 from course.pipeline.prompts import AS_DATA, fence
 from course.pipeline.results import Result
@@ -177,10 +178,6 @@ class ShortTermMemory:
 
 # --- which questions depend on the conversation -------------------------------------------
 
-_REFERRING = frozenset("""he him his himself she her hers herself it its itself they them their
-    theirs that this these those there same former latter uska uski uske usne usko usse unka
-    unki unke unhone unko isko iska iski iske isne inka inki inke inko woh wo vo voh yeh ye
-    wahi wohi yahi usme isme unme inme""".split())
 _CONTINUING = ("and ", "aur ", "also ", "or ", "what about ", "how about ", "then ", "phir ",
                "same ", "toh ", "to ")
 

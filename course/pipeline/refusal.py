@@ -1,0 +1,53 @@
+"""What a refusal says: outside the graph, a question not followed, or "who do you mean?".
+
+Introduced in notebook 05. A model answers OUT_OF_SCOPE for three different reasons, and the
+learner should hear which: the question is about nothing the graph holds ("What is the
+weather?"); it names something in the graph but could not be turned into a query (then
+saying "outside my knowledge graph" would be false); or it points back ("uska year?") with
+nothing before it to point at, and the right answer is a question back.
+
+>>> refusal("What is the weather in Delhi?", [], language="en", context="")[:40]
+'That question is outside my knowledge gr'
+>>> refusal("uska year kya hai?", [], language="hi", context="")
+'"uska" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.'
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from course.pipeline import prompts
+from course.pipeline.linking import Mention
+from course.foundation.language import PRONOUNS
+
+WHO_IS_MEANT = {
+    "en": 'Who do you mean by "{word}"? Name them in the question, or ask about them first.',
+    "hi": '"{word}" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.',
+}
+NOT_FOLLOWED = {
+    "en": ("I could not answer that from the knowledge graph: it has {names}, but I could not "
+           "work out a query for this question (or the graph holds no such fact). Try other "
+           "words, or ask one part at a time."),
+    "hi": ("Main yeh knowledge graph se answer nahi kar paaya: {names} graph mein hai, par is "
+           "sawaal ki query nahi bana paaya (ya graph mein yeh jaankari nahi hai). Doosre "
+           "shabdon mein, ya ek-ek hissa karke poochho."),
+}
+
+
+def pronoun(question: str) -> str | None:
+    """The first word of the question that stands for someone named before, if any."""
+    return next((w for w in re.findall(r"[a-z]+", question.lower()) if w in PRONOUNS), None)
+
+
+def refusal(question: str, mentions: Sequence[Mention], *, language: str, context: str) -> str:
+    """The answer to a question the model said is out of scope (`language` is 'en' or 'hi')."""
+    lang = language if language in prompts.OUT_OF_SCOPE_ANSWER else "en"
+    word = pronoun(question)
+    if word and not context.strip() and not mentions:
+        return WHO_IS_MEANT[lang].format(word=word)
+    names = list(dict.fromkeys(str(m.value) for m in mentions))
+    if names:
+        shown = ", ".join(names[:-1]) + (" and " if lang == "en" else " aur ") + names[-1] \
+            if len(names) > 1 else names[0]
+        return NOT_FOLLOWED[lang].format(names=shown)
+    return prompts.OUT_OF_SCOPE_ANSWER[lang]
