@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow
 from course.llm.offline.prompt import Pattern
 from course.llm.offline.reading import Reading
@@ -49,6 +50,16 @@ def resolve(reading: Reading, start: str, target: str | None, *, strict: bool = 
     if not candidates and target is not None and target != start:
         return _two_steps(reading, start, target, cues)
     named = [p for p in candidates if p.type in cues]
+    if target is not None and cues:
+        # "§0's friends' subjects", "a project that requires §0": a chain the words name
+        # step by step goes before a direct link that leaves a named step out
+        steps = [types for _, types in chained(reading.text, reading.lexicon)]
+        must = set().union(*steps) if steps else set()
+        followed = bool(named) and (not must or any(p.type in must for p in named))
+        if not followed and (steps or target != start):
+            composed = _named_chain(reading, start, target, cues, steps)
+            if composed is not None:
+                return composed
     if cues and (named or strict):
         candidates = named
     if target is None and len({(p.type, other(p, start)) for p in candidates}) > 1:
@@ -81,6 +92,44 @@ def _two_steps(reading: Reading, start: str, target: str, cues: list[str]) -> Ho
         return None
     first, second, middle = chains[0]
     return Hop((first, second), (start, middle, target))
+
+
+def _named_chain(reading: Reading, start: str, target: str, cues: list[str],
+                 steps: list[set[str]]) -> Hop | None:
+    """The one chain start - middle - target whose two relationships the words both name and
+    which traverses every step a possessive names ("§0's friends": a friend hop first); a
+    link of a label to itself only where the words name it. None when none or several fit."""
+    must = set().union(*steps) if steps else set()
+    chains = []   # (first pattern, second pattern, middle label)
+    for first in reading.schema.touching(start):
+        middle = other(first, start)
+        for second in reading.schema.touching(middle):
+            if other(second, middle) != target or first.type not in cues or second.type not in cues:
+                continue
+            if (first.start == first.end and first.type not in must) or \
+                    (second.start == second.end and second.type not in must):
+                continue
+            if not _each_step_once(steps, (first.type, second.type)):
+                continue
+            chains.append((first, second, middle))
+    if len({(f.type, s.type, m) for f, s, m in chains}) != 1:
+        return None
+    first, second, middle = chains[0]
+    for step in must:     # "§0's friends' friends' subjects" names more hops than two
+        cue = reading.lexicon.relation(step)
+        if cue and len(re.findall(cue, reading.text)) > [first.type, second.type].count(step):
+            return None
+    return Hop((first, second), (start, middle, target))
+
+
+def _each_step_once(steps: list[set[str]], types: tuple[str, str]) -> bool:
+    """Does each named step get a hop of its own ("friends' friends' friends" is three)?"""
+    if len(steps) > len(types):
+        return False
+    if len(steps) == 2:
+        return bool({types[0]} & steps[0] and {types[1]} & steps[1]
+                    or {types[1]} & steps[0] and {types[0]} & steps[1])
+    return not steps or bool(steps[0] & set(types))
 
 
 def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "r") -> str:
