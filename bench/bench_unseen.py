@@ -12,9 +12,9 @@ asked of a fresh agent. Each agent is the one `course ask --agent NAME` gives: t
 13's search (14). A part is right when one of the agent's row sets equals its reference's
 rows (`course.agents.agentic_eval.judge`, as bench_agentic.py scores).
 
-Per agent and kind: right (every part right) / half (some parts) / wrong (answered, none
-right; a must-refuse question answered) / refused; a note question is right only when the
-note its part names is the first row found. Out-of-scope lines: refused / answered. Figures
+Per agent and kind: right (every part right; a must-refuse question refused) / half (some
+parts) / wrong (answered, no part right; a must-refuse question answered) / refused; a note
+question is right only when the note its part names is the first row found. Figures
 from one run, on COURSE_DB (or FALKORDB_URL) when set, else a temporary database.
 """
 from __future__ import annotations
@@ -62,8 +62,8 @@ def conversations(lines: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]
 def verdict(db: Database, line: dict[str, Any], result: Any) -> str:
     """right / half / wrong / refused / failed for one line's result."""
     parts = line["parts"]
-    if any(p.get("reference") is None for p in parts):    # must be refused
-        return "refused" if result.status in REFUSED else "wrong"
+    if any(p.get("reference") is None for p in parts):    # must be refused: a refusal is right
+        return "right" if result.status in REFUSED else "wrong"
     question = PartQuestion(line["id"], line["question"], line["kind"], tuple(
         Part(p.get("question", ""), p["reference"], bool(p.get("ordered")), bool(p.get("first_row")))
         for p in parts))
@@ -111,8 +111,7 @@ def main(args: list[str]) -> None:
                 table(name, scored)
                 if misses:
                     for line, found, result in scored:
-                        if found != "right" and not (found == "refused" and any(
-                                p.get("reference") is None for p in line["parts"])):
+                        if found != "right":
                             print(f"    {found:<7} {line['id']} {line['question']!r} -> "
                                   f"{result.status}: {(result.answer or '')[:90]!r}")
 
