@@ -16,10 +16,6 @@ from course.pipeline.memory import ShortTermMemory
 from course.pipeline.refusal import refusal
 
 
-# Not fixed yet in this commit: each is fixed (and its mark removed) in a later one.
-TODO = pytest.mark.xfail(strict=True, reason="issue 23: not fixed yet")
-
-
 def rows_of(db, reference: str) -> list[list]:
     return db.run(reference).rows
 
@@ -132,7 +128,6 @@ def test_a_chain_of_two_relationships_is_answered(college_db, chat, question, re
 
 # --- an aggregate over a property ---------------------------------------------------------------
 
-@TODO
 def test_the_average_of_a_number_property(college_db, chat):
     result = chat.answer("What is the average year of the students?")
     assert result.status == "answered"

@@ -221,3 +221,23 @@ def ranking(reading: Reading) -> str | None:
                     f"RETURN s.{name} AS {alias(p.start, name)}{extra}, r.{prop} AS {prop}\n"
                     f"ORDER BY {order}, s.{name}")
     return None
+
+
+def average(reading: Reading) -> str | None:
+    """The average of a number property over the asked nodes: "the average year of students",
+    "average credits of the subjects Aarav studies". One label, one number property asked."""
+    if reading.has("each"):
+        return None
+    targets = reading.targets()
+    label = next((t for t in targets if all(t != e.label for e in reading.entities)), None)
+    if label is None:
+        return None
+    numeric = [p for p in reading.asked_properties(label, reading.schema.labels.get(label, []))
+               if f"{label}.{p}" in reading.schema.numbers]
+    if len(numeric) != 1:
+        return None
+    body = conditions(reading, label, reading.entities)
+    if body is None:
+        return None
+    match, conds = body
+    return f"{match}{where(conds)}\nRETURN avg(t.{numeric[0]}) AS average_{numeric[0]}"
