@@ -262,7 +262,7 @@ def test_cli_search_json_is_one_object_per_query_best_first(college_db):
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0 and len(records) == 2
     assert set(records[0]) == {"query", "mode", "embedder", "results"}
-    assert (records[0]["mode"], records[0]["embedder"]) == ("hybrid", "wordllama")
+    assert (records[0]["mode"], records[0]["embedder"]) == ("parent", "wordllama")
     assert [set(r) for r in records[0]["results"]] == [{"note", "concept", "score", "text"}] * 2
     assert records[0]["results"][0]["note"] == "N17" and records[1]["results"][0]["note"] == "N20"
     scores = [r["score"] for r in records[0]["results"]]
@@ -348,3 +348,14 @@ def test_the_learners_agent_answers_from_the_note_and_names_it(college_db):
     assert result.sub_questions[0].tool == "search_notes"
     refused = agent.answer("What is Payal's favourite colour?")   # grounding still refuses
     assert refused.status != "answered"
+
+
+def test_course_search_and_the_agent_default_to_the_best_measured_mode(college_db):
+    """Issue 23: hybrid measured below parent and vector, yet was the default."""
+    from course.__main__ import build_parser
+    from course.retrieval.search import AGENT_MODE, BEST_MODE, MODES
+
+    questions = load_search_questions()
+    mrr = {mode: score_search(college_db, questions, mode=mode)["mrr"] for mode in MODES}
+    assert mrr[BEST_MODE] == max(mrr.values()) and mrr[BEST_MODE] > mrr["hybrid"]
+    assert build_parser().parse_args(["search", "x"]).mode == BEST_MODE == AGENT_MODE
