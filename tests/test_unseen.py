@@ -51,7 +51,8 @@ def test_and_a_new_name_still_borrows_the_last_question(college_db, chat):
 
 # --- a pronoun with nothing before it ----------------------------------------------------------
 
-@pytest.mark.parametrize("question", ["uska year kya hai?", "What is her branch?"])
+@pytest.mark.parametrize("question", ["uska year kya hai?", "What is her branch?",
+                                      "Which subjects does she study?"])
 def test_a_pronoun_with_nothing_before_it_asks_who_is_meant(chat, question):
     result = chat.answer(question)
     assert result.status == "out_of_scope"
@@ -132,3 +133,42 @@ def test_the_average_of_a_number_property(college_db, chat):
     result = chat.answer("What is the average year of the students?")
     assert result.status == "answered"
     assert same_rows(result.rows, rows_of(college_db, "MATCH (s:Student) RETURN avg(s.year)"))
+
+
+@pytest.mark.parametrize("question", ["Which students are in the IT branch?",
+                                      "Which students are in the IT branch, and which clubs is each in?",
+                                      "Which project has the fewest people working on it?"])
+def test_a_word_that_only_looks_like_a_pronoun_does_not_ask_who_is_meant(chat, question):
+    result = chat.answer(question)
+    assert "Who do you mean" not in (result.answer or "")
+
+
+# --- counting per value of a property -------------------------------------------------------
+
+def test_how_many_per_value_of_a_property(college_db, chat):
+    result = chat.answer("How many students are there in each branch?")
+    reference = "MATCH (s:Student) RETURN s.branch, count(s)"
+    assert result.status == "answered"
+    assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+# --- "part of X" and "X is part of": the direction is where the name stands -------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which topics are part of Graphs?",
+     "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+    ("What topics come under Memory Management?",
+     "MATCH (:Concept {name: 'Memory Management'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+    ("What is Paging part of?",
+     "MATCH (c:Concept)-[:INCLUDES]->(:Concept {name: 'Paging'}) RETURN c.name"),
+])
+def test_part_of_reads_the_direction_from_where_the_name_stands(college_db, chat, question, reference):
+    expected = rows_of(college_db, reference)
+    assert expected
+    result = chat.answer(question)
+    assert result.status == "answered"
+    assert same_rows(result.rows, expected)
+
+
+def test_an_average_of_something_that_is_not_a_number_is_refused(chat):
+    assert chat.answer("What is the average grade in DBMS?").status == "out_of_scope"

@@ -17,9 +17,11 @@ _HINGLISH = {"kya", "kaun", "hai", "hain", "ka", "ki", "ke", "se", "tak", "batao
 
 # Words that point back at something said before (the memory of notebook 06 and the refusal
 # that asks "who do you mean?" read them); the first group stands for a person or a thing.
-PRONOUNS = frozenset("""he him his himself she her hers herself it its itself they them their
-    theirs uska uski uske usne usko usse unka unki unke unhone unko isko iska iski iske isne
-    inka inki inke inko woh wo vo voh yeh ye wahi wohi yahi usme isme unme inme""".split())
+PERSON_PRONOUNS = frozenset("""he him his himself she her hers herself uska uski uske usne usko
+    usse""".split())
+PRONOUNS = PERSON_PRONOUNS | frozenset("""it its itself they them their theirs unka unki unke
+    unhone unko isko iska iski iske isne inka inki inke inko woh wo vo voh yeh ye wahi wohi
+    yahi usme isme unme inme""".split())
 REFERRING = PRONOUNS | {"that", "this", "these", "those", "there", "same", "former", "latter"}
 
 

@@ -271,7 +271,7 @@ class Agent:
             attempt.kind = "out_of_scope"
             result.status, result.error = "out_of_scope", None
             result.answer = refusal(result.question, result.mentions, language=result.language,
-                                    context=context)
+                                    context=context, labels=list(self.schema.labels))
             return None
         if sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"

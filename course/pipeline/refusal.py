@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from course.pipeline import prompts
 from course.pipeline.linking import Mention
-from course.foundation.language import PRONOUNS
+from course.foundation.language import PERSON_PRONOUNS, PRONOUNS
 
 WHO_IS_MEANT = {
     "en": 'Who do you mean by "{word}"? Name them in the question, or ask about them first.',
@@ -34,15 +34,28 @@ NOT_FOLLOWED = {
 }
 
 
-def pronoun(question: str) -> str | None:
-    """The first word of the question that stands for someone named before, if any."""
-    return next((w for w in re.findall(r"[a-z]+", question.lower()) if w in PRONOUNS), None)
+def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
+    """The first word of the question that can only stand for someone named before, if any.
+
+    A word in capitals is a name ("the IT branch"); "it" or "they" in a question that names a
+    kind of node may point at it ("the project with the fewest people on it"); "she" may not.
+
+    >>> pronoun("uska year kya hai?"), pronoun("Who is in IT?"), pronoun("Which project is it?", ["Project"])
+    ('uska', None, None)
+    """
+    words = re.findall(r"[A-Za-z]+", question)
+    nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
+    named = any(w.lower() in nouns for w in words)
+    return next((w.lower() for w in words if w.lower() in PRONOUNS and not w.isupper()
+                 and (w.lower() in PERSON_PRONOUNS or not named)), None)
 
 
-def refusal(question: str, mentions: Sequence[Mention], *, language: str, context: str) -> str:
-    """The answer to a question the model said is out of scope (`language` is 'en' or 'hi')."""
+def refusal(question: str, mentions: Sequence[Mention], *, language: str, context: str,
+            labels: Sequence[str] = ()) -> str:
+    """The answer to a question the model said is out of scope (`language` is 'en' or 'hi';
+    `labels`: the graph's labels, the kinds of thing a question may name)."""
     lang = language if language in prompts.OUT_OF_SCOPE_ANSWER else "en"
-    word = pronoun(question)
+    word = pronoun(question, labels)
     if word and not context.strip() and not mentions:
         return WHO_IS_MEANT[lang].format(word=word)
     names = list(dict.fromkeys(str(m.value) for m in mentions))

@@ -57,7 +57,7 @@ def per_group(reading: Reading) -> str | None:
     group = next((label for label in reading.schema.labels
                   if re.fullmatch(reading.lexicon.label(label), m[2])), None)
     if group is None:
-        return None
+        return _per_value(reading, m[2])
     loop = reading.self_loop(group)
     counted = next((t for t in reading.targets() if t != group), group if loop else None)
     hop = resolve(reading, group, counted) if counted else None
@@ -67,6 +67,21 @@ def per_group(reading: Reading) -> str | None:
     noun = plural(counted) if counted != group else loop_noun(loop or "")
     return (f"MATCH (g:{group})\nOPTIONAL MATCH {hop_match(reading, hop, 'g', f'k:{counted}', rel='')}\n"
             f"RETURN g.{name} AS {alias(group, name)}, count(DISTINCT k) AS {noun}")
+
+
+def _per_value(reading: Reading, word: str) -> str | None:
+    """'How many students are in each branch?': counted per value of the asked label's property."""
+    targets = reading.targets()
+    if len(targets) != 1:
+        return None
+    label = targets[0]
+    props = [p for p in reading.schema.labels.get(label, [])
+             if p not in ("id", reading.schema.display(label))
+             and re.fullmatch(reading.lexicon.prop(p), word)]
+    if len(props) != 1:
+        return None
+    return (f"MATCH (t:{label})\nRETURN t.{props[0]} AS {props[0]}, "
+            f"count(DISTINCT t) AS {plural(label)}")
 
 
 def _extreme_property(reading: Reading, label: str, prop: str, pick: str | None = None) -> str:

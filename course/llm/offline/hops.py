@@ -20,7 +20,7 @@ from course.llm.offline.reading import Reading
 
 def direction(reading: Reading) -> str:
     """For a relationship between two nodes of one label: 'in', 'out' or '' (either way)."""
-    if reading.has("direction_out"):
+    if reading.has("direction_out") or reading.has("part_of_name"):
         return "out"
     if reading.has("direction_in") or reading.has("part_in"):
         return "in"

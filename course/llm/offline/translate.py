@@ -112,5 +112,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
                 return f"{found[0]}, but the query does not follow {step!r}", SENTINEL_QUERY
             if candidate.has("pairing") and found[0] not in PAIRING_INTENTS:
                 return f"{found[0]}, but the question compares two things", SENTINEL_QUERY
+            if candidate.has("average") and found[0] != "average":   # "average grade": letters
+                return f"{found[0]}, but the question asks for an average", SENTINEL_QUERY
             return found
     return "not understood", SENTINEL_QUERY
