@@ -35,6 +35,9 @@ ALLOWED_LATER = {
     # Loading the notes (lesson 1) also builds notebook 13's text layer, so every notebook's
     # graph is ready to search; the learner meets chunks and embeddings only in lesson 13.
     ("course.foundation.dataset", "course.retrieval.text_layer"),
+    # The chat of notebook 08 answers with the pipeline; a learner who has built the tool loop
+    # (11) or the agentic agent (12-14) may chat with it instead, by name.
+    ("course.ui.widgets", "course.planner.planner_tools"),
 }
 ALLOWED_UPWARD = {
     # The same: the loader (foundation) builds the text layer (retrieval) after a load.

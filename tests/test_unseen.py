@@ -172,3 +172,44 @@ def test_part_of_reads_the_direction_from_where_the_name_stands(college_db, chat
 
 def test_an_average_of_something_that_is_not_a_number_is_refused(chat):
     assert chat.answer("What is the average grade in DBMS?").status == "out_of_scope"
+
+
+# --- the chat takes any of the three agents, and says which answers ----------------------------
+
+@pytest.mark.parametrize("kind, words", [("pipeline", "the pipeline"), ("tools", "the tool loop"),
+                                         ("agentic", "the agentic agent")])
+def test_the_chat_takes_any_agent_and_says_which_answers(college_db, tmp_path, kind, words):
+    from course.ui.widgets import ChatSession, ChatWidget
+
+    session = ChatSession.start(college_db, llm=OfflineLLM(), agent=kind)
+    assert session.agent_name.startswith(words)
+    chat = ChatWidget(session, background=False, directory=str(tmp_path))
+    assert words in chat.title.value
+    chat.ask("Who is Payal?")
+    assert chat.session.last_reply().status == "answered"
+
+
+def test_the_chat_on_the_agentic_agent_finds_study_partners(college_db):
+    from course.ui.widgets import ChatSession
+
+    session = ChatSession.start(college_db, llm=OfflineLLM(), agent="agentic")
+    _, reply = session.send("Who can be a study partner for Sneha in DBMS?")
+    reference = ("MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
+                 "WHERE r.grade IN ['A+', 'A'] RETURN s.name")
+    assert reply.status == "answered"
+    assert sorted(r[0] for r in reply.rows) == sorted(r[0] for r in rows_of(college_db, reference))
+
+
+def test_the_chat_asks_who_is_meant_when_nothing_came_before(college_db):
+    from course.ui.widgets import ChatSession
+
+    _, reply = ChatSession.start(college_db, llm=OfflineLLM()).send("uska year kya hai?")
+    assert reply.text.startswith('"uska" se kaun matlab hai?')
+
+
+def test_an_unknown_agent_is_refused_with_a_sentence(college_db):
+    from course.foundation.errors import InvalidInput
+    from course.ui.widgets import ChatSession
+
+    with pytest.raises(InvalidInput, match="choose one of pipeline, tools, agentic"):
+        ChatSession.start(college_db, llm=OfflineLLM(), agent="robot")

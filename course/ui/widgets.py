@@ -106,17 +106,27 @@ class ChatSession:
         self.messages: list[Message] = []
 
     @classmethod
-    def start(cls, db: Any = None, *, llm: Any = None, memory: Any = None) -> "ChatSession":
+    def start(cls, db: Any = None, *, llm: Any = None, memory: Any = None,
+              agent: str = "pipeline") -> "ChatSession":
         """A session on `db` (default: `course.connect()`) with short-term memory.
 
-        `llm` defaults to the provider COURSE_LLM or your keys choose (offline without a key).
+        `llm` defaults to the provider COURSE_LLM or your keys choose (offline without a key);
+        `agent` is "pipeline" (notebook 05), "tools" (11) or "agentic" (12-14).
         """
         from course.foundation.connection import connect
-        from course.pipeline.agent import Agent
         from course.pipeline.memory import ShortTermMemory
+        from course.planner.planner_tools import make_agent
 
         db = db if db is not None else connect()
-        return cls(Agent(db, llm, memory=memory if memory is not None else ShortTermMemory()))
+        return cls(make_agent(agent, db, llm,
+                              memory=memory if memory is not None else ShortTermMemory()))
+
+    @property
+    def agent_name(self) -> str:
+        """Which agent answers, in words: "the agentic agent of notebooks 12-14"."""
+        from course.planner.planner_tools import AGENTS, agent_kind
+
+        return AGENTS[agent_kind(self.agent)]
 
     @property
     def provider(self) -> str:
@@ -215,8 +225,8 @@ class ChatWidget:
         self.question.observe(self._on_text, names="value")
         self.send_button.on_click(lambda _: self.ask(self.question.value))
         self.new_button.on_click(lambda _: self.new_chat())
-        self.title = w.HTML(f"<b>Ask the college graph</b> <small>· answers from "
-                            f"{_esc(session.provider_name)}</small>")
+        self.title = w.HTML(f"<b>Ask the college graph</b> <small>· {_esc(session.agent_name)} · "
+                            f"answers from {_esc(session.provider_name)}</small>")
         left = w.VBox([self.title, self.conversation,
                        w.HBox([self.question, self.send_button, self.new_button]), self.status],
                       layout=w.Layout(width="44%", padding="0 8px 0 0"))
