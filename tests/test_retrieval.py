@@ -325,11 +325,11 @@ def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, m
 
 def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(college_db):
     from course.agents.agentic_tools import search_notes
-    from course.retrieval.search import agent_search, note_search
+    from course.retrieval.search import AGENT_MODE, agent_search, note_search
 
     assert agent_search(college_db) is not search_notes
     rows = agent_search(college_db)(college_db, "What is a race condition?")
-    expected = search(college_db, "What is a race condition?", mode="hybrid", k=5)
+    expected = search(college_db, "What is a race condition?", mode=AGENT_MODE, k=5)
     assert [r[0] for r in rows.rows] == [h.note for h in expected]
     assert rows.columns == ["note", "concept", "score", "text"]
     college_db.query("MATCH (c:Chunk) DETACH DELETE c")          # a graph with no text layer
@@ -359,3 +359,13 @@ def test_course_search_and_the_agent_default_to_the_best_measured_mode(college_d
     mrr = {mode: score_search(college_db, questions, mode=mode)["mrr"] for mode in MODES}
     assert mrr[BEST_MODE] == max(mrr.values()) and mrr[BEST_MODE] > mrr["hybrid"]
     assert build_parser().parse_args(["search", "x"]).mode == BEST_MODE == AGENT_MODE
+
+
+def test_a_note_is_evidence_when_similar_enough_and_clearly_ahead(college_db):
+    """Issue 23: the note search's best score is a signal the agent can weigh."""
+    from course.retrieval.search import BEST_MODE, clears
+
+    learner = "How does an operating system let a process use more memory than the machine physically has?"
+    hits = search(college_db, learner, mode=BEST_MODE, k=2)
+    assert clears(hits) and hits[0].note == "N20"
+    assert not clears(search(college_db, "What is the weather in Delhi?", mode=BEST_MODE, k=2))

@@ -222,6 +222,26 @@ def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAU
 # --- the agentic agent's search_notes (notebook 12's tool, now on this search) ---------------
 
 AGENT_MODE = BEST_MODE   # its score is a similarity, so a threshold on it means something
+# The agent answers from a note only when the best one is this similar to the question and this
+# far ahead of the second: calibrated on one split of the sets, reported on another
+# (bench/bench_evidence.py); a wrong note counts three refusals there.
+NOTE_MIN_SCORE, NOTE_MIN_MARGIN = 0.55, 0.075
+SIMILARITY_MODES = ("vector", "parent")   # whose score is 1 - cosine distance
+
+
+def clears(hits: Sequence[Hit], *, min_score: float = NOTE_MIN_SCORE,
+           min_margin: float = NOTE_MIN_MARGIN) -> bool:
+    """Is the best hit evidence enough: similar enough, and clearly ahead of the next note?
+
+    >>> clears([Hit("N1", "A", 0.7, ""), Hit("N2", "B", 0.5, "")])
+    True
+    >>> clears([Hit("N1", "A", 0.7, ""), Hit("N2", "B", 0.68, "")])   # two notes alike
+    False
+    """
+    if not hits or hits[0].score < min_score:
+        return False
+    second = next((h.score for h in hits[1:] if h.note != hits[0].note), 0.0)
+    return hits[0].score - second >= min_margin
 
 
 def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Database, str], Rows]:
