@@ -120,6 +120,12 @@ def test_a_chain_of_two_relationships_is_followed_or_refused(college_db, chat, q
     ("Who works on a project that requires Docker?",
      "MATCH (s:Student)-[:WORKS_ON]->(:Project)-[:REQUIRES]->(:Skill {name: 'Docker'}) "
      "RETURN DISTINCT s.name"),
+    ("Which projects require a skill that Karan has?",
+     "MATCH (:Student {name: 'Karan'})-[:HAS_SKILL]->(:Skill)<-[:REQUIRES]-(p:Project) "
+     "RETURN DISTINCT p.name"),
+    ("Name the friends of the president of the Robotics Club.",
+     "MATCH (p:Student)-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) WHERE m.role = 'President' "
+     "MATCH (p)-[:FRIENDS_WITH]-(f:Student) RETURN DISTINCT f.name"),
 ])
 def test_a_chain_of_two_relationships_is_answered(college_db, chat, question, reference):
     result = chat.answer(question)

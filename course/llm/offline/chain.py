@@ -26,7 +26,8 @@ import re
 from course.llm.offline.lexicon import Lexicon
 
 _OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+)$"   # "§0's friends", "friends' friends"
-_OF = r"^\s+of\s+(?:the\s+)?(?:§\d+|{word})"          # "friends of §0", "friends of the members"
+# "friends of §0", "friends of the members", "friends of the president of §0"
+_OF = r"^\s+of\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
 
 
 def traversed(query: str) -> set[str]:

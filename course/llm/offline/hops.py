@@ -10,7 +10,7 @@ two through a third label; none or several left means the rules do not know (the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow
@@ -56,6 +56,12 @@ def resolve(reading: Reading, start: str, target: str | None, *, strict: bool = 
         steps = [types for _, types in chained(reading.text, reading.lexicon)]
         must = set().union(*steps) if steps else set()
         followed = bool(named) and (not must or any(p.type in must for p in named))
+        # "projects that need a skill §0 has": words name links the direct one does not cover
+        extra = set(_verb_cues(reading)) - {p.type for p in named}
+        if followed and extra and not steps and len(named) == 1 and target != start:
+            composed = _named_chain(reading, start, target, cues, [extra])
+            if composed is not None and extra <= {p.type for p in composed.patterns}:
+                return composed
         if not followed and (steps or target != start):
             composed = _named_chain(reading, start, target, cues, steps)
             if composed is not None:
@@ -99,7 +105,11 @@ def _named_chain(reading: Reading, start: str, target: str, cues: list[str],
     """The one chain start - middle - target whose two relationships the words both name and
     which traverses every step a possessive names ("§0's friends": a friend hop first); a
     link of a label to itself only where the words name it. None when none or several fit."""
+    from course.llm.offline.filters import rel_filters   # (filters builds on this module)
+
     must = set().union(*steps) if steps else set()
+    # a link is named by its words, or by a value of its property ("the president of §0")
+    cues = list(cues) + [p.type for p in reading.schema.patterns if rel_filters(reading, p, "r")]
     chains = []   # (first pattern, second pattern, middle label)
     for first in reading.schema.touching(start):
         middle = other(first, start)
@@ -122,6 +132,16 @@ def _named_chain(reading: Reading, start: str, target: str, cues: list[str],
     return Hop((first, second), (start, middle, target))
 
 
+def _verb_cues(reading: Reading) -> list[str]:
+    """The links the question's words name, leaving out the nouns that name a label as well
+    (a plural noun of a label names the label, not only a link)."""
+    text = reading.text
+    for label in reading.schema.labels:
+        noun = reading.lexicon.label(label)
+        text = re.sub(noun, " ", text) if noun else text
+    return replace(reading, text=text).relations()
+
+
 def _each_step_once(steps: list[set[str]], types: tuple[str, str]) -> bool:
     """Does each named step get a hop of its own ("friends' friends' friends" is three)?"""
     if len(steps) > len(types):
@@ -137,8 +157,9 @@ def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "
     way = direction(reading)
     if len(hop.patterns) == 1:
         return f"({left}){arrow(hop.patterns[0], hop.labels[0], rel, direction=way)}({right})"
-    first, second = hop.patterns
-    return (f"({left}){arrow(first, hop.labels[0], direction=way)}(:{hop.labels[1]})"
+    first, second = hop.patterns     # the first link is `{rel}a`: a filter may need it
+    return (f"({left}){arrow(first, hop.labels[0], f'{rel}a' if rel else '', direction=way)}"
+            f"(:{hop.labels[1]})"
             f"{arrow(second, hop.labels[1], rel, direction=way)}({right})")
 
 
