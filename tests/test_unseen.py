@@ -219,3 +219,10 @@ def test_an_unknown_agent_is_refused_with_a_sentence(college_db):
 
     with pytest.raises(InvalidInput, match="choose one of pipeline, tools, agentic"):
         ChatSession.start(college_db, llm=OfflineLLM(), agent="robot")
+
+
+def test_the_total_of_a_number_property(college_db, chat):
+    result = chat.answer("What is the total number of credits of the subjects Aarav studies?")
+    reference = "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(s:Subject) RETURN sum(s.credits)"
+    assert result.status == "answered"
+    assert same_rows(result.rows, rows_of(college_db, reference))

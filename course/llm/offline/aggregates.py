@@ -241,6 +241,16 @@ def ranking(reading: Reading) -> str | None:
 def average(reading: Reading) -> str | None:
     """The average of a number property over the asked nodes: "the average year of students",
     "average credits of the subjects Aarav studies". One label, one number property asked."""
+    return _of_numbers(reading, "avg", "average")
+
+
+def total(reading: Reading) -> str | None:
+    """The sum of a number property: "the total credits of the subjects Payal takes"; a total
+    of no number property ("the total number of students") is a count's."""
+    return _of_numbers(reading, "sum", "total")
+
+
+def _of_numbers(reading: Reading, function: str, name: str) -> str | None:
     if reading.has("each"):
         return None
     targets = reading.targets()
@@ -255,4 +265,4 @@ def average(reading: Reading) -> str | None:
     if body is None:
         return None
     match, conds = body
-    return f"{match}{where(conds)}\nRETURN avg(t.{numeric[0]}) AS average_{numeric[0]}"
+    return f"{match}{where(conds)}\nRETURN {function}(t.{numeric[0]}) AS {name}_{numeric[0]}"

@@ -17,7 +17,8 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from course.llm.offline.aggregates import average, common, count, extreme, most, per_group, ranking
+from course.llm.offline.aggregates import (average, common, count, extreme, most, per_group,
+                                           ranking, total)
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import conditions, filters
 from course.llm.offline.hops import Hop, direction, other, resolve, twice
@@ -264,6 +265,7 @@ INTENTS: tuple[Intent, ...] = (
     ("most / fewest", "least", most),
     ("in common", "common", common),
     ("average", "average", average),
+    ("total", "total", total),
     ("count", "count", count),
     ("ranking", "rank", ranking),
     ("yes or no", "yes_no", yes_no),
