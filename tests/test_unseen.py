@@ -226,3 +226,24 @@ def test_the_total_of_a_number_property(college_db, chat):
     reference = "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(s:Subject) RETURN sum(s.credits)"
     assert result.status == "answered"
     assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+# --- "each": every value on its own, never what they have in common -------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("What skills do Aarav and Payal each have?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(k:Skill) WHERE s.name IN ['Aarav', 'Payal'] RETURN s.name, k.name"),
+    ("Aarav aur Payal mein se har ek kaunsa subject padhta hai?",
+     "MATCH (s:Student)-[:STUDIES]->(x:Subject) WHERE s.name IN ['Aarav', 'Payal'] RETURN s.name, x.name"),
+])
+def test_each_of_several_names_answers_for_every_one(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert result.status == "answered"
+    assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+def test_both_is_still_what_they_have_in_common(college_db, chat):
+    result = chat.answer("Which subjects do Aarav and Payal both study?")
+    reference = ("MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(x:Subject)<-[:STUDIES]-"
+                 "(:Student {name: 'Payal'}) RETURN x.name")
+    assert same_rows(result.rows, rows_of(college_db, reference))
