@@ -328,10 +328,13 @@ def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(co
     from course.retrieval.search import AGENT_MODE, agent_search, note_search
 
     assert agent_search(college_db) is not search_notes
-    rows = agent_search(college_db)(college_db, "What is a race condition?")
-    expected = search(college_db, "What is a race condition?", mode=AGENT_MODE, k=5)
+    clear = "How does an operating system let a process use more memory than the machine physically has?"
+    rows = agent_search(college_db)(college_db, clear)          # the best note clears the bar
+    expected = search(college_db, clear, mode=AGENT_MODE, k=5)
     assert [r[0] for r in rows.rows] == [h.note for h in expected]
     assert rows.columns == ["note", "concept", "score", "text"]
+    short = agent_search(college_db)(college_db, "What is a race condition?")   # it does not:
+    assert [r[0] for r in short.rows] == ["N17"]                # the notes that hold its terms
     college_db.query("MATCH (c:Chunk) DETACH DELETE c")          # a graph with no text layer
     assert agent_search(college_db) is search_notes
     assert note_search(k=2).__name__ == "run"

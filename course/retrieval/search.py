@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from course.agents.agentic_tools import NOTE_HITS, search_notes
+from course.agents.agentic_tools import NOTE_HITS, grounded, search_notes
 from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput
@@ -247,15 +247,23 @@ def clears(hits: Sequence[Hit], *, min_score: float = NOTE_MIN_SCORE,
 def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Database, str], Rows]:
     """A `search=` for `Toolbox` / `AgenticAgent`: `search` as the tool's rows, best first.
 
+    It weighs its own evidence (`weighs_evidence`): in a similarity mode every note when the
+    best one `clears` the threshold, else only the notes notebook 12's rule accepts (they
+    hold every term asked, `grounded`); in another mode, that rule alone.
+
     >>> found = note_search()(db, "What is a race condition?")
     >>> found.columns, found.rows[0][:2]
     (['note', 'concept', 'score', 'text'], ['N17', 'Threads'])
     """
     def run(db: Database, query: str) -> Rows:
         hits = search(db, query, mode=mode, k=k)
-        return Rows(["note", "concept", "score", "text"],
-                    [[h.note, h.concept, round(h.score, 4), h.text] for h in hits],
+        columns = ["note", "concept", "score", "text"]
+        rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
+        if not (mode in SIMILARITY_MODES and clears(hits)):
+            rows = grounded(query, columns, rows)
+        return Rows(columns, rows,
                     cypher=f"// course.retrieval.search.search(query, mode={mode!r}, k={k})")
+    run.weighs_evidence = True    # type: ignore[attr-defined]
     return run
 
 
