@@ -190,7 +190,7 @@ def test_the_chat_takes_any_agent_and_says_which_answers(college_db, tmp_path, k
     session = ChatSession.start(college_db, llm=OfflineLLM(), agent=kind)
     assert session.agent_name.startswith(words)
     chat = ChatWidget(session, background=False, directory=str(tmp_path))
-    assert words in chat.title.value
+    assert words in chat.title.value and words in chat.summary()
     chat.ask("Who is Payal?")
     assert chat.session.last_reply().status == "answered"
 

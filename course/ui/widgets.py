@@ -334,7 +334,7 @@ class ChatWidget:
     def summary(self) -> str:
         asked = sum(m.role == "user" for m in self.session.messages)
         return (f"Chat with the college graph: {asked} question{'s' if asked != 1 else ''} "
-                f"asked; answers from {self.session.provider}.")
+                f"asked; {self.session.agent_name} answers, with {self.session.provider}.")
 
     def __repr__(self) -> str:
         return f"<ChatWidget: {self.summary()}>"
@@ -348,6 +348,8 @@ class ChatWidget:
         return bundle
 
 
-def open_chat(db: Any = None, *, llm: Any = None, background: bool = True) -> ChatWidget:
-    """The chat, ready to show: `open_chat(db)` as the last line of a notebook cell."""
-    return ChatWidget(ChatSession.start(db, llm=llm), background=background)
+def open_chat(db: Any = None, *, llm: Any = None, agent: str = "pipeline",
+              background: bool = True) -> ChatWidget:
+    """The chat, ready to show: `open_chat(db)` as the last line of a notebook cell;
+    `agent="agentic"` chats with notebook 12-14's agent, `"tools"` with notebook 11's."""
+    return ChatWidget(ChatSession.start(db, llm=llm, agent=agent), background=background)
