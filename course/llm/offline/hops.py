@@ -105,11 +105,11 @@ def _named_chain(reading: Reading, start: str, target: str, cues: list[str],
     """The one chain start - middle - target whose two relationships the words both name and
     which traverses every step a possessive names ("§0's friends": a friend hop first); a
     link of a label to itself only where the words name it. None when none or several fit."""
-    from course.llm.offline.filters import rel_filters   # (filters builds on this module)
-
     must = set().union(*steps) if steps else set()
-    # a link is named by its words, or by a value of its property ("the president of §0")
-    cues = list(cues) + [p.type for p in reading.schema.patterns if rel_filters(reading, p, "r")]
+    # a link is named by its words, or by a word for a value of its property ("the president")
+    valued = {q for q, words in reading.lexicon.value_words.items()
+              if words and re.search(words, reading.text)}
+    cues = list(cues) + [p.type for p in reading.schema.patterns if valued & set(p.props)]
     chains = []   # (first pattern, second pattern, middle label)
     for first in reading.schema.touching(start):
         middle = other(first, start)
