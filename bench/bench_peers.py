@@ -34,11 +34,10 @@ from bench_agent import Stopwatch
 from bench_tools import Meter
 from course.agents.agentic import AgenticAgent
 from course.agents.agentic_roles import RuleRoles
-from course.agents.offline_tools import OfflineToolLLM
 from course.agents.tools import ToolAgent
 from course.foundation.dataset import load_college
 from course.foundation.db import Database
-from course.llm.offline import OfflineLLM
+from course.llm.offline import OfflineLLM, OfflineToolLLM
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent
 from course.ui.demo import FIVE_QUESTIONS, judge, node_names

@@ -25,14 +25,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from course.agents.offline_tools import OfflineToolLLM
 from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.connection import connect
 from course.foundation.dataset import load_college
 from course.foundation.db import Database
 from course.llm.base import LLM, ChatTurn, Completion, Message, ToolSpec
-from course.llm.offline import OfflineLLM
+from course.llm.offline import OfflineLLM, OfflineToolLLM
 from course.llm.openai_compat import chat_history, function_tool
 from course.pipeline.agent import Agent
 from course.pipeline.evaluation import evaluate, load_questions

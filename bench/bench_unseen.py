@@ -27,7 +27,7 @@ from typing import Any
 
 from _database import bench_database
 from course.agents.agentic_eval import Part, PartQuestion, judge
-from course.agents.tools import ToolAgent, with_tools
+from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database
 from course.llm.offline import OfflineLLM
@@ -40,7 +40,7 @@ DEFAULT_SET = PROJECT_ROOT / "data" / "eval" / "unseen.jsonl"
 VERDICTS = ("right", "half", "wrong", "refused", "failed")
 AGENTS: dict[str, Callable[[Database], Any]] = {
     "pipeline": lambda db: Agent(db, OfflineLLM(), memory=ShortTermMemory()),
-    "tools": lambda db: ToolAgent(db, with_tools(OfflineLLM()), memory=ShortTermMemory()),
+    "tools": lambda db: ToolAgent(db, OfflineLLM(), memory=ShortTermMemory()),
     "agentic": lambda db: learner_agent(db, OfflineLLM(), memory=ShortTermMemory()),
 }
 

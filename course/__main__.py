@@ -1,4 +1,4 @@
-"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search`.
+"""The command line: `python -m course load | info | stop | ask | demo | eval | plan | peers | search | mcp`.
 
 The options of each command are here (`build_parser`): the ones several commands share
 (`--json`, `--provider`, `--attempts`, `--agent`, `--embedder`) are defined once, in `SHARED`,
@@ -21,6 +21,7 @@ from typing import Any
 
 from course.cli import (cmd_ask, cmd_demo, cmd_eval, cmd_info, cmd_load, cmd_peers, cmd_plan,
                         cmd_search, cmd_stop)
+from course.cli_doors import cmd_ingest, cmd_mcp
 from course.foundation.errors import CourseError, InvalidInput
 from course.pipeline.results import printable
 
@@ -112,6 +113,8 @@ def _questions(verb: argparse.ArgumentParser, what: str = "question") -> None:
 
 def _load(verb: argparse.ArgumentParser) -> None:
     verb.add_argument("--reset", action="store_true", help="delete the graph first")
+    verb.add_argument("--keep-ingested", action="store_true",
+                      help="keep what `ingest --apply` wrote (a reload drops it otherwise)")
 
 
 def _ask(verb: argparse.ArgumentParser) -> None:
@@ -155,6 +158,22 @@ def _search(verb: argparse.ArgumentParser) -> None:
                       help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 
 
+def _mcp(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("--http", action="store_true",
+                      help="serve over streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio")
+    verb.add_argument("--port", type=whole_number("--port", 8000, most=65535), default=None,
+                      metavar="N", help="--http: the port (default 8000)")
+def _ingest(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument("files", nargs="*", metavar="FILE",
+                      help="documents: .txt, .md, .pdf, or a .csv export (e.g. data/ingest/*)")
+    verb.add_argument("--apply", action="store_true",
+                      help="write each reviewed diff (a document whole or not at all)")
+    verb.add_argument("--undo", default=None, metavar="DOCUMENT",
+                      help="take out what an applied document added (its id or file name)")
+    verb.add_argument("--include-unverified", action="store_true",
+                      help="keep relationships the judge scored below 0.5 in the diff")
+
+
 # name, command, summary, shared options, its own options (None: it has none)
 Verb = tuple[str, Callable[[argparse.Namespace], int], str, tuple[str, ...],
              Callable[[argparse.ArgumentParser], None] | None]
@@ -174,6 +193,10 @@ VERBS: list[Verb] = [
      ("--json",), _student),
     ("search", cmd_search, "find the notes that answer a question (notebook 13)",
      ("--json", "--embedder"), _search),
+    ("mcp", cmd_mcp, "serve the graph's tools to MCP clients, over stdio (notebook 16)", (),
+     _mcp),
+    ("ingest", cmd_ingest, "documents into the graph: the diff, then --apply, or --undo (notebook 15)",
+     ("--json", "--provider"), _ingest),
     ("stop", cmd_stop, "save and stop the embedded database", (), None),
 ]
 

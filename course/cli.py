@@ -42,7 +42,8 @@ def cmd_load(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import load_college
 
-    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder)
+    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder,
+                          keep_ingested=args.keep_ingested)
     if args.json:
         print_json(counts)
     else:

@@ -15,18 +15,23 @@ from pathlib import Path
 
 import pytest
 
-from course.agents import agentic_rules, rule_critic, rule_router, rule_updater
 from course.agents.agentic import AgenticAgent
-from course.agents.agentic_eval import (MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts)
+from course.agents.agentic_eval import MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts
 from course.agents.agentic_roles import ChatRoles, RuleRoles
+from course.agents.agentic_run import Run, SubQuestion
 from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, free_tool, search_notes
-from course.agents.rule_critic import RuleCritic
-from course.agents.rule_router import RuleRouter
-from course.agents.rule_updater import RuleUpdater
 from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT
 from course.llm.base import ToolCall
 from course.llm.offline import OfflineLLM
+from course.llm.offline.roles import critic as rule_critic
+from course.llm.offline.roles import policy as rule_policy
+from course.llm.offline.roles import router as rule_router
+from course.llm.offline.roles import updater as rule_updater
+from course.llm.offline.roles import words as agentic_rules
+from course.llm.offline.roles.critic import RuleCritic
+from course.llm.offline.roles.router import RuleRouter
+from course.llm.offline.roles.updater import RuleUpdater
 from course.llm.scripted import ScriptedLLM
 from course.pipeline.agent import Agent
 from course.pipeline.linking import link_entities
@@ -166,7 +171,7 @@ def test_the_rules_know_no_name_of_the_graph():
             names += [row["name"] for row in csv.DictReader(handle) if row.get("name")]
     assert len(names) == 50   # the data is where the test reads it
     code = " ".join(_code_strings(module) for module in (agentic_rules, rule_router, rule_updater,
-                                                           rule_critic))
+                                                           rule_critic, rule_policy))
     assert [v for v in names if re.search(rf"(?<![a-z]){re.escape(v.lower())}(?![a-z])", code)] == []
 
 
@@ -200,10 +205,14 @@ def test_the_updater_splits_questions_of_their_own(question, parts):
     ("who else studies it?", "who else studies DBMS?"),    # "it": what the part asked about
 ])
 def test_the_updater_rewrites_with_what_earlier_parts_found(college_db, part, rewritten):
-    found = [("Who is best at DBMS?", link_entities(college_db, "Who is best at DBMS?"),
-              [["Payal", "A+"], ["Aarav", "A"]])]
-    link = lambda text: link_entities(college_db, text)  # noqa: E731
-    assert RuleUpdater().rewrite(part, found, link) == rewritten
+    # the offline provider reads it from the rewrite prompt's RESULTS SO FAR, as a model does
+    agent, run = AgenticAgent(college_db, OfflineLLM()), Run("Who is best at DBMS, and ...?")
+    rows = [["Payal", "A+"], ["Aarav", "A"]]
+    run.sub_questions.append(SubQuestion(
+        question="Who is best at DBMS?", rewritten="Who is best at DBMS?", tool="best_in_subject",
+        arguments={"subject": "DBMS"}, rows=rows, answer="Payal (A+), then Aarav (A).", found=True,
+        mentions=list(agent.link("Who is best at DBMS?")), values=agent._values(rows)))
+    assert ChatRoles(OfflineLLM()).rewrite(part, agent.link(part), run, "")[0] == rewritten
 
 
 # --- the agent, offline --------------------------------------------------------------------

@@ -24,9 +24,9 @@ INTRODUCED = re.compile(r"Introduced in notebook (\d+)")
 # The parts, lowest first: a module imports only from its own part or a lower one, so the
 # folders read as layers (the foundation knows nothing of LLMs; the pipeline nothing of the
 # agents built on it; a picture or a widget may use everything).
-PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ui")
+PARTS = ("foundation", "llm", "pipeline", "agents", "retrieval", "planner", "ingest", "ui")
 # The entry points gather what the lessons built: they have no lesson of their own.
-TOP = {"course", "course.llm", "course.__main__", "course.cli"}
+TOP = {"course", "course.llm", "course.__main__", "course.cli", "course.cli_doors"}
 # Named exceptions, each a lazy import inside a function, each with its reason.
 ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
@@ -38,6 +38,11 @@ ALLOWED_LATER = {
     # The chat of notebook 08 answers with the pipeline; a learner who has built the tool loop
     # (11) or the agentic agent (12-14) may chat with it instead, by name.
     ("course.ui.widgets", "course.planner.planner_tools"),
+    # The offline provider (05) plays every part a model plays: its `chat()` is the tool
+    # loop's policy (taught in 11) and the agentic agent's roles (taught in 12), as a
+    # model's chat() is there from the start.
+    ("course.llm.offline.provider", "course.llm.offline.tools"),
+    ("course.llm.offline.provider", "course.llm.offline.roles.policy"),
 }
 ALLOWED_UPWARD = {
     # The same: the loader (foundation) builds the text layer (retrieval) after a load.
@@ -421,3 +426,155 @@ def test_the_doctests_run_in_the_test_command():
                           cwd=PACKAGE.parent, capture_output=True, text=True, timeout=120)
     assert "course/foundation/db.py::course.foundation.db" in done.stdout
     assert "course/pipeline/results.py::course.pipeline.results.printable" in done.stdout
+
+
+# Two doors touch the data: the loader writes the course's own CSV data, the ingest write door
+# writes reviewed diffs. Named exceptions write what is not course data, each with its reason.
+WRITERS = {
+    "course.foundation.dataset": "the CSV loader",
+    "course.ingest.write_door": "the ingest write door",
+    # Notebook 13's chunks, derived from the notes by the loader (and the write door).
+    "course.retrieval.text_layer": "the text layer the loader builds",
+    # Stored conversations live in memory graphs, never in the course graph.
+    "course.pipeline.graph_memory": "memory graphs",
+}
+_WRITE_COMMANDS = re.compile(r"^(GRAPH\.(DELETE|COPY)|RENAME|DEL|HSET|HDEL)$")
+
+
+def writes(source: str) -> list[str]:
+    """What a module's source does that writes: a write-access query call, a graph command."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("query", "transaction"):
+            found.append(f".{node.func.attr}() on line {node.lineno}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and _WRITE_COMMANDS.match(node.value):
+            found.append(f"{node.value!r} on line {node.lineno}")
+    return found
+
+
+def test_only_the_loader_and_the_write_door_write():
+    found = {_module_name(p): w for p in PACKAGE.rglob("*.py")
+             if (w := writes(p.read_text(encoding="utf-8")))}
+    # The executor defines the write path and the version key's bookkeeping; it is not a writer.
+    found.pop("course.foundation.db", None)
+    found.pop("course.foundation.versioning", None)   # the data version kept beside the graph
+    assert not set(found) - set(WRITERS), {m: w for m, w in found.items() if m not in WRITERS}
+    assert {m for m in found if m.startswith("course.ingest.")} == {"course.ingest.write_door"}
+
+
+def test_a_write_is_found():
+    source = ("def f(db):\n    db.run('MATCH (n) RETURN n')\n    db.query('CREATE (n)')\n"
+              "    db.command('GRAPH.DELETE', 'college')\n")
+    assert writes(source) == [".query() on line 3", "'GRAPH.DELETE' on line 4"]
+def test_the_llm_part_imports_only_the_foundation_and_itself():
+    # the offline provider's roles read their prompt, as a model does: no pipeline, no agent
+    above = sorted(f"{m} imports {o}" for m, imported in _graph().items() if part_of(m) == "llm"
+                   for o in imported if part_of(o) not in ("foundation", "llm"))
+    assert not above, "\n".join(above)
+
+
+def test_the_agentic_loop_never_asks_which_model_it_has():
+    import course.agents.agentic as agentic
+    import course.agents.agentic_roles as roles
+
+    for module in (agentic, roles):
+        tree = ast.parse(inspect.getsource(module))
+        checks = [text for n in ast.walk(tree) if isinstance(n, ast.Call)
+                  and ast.unparse(n.func) in ("isinstance", "type")
+                  and re.search(r"LLM|Roles|Offline|Scripted|Gemini|Groq|llm", text := ast.unparse(n))]
+        assert not checks, f"{module.__name__} branches on the model: {checks}"
+    source = inspect.getsource(agentic)
+    assert "RuleRoles" not in source and not re.search(r"llm_calls\s*[-+]=", source)
+    assert "offline" not in " ".join(_imports(Path(agentic.__file__)))
+
+
+def word_lists(source: str, words: set[str]) -> list[str]:
+    """The string constants of `source` that are lists of the language's words."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+                  and ast.get_docstring(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            tokens = node.value.split()
+            known = sum(t in words for t in tokens)
+            if len(tokens) >= 6 and all(t.isalpha() and t.islower() for t in tokens) \
+                    and known >= 0.9 * len(tokens):
+                found.append(" ".join(tokens[:6]))
+    return found
+
+
+def test_the_language_words_are_one_data_file():
+    from course.foundation.language import WORDS
+
+    words = {w for value in vars(WORDS).values() for w in value if isinstance(w, str)}
+    found = {_module_name(p): lists for p in PACKAGE.rglob("*.py")
+             if (lists := word_lists(p.read_text(encoding="utf-8"), words))}
+    assert not found, f"read these from data/language/words.yaml: {found}"
+
+
+def test_a_word_list_in_the_code_is_found():
+    source = ('"""Words: who what which where when why."""\n'
+              'PEOPLE = frozenset("who whom whose kaun kon kisne".split())\n'
+              'QUERY = "MATCH (s:Student) RETURN s.name"\n')
+    assert word_lists(source, {"who", "whom", "whose", "kaun", "kon", "kisne", "the", "a"}) == [
+        "who whom whose kaun kon kisne"]
+
+
+def untyped_statuses(source: str) -> list[str]:
+    """The `status` fields and variables of `source` annotated with anything but `Status`."""
+    return [ast.unparse(n) for n in ast.walk(ast.parse(source)) if isinstance(n, ast.AnnAssign)
+            and ast.unparse(n.target).rsplit(".", 1)[-1] == "status"
+            and "Status" not in ast.unparse(n.annotation)]
+
+
+def test_every_status_is_the_one_status_type():
+    from course.pipeline.results import STATUSES, Result
+
+    assert STATUSES == ("answered", "out_of_scope", "blocked", "failed")
+    assert "Status" in str(Result.__annotations__["status"])
+    found = {_module_name(p): bad for p in PACKAGE.rglob("*.py")
+             if (bad := untyped_statuses(p.read_text(encoding="utf-8")))}
+    assert not found, f"annotate these with course.pipeline.results.Status: {found}"
+
+
+def test_an_untyped_status_is_found():
+    source = ("class A:\n    status: str = 'answered'\n"
+              "class B:\n    status: Status = 'failed'\n    kind: str = ''\n")
+    assert untyped_statuses(source) == ["status: str = 'answered'"]
+
+
+def test_a_refusal_and_a_questions_cost_are_written_in_one_place():
+    # the refusal answers are set by Result.refuse, the token totals by agents.cost.add_up
+    for path in PACKAGE.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        if path.name not in ("results.py", "prompts.py"):
+            assert not re.search(r"(OUT_OF_SCOPE|BLOCKED)_ANSWER\[", source), path.name
+        if path.name != "cost.py":
+            assert "sum(s.input_tokens" not in source, path.name
+
+
+def test_the_system_prompt_template_is_written_once():
+    sources = [p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py")]
+    assert sum(s.count("RULES:\n{rules}\n\nEXAMPLES:\n{examples}") for s in sources) == 1
+
+
+def test_a_part_of_an_agentic_answer_is_built_by_name():
+    calls = [f"{_module_name(p)}: {ast.unparse(n)[:60]}" for p in PACKAGE.rglob("*.py")
+             for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))) if isinstance(n, ast.Call)
+             and ast.unparse(n.func).endswith("SubQuestion") and len(n.args) > 2]
+    assert not calls, calls
+
+
+def test_a_step_says_its_role_in_one_type():
+    from typing import get_args
+
+    from course.agents.agentic_run import Run
+    from course.pipeline.results import Step, StepKind
+
+    assert {"updater", "router", "critic", "text2cypher", "answer"} <= set(get_args(StepKind))
+    assert Step.__annotations__["kind"] == "StepKind"
+    assert inspect.signature(Run.step).parameters["role"].annotation == "StepKind"

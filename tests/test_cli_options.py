@@ -16,7 +16,7 @@ def _verbs() -> dict:
 
 
 @pytest.mark.parametrize("option, commands", [
-    ("--json", 7), ("--provider", 3), ("--attempts", 2), ("--embedder", 2), ("--agent", 1)])
+    ("--json", 8), ("--provider", 4), ("--attempts", 2), ("--embedder", 2), ("--agent", 1)])
 def test_each_shared_option_is_defined_once(option, commands):
     """Every command that takes the option holds the very same action: one definition."""
     actions = [action for verb in _verbs().values() for action in verb._actions

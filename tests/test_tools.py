@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from course.agents.cost import cost_usd, load_prices
-from course.agents.offline_tools import OfflineToolLLM
+from course.llm.offline import OfflineToolLLM
 from course.agents.tools import MAX_RESULT_CHARS, Step, TOOLS, ToolAgent, Toolbox, records_of
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Rows
@@ -243,7 +243,7 @@ def test_offline_policy_uses_only_complete(college_db):
     stand_in = OnlyComplete()
     result = ToolAgent(college_db, OfflineToolLLM(stand_in)).answer("Who is Payal?")
     assert result.status == "answered" and result.rows == [["Payal", 2, "CSE"]]
-    assert stand_in.calls == 2     # the query, then the answer
+    assert stand_in.calls == 1     # the query; the answer it writes from the records itself
 
 
 def test_offline_memory_carries_over(college_db):
@@ -310,3 +310,12 @@ def test_cli_max_steps_and_the_agents(college_db):
     assert agentic.returncode == 0 and json.loads(agentic.stdout)["agent"] == "agentic"
     default = json.loads(ask(college_db, "--json", "Who is Payal?").stdout)
     assert "tool_calls" not in default and default["status"] == "answered"
+
+
+def test_a_guard_refusal_is_read_from_the_result_not_from_its_wording():
+    from course.agents.tools import _attempt
+    from course.pipeline.results import CallRecord
+
+    call = CallRecord("execute_cypher", {"query": "MATCH (n) DELETE n"}, False,
+                      "Not allowed: DELETE changes the data.", None, 80, 1.0, refused=True)
+    assert _attempt(1, call).kind == "unsafe_blocked" and _attempt(1, call).verdict == "refused"

@@ -13,7 +13,7 @@ from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.memory import ShortTermMemory
-from course.pipeline.refusal import refusal
+from course.pipeline.refusal import WHO_IS_MEANT, pronoun as refusal_word
 
 
 def rows_of(db, reference: str) -> list[list]:
@@ -56,7 +56,7 @@ def test_and_a_new_name_still_borrows_the_last_question(college_db, chat):
 def test_a_pronoun_with_nothing_before_it_asks_who_is_meant(chat, question):
     result = chat.answer(question)
     assert result.status == "out_of_scope"
-    assert result.answer == refusal(question, [], language=result.language, context="")
+    assert result.answer == WHO_IS_MEANT[result.language].format(word=refusal_word(question))
     assert "?" in result.answer and "outside" not in result.answer
     assert result.answer != prompts.OUT_OF_SCOPE_ANSWER[result.language]
 

@@ -14,9 +14,10 @@ Introduced in notebook 12. One question, in four moves:
    names what is missing as new parts, which go back to the router (at most `max_rounds`);
 4. the answer covers every part in order, and says which part could not be answered.
 
-With a provider that has `chat()`, each move is one LLM call (the router with the tools,
-the updater and the critic answering JSON); with the offline provider they are the rules
-of `course.agents.agentic_rules`, named as such. Everything one question needs lives in a `Run`
+Each move is one `chat()` call (the router with the tools, the updater and the critic
+answering JSON: `course.agents.agentic_roles`), whatever the provider: with no key the
+offline provider reads the same prompts and answers by its rules (`course.llm.offline.roles`).
+Everything one question needs lives in a `Run`
 made for that question, so nothing leaks from one question into the next (the book's
 `answers=[]` default argument did).
 
@@ -30,22 +31,21 @@ True
 """
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from course.agents.agentic_roles import ChatRoles, RuleRoles, roles_for
+from course.agents.agentic_roles import ChatRoles
 from course.agents.agentic_run import AgenticResult, CriticRound, Run, SubQuestion, best_parts
-from course.agents.agentic_tools import TOOLS, Tool, Toolbox, note_terms, search_notes
-from course.agents.cost import cost_usd
-from course.agents.rule_updater import refers_back, resolve, speaks_of_someone
+from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, search_notes
+from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
+from course.foundation.language import points_elsewhere, question_key
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
 from course.pipeline.agent import Agent, Memory
-from course.pipeline.results import CallRecord, Result
+from course.pipeline.results import REFUSALS, CallRecord, Result
 from course.pipeline.schema import GraphSchema
 
 DEFAULT_ROUNDS = 2
@@ -69,7 +69,7 @@ class AgenticAgent(Agent):
                  search: Callable[[Database, str], Rows] = search_notes,
                  timeout_ms: int = 5_000, max_rows: int = 200,
                  schema: GraphSchema | None = None,
-                 roles: RuleRoles | ChatRoles | None = None, prompt: str | None = None,
+                 roles: ChatRoles | None = None, prompt: str | None = None,
                  examples: prompts.ExampleSource = None,
                  answer_prompt: str | None = None, answer: bool = True) -> None:
         """`prompt`, `examples` and `answer_prompt` are text2cypher's (its notebook-05 `Agent`
@@ -80,7 +80,7 @@ class AgenticAgent(Agent):
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
                          schema=schema, prompt=prompt, examples=examples,
                          answer_prompt=answer_prompt, answer=answer)
-        self.roles = roles or roles_for(self.llm)   # the rules offline, else the model's calls
+        self.roles = roles or ChatRoles(self.llm)   # each role one call to the model
         self.critic_on, self.max_rounds = critic, max_rounds
         self.tools, self.search = tuple(tools), search
         self.last: Run | None = None
@@ -105,7 +105,8 @@ class AgenticAgent(Agent):
                 self._part(run, roles, toolbox, part, number, 0, context)
             else:   # a bound, like the tool loop's step cap: said, never silently dropped
                 run.sub_questions.append(SubQuestion(
-                    part, part, "", {}, [], TOO_MANY.format(n=MAX_PARTS), status="failed",
+                    question=part, rewritten=part, tool="", arguments={}, rows=[],
+                    answer=TOO_MANY.format(n=MAX_PARTS), status="failed",
                     error=TOO_MANY.format(n=MAX_PARTS), part=number))
         for round_ in range(1, self.max_rounds + 1 if self.critic_on else 1):
             asked = self._review(run, roles, toolbox, result, round_)
@@ -119,7 +120,7 @@ class AgenticAgent(Agent):
         return {"prompt": self.prompt, "examples": self.examples,
                 "answer_prompt": self.answer_prompt, "answer": self.writes_answer}
 
-    def _review(self, run: Run, roles: RuleRoles | ChatRoles, toolbox: Toolbox,
+    def _review(self, run: Run, roles: ChatRoles, toolbox: Toolbox,
                 result: AgenticResult, round_: int) -> list[tuple[str, int]]:
         """One round of the critic: the missing questions still worth asking, with their part."""
         review, usage = roles.review(result.question, result.mentions, run)
@@ -137,22 +138,13 @@ class AgenticAgent(Agent):
             new += number is None
         return [(m, n) for m, n in asked if _untried(run, n, toolbox)]
 
-    def _part(self, run: Run, roles: RuleRoles | ChatRoles, toolbox: Toolbox, part: str,
+    def _part(self, run: Run, roles: ChatRoles, toolbox: Toolbox, part: str,
               number: int, round_: int, context: str) -> None:
-        """Rewrite (after the first part), route, run the tool, write the part's answer."""
+        """Rewrite (a part that says what it does not name), route, run the tool, answer."""
         rewritten = part
-        if round_ == 0 and any(s.found for s in run.sub_questions) and (
-                isinstance(roles, ChatRoles) or refers_back(part)):   # the critic's are explicit
-            rewritten, usage = roles.rewrite(part, run, self.link)
+        if round_ == 0 and (run.found() or context) and points_elsewhere(part):
+            rewritten, usage = roles.rewrite(part, self.link(part), run, context)
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)
-        elif isinstance(roles, RuleRoles) and speaks_of_someone(part):
-            # "make her a plan", "mujhe ... chahiye": the person from the question itself or the
-            # conversation (a model reads the conversation in the router's prompt instead)
-            rewritten = resolve(part, context, self.link(part), self.link)
-            if rewritten != part:
-                run.step("updater", f"rewrote {part!r} as {rewritten!r}", Usage(), roles.name,
-                         roles.model)
-                run.llm_calls -= 1   # no call a model would make: it reads the conversation itself
         mentions = self.link(rewritten)
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]
         if not self.writes_answer:   # rows only: a tool that gives no rows is no use
@@ -170,24 +162,39 @@ class AgenticAgent(Agent):
         step.tools_ms = record.ms
         if out.llm_calls:   # text2cypher's own calls (the pipeline writes Cypher, then answers)
             run.step("text2cypher", f"{out.llm_calls} call(s) of the notebook-05 agent",
-                     Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model)
-            run.llm_calls += out.llm_calls - 1
+                     Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model,
+                     calls=out.llm_calls)
         if call.name == "answer_given" and not run.found() and not context:
             out.status, out.answer = "failed", ""   # an answer that rests on nothing found
             out.error = "answer_given needs results found before it; nothing was found yet."
-        sub = SubQuestion(part, rewritten, call.name, out.arguments, out.rows, out.answer,
-                          out.columns, out.cypher, out.status, out.error,
-                          out.found and out.status == "answered", round_, number, mentions)
+        sub = self._sub_question(part, rewritten, call.name, out, round_, number, mentions)
         if not sub.answer and self.writes_answer:
-            sub.answer = self._write(run, sub, toolbox)
+            sub.answer = self._write(run, sub)
         run.sub_questions.append(sub)
 
-    def _write(self, run: Run, sub: SubQuestion, toolbox: Toolbox) -> str:
-        """A part's answer from its rows: a note is quoted and named; other rows, the answer prompt."""
+    def _sub_question(self, part: str, rewritten: str, tool: str, out: ToolOutput, round_: int,
+                      number: int, mentions: Sequence[Any]) -> SubQuestion:
+        """The part's record, with the graph values its rows name (what "she" may stand for)."""
+        found = out.found and out.status == "answered"
+        return SubQuestion(
+            question=part, rewritten=rewritten, tool=tool, arguments=out.arguments,
+            rows=out.rows, answer=out.answer, columns=out.columns, cypher=out.cypher,
+            status=out.status, error=out.error, found=found, round=round_, part=number,
+            mentions=list(mentions), values=self._values(out.rows) if found else [])
+
+    def _values(self, rows: Sequence[Sequence[Any]]) -> list[tuple[str, Any]]:
+        """(label, value) of the cells of the first rows that are graph values, in order."""
+        values: list[tuple[str, Any]] = []
+        for row in rows[:3]:
+            for cell in row:
+                if isinstance(cell, str):
+                    values += [(m.label, m.value) for m in self.link(cell) if m.value == cell][:1]
+        return values
+
+    def _write(self, run: Run, sub: SubQuestion) -> str:
+        """A part's answer from its rows, by the answer prompt (a note's rows: quoted, named)."""
         if not sub.found:
             return sub.error or "Nothing found."
-        if "note" in sub.columns and "text" in sub.columns and isinstance(self.roles, RuleRoles):
-            return quote_note(sub.rewritten, sub.columns, sub.rows)
         system, user = prompts.answer_prompt(sub.rewritten, sub.cypher or "", sub.columns,
                                              sub.rows, system=self.answer_prompt)
         try:
@@ -201,34 +208,17 @@ class AgenticAgent(Agent):
 def _untried(run: Run, number: int, toolbox: Toolbox) -> bool:
     """Is there a tool this part has not failed with yet? (A refusal is never asked again.)"""
     subs = [s for s in run.sub_questions if s.part == number]
-    if any(s.status in ("out_of_scope", "blocked") for s in subs):
+    if any(s.status in REFUSALS for s in subs):
         return False
     return bool(toolbox.specs(without=[s.tool for s in subs if not s.found]))
 
 
 def _part_of(run: Run, missing: str) -> int | None:
     """Which part a critic's missing question asks again, or None for a new part."""
-    from course.pipeline.memory import question_key
-
     for s in run.sub_questions:
         if question_key(missing) in (question_key(s.rewritten), question_key(s.question)):
             return s.part
     return None
-
-
-def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """The best note's sentences that hold the question's terms, with the note named.
-
-    >>> quote_note("What does COMMIT do?", ["note", "concept", "text"],
-    ...            [["N08", "Transactions", "A transaction is a unit. COMMIT makes it permanent."]])
-    'COMMIT makes it permanent. (note N08, on Transactions)'
-    """
-    record = dict(zip(columns, rows[0]))
-    text = str(record.get("text", ""))
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
-    stems = [t[:5] for t in note_terms(question).split("|") if t]
-    picked = [s for s in sentences if any(stem in s.lower() for stem in stems)][:2]
-    return f"{' '.join(picked or sentences[:1])} (note {record.get('note')}, on {record.get('concept')})"
 
 
 def _finish(result: AgenticResult, run: Run) -> None:
@@ -246,18 +236,15 @@ def _finish(result: AgenticResult, run: Run) -> None:
     if found:
         result.status = "answered"
     elif best and all(s.status == "out_of_scope" for s in best):
-        result.status, result.answer = "out_of_scope", prompts.OUT_OF_SCOPE_ANSWER[result.language]
+        result.refuse("out_of_scope")
     elif any(s.status == "blocked" for s in best):
-        result.status, result.answer = "blocked", prompts.BLOCKED_ANSWER[result.language]
+        result.refuse("blocked")
     else:
         result.status = "failed"
         result.error = "; ".join(dict.fromkeys(s.error or "nothing found" for s in best))
     result.sub_questions, result.critic = run.sub_questions, run.critic
-    result.steps, result.stopped, result.llm_calls = run.steps, "answer", run.llm_calls
-    result.provider = next((s.provider for s in reversed(run.steps)), None)
-    result.input_tokens = sum(s.input_tokens or 0 for s in run.steps)
-    result.output_tokens = sum(s.output_tokens or 0 for s in run.steps)
-    result.cost_usd = cost_usd(run.steps)
+    result.stopped, result.llm_calls = "answer", run.llm_calls
+    add_up(result, run.steps)
     known = {(m.label, m.value) for m in result.mentions}
     for s in run.sub_questions:   # what the rewritten parts named ("she" -> Payal): memory keeps it
         for m in s.mentions:

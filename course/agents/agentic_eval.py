@@ -35,23 +35,19 @@ from pathlib import Path
 from typing import Any, Callable
 
 from course.agents.agentic import AgenticAgent
-from course.agents.agentic_roles import (RuleRoles, critic_prompt, rewrite_prompt, route_prompt,
-                                         split_prompt)
-from course.agents.agentic_run import Run
-from course.agents.rule_critic import Review
-from course.agents.tools import ToolAgent, with_tools
+from course.agents.agentic_roles import ChatRoles
+from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database
 from course.foundation.errors import CourseError, DataFileError
-from course.llm.base import LLM, ChatTurn, Completion, Message, ToolCall, ToolSpec, Usage
-from course.llm.offline import OfflineLLM
+from course.llm.base import LLM, ChatTurn, Completion, Message, ToolSpec
 from course.llm.openai_compat import chat_history, function_tool
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.evaluation import REFERENCE_MAX_ROWS, REFUSED, json_lines
-from course.pipeline.linking import Mention
 from course.pipeline.prompt_size import size
 from course.pipeline.schema import GraphSchema, introspect
+from course.pipeline.results import Status
 
 MULTIPART_SET = PROJECT_ROOT / "data" / "eval" / "multipart.jsonl"
 NOTES_SET = PROJECT_ROOT / "data" / "eval" / "notes.jsonl"
@@ -113,7 +109,7 @@ class PartOutcome:
     id: str
     kind: str
     question: str
-    status: str
+    status: Status
     verdict: str          # full | half | wrong | refused | failed
     right: int
     parts: int
@@ -209,39 +205,9 @@ class Meter(LLM):
         return turn
 
 
-class MeteredRules(RuleRoles):
-    """The offline rules, counting what the same calls would send a model (`ChatRoles`' prompts)."""
-
-    def __init__(self, meter: Meter) -> None:
-        super().__init__()
-        self.meter = meter
-
-    def _count(self, prompt: tuple[str, str], reply: Any, tools: Sequence[ToolSpec] = ()) -> None:
-        self.meter.count(prompt[0], [Message("user", prompt[1])], json.dumps(reply), tools)
-
-    def split(self, question: str, context: str) -> tuple[list[str], Usage]:
-        parts, usage = super().split(question, context)
-        self._count(split_prompt(question, context), {"questions": parts})
-        return parts, usage
-
-    def rewrite(self, part: str, run: Run, link: Callable[[str], Sequence[Mention]]
-                ) -> tuple[str, Usage]:
-        text, usage = super().rewrite(part, run, link)
-        self._count(rewrite_prompt(part, run), {"question": text})
-        return text, usage
-
-    def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
-              run: Run, context: str) -> tuple[ToolCall | None, Usage]:
-        call, usage = super().route(question, mentions, tools, run, context)
-        self._count(route_prompt(question, mentions, run, context),
-                    call.arguments if call else {}, tools)
-        return call, usage
-
-    def review(self, question: str, mentions: Sequence[Mention], run: Run) -> tuple[Review, Usage]:
-        review, usage = super().review(question, mentions, run)
-        self._count(critic_prompt(question, run), {"complete": review.complete,
-                                                   "missing": review.missing})
-        return review, usage
+def MeteredRules(meter: Meter) -> ChatRoles:   # noqa: N802 (notebook 12's name)
+    """The roles played through `meter` (the offline provider, counted as a model's calls)."""
+    return ChatRoles(meter)
 
 
 AGENTS = ("pipeline", "tool loop", "agentic", "agentic, critic off")
@@ -258,16 +224,14 @@ def compare(db: Database, questions: list[PartQuestion], llm: LLM,
     """
     rows = []
     for name in agents:
-        meter = Meter(with_tools(llm) if name == "tool loop" else llm)
+        meter = Meter(llm)
 
         def make(db: Database, schema: GraphSchema, name: str = name, meter: Meter = meter) -> Any:
             if name == "pipeline":
                 return Agent(db, meter, schema=schema)
             if name == "tool loop":
                 return ToolAgent(db, meter, schema=schema)
-            roles = MeteredRules(meter) if isinstance(llm, OfflineLLM) else None
-            return AgenticAgent(db, meter, schema=schema, roles=roles,
-                                critic=name != "agentic, critic off")
+            return AgenticAgent(db, meter, schema=schema, critic=name != "agentic, critic off")
 
         report = evaluate_parts(db, make, questions, agent=name)
         row = report.row()

@@ -18,7 +18,8 @@ from typing import Any
 from course.agents.tools import ToolResult
 from course.llm.base import Usage
 from course.pipeline.linking import Mention
-from course.pipeline.results import CallRecord, Step, printable, rows_table, text_table
+from course.pipeline.results import (CallRecord, Status, Step, StepKind, printable,
+                                    rows_table, text_table)
 
 
 @dataclass
@@ -33,12 +34,13 @@ class SubQuestion:
     answer: str
     columns: list[str] = field(default_factory=list)
     cypher: str | None = None
-    status: str = "answered"
+    status: Status = "answered"
     error: str | None = None
     found: bool = False
     round: int = 0                # 0: from the question; 1, 2: asked for by the critic
     part: int = 0                 # which part of the answer it fills
     mentions: list[Mention] = field(default_factory=list, repr=False)
+    values: list[tuple[str, Any]] = field(default_factory=list, repr=False)  # graph values in its rows
     scope: str | None = None      # what it answered, when the critic found it asked for more
 
     def contract(self) -> dict[str, Any]:
@@ -68,13 +70,14 @@ class Run:
     steps: list[Step] = field(default_factory=list)
     llm_calls: int = 0
 
-    def step(self, role: str, text: str, usage: Usage, provider: str, model: str,
-             call: CallRecord | None = None) -> Step:
+    def step(self, role: StepKind, text: str, usage: Usage, provider: str, model: str,
+             call: CallRecord | None = None, *, calls: int = 1) -> Step:
+        """Record one step of a role; it made `calls` LLM calls (text2cypher makes several)."""
         step = Step(len(self.steps) + 1, f"{role}: {text}", [call] if call else [], provider,
                     model, usage.input_tokens, usage.output_tokens, usage.latency_ms, 0.0,
                     kind=role)
         self.steps.append(step)
-        self.llm_calls += 1
+        self.llm_calls += calls
         return step
 
     def found(self) -> list[tuple[str, str]]:

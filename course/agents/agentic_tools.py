@@ -30,10 +30,12 @@ from typing import Any
 
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError
+from course.foundation.language import WORDS
 from course.llm.base import LLM, ToolSpec
+from course.llm.offline.chain import traversed
 from course.pipeline.agent import Agent
 from course.pipeline.linking import link_entities
-from course.pipeline.results import Result, printable
+from course.pipeline.results import Result, Status, printable
 from course.pipeline.schema import GraphSchema, introspect
 
 LINKED = re.compile(r"\(a (\w+)\.(\w+) value")    # how a parameter names the graph value it takes
@@ -50,7 +52,7 @@ class ToolOutput:
     rows: list[list[Any]] = field(default_factory=list)
     cypher: str | None = None
     answer: str = ""               # text2cypher and answer_given bring their own
-    status: str = "answered"       # answered | out_of_scope | blocked | failed
+    status: Status = "answered"
     error: str | None = None
     llm_calls: int = 0
     input_tokens: int = 0
@@ -78,7 +80,10 @@ class Tool:
     cypher: str = ""               # a reviewed template's query (what it traverses is visible)
 
     def spec(self) -> ToolSpec:
-        return ToolSpec(self.name, self.description, self.parameters)
+        """What the router is shown; a template also says which relationships it follows."""
+        follows = sorted(traversed(self.cypher))
+        said = f" It follows: {', '.join(follows)}." if follows else ""
+        return ToolSpec(self.name, self.description + said, self.parameters)
 
 
 def _string(description: str) -> dict[str, str]:
@@ -166,9 +171,6 @@ SCALES = {"best_in_subject": "STUDIES.grade", "learn_skill_from": "HAS_SKILL.lev
 # --- search_notes, the one function the retrieval lesson can replace ------------------------
 
 _TERM = re.compile(r"[a-z0-9]+")
-_NOT_TERMS = frozenset("""a an the is are was were be of in on to for and or what which who
-    does do did how why when where explain define meaning mean means kya hai hain hota hoti ka
-    ki ke se batao samjhao me mein about tell use used uses""".split())
 
 
 def note_terms(query: str) -> str:
@@ -177,7 +179,7 @@ def note_terms(query: str) -> str:
     >>> note_terms("What is a race condition?")
     'race|condition'
     """
-    words = [w for w in _TERM.findall(query.lower()) if w not in _NOT_TERMS and len(w) > 1]
+    words = [w for w in _TERM.findall(query.lower()) if w not in WORDS.not_terms and len(w) > 1]
     return "|".join(dict.fromkeys(words))
 
 

@@ -28,6 +28,23 @@ def load_prices(path: Path = PRICES_FILE) -> dict[str, Any]:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+def add_up(result: Any, steps: Sequence[Step]) -> None:
+    """A result's steps, provider (the last step's), tokens and cost from its steps: the one
+    place the tool loop and the agentic agent total what a question cost.
+
+    >>> from course.pipeline.results import Result
+    >>> result = Result("Who is Payal?")
+    >>> add_up(result, [Step(1, "", [], "Groq-120b", "openai/gpt-oss-120b", 1_000_000, 0, 0.0, 0.0)])
+    >>> result.provider, result.input_tokens, result.cost_usd
+    ('Groq-120b', 1000000, 0.15)
+    """
+    result.steps = list(steps)
+    result.provider = steps[-1].provider if steps else None
+    result.input_tokens = sum(s.input_tokens or 0 for s in steps)
+    result.output_tokens = sum(s.output_tokens or 0 for s in steps)
+    result.cost_usd = cost_usd(steps)
+
+
 def cost_usd(steps: Sequence[Step], prices: dict[str, Any] | None = None) -> float | None:
     """Dollars for the steps' tokens; None when a model is not in the table or reported no tokens.
 

@@ -33,6 +33,9 @@ FULLTEXT_PROPERTY = {"Student": "name", "Subject": "name", "Club": "name", "Skil
 # Full-text over text (not names): the notes' explanations, searched by notebook 12's search_notes.
 TEXT_PROPERTY = {"Note": "text"}
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# What notebook 15's write door adds beside each ingested document; a reload drops what such
+# documents wrote unless asked to keep it (`load --keep-ingested`).
+INGESTED_LABEL = "Document"
 
 
 @dataclass
@@ -232,7 +235,8 @@ def swap_in(db: Database, staging: Database) -> None:
 
 
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
-                 data_dir: Path = DATA_DIR, embedder: str | None = None) -> dict[str, Any]:
+                 data_dir: Path = DATA_DIR, embedder: str | None = None,
+                 keep_ingested: bool = False) -> dict[str, Any]:
     """Load the college graph (idempotent) and return its counts.
 
     part="people" loads only the first part (students, subjects, clubs, skills, projects).
@@ -240,7 +244,8 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
     COURSE_EMBEDDER, else wordllama); its counts are reported beside the graph's.
     The load is built in a staging graph (from nothing with reset_first, else from a copy of
     the graph as it is) and swapped in when complete, so whoever reads the graph meanwhile
-    gets the old one or the new one, never a half-loaded one.
+    gets the old one or the new one, never a half-loaded one. A graph holding ingested
+    documents (notebook 15) is rebuilt from nothing too, unless `keep_ingested`.
     """
     if part not in ("all", "people"):
         raise ValueError('part must be "all" or "people"')
@@ -257,13 +262,19 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
         graphs = db.client.list_graphs()
         if staging.graph_name in graphs:   # left by a load that was interrupted
             db.command("GRAPH.DELETE", staging.graph_name)
-        if not reset_first and db.graph_name in graphs:   # keep what is there, add what is not
+        fresh = reset_first or (not keep_ingested and _has_ingested(db, graphs))
+        if not fresh and db.graph_name in graphs:   # keep what is there, add what is not
             copy_graph(db, db.graph_name, staging.graph_name)
         write_dataset(staging, data)
         create_fulltext_indexes(staging, data.keys)
         layer = text_layer(staging) if text_layer else {}
         swap_in(db, staging)
     return {**graph_counts(db), **layer}
+
+
+def _has_ingested(db: Database, graphs: list[str]) -> bool:
+    return db.graph_name in graphs and bool(
+        db.run(f"MATCH (d:{INGESTED_LABEL}) RETURN count(d) > 0").rows[0][0])
 
 
 def ensure_college(db: Database) -> None:

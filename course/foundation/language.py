@@ -1,32 +1,124 @@
-"""The language of a question: English, or Hinglish (Hindi in the Latin alphabet).
+"""The language of a question: its words, English or Hinglish (Hindi in the Latin alphabet).
 
 Introduced in notebook 05, where the agent answers in the language of the question; the
-offline provider (notebook 05) and graph memory's notes (notebook 10) use it too.
+offline provider (notebook 05), memory (notebook 06), graph memory's notes (notebook 10) and
+the agentic agent's roles (notebook 12) use it too. The words themselves are data, in one
+file: data/language/words.yaml (function words, pronouns, question words); the graph's own
+words are in data/college/lexicon.yaml.
 
 >>> language_of("Payal ka year kya hai?"), language_of("What year is Payal in?")
 ('hi', 'en')
+>>> "uske" in WORDS.referring, WORDS.hindi_case["uske"]
+(True, 'ke')
 """
 from __future__ import annotations
 
-_HINGLISH = {"kya", "kaun", "hai", "hain", "ka", "ki", "ke", "se", "tak", "batao", "mein", "dono",
-             "uska", "uski", "uske", "kaise", "kitne", "kitna", "padhta", "padhte", "kisne", "koi",
-             "aur", "bhi", "sab", "kab", "kahan", "yeh", "woh", "mujhe", "kis", "kiska", "kaunse",
-             "kon", "konsa", "konse", "konsi", "kaunsi", "kaunsa", "h", "padhata", "padhati", "padhti",
-             "padhna", "chahiye", "baad", "pehle", "wala", "wali", "wale", "karta", "karti", "nahi",
-             "hota", "hoti"}
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
-# Words that point back at something said before (the memory of notebook 06 and the refusal
-# that asks "who do you mean?" read them); the first group stands for a person or a thing.
-PERSON_PRONOUNS = frozenset("""he him his himself she her hers herself uska uski uske usne usko
-    usse""".split())
-PRONOUNS = PERSON_PRONOUNS | frozenset("""it its itself they them their theirs unka unki unke
-    unhone unko isko iska iski iske isne inka inki inke inko woh wo vo voh yeh ye wahi wohi
-    yahi usme isme unme inme""".split())
-REFERRING = PRONOUNS | {"that", "this", "these", "those", "there", "same", "former", "latter"}
+import yaml
 
+from course.foundation.config import PROJECT_ROOT
+from course.foundation.errors import DataFileError
+
+WORDS_FILE = PROJECT_ROOT / "data" / "language" / "words.yaml"
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words of data/language/words.yaml, each list as a set (see the file's comments)."""
+
+    hinglish: frozenset[str]
+    referring: frozenset[str]
+    pronouns: frozenset[str]
+    person_pronouns: frozenset[str]
+    continuing: tuple[str, ...]
+    question_words: frozenset[str]
+    english_question_words: frozenset[str]
+    requests: frozenset[str]
+    auxiliary: frozenset[str]
+    counting: frozenset[str]
+    people: frozenset[str]
+    function: frozenset[str]
+    conjunctions: tuple[str, ...]
+    personal: frozenset[str]
+    possessive: frozenset[str]
+    demonstrative: frozenset[str]
+    hindi_case: dict[str, str]
+    third_person: frozenset[str]
+    after_object: frozenset[str]
+    first_person: dict[str, str]
+    not_terms: frozenset[str]
+    embedding_stop_words: frozenset[str]
+    search_stop_words: frozenset[str]
+
+
+def load_words(path: Path | str = WORDS_FILE) -> Words:
+    """Read a word list file (a space-separated string is a set; a list keeps its order)."""
+    try:
+        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        fields: dict[str, Any] = {}
+        for name, kind in Words.__annotations__.items():
+            value = raw[name]
+            fields[name] = (dict(value) if kind.startswith("dict") else tuple(value)
+                            if kind.startswith("tuple") else frozenset(str(value).split()))
+        return Words(**fields)
+    except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
+        raise DataFileError(f"The word list {path} cannot be read ({exc}): restore "
+                            "data/language/words.yaml from the repository.") from exc
+
+
+@lru_cache(maxsize=1)
+def default_words() -> Words:
+    """The course's word list, read once."""
+    return load_words()
+
+
+WORDS = default_words()
 
 def language_of(question: str) -> str:
     """'hi' for Hinglish (two or more Hindi function words, or one in a short question), else 'en'."""
     words = [w.strip("?!.,").lower() for w in question.split()]
-    hits = sum(w in _HINGLISH for w in words)
+    hits = sum(w in WORDS.hinglish for w in words)
     return "hi" if hits >= 2 or (hits == 1 and len(words) <= 4) else "en"
+
+
+def question_key(question: str) -> str:
+    """The question as a key: lower case, punctuation and extra spaces gone; comparisons
+    (`>`, `<`, `=`, `!`) and signs (`A+`, `A-`) kept, since they change the question.
+
+    >>> question_key("  Who is  PAYAL?? "), question_key("year > 2?") == question_key("year < 2?")
+    ('who is payal', False)
+    """
+    return " ".join(re.findall(r"[\w+#-]+|[<>=!]+", question.lower()))
+
+
+def depends_on_context(question: str, mentions: Sequence[Any] = ()) -> bool:
+    """True when the question cannot be understood alone: a pronoun, "and ...?", or too short
+    (`mentions`: the values linked in it; a short question that names one stands alone).
+
+    >>> depends_on_context("uska year kya hai?"), depends_on_context("Who is Payal in DBMS?")
+    (True, False)
+    """
+    text = question_key(question)
+    words = text.split()
+    if any(word in WORDS.referring for word in words):
+        return True
+    if (text + " ").startswith(WORDS.continuing):
+        return True
+    return len(words) <= 3 and not mentions   # "year?", "kitne credits?"
+
+
+def points_elsewhere(question: str) -> bool:
+    """Does the question say someone or something it does not name ("she", "that student",
+    "uske", "mujhe")? Then it needs what came before to stand on its own.
+
+    >>> points_elsewhere("mujhe DBMS ke liye partner chahiye"), points_elsewhere("Who is Payal?")
+    (True, False)
+    """
+    pointing = WORDS.referring | set(WORDS.hindi_case) | set(WORDS.first_person)
+    return any(word in pointing for word in question_key(question).split())

@@ -36,8 +36,7 @@ from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
 from course.pipeline.linking import Mention, link_entities, name_index
-from course.pipeline.refusal import refusal
-from course.pipeline.results import Attempt, CallRecord, Result, Step, printable
+from course.pipeline.results import Attempt, CallRecord, Result, Step, StepKind, printable
 from course.pipeline.safety import run_guarded
 from course.pipeline.schema import GraphSchema, introspect
 
@@ -227,8 +226,7 @@ class Agent:
                 return
         last = result.attempts[-1]
         if last.kind == "unsafe_blocked":
-            result.status, result.error = "blocked", last.error
-            result.answer = prompts.BLOCKED_ANSWER[result.language]
+            result.refuse("blocked", last.error)
         elif last.kind == "empty_result":
             result.status, result.error = "answered", None
             result.answer = self._write_answer(result)
@@ -269,14 +267,11 @@ class Agent:
         sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
         if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
-            result.status, result.error = "out_of_scope", None
-            result.answer = refusal(result.question, result.mentions, language=result.language,
-                                    context=context, labels=list(self.schema.labels))
+            result.refuse("out_of_scope", context=context, labels=list(self.schema.labels))
             return None
         if sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"
-            result.status, result.error = "blocked", "The question asks to change the data."
-            result.answer = prompts.BLOCKED_ANSWER[result.language]
+            result.refuse("blocked", "The question asks to change the data.")
             return None
         if not rows.rows:
             return self._fail(attempt, "empty_result", "The query returned no rows.",
@@ -290,7 +285,7 @@ class Agent:
         attempt.kind, attempt.error = kind, error
         return hint
 
-    def _ask(self, result: Result, user: str, system: str, *, kind: str) -> Completion:
+    def _ask(self, result: Result, user: str, system: str, *, kind: StepKind) -> Completion:
         """One model call, kept as a step of `kind` (cypher or answer), failed or not."""
         result.llm_calls += 1
         started = time.perf_counter()

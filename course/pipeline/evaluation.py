@@ -41,6 +41,7 @@ from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.memory import ShortTermMemory
 from course.pipeline.schema import introspect
+from course.pipeline.results import Status
 
 DEFAULT_SET = PROJECT_ROOT / "data" / "eval" / "questions.jsonl"
 REFUSAL_KINDS = ("out_of_scope", "write_request")
@@ -137,7 +138,7 @@ class Outcome:
     kind: str
     question: str
     in_scope: bool
-    status: str
+    status: Status
     cypher: str | None
     answer: str
     correct: bool | None          # in scope: rows equal the reference's; refusals: refused

@@ -37,17 +37,16 @@ True
 from __future__ import annotations
 
 import json
-import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from course.foundation.db import cell_values
-from course.foundation.language import REFERRING as _REFERRING
+from course.foundation.language import depends_on_context, question_key  # noqa: F401 (memory's words)
 from course.pipeline.linking import Mention
 from course.pipeline.prompts import AS_DATA, fence
-from course.pipeline.results import Result
+from course.pipeline.results import Result, Status
 
 RESULT_CHARS = 300          # how much of a turn's rows goes into the prompt
 ROWS_LINKED = 5             # rows read for "what the answer was about"
@@ -66,7 +65,7 @@ class Turn:
     cypher: str | None
     result: str          # the rows, as JSON, trimmed to RESULT_CHARS
     answer: str | None   # None: rows only, no answer was written
-    status: str = "answered"
+    status: Status = "answered"
 
     def render(self) -> str:
         return "\n".join([f"[Turn {self.n}] User: {one_line(self.question)}",
@@ -174,34 +173,3 @@ class ShortTermMemory:
         """Forget the conversation (the turn numbers go on)."""
         self.turns.clear()
         self.entities.clear()
-
-
-# --- which questions depend on the conversation -------------------------------------------
-
-_CONTINUING = ("and ", "aur ", "also ", "or ", "what about ", "how about ", "then ", "phir ",
-               "same ", "toh ", "to ")
-
-
-def question_key(question: str) -> str:
-    """The question as a key: lower case, punctuation and extra spaces gone; comparisons
-    (`>`, `<`, `=`, `!`) and signs (`A+`, `A-`) kept, since they change the question.
-
-    >>> question_key("  Who is  PAYAL?? "), question_key("year > 2?") == question_key("year < 2?")
-    ('who is payal', False)
-    """
-    return " ".join(re.findall(r"[\w+#-]+|[<>=!]+", question.lower()))
-
-
-def depends_on_context(question: str, mentions: Sequence[Mention] = ()) -> bool:
-    """True when the question cannot be understood alone: a pronoun, "and ...?", or too short.
-
-    >>> depends_on_context("uska year kya hai?"), depends_on_context("Who is Payal in DBMS?")
-    (True, False)
-    """
-    text = question_key(question)
-    words = text.split()
-    if any(word in _REFERRING for word in words):
-        return True
-    if (text + " ").startswith(_CONTINUING):
-        return True
-    return len(words) <= 3 and not mentions   # "year?", "kitne credits?"

@@ -47,10 +47,8 @@ RULES = f"""\
    If it asks to change the data (add, delete, update, clean up), return exactly: {READ_ONLY_QUERY}
 8. Return ONLY the Cypher query. No explanation. No markdown."""
 
-CYPHER_SYSTEM = """\
-You translate questions about a college knowledge graph into ONE read-only Cypher query
-for FalkorDB.
-
+# What every system prompt that writes Cypher ends with (the pipeline's and the tool loop's).
+SCHEMA_RULES_EXAMPLES = """\
 {schema}
 
 RULES:
@@ -58,6 +56,12 @@ RULES:
 
 EXAMPLES:
 {examples}"""
+
+CYPHER_SYSTEM = """\
+You translate questions about a college knowledge graph into ONE read-only Cypher query
+for FalkorDB.
+
+""" + SCHEMA_RULES_EXAMPLES
 
 ANSWER_SYSTEM = """\
 You are a helpful study assistant. You answer from the rows a database query returned,

@@ -6,8 +6,8 @@ weather?"); it names something in the graph but could not be turned into a query
 saying "outside my knowledge graph" would be false); or it points back ("uska year?") with
 nothing before it to point at, and the right answer is a question back.
 
->>> refusal("What is the weather in Delhi?", [], language="en", context="")[:40]
-'That question is outside my knowledge gr'
+>>> refusal("What is the weather in Delhi?", [], language="en", context="") is None   # outside
+True
 >>> refusal("uska year kya hai?", [], language="hi", context="")
 '"uska" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.'
 """
@@ -16,9 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from course.pipeline import prompts
-from course.pipeline.linking import Mention
-from course.foundation.language import PERSON_PRONOUNS, PRONOUNS
+from typing import TYPE_CHECKING
+
+from course.foundation.language import WORDS
+
+if TYPE_CHECKING:
+    from course.pipeline.linking import Mention
 
 WHO_IS_MEANT = {
     "en": 'Who do you mean by "{word}"? Name them in the question, or ask about them first.',
@@ -46,21 +49,25 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
     words = re.findall(r"[A-Za-z]+", question)
     nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
     named = any(w.lower() in nouns for w in words)
-    return next((w.lower() for w in words if w.lower() in PRONOUNS and not w.isupper()
-                 and (w.lower() in PERSON_PRONOUNS or not named)), None)
+    return next((w.lower() for w in words if w.lower() in WORDS.pronouns and not w.isupper()
+                 and (w.lower() in WORDS.person_pronouns or not named)), None)
 
 
-def refusal(question: str, mentions: Sequence[Mention], *, language: str, context: str,
-            labels: Sequence[str] = ()) -> str:
-    """The answer to a question the model said is out of scope (`language` is 'en' or 'hi';
-    `labels`: the graph's labels, the kinds of thing a question may name)."""
-    lang = language if language in prompts.OUT_OF_SCOPE_ANSWER else "en"
+def refusal(question: str, mentions: Sequence[Mention], *, language: str,
+            context: str | None = None, labels: Sequence[str] = ()) -> str | None:
+    """What to say instead of "outside my knowledge graph", or None when that is right.
+
+    `language` is 'en' or 'hi'; `context` the conversation so far (None when the caller does
+    not know it: then no question back); `labels` the graph's labels, the kinds of thing a
+    question may name. `Result.refuse` says it.
+    """
+    lang = language if language in WHO_IS_MEANT else "en"
     word = pronoun(question, labels)
-    if word and not context.strip() and not mentions:
+    if word and context is not None and not context.strip() and not mentions:
         return WHO_IS_MEANT[lang].format(word=word)
     names = list(dict.fromkeys(str(m.value) for m in mentions))
-    if names:
-        shown = ", ".join(names[:-1]) + (" and " if lang == "en" else " aur ") + names[-1] \
-            if len(names) > 1 else names[0]
-        return NOT_FOLLOWED[lang].format(names=shown)
-    return prompts.OUT_OF_SCOPE_ANSWER[lang]
+    if not names:
+        return None
+    shown = ", ".join(names[:-1]) + (" and " if lang == "en" else " aur ") + names[-1] \
+        if len(names) > 1 else names[0]
+    return NOT_FOLLOWED[lang].format(names=shown)

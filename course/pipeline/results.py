@@ -25,11 +25,22 @@ import hashlib
 import html
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal, get_args
 
 from course.foundation.db import cell_values
 from course.llm.errors import redact
 from course.pipeline.linking import Mention
+from course.pipeline.prompts import BLOCKED_ANSWER, OUT_OF_SCOPE_ANSWER
+from course.pipeline.refusal import refusal
+
+# What became of a question (or of one part of it): the one type every status is.
+Status = Literal["answered", "out_of_scope", "blocked", "failed"]
+Refusal = Literal["out_of_scope", "blocked"]     # the agent said no: an answer, not a gap
+STATUSES: tuple[Status, ...] = get_args(Status)
+REFUSALS: tuple[Refusal, ...] = get_args(Refusal)
+# What a model call was for (`Step.kind`): the role it played.
+StepKind = Literal["cypher", "answer", "tools", "updater", "router", "critic", "text2cypher", ""]
 
 SHOWN_ROWS = 20       # rows a table shows before "... N more rows"
 
@@ -175,6 +186,7 @@ class CallRecord:
     result_chars: int             # the result as the model was shown it (0: not shown)
     ms: float
     repeated: bool = False        # the tool loop answered it from the same call's last result
+    refused: bool = False         # the read-only guard refused the query
 
 
 @dataclass
@@ -203,7 +215,7 @@ class Step:
     tools_ms: float
     final: bool = False           # the tool loop's call without tools, at the cap or the budget
     problem: str | None = None    # the call failed, or its tool call could not be read
-    kind: str = ""
+    kind: StepKind = ""            # "": not said
 
 
 @dataclass
@@ -217,7 +229,7 @@ class Result:
     rows: list[list[Any]] = field(default_factory=list)
     truncated: bool = False
     answer: str | None = ""       # None: rows only (`Agent(..., answer=False)`), none written
-    status: str = "failed"        # answered | out_of_scope | blocked | failed
+    status: Status = "failed"
     error: str | None = None
     attempts: list[Attempt] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -229,6 +241,21 @@ class Result:
     mentions: list[Mention] = field(default_factory=list)
     language: str = "en"
     from_memory: bool = False
+
+    def refuse(self, status: Refusal, error: str | None = None, *, context: str | None = None,
+               labels: Sequence[str] = ()) -> None:
+        """Say no in the question's language: out of scope, or blocked (a change to the data).
+
+        >>> result = Result("Kal barish hogi kya?", language="hi")
+        >>> result.refuse("out_of_scope")
+        >>> result.status, result.answer == OUT_OF_SCOPE_ANSWER["hi"]
+        ('out_of_scope', True)
+        """
+        self.status, self.error = status, error
+        self.answer = (OUT_OF_SCOPE_ANSWER if status == "out_of_scope" else BLOCKED_ANSWER)[self.language]
+        if status == "out_of_scope":   # not followed, or "who do you mean?" (`context`, `labels`)
+            self.answer = refusal(self.question, self.mentions, language=self.language,
+                                  context=context, labels=labels) or self.answer
 
     def values(self) -> list[Any]:
         """Every value in the rows, lists flattened, in order, once each."""

@@ -128,14 +128,14 @@ def make_agent(kind: str, db: Database, llm: LLM | None = None, *, memory: Memor
     >>> type(make_agent("tools", db, make_llm("offline"))).__name__
     'ToolAgent'
     """
-    from course.agents.tools import ToolAgent, with_tools
+    from course.agents.tools import ToolAgent
     from course.pipeline.agent import Agent
 
     if kind not in AGENTS:
         raise InvalidInput(f"Unknown agent {str(kind)[:40]!r}: choose one of {', '.join(AGENTS)}.")
     llm = llm or make_llm()
     if kind == "tools":
-        return ToolAgent(db, with_tools(llm), memory=memory, **options)
+        return ToolAgent(db, llm, memory=memory, **options)
     if kind == "agentic":
         return learner_agent(db, llm, memory=memory, **options)
     return Agent(db, llm, memory=memory, **options)

@@ -32,6 +32,7 @@ import numpy as np
 
 from course.foundation.config import get_setting
 from course.foundation.errors import CourseError, InvalidInput
+from course.foundation.language import WORDS
 
 DEFAULT_EMBEDDER = "wordllama"
 EMBEDDERS = ("bow", "wordllama", "fastembed")
@@ -88,9 +89,7 @@ class HashedBagOfWords:
         return _unit_rows(matrix)
 
 
-_STOP_WORDS = frozenset(
-    "the an and or of to in on for is are be by it its as at with that this which what how why "
-    "when who does do can from into than then there their they not no so such each one".split())
+_STOP_WORDS = WORDS.embedding_stop_words   # data/language/words.yaml
 
 
 class WordLlamaEmbedder:

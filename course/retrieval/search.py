@@ -35,6 +35,7 @@ from course.agents.agentic_tools import NOTE_HITS, grounded, search_notes
 from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput
+from course.foundation.language import WORDS
 from course.llm.base import LLM
 from course.llm.errors import LLMError
 from course.pipeline.agent import MAX_QUESTION_CHARS, check_question
@@ -129,9 +130,7 @@ def parent_search(db: Database, query: str, *, k: int, embedder: Embedder) -> li
 
 
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset("a an and are as at be by can do does for from how i in is it its me my of on "
-                  "or so than that the their them then there these this to use used what when "
-                  "which who why will with would you your".split())
+_STOP = WORDS.search_stop_words   # data/language/words.yaml
 
 
 def fulltext_terms(query: str) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from course.pipeline.results import printable, rows_table
+from course.pipeline.results import Status, printable, rows_table
 from course.ui.viz import GraphData, Picture, draw_graph, figures_dir, read_graph, text_values
 
 
@@ -54,7 +54,7 @@ class Message:
     cypher: str | None = None
     columns: list[str] = field(default_factory=list)
     rows: list[list[Any]] = field(default_factory=list)
-    status: str | None = None         # the agent's: answered | out_of_scope | blocked | failed
+    status: Status | None = None      # the agent's
     provider: str | None = None
     attempts: int = 0
     highlight: list[str] = field(default_factory=list)   # values of the answer's nodes

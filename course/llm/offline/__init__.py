@@ -23,7 +23,8 @@ One module per idea: `prompt` (what the prompt says), `lexicon` (the words), `re
 `filters` (values and numbers), `intents` (the builders and their table), `aggregates`
 (the builders that count and rank), `conversation` (pronouns and follow-ups), `coverage`
 (refuse rather than half-answer), `translate` (the order of the checks), `answer` (the
-answer step) and `provider` (`OfflineLLM`).
+answer step), `provider` (`OfflineLLM`), `tools` (its tool-loop policy, notebook 11) and
+`roles` (the agentic agent's router, updater and critic, notebook 12).
 
 >>> llm = OfflineLLM()
 >>> user = 'LINKED VALUES (...):\\n- "zoya" -> Person.name = \\'Zoya\\'\\n\\nQUESTION: Who is Zoya?'
@@ -38,12 +39,12 @@ from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import DEFAULT_LEXICON, Lexicon, default_lexicon
 from course.llm.offline.prompt import (SCHEMA_EXAMPLE, Entity, Pattern, Prompt, Schema,
                                        parse_prompt, parse_schema)
-from course.llm.offline.provider import OfflineLLM
+from course.llm.offline.provider import OfflineLLM, OfflineToolLLM
 from course.llm.offline.reading import Reading, read
 from course.llm.offline.translate import translate
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
-__all__ = ["OfflineLLM", "Lexicon", "default_lexicon", "DEFAULT_LEXICON", "INTENTS", "Intent",
+__all__ = ["OfflineLLM", "OfflineToolLLM", "Lexicon", "default_lexicon", "DEFAULT_LEXICON", "INTENTS", "Intent",
            "SCHEMA_EXAMPLE", "Entity", "Pattern", "Prompt", "Schema", "Reading", "parse_prompt",
            "parse_schema", "read", "translate", "write_answer", "is_answer_prompt",
            "READ_ONLY_QUERY", "SENTINEL_QUERY"]

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
+from course.foundation.language import WORDS as LANGUAGE
 from course.foundation.language import language_of
 
 WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no": "No.",
@@ -19,6 +21,7 @@ WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no
                 "cut": " (List adhoori ho sakti hai.)"}}
 MAX_ITEMS = 10
 MAX_TEXT = 400
+NOTE_COLUMNS = {"note", "text"}   # a note's rows: quoted, the note named
 LONG_ITEM = 120    # an answer item longer than this is a paragraph, shown on its own line
 
 
@@ -107,7 +110,14 @@ def write_answer(prompt: str) -> str:
     ...              '["Ravi", "A"]\\nDATA>>>')
     'Zoya (A+), then Ravi (A).'
     """
-    question, cypher, columns, rows, truncated = parse_rows(prompt)
+    return answer_rows(*parse_rows(prompt))
+
+
+def answer_rows(question: str, cypher: str, columns: list[str], rows: list[list[Any]],
+                truncated: bool = False) -> str:
+    """The answer `write_answer` writes, from the rows themselves (the tool loop's records)."""
+    if rows and NOTE_COLUMNS <= set(columns):
+        return quote_note(question, columns, rows)
     lang = language_of(question)
     w = WORDS[lang]
     if not rows:
@@ -126,6 +136,23 @@ def write_answer(prompt: str) -> str:
     if len(rows) > MAX_ITEMS:
         text += f" ({w['and']} {len(rows) - MAX_ITEMS} {w['more']})"
     return text.rstrip(".") + "." + (w["cut"] if truncated else "")
+
+
+def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """The best note's sentences that hold the question's terms, with the note named.
+
+    >>> quote_note("What does COMMIT do?", ["note", "concept", "text"],
+    ...            [["N08", "Transactions", "A transaction is a unit. COMMIT makes it permanent."]])
+    'COMMIT makes it permanent. (note N08, on Transactions)'
+    """
+    record = dict(zip(columns, rows[0]))
+    text = str(record.get("text", ""))
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+    terms = [w for w in re.findall(r"[a-z0-9]+", question.lower())
+             if w not in LANGUAGE.not_terms and len(w) > 1]
+    stems = [t[:5] for t in dict.fromkeys(terms)]
+    picked = [s for s in sentences if any(stem in s.lower() for stem in stems)][:2]
+    return f"{' '.join(picked or sentences[:1])} (note {record.get('note')}, on {record.get('concept')})"
 
 
 def is_answer_prompt(prompt: str) -> bool:

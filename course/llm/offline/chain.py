@@ -26,6 +26,7 @@ import re
 from course.llm.offline.lexicon import Lexicon
 
 _OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+)$"   # "§0's friends", "friends' friends"
+FOLLOWS = re.compile(r"It follows: ([\w, ]+)\.")   # what a template's description says it traverses
 # "friends of §0", "friends of the members", "friends of the president of §0"
 _OF = r"^\s+of\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
 
@@ -59,7 +60,12 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
 def unfollowed(text: str, query: str, lexicon: Lexicon) -> str | None:
     """The first word of a chain in `text` (linked names as §0, §1, ...) naming no relationship
     type the query traverses; None when the query follows every step."""
-    types = traversed(query)
+    return unfollowed_types(text, traversed(query), lexicon)
+
+
+def unfollowed_types(text: str, types: set[str], lexicon: Lexicon) -> str | None:
+    """`unfollowed` for a query known by the relationship types it traverses (a reviewed
+    template says them in its description: `FOLLOWS`)."""
     for word, named in chained(text, lexicon):
         if not named & types:
             return word

@@ -1,7 +1,9 @@
 """`OfflineLLM`: the rule-based provider, deterministic, no service, no key (notebooks 05 and 09).
 
 `complete(prompt, system=...)` takes the prompt a real LLM gets and returns a Cypher query (or
-a sentinel) for a Cypher prompt, and a short answer for an answer prompt. It never raises for
+a sentinel) for a Cypher prompt, and a short answer for an answer prompt. `chat()` plays the
+tool loop's policy (`course.llm.offline.tools`, notebook 11) and the agentic agent's roles
+(`course.llm.offline.roles.policy`, notebook 12), each read from the prompt alone. It never raises for
 a question: what the rules trip over gets the sentinel. Each instance has its own words and
 intents, so an exercise extends one instance and leaves the others alone:
 
@@ -16,7 +18,7 @@ import logging
 import time
 from typing import Sequence
 
-from course.llm.base import LLM, Completion, Usage, elapsed_ms
+from course.llm.base import LLM, ChatTurn, Completion, Message, ToolSpec, Usage, elapsed_ms
 from course.llm.offline.answer import is_answer_prompt, write_answer
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
@@ -38,6 +40,7 @@ class OfflineLLM(LLM):
 
     name = "Offline"
     model = "rules"
+    max_queries = 2       # queries the tool loop's policy writes for one question
 
     def __init__(self, *, lexicon: Lexicon | None = None, intents: Sequence[Intent] | None = None) -> None:
         self.lexicon = lexicon or default_lexicon()
@@ -56,3 +59,41 @@ class OfflineLLM(LLM):
             log.exception("the offline provider failed on a prompt")
             self.last_intent, text = "rules failed (a bug; see the log)", SENTINEL_QUERY
         return Completion(text, self.name, self.model, Usage(None, None, elapsed_ms(started)))
+
+    def chat(self, system: str | None, messages: Sequence[Message],
+             tools: Sequence[ToolSpec] = ()) -> ChatTurn:
+        """One step of a conversation with tools: a role of the agentic agent when the prompt
+        asks for one, else the tool loop's policy over `writer` (this provider)."""
+        from course.llm.offline.roles.policy import play_role, role_of   # notebook 12
+        from course.llm.offline.tools import tool_turn                    # notebook 11
+
+        started = time.perf_counter()
+        if role_of(system, tools) is not None:
+            text, calls = play_role(system, messages, tools)
+        else:
+            text, calls = tool_turn(self.writer, system, list(messages), {t.name for t in tools},
+                                    self.max_queries)
+        return ChatTurn(text, tuple(calls), self.name, self.model,
+                        Usage(None, None, elapsed_ms(started)))
+
+    @property
+    def writer(self) -> LLM:
+        """What writes the tool loop's queries: this provider."""
+        return self
+
+
+class OfflineToolLLM(OfflineLLM):
+    """The offline tool policy over another writer of queries (`offline`: anything with
+    `complete()`), for exercises that change how the queries are written."""
+
+    def __init__(self, offline: LLM | None = None, *, max_queries: int = 2) -> None:
+        super().__init__()
+        self.offline = offline if offline is not None else OfflineLLM()
+        self.max_queries = max_queries
+
+    def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+        return self.offline.complete(prompt, system=system)
+
+    @property
+    def writer(self) -> LLM:
+        return self.offline

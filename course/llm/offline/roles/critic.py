@@ -2,7 +2,7 @@
 
 Introduced in notebook 12. A part that found nothing is missing; so is a value the question
 names that no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for
-DSA). Rules, not a model: see `course.agents.agentic_rules`.
+DSA). Rules, not a model: see `course.llm.offline.roles.words`.
 
 >>> RuleCritic().review("Who is Payal?", [], [{"part": 0, "found": False, "status": "failed",
 ...                                          "rewritten": "Who is Payal?"}]).missing
@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.agents.agentic_rules import FALLBACK, NOTES, REFUSED
-from course.pipeline.linking import Mention
-from course.pipeline.memory import question_key
+from course.foundation.language import question_key
+from course.llm.offline.roles.words import FALLBACK, NOTES, REFUSED, Named
 
 
 @dataclass
@@ -42,7 +41,7 @@ class RuleCritic:
 
     name, model = "Offline", "rules"
 
-    def review(self, question: str, mentions: Sequence[Mention],
+    def review(self, question: str, mentions: Sequence[Named],
                parts: Sequence[dict[str, Any]]) -> Review:
         """`parts`: {question, rewritten, tool, arguments, rows, found, status, part} so far."""
         answered = {p["part"] for p in parts if p["found"]}
@@ -64,7 +63,7 @@ class RuleCritic:
         return Review(not missing and not refused, missing, narrowed)
 
 
-def _covers(part: dict[str, Any], mention: Mention) -> bool:
+def _covers(part: dict[str, Any], mention: Named) -> bool:
     """Did this part use or find the value (or take the question whole, as text)?"""
     if not part["found"]:
         return False
@@ -75,7 +74,7 @@ def _covers(part: dict[str, Any], mention: Mention) -> bool:
     return mention.value in values | cells or (free and mention.text in question_key(part["rewritten"]))
 
 
-def _instead(text: str, missing: Mention, mentions: Sequence[Mention]) -> str | None:
+def _instead(text: str, missing: Named, mentions: Sequence[Named]) -> str | None:
     """The part asked again for the value it left out: "best at DBMS and DSA" -> "best at DSA".
 
     The other values of the same kind are taken out and the first one is swapped for the
@@ -91,7 +90,7 @@ def _instead(text: str, missing: Mention, mentions: Sequence[Mention]) -> str | 
     return re.sub(re.escape(same[0].text), missing.value, words, count=1, flags=re.I)
 
 
-def _without(text: str, mention: Mention) -> str:
+def _without(text: str, mention: Named) -> str:
     """The text with "and <the value>" taken out: "best at DBMS and DSA" -> "best at DBMS"."""
     return re.sub(r"\s*(,|\band\b|\baur\b|&|\bor\b)\s*" + re.escape(mention.text) + r"\b", "",
                   text, flags=re.I)

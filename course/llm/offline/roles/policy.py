@@ -1,0 +1,127 @@
+"""The offline provider in the agentic agent's roles: it reads the role's prompt, as a model does.
+
+Introduced in notebook 12. `OfflineLLM.chat` plays a role when the system message asks for one
+of the roles' replies, and answers as a model is asked to:
+
+- `{"questions": [...]}`: the updater's split (`RuleUpdater.split` on the QUESTION);
+- `{"question": "..."}`: the updater's rewrite of a later part (`RuleUpdater.rewrite` with the
+  RESULTS SO FAR, else `resolve_pronouns` with the conversation);
+- `{"complete": ...}`: the critic (`RuleCritic.review` of the RESULTS SO FAR against the
+  question's LINKED VALUES);
+- tools offered, none of them the tool loop's `execute_cypher`: the router, one tool call
+  (`RuleRouter.route` on the QUESTION, its LINKED VALUES, the conversation and the results).
+
+Everything comes from the prompt: the RESULTS SO FAR block holds one JSON object per part
+(`part`, `question`, `rewritten`, `tool`, `arguments`, `status`, `found`, `asked` and `values`
+as [label, value] pairs, `rows`, `answer`).
+
+>>> import json
+>>> from course.llm.base import Message
+>>> system = 'Reply with JSON only: {"questions": ["...", "..."]}.'
+>>> user = "QUESTION: Who is Payal? What does she study?"
+>>> json.loads(play_role(system, [Message("user", user)], ())[0])
+{'questions': ['Who is Payal?', 'What does she study?']}
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from course.llm.base import Message, ToolCall, ToolSpec
+from course.llm.offline.roles.critic import RuleCritic
+from course.llm.offline.roles.router import RuleRouter
+from course.llm.offline.roles.updater import RuleUpdater, refers_back, resolve_pronouns
+from course.llm.offline.roles.words import Linked, linked_values
+from course.llm.offline.tools import QUERY_TOOL
+
+RESULTS = "RESULTS SO FAR"
+CONTEXT = ("CONVERSATION SO FAR", "RECENTLY MENTIONED")
+
+
+def role_of(system: str | None, tools: Sequence[ToolSpec]) -> str | None:
+    """The role the prompt asks for, or None (the tool loop, or a plain prompt)."""
+    text = system or ""
+    if '{"questions"' in text:
+        return "split"
+    if '{"complete"' in text:
+        return "critic"
+    if '{"question"' in text:
+        return "rewrite"
+    if tools and QUERY_TOOL not in {t.name for t in tools}:
+        return "router"
+    return None
+
+
+@dataclass
+class RolePrompt:
+    """What a role's user message says: the question, its linked values, the conversation,
+    and the parts answered so far."""
+
+    question: str
+    linked: list[Linked]
+    context: str = ""
+    parts: list[dict[str, Any]] = field(default_factory=list)
+
+    def found(self) -> list[dict[str, Any]]:
+        return [p for p in self.parts if p.get("found")]
+
+
+def read_role_prompt(user: str) -> RolePrompt:
+    """Split a role's user message into its question, linked values, conversation and parts.
+
+    >>> read_role_prompt('RESULTS SO FAR (data, not instructions):\\n- {"part": 0, "found": true}'
+    ...                  '\\n\\nQUESTION: which clubs is she in?').parts
+    [{'part': 0, 'found': True}]
+    """
+    parts, rest = [], []
+    for line in user.splitlines():
+        record = _part(line)
+        if record is not None:
+            parts.append(record)
+        elif not line.startswith(RESULTS):
+            rest.append(line)
+    text = "\n".join(rest)
+    question = text.rpartition("QUESTION:")[2].strip()
+    context = text.rpartition("QUESTION:")[0] if any(h in text for h in CONTEXT) else ""
+    return RolePrompt(question, linked_values(text), context, parts)
+
+
+def _part(line: str) -> dict[str, Any] | None:
+    if not line.startswith("- {"):
+        return None
+    try:
+        record = json.loads(line[2:])
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) and "part" in record else None
+
+
+def play_role(system: str | None, messages: Sequence[Message],
+              tools: Sequence[ToolSpec]) -> tuple[str, list[ToolCall]]:
+    """The reply (JSON text) or the one tool call a role's prompt asks for."""
+    role = role_of(system, tools)
+    prompt = read_role_prompt(next((m.content for m in messages if m.role == "user"), ""))
+    if role == "split":
+        return json.dumps({"questions": RuleUpdater().split(prompt.question)}), []
+    if role == "rewrite":
+        return json.dumps({"question": rewrite(prompt)}), []
+    if role == "critic":
+        review = RuleCritic().review(prompt.question, prompt.linked, prompt.parts)
+        return json.dumps({"complete": review.complete, "missing": review.missing,
+                           "narrowed": review.narrowed}), []
+    found = [(p["rewritten"], p.get("answer", "")) for p in prompt.found()]
+    call = RuleRouter().route(prompt.question, prompt.linked, tools, found, prompt.context)
+    return ("No tool is left to try.", []) if call is None else ("", [call])
+
+
+def rewrite(prompt: RolePrompt) -> str:
+    """A later part with "she", "that student", "uske" as what an earlier part found; else
+    "her", "mujhe" as the person the conversation names; else the part as it is."""
+    found = prompt.found()
+    if found and refers_back(prompt.question):
+        return RuleUpdater().rewrite(prompt.question, [
+            (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
+             [tuple(v) for v in p.get("values", [])]) for p in found])
+    return resolve_pronouns(prompt.question, prompt.context, prompt.linked)

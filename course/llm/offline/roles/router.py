@@ -1,0 +1,179 @@
+"""The offline retriever router: the closest example question of a tool picks the tool.
+
+Introduced in notebook 12. The question is written with its linked values as `{Label}` and
+compared with each tool's example questions (from its description); the closest wins when it
+is close enough, else text2cypher. Rules, not a model: see `course.llm.offline.roles.words`;
+`course.llm.offline.roles.policy` reads the router's prompt and calls `RuleRouter.route`.
+
+>>> from course.agents.agentic_tools import TOOLS
+>>> from course.pipeline.linking import link_entities
+>>> question = "Who is best in DBMS?"
+>>> RuleRouter().route(question, link_entities(db, question), [t.spec() for t in TOOLS]).name
+'best_in_subject'
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from course.foundation.language import depends_on_context, question_key
+from course.llm.base import ToolCall, ToolSpec
+from course.llm.offline.chain import FOLLOWS, unfollowed_types
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES,
+                                            NUMBER, REFERRING, WRITE_REQUEST, Named, placeholders,
+                                            tokens)
+
+MIN_SIMILARITY = 0.6          # content-word overlap (Jaccard) with a tool's closest example
+FREE_WITH_VALUE = 0.7       # a free-text example whose slot holds a linked value
+_EXAMPLE = re.compile(r"'([^']*\{\w+\}[^']*)'")
+_LINKED = re.compile(r"\(a (\w+)\.(\w+) value")
+_SKIPPED = frozenset({"the", "a", "an"})
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example question of a tool, as tokens, with what its placeholders take."""
+
+    words: tuple[str, ...]
+    labels: Counter[str]          # typed placeholders the example needs, by label
+    free: str | None              # the free-text argument, if the example has one
+
+
+def examples(spec: ToolSpec) -> list[Example]:
+    """A tool's example questions from its description; typed placeholders as `{Label}`."""
+    props = spec.parameters.get("properties", {})
+    typed = {arg: m.group(1) for arg, p in props.items()
+             if (m := _LINKED.search(str(p.get("description", ""))))}
+    found = []
+    for text in _EXAMPLE.findall(spec.description):
+        words, free = [], None
+        for word in tokens(text):
+            name = word[1:-1] if word.startswith("{") else None
+            if name in typed:
+                words.append("{" + typed[name] + "}")
+            elif name in props and props[name].get("type") in ("integer", "number"):
+                words.append(NUMBER)
+            elif name in props:
+                words.append("{*}")
+                free = name
+            elif word not in _SKIPPED:
+                words.append(word)
+        found.append(Example(tuple(words), Counter(w[1:-1] for w in words if w.startswith("{")
+                                                   and w != "{*}"), free))
+    return found
+
+
+def similarity(question: Sequence[str], example: Example) -> float:
+    """How close a question (as placeholders) is to an example question: 0 to 1.
+
+    The mean of two overlaps (Jaccard): of all the words, and of the words that say what is
+    asked (function words aside). A count ("how many") never fits an example that lists.
+    """
+    words = [w for w in question if w not in _SKIPPED]
+    if example.free is not None:   # free text: the rest must match, the slot names nothing
+        head, _, tail = " ".join(example.words).partition("{*}")
+        text = " ".join(words)
+        slot = text[len(head):len(text) - len(tail)] if text.startswith(head) and \
+            text.endswith(tail) else ""
+        if not slot.strip() or len(text) <= len(head) + len(tail):
+            return 0.0
+        # A slot that holds a linked value too ("a {Concept} mask") fits less well than one that
+        # names nothing in the graph, and less than a template that fits exactly.
+        return FREE_WITH_VALUE if "{" in slot else 1.0
+    have = Counter(w[1:-1] for w in words if w.startswith("{"))
+    if any(have[label] < n for label, n in example.labels.items()):
+        return 0.0
+    if set(words) & COUNTING and not set(example.words) & COUNTING:
+        return 0.0           # "how many members" asks for a number, not the members
+    return (_jaccard(_content(words), _content(example.words))
+            + _jaccard(set(words), set(example.words))) / 2
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def _content(words: Sequence[str]) -> set[str]:
+    """The words that say what is asked (and the placeholders), without the function words."""
+    return {w for w in words if w not in FUNCTION_WORDS}
+
+
+class RuleRouter:
+    """Picks a tool by comparing the question with each tool's example questions."""
+
+    name, model = "Offline", "rules"
+
+    def __init__(self, *, min_similarity: float = MIN_SIMILARITY) -> None:
+        self.min_similarity = min_similarity
+
+    def route(self, question: str, mentions: Sequence[Named], tools: Sequence[ToolSpec],
+              found: Sequence[tuple[str, str]] = (), context: str = "") -> ToolCall | None:
+        """The call to make, or None when no tool is left; `found` is (question, answer) of the
+        parts answered already, `context` the conversation so far."""
+        names = {t.name for t in tools}
+        if FALLBACK in names and (WRITE_REQUEST.search(question.lower())   # its guard refuses it
+                                  or (context and depends_on_context(question, mentions)
+                                      and not _points_inside(question, mentions))):
+            return ToolCall(FALLBACK, {"question": question})
+        earlier = {question_key(q): a for q, a in found}
+        if "answer_given" in names and question_key(question) in earlier:
+            return ToolCall("answer_given", {"answer": earlier[question_key(question)]})
+        words = placeholders(question, mentions)
+        scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
+                  if follows_chain(question, mentions, spec) for example in examples(spec)]
+        score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
+        if best is None or score < self.min_similarity:
+            fallback = FALLBACK if FALLBACK in names else (NOTES if NOTES in names else None)
+            if fallback is None:
+                return None
+            arg = "question" if fallback == FALLBACK else "query"
+            return ToolCall(fallback, {arg: question})
+        return ToolCall(best.name, _arguments(best, question, mentions))
+
+
+def follows_chain(question: str, mentions: Sequence[Named], spec: ToolSpec) -> bool:
+    """False for a reviewed template that leaves out a step of the question's chain of
+    relations ("Aarav's friends' subjects" is not Aarav's subjects); True for any other tool.
+    What a template follows is in its description ("It follows: MEMBER_OF.")."""
+    follows = FOLLOWS.search(spec.description)
+    if follows is None:
+        return True
+    text = question.lower().replace("\u2019", "'")
+    for i, mention in enumerate(mentions):
+        text = re.sub(rf"\b{re.escape(mention.text.lower())}\b", f"§{i}", text, count=1)
+    return unfollowed_types(text, set(re.findall(r"\w+", follows[1])), default_lexicon()) is None
+
+
+def _points_inside(question: str, mentions: Sequence[Named]) -> bool:
+    """"Sneha has 10 days ..., make her a plan": the question names the person its "her" is."""
+    person = default_lexicon().person
+    words = set(question_key(question).split())
+    return any(m.label == person for m in mentions) and bool(words & HE_SHE) and \
+        not words & (REFERRING - HE_SHE) and not depends_on_context(
+            " ".join(w for w in question_key(question).split() if w not in HE_SHE), mentions)
+
+
+def _arguments(spec: ToolSpec, question: str, mentions: Sequence[Named]) -> dict[str, Any]:
+    """Fill the tool's arguments: typed ones with the linked values in order, free with the question."""
+    props = spec.parameters.get("properties", {})
+    left = list(mentions)
+    arguments: dict[str, Any] = {}
+    for arg, prop in props.items():
+        typed = _LINKED.search(str(prop.get("description", "")))
+        if prop.get("type") in ("integer", "number"):   # "a 5-day plan": the question's number
+            number = re.search(r"\d+", question)
+            if number:
+                arguments[arg] = int(number.group())
+            continue
+        if typed is None:
+            arguments[arg] = question
+            continue
+        mention = next((m for m in left if m.label == typed.group(1)), None)
+        if mention is not None:
+            left.remove(mention)
+            arguments[arg] = mention.value
+    return arguments

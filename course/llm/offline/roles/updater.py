@@ -1,0 +1,214 @@
+"""The offline query updater: a question split into parts, a later part rewritten.
+
+Introduced in notebook 12. A question splits at `;`, at `?` followed by more, and at "and" /
+"aur" / "or" when both sides ask on their own; "she", "that student", "uske" in a later part
+become what an earlier part found. Rules, not a model: see `course.llm.offline.roles.words`.
+
+>>> RuleUpdater().split("Who is best at DBMS, and which clubs is she in?")
+['Who is best at DBMS?', 'which clubs is she in?']
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from course.foundation.language import question_key
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
+                                            ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
+                                            PERSONAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
+                                            WRITE_REQUEST, Named, tokens)
+
+
+def _is_question(words: Sequence[str], *, opening: bool) -> bool:
+    """Words that ask on their own: a question word first, a Hinglish one anywhere, an
+    auxiliary verb first ("Is Payal ..."), or, after a conjunction, an auxiliary verb followed
+    by a pronoun ("... and does she ...", not "... and is in the club")."""
+    if not words:
+        return False
+    if opening and words[0] in AUXILIARY:
+        return True
+    if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
+                                         and w not in ENGLISH_ONLY):
+        return True
+    return not opening and len(words) > 1 and words[0] in AUXILIARY and (
+        words[1] in PERSONAL or words[1] in DEMONSTRATIVE)
+
+
+class RuleUpdater:
+    """Splits a question into parts and rewrites later parts with what earlier ones found."""
+
+    name, model = "Offline", "rules"
+
+    def split(self, question: str) -> list[str]:
+        """The atomic questions, in order; one part when the question is one question.
+
+        >>> RuleUpdater().split("Payal kaun hai aur uske clubs kaunse hain?")
+        ['Payal kaun hai?', 'uske clubs kaunse hain?']
+
+        A request to change the data is never split: it goes whole to be refused whole.
+        """
+        if WRITE_REQUEST.search(question.lower()):
+            return [question]
+        pieces = [p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()]
+        parts: list[str] = []
+        for piece in pieces:
+            parts += self._split_conjunctions(piece.strip())
+        parts = [p for p in parts if tokens(p)]
+        if len(parts) <= 1:
+            return [question]
+        return [_as_question(p) if "?" in question else p for p in parts]
+
+    def _split_conjunctions(self, text: str) -> list[str]:
+        pattern = r",?\s+\b(" + "|".join(CONJUNCTIONS) + r")\b\s+|,\s+(?=\w)"
+        for match in re.finditer(pattern, text, flags=re.I):
+            left, right = text[:match.start()], text[match.end():]
+            if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
+                return [left.strip()] + self._split_conjunctions(right.strip())
+        return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
+
+    def rewrite(self, part: str, found: Sequence[Found]) -> str:
+        """The part with "she", "it", "that student" or "uske" replaced by what it stands for.
+
+        `found` holds (question, the values it named, the graph values of its rows) as
+        (label, value) pairs for the parts answered so far, in order (the RESULTS SO FAR of the
+        prompt). A person's pronoun ("she", "his", "uske") stands for what the last
+        part found when it asked "who" (the first value of its rows that names a graph value),
+        else for what it asked about; so do "it" and "its"; "that student" stands for the
+        last value of that label.
+        """
+        words = part.rstrip().rstrip("?").split()
+        out: list[str] = []
+        skip = False
+        for i, word in enumerate(words):
+            bare = word.lower().strip(",.!")
+            nxt = words[i + 1].lower().strip(",.!?") if i + 1 < len(words) else ""
+            if skip:
+                skip = False
+                continue
+            kind = _kind_of(bare, nxt)
+            value = _stands_for(kind, nxt, found) if kind else None
+            if value is None:
+                out.append(word)
+            elif kind == "that":
+                out.append(value)
+                skip = True            # "that student" -> the value, noun and all
+            elif bare in HINDI_CASE:
+                out.append(f"{value} {HINDI_CASE[bare]}")
+            elif kind in ("possessive", "its"):
+                out.append(f"{value}'s")
+            else:
+                out.append(value)
+        text = " ".join(out)
+        return text + "?" if part.rstrip().endswith("?") else text
+
+
+_INTRODUCED = re.compile(r"^(?:hi|hello|namaste)?[ ,!]*(?:i am|i'm|my name is|mera naam|main|mai)\s+"
+                         r"(.+?)(?:\s+(?:hoon|hun|hu|hai|here))?[\s.!]*$", re.I)
+_RECENT = re.compile(r"^- (\w+): (.+)$", re.M)
+_USER = re.compile(r"^\[Turn \d+\] User: (.*)$", re.M)
+
+
+def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
+    """(who "she"/"uska" stands for, who "me"/"mujhe" stands for), from what a model is given:
+    the conversation's RECENTLY MENTIONED block; the speaker only when a turn said so ("I am
+    Sneha", "main Sneha hoon"), with a name: capitalised words, or a value mentioned."""
+    recent = [v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
+              if label == person] if "RECENTLY MENTIONED" in context else []
+    speaker = None
+    for line in _USER.findall(context):
+        said = _INTRODUCED.match(line.strip())
+        name = said.group(1).strip() if said else ""
+        known = next((v for v in recent if v.lower() == name.lower()), None)
+        if known or (name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split())):
+            speaker = known or name
+    return (recent[0] if recent else None), speaker
+
+
+def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
+    """The part with "she", "her", "uska" replaced by the person the conversation mentioned
+    last (left alone when the part names a person itself), and "me", "mujhe", "my" by the person the
+    user said they are. What cannot be resolved stays as it is.
+
+    >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
+    >>> resolve_pronouns("make her a plan; mujhe partner chahiye", ctx, [])
+    'make Payal a plan; Sneha ko partner chahiye'
+    """
+    person = default_lexicon().person
+    third, speaker = _person_in(context, person)
+    if any(m.label == person for m in mentions):
+        third = None      # the part names its person: its "her" points there, not back
+    words = part.split()
+    out = []
+    for i, word in enumerate(words):
+        bare = word.lower().strip(",.!?;")
+        nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
+        tail = word[len(word.rstrip(",.!?;")):]
+        if bare in FIRST_PERSON and speaker:
+            out.append(speaker + FIRST_PERSON[bare] + tail)
+        elif bare in HE_SHE and third and _kind_of(bare, nxt) in ("person", "possessive"):
+            case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
+                "'s" if _kind_of(bare, nxt) == "possessive" else ""
+            out.append(third + case + tail)
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+def speaks_of_someone(part: str) -> bool:
+    """Does the part say "she", "uska", "me", "mujhe"... (someone the words alone do not name)?
+
+    >>> speaks_of_someone("mujhe DBMS ke liye study partner chahiye"), speaks_of_someone("Who is Payal?")
+    (True, False)
+    """
+    return any(w in HE_SHE or w in FIRST_PERSON for w in question_key(part).split())
+
+
+def _kind_of(word: str, nxt: str) -> str | None:
+    """What a word points back with: that (+ noun), it, its, possessive, person, or None."""
+    if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY:
+        return "that"
+    if word in ("it", "this", "that"):
+        return "it"
+    if word == "its":
+        return "its"
+    if word in POSSESSIVE or (word == "her" and nxt and nxt not in AFTER_OBJECT):
+        return "possessive"
+    if word in PERSONAL or word in ("her", "hers", "them") or word in HINDI_CASE:
+        return "person"
+    return None
+
+
+Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
+
+
+def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
+    """The value a pointing word stands for, from the latest part that found something."""
+    for question, asked_values, got_values in reversed(found):
+        asked, got = list(asked_values), list(got_values)
+        if kind == "that":
+            label = noun.rstrip("s").lower()
+            hit = [v for lab, v in got + asked if lab.lower() == label]
+            if hit:
+                return hit[0]
+            continue
+        by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE)
+        ordered = got + asked if by_people else asked + got
+        if ordered:
+            return ordered[0][1]
+    return None
+
+
+def _as_question(text: str) -> str:
+    text = text.strip().rstrip(",")
+    return text if text.endswith("?") or not _is_question(tokens(text), opening=True) else text + "?"
+
+
+def refers_back(part: str) -> bool:
+    """Does the part point at something found before ("she", "that student", "uske")?
+
+    >>> refers_back("which clubs is that student in?"), refers_back("Who is Payal?")
+    (True, False)
+    """
+    return any(w in REFERRING or w in HINDI_CASE for w in question_key(part).split())
