@@ -247,3 +247,52 @@ def test_both_is_still_what_they_have_in_common(college_db, chat):
     reference = ("MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(x:Subject)<-[:STUDIES]-"
                  "(:Student {name: 'Payal'}) RETURN x.name")
     assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+# --- the learner's agent: notes when no query fits, every value of "each of them" --------------
+
+@pytest.fixture
+def learner(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    return learner_agent(college_db, OfflineLLM(), memory=ShortTermMemory())
+
+
+@pytest.mark.parametrize("question, note", [("What is a page fault?", "N20"),
+                                            ("How does DNS resolve a domain name?", "N23")])
+def test_a_question_no_query_answers_is_answered_from_its_note(learner, question, note):
+    result = learner.answer(question)
+    assert result.status == "answered"
+    assert result.rows[0][0] == note and f"note {note}" in result.answer
+
+
+def test_a_question_neither_a_query_nor_a_note_answers_is_refused(learner):
+    assert learner.answer("What is the weather in Delhi?").status == "out_of_scope"
+
+
+def parts_rows(result) -> list[list[list]]:
+    return [s.rows for s in result.sub_questions if s.found]
+
+
+@pytest.mark.parametrize("question, second", [
+    ("Which students study DBMS and what clubs is each of them in?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) MATCH (s)-[:MEMBER_OF]->(c:Club) "
+     "RETURN s.name, c.name"),
+    ("Who works on the Campus Chatbot and what skills do both of them have?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) "
+     "MATCH (s)-[:HAS_SKILL]->(k:Skill) RETURN s.name, k.name"),
+    ("Robotics Club mein kaun hai, aur unmein se har ek kaunsa subject padhta hai?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+     "MATCH (s)-[:STUDIES]->(x:Subject) RETURN s.name, x.name"),
+])
+def test_each_of_them_stands_for_every_value_found(college_db, learner, question, second):
+    result = learner.answer(question)
+    assert result.status == "answered"
+    assert any(same_rows(rows, rows_of(college_db, second)) for rows in parts_rows(result))
+
+
+def test_two_questions_about_two_people_are_both_answered(college_db, learner):
+    result = learner.answer("Who is Aarav and what does Sneha study?")
+    studies = "MATCH (:Student {name: 'Sneha'})-[:STUDIES]->(x:Subject) RETURN x.name"
+    assert result.status == "answered" and len(parts_rows(result)) == 2
+    assert any(same_rows(rows, rows_of(college_db, studies)) for rows in parts_rows(result))

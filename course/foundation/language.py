@@ -34,6 +34,7 @@ class Words:
 
     hinglish: frozenset[str]
     referring: frozenset[str]
+    each_of_them: tuple[str, ...]
     pronouns: frozenset[str]
     person_pronouns: frozenset[str]
     continuing: tuple[str, ...]
