@@ -296,3 +296,13 @@ def test_two_questions_about_two_people_are_both_answered(college_db, learner):
     studies = "MATCH (:Student {name: 'Sneha'})-[:STUDIES]->(x:Subject) RETURN x.name"
     assert result.status == "answered" and len(parts_rows(result)) == 2
     assert any(same_rows(rows, rows_of(college_db, studies)) for rows in parts_rows(result))
+
+
+def test_a_template_that_cannot_filter_on_a_named_role_is_not_picked(college_db, learner):
+    """"the team lead of X" is not every member of X: a filter, or a refusal."""
+    result = learner.answer("Who is the team lead of the Library Management System?")
+    assert result.sub_questions[0].tool == "text2cypher"
+    if result.status == "answered":
+        reference = ("MATCH (s:Student)-[w:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+                     "WHERE w.role = 'Team Lead' RETURN s.name")
+        assert same_rows(result.rows, rows_of(college_db, reference))
