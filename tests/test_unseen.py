@@ -306,3 +306,17 @@ def test_a_template_that_cannot_filter_on_a_named_role_is_not_picked(college_db,
         reference = ("MATCH (s:Student)-[w:WORKS_ON]->(:Project {name: 'Library Management System'}) "
                      "WHERE w.role = 'Team Lead' RETURN s.name")
         assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+@pytest.mark.parametrize("question", [
+    "Why do two threads that update the same variable sometimes lose an update?",
+    "Jab do threads ek variable ko saath mein badalte hain toh kya galat hota hai, kyun?",
+])
+def test_a_question_about_why_data_changes_is_no_request_to_change_it(chat, question):
+    result = chat.answer(question)
+    assert result.status == "out_of_scope" and "cannot change the data" not in result.answer
+
+
+def test_the_learners_agent_answers_a_why_question_from_its_note(learner):
+    result = learner.answer("Why do two threads that update the same variable sometimes lose an update?")
+    assert result.status != "blocked"

@@ -90,6 +90,8 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks
+    if reading.has("write") and reading.has("why_how"):   # asks about a change: not for a query
+        return "a question about a change, not a request", SENTINEL_QUERY
     if reading.has("write"):
         return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading):
