@@ -2,6 +2,9 @@
 
     python bench/bench_loader.py [ROWS]
 
+Then the college graph itself: loaded alone (notebook 01, `course.load_college(db)`) and
+loaded with notebook 13's text layer built in the staging graph (`python -m course load`).
+
 Both load the same Student-like rows into fresh graphs on one embedded database, in the
 same run, so the ratio holds on a noisy machine. The per-row loader formats each value into
 the query text with an f-string, as the course text's loader does (which also breaks on a
@@ -15,7 +18,8 @@ import time
 from pathlib import Path
 
 from course.foundation.connection import connect
-from course.foundation.dataset import _batches
+from course.foundation.dataset import _batches, load_college
+from course.retrieval.text_layer import text_layer_builder
 
 
 def rows(n: int) -> list[dict]:
@@ -42,6 +46,19 @@ def timed(fn, graph, data) -> float:
     return time.perf_counter() - started
 
 
+def college_loads(db) -> tuple[float, float]:
+    """Seconds to load the college graph from nothing: alone, and with its text layer."""
+    builder = text_layer_builder()   # the embedding model is loaded before either is timed
+    started = time.perf_counter()
+    alone = load_college(db.select("bench_college_alone"), reset_first=True)
+    graph_only = time.perf_counter() - started
+    started = time.perf_counter()
+    layered = load_college(db.select("bench_college_layer"), reset_first=True, also=builder)
+    with_layer = time.perf_counter() - started
+    assert "chunks" not in alone and layered["chunks"] > 0
+    return graph_only, with_layer
+
+
 def main(n: int = 5_000) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = connect(path=Path(folder) / "bench.db")
@@ -52,12 +69,15 @@ def main(n: int = 5_000) -> None:
             for name in ("bench_unwind", "bench_per_row"):
                 count = db.select(name).run("MATCH (s:Student) RETURN count(s)").rows[0][0]
                 assert count == n, (name, count)
+            graph_only, with_layer = college_loads(db)
         finally:
             db.server.stop()
     print(f"loading {n:,} rows, one run, same database")
     print(f"  UNWIND batches of 500 : {unwind * 1000:8.1f} ms")
     print(f"  one query per row     : {per_row * 1000:8.1f} ms")
     print(f"  ratio (per-row / UNWIND): {per_row / unwind:.1f}x")
+    print("the college graph, loaded from nothing, one run, same database")
+    print(f"  ratio (with the text layer / the graph alone): {with_layer / graph_only:.1f}x")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from course.foundation.dataset import load_college
 from course.foundation.db import Database
 from course.retrieval.embeddings import EMBEDDERS, EmbedderUnavailable, make_embedder
 from course.retrieval.search import load_search_questions
-from course.retrieval.text_layer import EF_RUNTIME, chunk_vectors
+from course.retrieval.text_layer import EF_RUNTIME, build_text_layer, chunk_vectors
 
 TOP = 10
 NOISE = 0.08        # per-dimension noise on a unit vector of 256: neighbours stay near their topic
@@ -95,6 +95,7 @@ def main(sizes: list[int]) -> None:
         try:
             college = db.select("bench_college")
             load_college(college)
+            build_text_layer(college)   # notebook 13's text layer: loading the graph builds none
             _, base = chunk_vectors(college)
             embedder = make_embedder("wordllama")
             queries = embedder.embed([q.question for q in load_search_questions()])

@@ -42,7 +42,11 @@ def cmd_load(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import load_college
 
-    counts = load_college(connect(), reset_first=args.reset, embedder=args.embedder,
+    from course.retrieval.text_layer import text_layer_builder
+
+    # The text layer (notebook 13) is built in the staging graph too; an embedder that cannot
+    # run stops the load before anything is written.
+    counts = load_college(connect(), reset_first=args.reset, also=text_layer_builder(args.embedder),
                           keep_ingested=args.keep_ingested)
     if args.json:
         print_json(counts)
@@ -308,12 +312,13 @@ def cmd_search(args: argparse.Namespace) -> int:
     from course.foundation.connection import connect
     from course.foundation.dataset import load_college
     from course.retrieval.search import query_embedder, search
-    from course.retrieval.text_layer import stored_embedder
+    from course.retrieval.text_layer import ensure_text_layer
 
     queries = _questions(args, what="query")
     db = connect()
-    if db.graph_name not in db.client.list_graphs() or stored_embedder(db) is None:
-        load_college(db, embedder=args.embedder)  # the first run, or a graph from before notebook 13
+    if db.graph_name not in db.client.list_graphs():
+        load_college(db)  # the first run
+    ensure_text_layer(db, args.embedder)  # built on first use, as the load would have
     embedder = query_embedder(db, args.embedder).name  # another model than the graph's: refused
     failed = 0
     for query in queries:

@@ -11,6 +11,7 @@ import pytest
 from course.foundation.config import KEY_VARIABLES, _dotenv
 from course.foundation.connection import connect, throwaway_problem
 from course.foundation.dataset import copy_graph, load_college
+from course.retrieval.text_layer import text_layer_builder
 
 # Variables the course reads: no test sees the developer's keys, server or choices.
 COURSE_VARIABLES = KEY_VARIABLES + (
@@ -74,7 +75,8 @@ def empty_db(_shared_server):
 
 @pytest.fixture(scope="session")
 def _college_template(_shared_server, tmp_path_factory):
-    """The college graph loaded once, as a test with no keys, server or choices would load it."""
+    """The college graph loaded once, as `python -m course load` loads it (notebook 13's text
+    layer built beside it), with no keys, server or choices."""
     with pytest.MonkeyPatch.context() as patch:
         for name in COURSE_VARIABLES:
             patch.delenv(name, raising=False)
@@ -82,7 +84,7 @@ def _college_template(_shared_server, tmp_path_factory):
                       lambda: tmp_path_factory.mktemp("env") / ".env")
         _dotenv.cache_clear()
         template = _shared_server.select("college_template")
-        load_college(template)
+        load_college(template, also=text_layer_builder())
     _dotenv.cache_clear()
     return template
 

@@ -32,9 +32,6 @@ ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
     # else offline): the choice is taught in notebook 07, the default is used from 05 on.
     ("course.pipeline.agent", "course.llm.registry"),
-    # Loading the notes (lesson 1) also builds notebook 13's text layer, so every notebook's
-    # graph is ready to search; the learner meets chunks and embeddings only in lesson 13.
-    ("course.foundation.dataset", "course.retrieval.text_layer"),
     # The chat of notebook 08 answers with the pipeline; a learner who has built the tool loop
     # (11) or the agentic agent (12-14) may chat with it instead, by name.
     ("course.ui.widgets", "course.planner.planner_tools"),
@@ -44,10 +41,7 @@ ALLOWED_LATER = {
     ("course.llm.offline.provider", "course.llm.offline.tools"),
     ("course.llm.offline.provider", "course.llm.offline.roles.policy"),
 }
-ALLOWED_UPWARD = {
-    # The same: the loader (foundation) builds the text layer (retrieval) after a load.
-    ("course.foundation.dataset", "course.retrieval.text_layer"),
-}
+ALLOWED_UPWARD: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:

@@ -118,6 +118,24 @@ def test_a_copy_waits_out_a_background_save():
     assert db.copies == [("GRAPH.COPY", "college", "college__staging")]
 
 
+def test_a_long_background_save_is_waited_out(monkeypatch):
+    # On a busy machine the append-only file's rewrite can keep the server from forking for
+    # many seconds (130 test setups failed at once when the copy gave up after 2 s).
+    slept = []
+    monkeypatch.setattr("course.foundation.dataset.time.sleep", slept.append)
+    db = ForkingServerMock(busy=40)
+    copy_graph(db, "college", "college__staging")
+    assert db.copies and 10 < sum(slept) < 60
+
+
+def test_a_save_that_never_ends_is_the_servers_sentence(monkeypatch):
+    slept = []
+    monkeypatch.setattr("course.foundation.dataset.time.sleep", slept.append)
+    with pytest.raises(QueryFailed, match="could not fork"):
+        copy_graph(ForkingServerMock(busy=10**6), "college", "college__staging")
+    assert 60 <= sum(slept) < 62
+
+
 def test_a_copy_refused_for_another_reason_is_not_tried_again():
     db = ForkingServerMock(busy=1, message="destination key already exists")
     with pytest.raises(QueryFailed, match="already exists"):

@@ -166,6 +166,7 @@ def test_cli_load_json_twice_and_info(tmp_path):
         assert out.returncode == 0, out.stderr
         counts = json.loads(out.stdout)
         assert (counts["nodes"], counts["relationships"]) == (75, 132)
+        assert counts["chunks"] == counts["chunk_links"] > 0   # the text layer, beside them
     info = subprocess.run([sys.executable, "-m", "course", "info", "--json"], env=env,
                           capture_output=True, text=True, timeout=60)
     described = json.loads(info.stdout)

@@ -24,7 +24,8 @@ from course.retrieval.embeddings import (EmbedderUnavailable, FastEmbedEmbedder,
 from course.retrieval.search import (EmbedderMismatch, Hit, fulltext_search, fulltext_terms,
                                      load_search_questions, parent_search, reciprocal_rank_fusion,
                                      score_search, search, step_back, vector_search)
-from course.retrieval.text_layer import build_text_layer, split_into_chunks, stored_embedder
+from course.retrieval.text_layer import (build_text_layer, split_into_chunks, stored_embedder,
+                                        text_layer_builder, text_layer_counts)
 from course.ui.viz import read_graph
 
 
@@ -34,8 +35,29 @@ def chunk_ids(db) -> list[int]:
 
 # --- the text layer, beside the course graph -------------------------------------------------
 
-def test_load_reports_the_text_layer_beside_75_nodes_and_132_relationships(empty_db):
+def test_loading_the_graph_builds_no_text_layer(empty_db):
+    """Notebook 01 loads the graph; notebook 13 builds the text layer (so 01-02 never meet chunks)."""
     counts = load_college(empty_db)
+    assert (counts["nodes"], counts["relationships"]) == (75, 132)
+    assert "chunks" not in counts
+    assert empty_db.run("MATCH (c:Chunk) RETURN count(c)").rows[0][0] == 0
+    assert stored_embedder(empty_db) is None
+
+
+def test_the_first_search_builds_the_text_layer_the_load_command_builds(empty_db, college_db):
+    load_college(empty_db)                                    # as notebook 01 leaves the graph
+    question = "What is a race condition?"
+    first = search(empty_db, question, mode="hybrid", k=5)  # builds it, then searches
+    assert text_layer_counts(empty_db) == text_layer_counts(college_db)
+    assert first == search(college_db, question, mode="hybrid", k=5)
+    stored = empty_db.run("MATCH (c:Chunk)-[:PART_OF]->(n:Note) RETURN c.id, n.id, c.text "
+                          "ORDER BY c.id", max_rows=1000).rows
+    assert stored == college_db.run("MATCH (c:Chunk)-[:PART_OF]->(n:Note) RETURN c.id, n.id, c.text "
+                                    "ORDER BY c.id", max_rows=1000).rows
+
+
+def test_the_load_command_reports_the_text_layer_beside_75_nodes_and_132_relationships(empty_db):
+    counts = load_college(empty_db, also=text_layer_builder())   # what `course load` does
     assert (counts["nodes"], counts["relationships"]) == (75, 132)
     notes = empty_db.run("MATCH (n:Note) RETURN n.text", max_rows=100).rows
     expected = sum(len(split_into_chunks(text)) for (text,) in notes)
@@ -86,7 +108,7 @@ def test_building_again_changes_nothing_and_another_embedder_rebuilds(college_db
 def test_the_builder_writes_only_to_the_graph_it_is_given(college_db):
     other = college_db.select(college_db.graph_name + "_staging")
     try:
-        load_college(other, embedder="bow")
+        load_college(other, also=text_layer_builder("bow"))
         assert stored_embedder(other) == "bow" and stored_embedder(college_db) == "wordllama"
     finally:
         other.graph.delete()
@@ -240,9 +262,9 @@ def test_a_graph_embedded_with_another_model_is_not_queried_with_this_one(colleg
         search(college_db, "paging", mode="fulltext")
 
 
-def test_a_graph_without_a_text_layer_says_how_to_build_it(empty_db):
+def test_a_graph_without_notes_says_how_to_load_them(empty_db):
     load_college(empty_db, part="people")
-    with pytest.raises(CourseError, match="no text layer"):
+    with pytest.raises(CourseError, match="no notes to search: load the college graph"):
         search(empty_db, "paging")
 
 
@@ -317,7 +339,7 @@ def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, m
     # a mock: no network
     monkeypatch.setattr("course.retrieval.embeddings._reachable", lambda host: False)
     with pytest.raises(EmbedderUnavailable, match="cannot be reached"):
-        load_college(empty_db, embedder="fastembed")
+        load_college(empty_db, also=text_layer_builder("fastembed"))
     assert empty_db.graph_name not in empty_db.client.list_graphs()
 
 
@@ -335,7 +357,10 @@ def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(co
     assert rows.columns == ["note", "concept", "score", "text"]
     short = agent_search(college_db)(college_db, "What is a race condition?")   # it does not:
     assert [r[0] for r in short.rows] == ["N17"]                # the notes that hold its terms
-    college_db.query("MATCH (c:Chunk) DETACH DELETE c")          # a graph with no text layer
+    college_db.query("MATCH (c:Chunk) DETACH DELETE c")          # a graph with no text layer yet
+    assert agent_search(college_db) is not search_notes           # built again on first use
+    assert agent_search(college_db)(college_db, "What is a race condition?").rows == short.rows
+    college_db.query("MATCH (x) WHERE x:Note OR x:Chunk DETACH DELETE x")   # nothing to chunk
     assert agent_search(college_db) is search_notes
     assert note_search(k=2).__name__ == "run"
 

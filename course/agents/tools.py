@@ -84,7 +84,8 @@ def system_prompt(schema_text: str, *, template: str = SYSTEM,
     rules = prompts.RULES.split("\n7.")[0]   # 7 and 8 are the pipeline's reply format
     examples = prompts.load_examples() if examples is None else examples
     return prompts.fill(template, out_of_scope=OUT_OF_SCOPE, read_only=READ_ONLY,
-                        schema=schema_text, rules=rules, examples=prompts.render_examples(examples))
+                        schema=prompts.fenced_schema(schema_text), rules=rules,
+                        examples=prompts.render_examples(examples))
 
 
 # --- the tools ---------------------------------------------------------------------------

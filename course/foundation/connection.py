@@ -12,9 +12,10 @@ a test or notebook run may use only its own throw-away database.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import falkordb
 import redis
@@ -23,6 +24,7 @@ from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.db import (DEFAULT_GRAPH, CheckedPool, Database, password_message,
                                   unavailable_message)
 from course.foundation.errors import DatabaseUnavailable
+from course.foundation.graphs import require_data_graph
 from course.foundation.server import NO_RETRY, SOCKET_TIMEOUT_S, EmbeddedServer
 
 
@@ -37,8 +39,8 @@ _SECRET_PARAMETERS = ("password", "pass", "pwd", "secret", "token", "auth")
 
 
 def redact_url(url: str) -> str:
-    """The URL without its password, in the user-info or as a parameter, whatever its
-    shape; it never raises.
+    """The URL without its password, in the user-info, as a parameter (after `?`, `;` or
+    `&`) or in a `#fragment`, whatever its shape; it never raises.
 
     >>> redact_url("redis://:secret@host:6379")
     'redis://***@host:6379'
@@ -46,18 +48,21 @@ def redact_url(url: str) -> str:
     'redis://***@127.0.0.1:notaport'
     >>> redact_url("redis://host:6379/?password=secret")
     'redis://host:6379/?password=***'
+    >>> redact_url("redis://host:6379/;password=secret#pw")
+    'redis://host:6379/;password=***#***'
     """
-    base, mark, query = url.partition("?")
-    if mark:
-        pairs = [(k, "***" if k.lower() in _SECRET_PARAMETERS else v)
-                 for k, v in parse_qsl(query, keep_blank_values=True)]
-        query = urlencode(pairs, safe="*")
-    if "@" in base:
-        scheme, sep, rest = base.partition("://")
+    url, hash_mark, _ = url.partition("#")   # a fragment is never sent: it can only hide a secret
+    if "@" in url:
+        scheme, sep, rest = url.partition("://")
         if not sep:
-            scheme, rest = "", base
-        base = f"{scheme}{sep}***@{rest.rpartition('@')[2]}"
-    return base + mark + query
+            scheme, rest = "", url
+        url = f"{scheme}{sep}***@{rest.rpartition('@')[2]}"
+    url = _SECRET_PARAMETER.sub(lambda m: m[1] + "=***", url)
+    return url + ("#***" if hash_mark else "")
+
+
+# name=value after ?, ; or &, where the name says it is a secret
+_SECRET_PARAMETER = re.compile(r"([?;&](?:%s))=[^?;&#]*" % "|".join(_SECRET_PARAMETERS), re.I)
 
 
 _SCHEMES = ("redis", "rediss", "falkor", "falkors", "unix")
@@ -80,8 +85,9 @@ def url_problem(url: str) -> str | None:
         else:
             parts.port  # noqa: B018 - raises ValueError for a port that is not a number
             return None
-    except ValueError as exc:  # urlsplit's own words, e.g. "Invalid IPv6 URL"
-        reason = "its port is not a number" if "port" in str(exc) else str(exc).rstrip(".")
+    except ValueError as exc:  # urlsplit's words may quote the URL's text: never shown
+        reason = ("its port is not a number" if "port" in str(exc).lower()
+                  else "it cannot be read as a URL (a bracket or a character out of place)")
     return (f"FALKORDB_URL ({redact_url(url)}) is not a valid URL: {reason}. It should look like "
             "redis://localhost:6379, or redis://:PASSWORD@HOST:6379 for a server with a password.")
 
@@ -137,9 +143,10 @@ def connect(*, url: str | None = None, path: str | os.PathLike | None = None,
 
     `url` (or FALKORDB_URL) selects a FalkorDB server; otherwise the embedded database at
     `path` (or COURSE_DB, default `.course/college.db`). `graph` (or COURSE_GRAPH) names the
-    graph, default "college".
+    graph, default "college"; a memory graph (notebook 10) is refused (`require_data_graph`).
     """
     graph_name, url, db_path = _resolve(url, path, graph)
+    require_data_graph(graph_name)   # a user's stored conversation is no verb's data
     if url:
         return _connect_server(url, graph_name)
     assert db_path is not None  # no URL: an embedded file, always
@@ -174,7 +181,29 @@ def _not_falkordb(shown: str, exc: Exception) -> str:
             "database port (6379 with docker compose), not the browser UI (3000).")
 
 
+def db_path_problem(path: Path) -> str | None:
+    """Why the embedded database cannot live at `path`, in a sentence; None when it can.
+
+    Its server keeps a lock, a log, a pid file and a socket beside the file, so the path
+    must name a file (or nothing yet), never a folder (/tmp) or a device (/dev/null).
+
+    >>> db_path_problem(Path("/tmp"))[:40]
+    'COURSE_DB (/tmp) is a folder, not a data'
+    """
+    shown = f"COURSE_DB ({path})"
+    if path.is_dir():
+        return (f"{shown} is a folder, not a database file: name a file in it, such as "
+                f"{path / 'college.db'}.")
+    if path.exists() and not path.is_file():
+        return (f"{shown} is not a regular file (a device or a pipe): name a database file, "
+                "such as .course/college.db.")
+    return None   # a folder that cannot be written: the server's start says so (`server.py`)
+
+
 def _connect_embedded(path: Path, graph_name: str) -> Database:
+    problem = db_path_problem(path)
+    if problem:
+        raise DatabaseUnavailable(problem)
     server = EmbeddedServer(path)
     server.ensure_running()
     # No automatic retries: Database._call sends a query once (see there).

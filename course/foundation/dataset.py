@@ -17,13 +17,14 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database, not_text_layer, version_key
 from course.foundation.errors import DataFileError, QueryFailed
+from course.foundation.graphs import require_data_graph
 
 DATA_DIR = PROJECT_ROOT / "data" / "college"
 BATCH_SIZE = 500
@@ -198,26 +199,33 @@ def _loading(db: Database) -> Iterator[None]:
         yield
 
 
+loading = _loading  # the same lock, for what else writes a graph (notebook 13's text layer)
+
+
 def staging_name(graph_name: str) -> str:
     """Where a load is built before it replaces the graph: 'college' -> 'college__staging'."""
     return f"{graph_name}__staging"
 
 
-def copy_graph(db: Database, source: str, target: str, *, tries: int = 20) -> None:
+def copy_graph(db: Database, source: str, target: str, *, wait_s: float = 60.0) -> None:
     """GRAPH.COPY `source` to `target` (which must not exist), waiting out a background save.
 
     FalkorDB copies a graph in a forked process, and the server cannot fork while it is already
     saving in the background (rewriting its append-only file): "could not fork". That lasts
-    moments, so the copy is tried again, up to `tries` times a tenth of a second apart.
+    moments on an idle machine and many seconds on a busy one, so the copy is tried again,
+    less often as time goes on, for up to `wait_s` seconds.
     """
-    for attempt in range(tries):
+    waited, pause = 0.0, 0.05
+    while True:
         try:
             db.command("GRAPH.COPY", source, target)
             return
         except QueryFailed as exc:
-            if "could not fork" not in str(exc) or attempt == tries - 1:
+            if "could not fork" not in str(exc) or waited >= wait_s:
                 raise
-            time.sleep(0.1)
+        time.sleep(pause)
+        waited += pause
+        pause = min(pause * 2, 1.0)
 
 
 def swap_in(db: Database, staging: Database) -> None:
@@ -235,28 +243,25 @@ def swap_in(db: Database, staging: Database) -> None:
 
 
 def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
-                 data_dir: Path = DATA_DIR, embedder: str | None = None,
+                 data_dir: Path = DATA_DIR,
+                 also: Callable[[Database], dict[str, Any]] | None = None,
                  keep_ingested: bool = False) -> dict[str, Any]:
     """Load the college graph (idempotent) and return its counts.
 
     part="people" loads only the first part (students, subjects, clubs, skills, projects).
-    With the notes comes notebook 13's text layer, embedded with `embedder` (default
-    COURSE_EMBEDDER, else wordllama); its counts are reported beside the graph's.
     The load is built in a staging graph (from nothing with reset_first, else from a copy of
     the graph as it is) and swapped in when complete, so whoever reads the graph meanwhile
-    gets the old one or the new one, never a half-loaded one. A graph holding ingested
-    documents (notebook 15) is rebuilt from nothing too, unless `keep_ingested`.
+    gets the old one or the new one, never a half-loaded one. `also`, if given, runs on the
+    staging graph before the swap and its counts are reported beside the graph's (the command
+    line's `load` builds notebook 13's text layer that way). A graph holding
+    ingested documents (notebook 15) is rebuilt from nothing too, unless `keep_ingested`.
     """
+    require_data_graph(db.graph_name)   # never load over a user's stored conversation
     if part not in ("all", "people"):
         raise ValueError('part must be "all" or "people"')
     data = read_dataset(data_dir)  # a broken file fails before anything is written
     if part == "people":
         data = data.part(label for label in data.keys if label not in CONCEPT_LABELS)
-    text_layer = None
-    if "Note" in data.keys:  # notebook 13's module, imported only when a load needs it
-        from course.retrieval.text_layer import text_layer_builder
-
-        text_layer = text_layer_builder(embedder)  # an embedder that cannot run fails here
     with _loading(db):
         staging = db.select(staging_name(db.graph_name))
         graphs = db.client.list_graphs()
@@ -267,7 +272,7 @@ def load_college(db: Database, *, reset_first: bool = False, part: str = "all",
             copy_graph(db, db.graph_name, staging.graph_name)
         write_dataset(staging, data)
         create_fulltext_indexes(staging, data.keys)
-        layer = text_layer(staging) if text_layer else {}
+        layer = also(staging) if also else {}
         swap_in(db, staging)
     return {**graph_counts(db), **layer}
 
@@ -279,6 +284,7 @@ def _has_ingested(db: Database, graphs: list[str]) -> bool:
 
 def ensure_college(db: Database) -> None:
     """Load the college graph unless it is there (the CLI's first run; an emptied graph)."""
+    require_data_graph(db.graph_name)
     with _loading(db):
         present = db.graph_name in db.client.list_graphs() and db.counts()["nodes"] > 0
     if not present:

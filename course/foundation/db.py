@@ -20,6 +20,7 @@ import falkordb
 import redis
 
 from course.foundation.errors import DatabaseUnavailable, QueryFailed, QueryTimedOut
+from course.foundation.locks import ServerLock
 from course.foundation.server import LOCK_PREFIX, SERVER_LIMITS, SOCKET_TIMEOUT_S, EmbeddedServer
 
 DEFAULT_GRAPH = "college"
@@ -186,10 +187,11 @@ class Database:
         """A Redis lock shared by every process on this server (waits up to `timeout_s`).
 
         Locks live under one prefix, so a freshly started embedded server drops the ones a
-        crashed server left behind (its holders are gone with it).
+        crashed server left behind (its holders are gone with it). A lock's lease is short and
+        renewed by its holder, and a lock whose holder has ended is broken
+        (`course.foundation.locks`): no failure leaves one behind for long.
         """
-        return self.client.connection.lock(LOCK_PREFIX + name, timeout=timeout_s,
-                                           blocking_timeout=timeout_s)
+        return ServerLock(self.client.connection, LOCK_PREFIX + name, timeout_s=timeout_s)
 
     def command(self, *args: Any) -> Any:
         """A raw command (GRAPH.COPY, RENAME, ...) with the same error handling as a query."""

@@ -43,7 +43,7 @@ SERVER_LIMITS = {
     "TIMEOUT_MAX": 15_000,              # ms, the most any query may ask for
     "QUERY_MEM_CAPACITY": 256 * 2**20,  # bytes one query may use
     "RESULTSET_SIZE": 10_000,           # rows the server sends back at most
-    "THREAD_COUNT": 4,                  # queries that run at once; two runaways leave room
+    "THREAD_COUNT": 8,                  # queries that run at once; four runaways leave room
     "MAX_QUEUED_QUERIES": 100,          # waiting beyond this is refused at once
 }
 SOCKET_TIMEOUT_S = SERVER_LIMITS["TIMEOUT_MAX"] / 1000 + 5  # the client waits no longer

@@ -276,7 +276,7 @@ def secret_forms(secret: str) -> tuple[str, ...]:
     >>> "c2stc2vjcmv0" in secret_forms("sk-secret")       # base64 of sk-secret, lower-cased
     True
     """
-    forms = {secret, quote(secret, safe=""), quote_plus(secret)}
+    forms = {secret, quote(secret, safe=""), quote_plus(secret), secret.encode().hex()}
     for pad in range(3):  # inside a longer base64 text the secret starts at any byte offset
         for encode in (base64.b64encode, base64.urlsafe_b64encode):
             encoded = encode(b"\0" * pad + secret.encode()).decode().rstrip("=")
@@ -297,10 +297,57 @@ def _secret_spans(text: str, secrets: Iterable[str]) -> list[bool]:
     return marked
 
 
+# One character as text may show it: an HTML entity (&#103; &#x67; &amp;), a \\u or \\x escape.
+_ESCAPED_CHAR = re.compile(r"&#(\d{1,7});|&#[xX]([0-9a-fA-F]{1,6});|&(amp|lt|gt|quot|apos);"
+                           r"|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _skeleton(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """The letters and digits of `text` in order, escapes decoded, lower-cased, with where each
+    came from: what sits between a key's characters (spaces, newlines, zero-width joiners,
+    quotes, punctuation) is dropped, so the key's characters in order can be found."""
+    chars, spans, i = [], [], 0
+    while i < len(text):
+        found = _ESCAPED_CHAR.match(text, i) if text[i] in "&\\" else None
+        if found:
+            decimal, hexa, named, u, x = found.groups()
+            ch = (_NAMED[named] if named else chr(int(decimal)) if decimal
+                  else chr(int(hexa or u or x, 16)) if int(hexa or u or x, 16) < 0x110000 else "")
+            end = found.end()
+        else:
+            ch, end = text[i], i + 1
+        if ch.isalnum():
+            chars.append(ch.lower())
+            spans.append((i, end))
+        i = end
+    return "".join(chars), spans
+
+
+def _spread_spans(text: str, secrets: Iterable[str]) -> list[bool]:
+    """Which characters of `text` belong to RUN or more of a secret's letters and digits in
+    order, whatever sits between them (see `_skeleton`)."""
+    skeleton, spans = _skeleton(text)
+    marked = [False] * len(text)
+    for secret in secrets:
+        for form in secret_forms(secret):
+            letters = "".join(ch for ch in form if ch.isalnum())
+            for i in range(len(letters) - RUN + 1):
+                piece = letters[i:i + RUN]
+                start = skeleton.find(piece)
+                while start >= 0:
+                    first, last = spans[start][0], spans[start + RUN - 1][1]
+                    marked[first:last] = [True] * (last - first)
+                    start = skeleton.find(piece, start + 1)
+    return marked
+
+
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """The text with every run of 8 or more characters of a secret (given, or configured in
     the environment) in any form an HTTP stack produces (upper-cased, a tail, URL-encoded,
-    base64), and anything shaped like an API key, replaced by [redacted].
+    base64, hex), or spread out with anything between its characters (chunks on lines, spaces,
+    zero-width joiners, HTML entities, \\u escapes), and anything shaped like an API key,
+    replaced by [redacted].
 
     >>> redact("Invalid API Key gsk_abc123def456 for org", ["gsk_abc123def456"])
     'Invalid API Key [redacted] for org'
@@ -312,7 +359,8 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
         if secret and 4 <= len(secret) < RUN:
             text = text.replace(secret, "[redacted]")
     if chosen and text:
-        marked = _secret_spans(text, sorted(chosen))
+        marked = [a or b for a, b in zip(_secret_spans(text, sorted(chosen)),
+                                         _spread_spans(text, sorted(chosen)))]
         if any(marked):
             text = "".join(_join_marked(text, marked))
     return _KEY_SHAPES.sub("[redacted]", text)

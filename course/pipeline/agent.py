@@ -26,7 +26,9 @@ from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 from course.foundation.db import Database, Rows
-from course.foundation.errors import CourseError, InvalidInput, QueryFailed, UnsafeQuery
+from course.foundation.errors import (CourseError, InvalidInput, QueryFailed, QueryTimedOut,
+                                      UnsafeQuery)
+from course.foundation.graphs import MEMORY_GRAPH_PREFIX, require_data_graph  # noqa: F401 - re-exported
 from course.foundation.language import language_of
 from course.foundation.versioning import one_version
 from course.llm.base import LLM, Completion
@@ -42,9 +44,6 @@ from course.pipeline.schema import GraphSchema, introspect
 
 MAX_QUESTION_CHARS = 2_000
 _SURROGATE = re.compile("[\ud800-\udfff]")   # half of a character: text that was not UTF-8
-# One user's stored conversations live in a graph of this prefix (notebook 10); they are
-# nobody else's data, so the agent never queries one.
-MEMORY_GRAPH_PREFIX = "memory_user_"
 
 
 def check_course_graph(graph_name: str) -> str:
@@ -53,11 +52,7 @@ def check_course_graph(graph_name: str) -> str:
     >>> check_course_graph("college")
     'college'
     """
-    if graph_name.startswith(MEMORY_GRAPH_PREFIX):
-        raise InvalidInput(f"The graph {printable(graph_name, limit=80)!r} holds a user's stored "
-                           "conversation, not course data, so the agent will not query it: set "
-                           "COURSE_GRAPH to a course graph (default college), or unset it.")
-    return graph_name
+    return require_data_graph(graph_name)   # the one check, in course.foundation.graphs
 
 
 def check_question(question: Any) -> str:
@@ -177,8 +172,13 @@ class Agent:
                                             template=self.prompt)
 
     def link(self, text: str) -> list[Mention]:
-        """Graph values named in any text (the question, an answer)."""
-        return link_entities(self.db, text, schema=self.schema)
+        """Graph values named in any text (the question, an answer); a timeout says it was this."""
+        try:
+            return link_entities(self.db, text, schema=self.schema)
+        except QueryTimedOut as exc:
+            raise QueryTimedOut(
+                "Looking up the names in the text in the graph timed out (the database is busy "
+                "or slow): ask again in a moment.", server_message=exc.server_message) from exc
 
     def answer(self, question: Any) -> Result:
         """Answer one question. Never raises for a bad question or an outage: see `status`."""
@@ -208,7 +208,10 @@ class Agent:
             result.answer = None
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         if self.memory is not None and result.status != "failed":
-            self.memory.remember(result, result.mentions, self.link)
+            try:
+                self.memory.remember(result, result.mentions, self.link)
+            except CourseError as exc:   # the answer stands; say that it was not remembered
+                result.error = f"This turn was not remembered: {exc}"
         return result
 
     def _loop(self, result: Result) -> None:
@@ -235,50 +238,74 @@ class Agent:
             result.answer = f"Sorry, I couldn't answer that. {last.error}"
 
     def _attempt(self, result: Result, attempt: Attempt, context: str, hint: str | None) -> str | None:
-        """One pass. Returns the hint for the next attempt, or None when the result is final."""
+        """One pass: write, clean, guard and run a query, read its rows. Returns the hint for
+        the next attempt (what went wrong, told to the model), or None when the result is final."""
+        try:
+            cypher = self._generate(result, attempt, context, hint)
+            rows = self._run(result, attempt, cypher)
+        except _Retry as retry:
+            return retry.hint
+        if self._is_sentinel(result, attempt, rows, context, list(self.schema.labels)):   # final
+            return None
+        if not rows.rows:
+            return self._fail(attempt, "empty_result", "The query returned no rows.",
+                              prompts.empty_hint(cypher))
+        result.status, result.error = "answered", None
+        result.answer = self._write_answer(result)
+        return None
+
+    def _generate(self, result: Result, attempt: Attempt, context: str, hint: str | None) -> str:
+        """The model's query, cleaned (notebook 04); _Retry when there is none."""
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions,
                                           context=context, hint=hint)
         try:
             completion = self._ask(result, user, self.system_prompt, kind="cypher")
         except LLMError as exc:
             if attempt.number == 1 and not isinstance(exc, _FINAL_LLM_ERRORS):
-                return self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
-                                  f"Cypher generation error: {exc}")
+                raise _Retry(self._fail(attempt, "generation_error", f"Cypher generation failed: {exc}",
+                                        f"Cypher generation error: {exc}")) from exc
             raise
         attempt.raw = completion.text
         cleaned = clean(completion.text)
         attempt.cypher, attempt.removed = cleaned.cypher, cleaned.removed
         result.cypher = cleaned.cypher or None
         if not cleaned.cypher:
-            return self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
-                              "Your answer contained no Cypher query. " + prompts.RULES.splitlines()[-1])
+            raise _Retry(self._fail(attempt, "generation_error", "The model wrote no Cypher query.",
+                                    "Your answer contained no Cypher query. "
+                                    + prompts.RULES.splitlines()[-1]))
+        return cleaned.cypher
+
+    def _run(self, result: Result, attempt: Attempt, cypher: str) -> Rows:
+        """The query through the guarded door (notebook 03), its rows kept on the result;
+        _Retry with the guard's reason or the server's error."""
         try:
-            rows = self._execute(result, cleaned.cypher)
+            rows = self._execute(result, cypher)
         except UnsafeQuery as exc:
             attempt.verdict = exc.reason
-            return self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
-                              prompts.blocked_hint(cleaned.cypher, exc.reason))
+            raise _Retry(self._fail(attempt, "unsafe_blocked", f"Unsafe query: {exc.reason}",
+                                    prompts.blocked_hint(cypher, exc.reason))) from exc
         except QueryFailed as exc:
             attempt.verdict = "allowed"
-            return self._fail(attempt, "syntax_error", f"Query failed: {exc.server_message}",
-                              prompts.error_hint(cleaned.cypher, exc.server_message))
+            raise _Retry(self._fail(attempt, "syntax_error", f"Query failed: {exc.server_message}",
+                                    prompts.error_hint(cypher, exc.server_message))) from exc
         attempt.verdict, attempt.row_count = "allowed", len(rows.rows)
         result.columns, result.rows, result.truncated = rows.columns, rows.rows, rows.truncated
+        return rows
+
+    @staticmethod
+    def _is_sentinel(result: Result, attempt: Attempt, rows: Rows, context: str = "",
+                     labels: list[str] | None = None) -> bool:
+        """True when the rows are one of the model's own refusals, OUT_OF_SCOPE (not about this
+        graph) or READ_ONLY (a write), and then the result is settled with its status and answer
+        (`context` and `labels` say which refusal: `Result.refuse`)."""
         sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
         if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
-            result.refuse("out_of_scope", context=context, labels=list(self.schema.labels))
-            return None
-        if sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
+            result.refuse("out_of_scope", context=context, labels=labels or [])
+        elif sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"
             result.refuse("blocked", "The question asks to change the data.")
-            return None
-        if not rows.rows:
-            return self._fail(attempt, "empty_result", "The query returned no rows.",
-                              prompts.empty_hint(cleaned.cypher))
-        result.status, result.error = "answered", None
-        result.answer = self._write_answer(result)
-        return None
+        return sentinel in (OUT_OF_SCOPE, READ_ONLY)
 
     @staticmethod
     def _fail(attempt: Attempt, kind: str, error: str, hint: str) -> str:
@@ -346,6 +373,14 @@ class Agent:
         except LLMError as exc:  # the rows are the answer; say the prose could not be written
             return f"(The answer could not be written: {exc.reason}) Rows: {result.rows[:10]}"
         return text or f"Rows: {result.rows[:10]}"
+
+
+class _Retry(Exception):
+    """An attempt that failed in a way the model may fix: `hint` goes into the next prompt."""
+
+    def __init__(self, hint: str):
+        super().__init__(hint)
+        self.hint = hint
 
 
 def _what_to_do(exc: CourseError) -> str:

@@ -180,3 +180,24 @@ def closing_bracket(code: list[Token], i: int) -> int:
     """Index of the `]` that closes the `[` at `i` (or the end)."""
     depths = bracket_depths(code[i:])
     return next((i + j for j, depth in enumerate(depths) if depth == 0), len(code) - 1)
+
+
+def call_arguments(code: list[Token], open_paren: int) -> tuple[list[list[Token]], int]:
+    """The comma-separated arguments of the call whose `(` is at `open_paren`, and its `)`.
+
+    >>> args, close = call_arguments(tokenize("replace(a, 'b', 'c')"), 1)
+    >>> [[t.text for t in arg] for arg in args], close
+    ([['a'], ["'b'"], ["'c'"]], 7)
+    """
+    args: list[list[Token]] = [[]]
+    rest = code[open_paren:]
+    for j, (token, depth) in enumerate(zip(rest, bracket_depths(rest))):
+        if depth == 0:
+            return args, open_paren + j
+        if j == 0:
+            continue
+        if depth == 1 and token.text == ",":
+            args.append([])
+        else:
+            args[-1].append(token)
+    return args, len(code) - 1

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
+from course.foundation.graphs import require_data_graph
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database
 from course.foundation.errors import CourseError, DataFileError
@@ -92,11 +93,16 @@ def json_lines(path: Path, *, what: str, example: str) -> Iterator[tuple[int, di
     names the file (and line).
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        raw = path.read_bytes().splitlines()
     except OSError as exc:
         raise DataFileError(f"{path}: cannot be read ({exc.strerror}). Give the path of a "
                             f"JSONL {what}, e.g. data/eval/{example}.") from None
-    for number, line in enumerate(lines, 1):
+    for number, data in enumerate(raw, 1):
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DataFileError(f"{path.name} line {number}: not UTF-8 text; save the file as "
+                                "UTF-8 and run it again.") from None
         if line.strip() and not line.lstrip().startswith("//"):
             yield number, json_line(line, path.name, number)
 
@@ -234,6 +240,7 @@ def evaluate(db: Database, llm: LLM, questions: list[EvalQuestion], *, max_attem
     `make_agent(db, llm, memory=..., schema=...)` builds another agent to measure (notebook
     11's tool loop); by default it is the pipeline, `Agent(..., max_attempts=max_attempts)`.
     """
+    require_data_graph(db.graph_name)
     if make_agent is None:
         def make_agent(db: Database, llm: LLM, **options: Any) -> Agent:
             return Agent(db, llm, max_attempts=max_attempts, **options)

@@ -28,7 +28,7 @@ from course.foundation.db import Database
 from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidInput, QueryFailed
 from course.foundation.language import language_of
 from course.foundation.versioning import data_version
-from course.pipeline.agent import MEMORY_GRAPH_PREFIX
+from course.foundation.graphs import MEMORY_GRAPH_PREFIX
 from course.pipeline.linking import Mention
 from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
                                     question_key)
@@ -112,6 +112,10 @@ class _Pending:
     version: str
     provider: str
     context_key: str    # "" when the question stands alone
+    # True when the prompts of this answer hold no conversation (nothing to recall yet): only
+    # such an answer may be shared, since what steered it (question, schema, rows) is the same
+    # for every user, and the rows are checked again before it is served.
+    alone: bool = False
 
 
 _TURN_FIELDS = ("n", "question", "cypher", "result", "answer", "status")
@@ -228,7 +232,7 @@ class GraphMemory(ShortTermMemory):
         The agent calls this before asking the LLM; a Result from here has llm_calls 0.
         """
         pending = _Pending(question, data_version(self.db), provider,
-                           self.context_key(question, mentions))
+                           self.context_key(question, mentions), alone=not self.context())
         self._pending = pending
         found = self._find_repeat(question, pending)
         if found is not None and still_given(self.db, found[1]):
@@ -267,7 +271,7 @@ class GraphMemory(ShortTermMemory):
             self.earlier.append(self.turns[0])
         updates = super().remember(result, mentions, link)
         self._save(result, updates, pending, {m.value for m in mentions})
-        if (self.cache is not None and cacheable and not pending.context_key
+        if (self.cache is not None and cacheable and not pending.context_key and pending.alone
                 and result.status == "answered" and not result.from_memory
                 and result.answer is not None):   # rows only: no answer to serve again
             self.cache.put(result, version=pending.version, provider=pending.provider)

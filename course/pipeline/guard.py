@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from course.pipeline.cypher_tokens import (Token, bracket_depths, closing_bracket, procedure_name,
-                                           tokenize)
+from course.pipeline.cypher_tokens import (Token, bracket_depths, call_arguments, closing_bracket,
+                                           procedure_name, tokenize)
+from course.pipeline.expressions import runaway_problem
 
 # Read-only procedures the course uses; matched without regard to case, as FalkorDB does.
 ALLOWED_PROCEDURES: tuple[str, ...] = (
@@ -172,25 +173,10 @@ def _check_paths(code: list[Token], cypher: str) -> Verdict:
 # `range(1, 500000000)` allocates its whole list before any check (7 GB, the server killed),
 # and a `reduce` that grows a string or list copies it on every step, inside one expression
 # that no time limit interrupts (48-96 s for range(1, 200000)). Those two are refused here;
+# regular expressions and growing strings are refused by course.pipeline.expressions;
 # everything else is bounded by the server (see course.foundation.server.server_limits).
 RANGE_BUDGET = 10_000   # the spans of every range() in a query, multiplied together
 _SIZE_FUNCTIONS = frozenset({"SIZE", "LENGTH"})  # bounded by the graph's own data
-
-
-def _call_arguments(code: list[Token], open_paren: int) -> tuple[list[list[Token]], int]:
-    """The comma-separated arguments of the call whose `(` is at `open_paren`, and its `)`."""
-    args: list[list[Token]] = [[]]
-    rest = code[open_paren:]
-    for j, (token, depth) in enumerate(zip(rest, bracket_depths(rest))):
-        if depth == 0:
-            return args, open_paren + j
-        if j == 0:
-            continue
-        if depth == 1 and token.text == ",":
-            args.append([])
-        else:
-            args[-1].append(token)
-    return args, len(code) - 1
 
 
 def _literal(arg: list[Token]) -> float | None:
@@ -211,7 +197,7 @@ def _bound(arg: list[Token]) -> float | None:
         return value
     if len(arg) < 2 or arg[1].text != "(":
         return None
-    _, close = _call_arguments(arg, 1)
+    _, close = call_arguments(arg, 1)
     rest = arg[close + 1:]
     if rest and not (len(rest) == 2 and rest[0].text in "+-" and _literal(rest[1:]) is not None):
         return None
@@ -229,7 +215,8 @@ def _range_span(args: list[list[Token]]) -> float | None:
 
 
 def _check_expressions(code: list[Token], names: set[int]) -> Verdict:
-    """range() within RANGE_BUDGET, with numbers for bounds; no reduce().
+    """range() within RANGE_BUDGET, with numbers for bounds; no reduce(); no regular expression
+    or string growth that one expression could not finish in time (`course.pipeline.expressions`).
 
     >>> check("UNWIND range(1, 100000000) AS x RETURN count(x)").clause
     'range()'
@@ -239,7 +226,7 @@ def _check_expressions(code: list[Token], names: set[int]) -> Verdict:
         if (token.kind != "name" or i in names or i + 1 >= len(code) or code[i + 1].text != "("
                 or (i and code[i - 1].text == ".")):
             continue
-        args, _ = _call_arguments(code, i + 1)
+        args, _ = call_arguments(code, i + 1)
         if token.word == "RANGE":
             span = _range_span(args)
             if span is None:
@@ -255,7 +242,8 @@ def _check_expressions(code: list[Token], names: set[int]) -> Verdict:
             return refuse("reduce() builds its value step by step inside one expression, which "
                            "no time limit or memory cap can stop (a growing string takes minutes); "
                            "use sum(), collect() or a list comprehension instead.", "reduce()")
-    return ALLOWED
+    problem = runaway_problem(code)   # regular expressions that backtrack, strings that grow
+    return refuse(*problem) if problem else ALLOWED
 
 
 def _check_readable(tokens: list[Token], code: list[Token]) -> Verdict:

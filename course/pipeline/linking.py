@@ -11,6 +11,7 @@ query per question.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -34,7 +35,9 @@ class Mention:
     score: float    # 1.0 exact ... 0.5 partial
 
     def render(self) -> str:
-        return f'- "{self.text}" -> {self.label}.{self.property} = {cypher_literal(self.value)}'
+        shown = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}"   # escaped: one line
+                        for ch in json.dumps(self.text, ensure_ascii=False))
+        return f'- {shown} -> {self.label}.{self.property} = {cypher_literal(self.value)}'
 
 
 _WORD = re.compile(r"[a-z0-9+#]+", re.I)

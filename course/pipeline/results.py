@@ -67,14 +67,21 @@ def printable(text: Any, limit: int | None = None) -> str:
 def json_line(data: Any) -> str:
     """`data` as one line of JSON that any terminal can take: control characters are JSON
     escapes already, a lone surrogate (undecodable bytes, a model's broken output) becomes
-    its `\\udXXX` escape instead of raising UnicodeEncodeError, and a configured key in any
-    form is redacted, as `printable` does.
+    its `\\udXXX` escape instead of raising UnicodeEncodeError, U+0085, U+2028 and U+2029
+    (which end a line for Python) are escaped too, and a configured key in any form is
+    redacted, as `printable` does.
 
     >>> print(json_line({"answer": "x\\udc80\\x1b"}))
     {"answer": "x\\udc80\\u001b"}
     """
     text = json.dumps(data, ensure_ascii=False, default=str)
+    for separator in _LINE_SEPARATORS:   # JSON may hold them raw; a Python reader splits on them
+        text = text.replace(separator, f"\\u{ord(separator):04x}")
     return redact(text.encode("utf-8", errors="backslashreplace").decode("utf-8"))
+
+
+# What str.splitlines() ends a line at, beyond the control characters JSON escapes itself.
+_LINE_SEPARATORS = ("\x85", "\u2028", "\u2029")
 
 
 def plain(value: Any) -> Any:

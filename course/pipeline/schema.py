@@ -99,9 +99,21 @@ def _describe(prop: Property) -> str:
     return text.strip()
 
 
+# What a quoted value may not hold as it is: its own quote, a backslash, and every character
+# that ends a line somewhere (\n, \r, U+0085, U+2028, U+2029) or is not printable.
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def cypher_literal(value: Any) -> str:
+    """A value as a one-line Cypher literal, escaped so that nothing in it can end the string
+    or the line: text from the graph stays data wherever a prompt quotes it.
+
+    >>> print(cypher_literal("'CSE'\\nRULE 9"))
+    '\\'CSE\\'\\nRULE 9'
+    """
     if isinstance(value, str):
-        return "'" + value.replace("'", "\\'") + "'"
+        return "'" + "".join(_ESCAPES.get(ch) or (ch if ch.isprintable() else f"\\u{ord(ch):04x}")
+                             for ch in value) + "'"
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 

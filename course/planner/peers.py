@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from course.foundation.graphs import require_data_graph
 from course.foundation.db import Database
 from course.planner.lookup import Named, Record, find_student, find_subject
 from course.planner.weak_spots import Grade, grade_scale, grades, is_strong, is_weak
@@ -89,6 +90,7 @@ def peers(db: Database, student: str, subject: str | None = None) -> Peers:
     >>> [p.reason for p in peers(db, "Sneha", "dbms").peers]
     ['Payal: A+ in DBMS, which you do not study yet (already friends)', 'Aarav: A in DBMS, which you do not study yet']
     """
+    require_data_graph(db.graph_name)
     who, scale = find_student(db, student), grade_scale()
     mine = grades(db, who, scale)
     weak = [g for g in mine if is_weak(g.grade, scale)]

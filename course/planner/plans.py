@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from course.foundation.graphs import require_data_graph
 from course.foundation.db import Database
 from course.foundation.errors import InvalidInput
 from course.planner.concepts import COVERED_QUERY, KNOWN_QUERY, Concept, ConceptGraph
@@ -154,6 +155,7 @@ def plan(db: Database, student: str, subject: str, days: int = 30) -> Plan:
     [['Arrays', 'OSI Model', 'Linked Lists'], ['TCP/IP', 'Graphs', 'DNS'],
      ['Subnetting', 'HTTP'], ['Routing', 'Firewalls']]
     """
+    require_data_graph(db.graph_name)
     days = check_days(days)
     who, what = find_student(db, student), find_subject(db, subject)
     graph = ConceptGraph.read(db)

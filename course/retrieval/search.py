@@ -36,13 +36,14 @@ from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.language import WORDS
+from course.foundation.graphs import require_data_graph
 from course.llm.base import LLM
 from course.llm.errors import LLMError
 from course.pipeline.agent import MAX_QUESTION_CHARS, check_question
 from course.pipeline.linking import link_entities
 from course.pipeline.prompts import STEP_BACK_SYSTEM
 from course.retrieval.embeddings import Embedder, chosen_embedder, make_embedder
-from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, stored_embedder
+from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
 MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
 DEFAULT_MODE, DEFAULT_K, MAX_K = "hybrid", 3, 50
@@ -88,8 +89,8 @@ def query_embedder(db: Database, name: str | None = None) -> Embedder:
     """
     stored = stored_embedder(db)
     if stored is None:
-        raise CourseError(f"The graph {db.graph_name!r} has no text layer to search: load it with "
-                          "`python -m course load` (or `course.load_college(db)`).")
+        raise CourseError(f"The graph {db.graph_name!r} has no notes to search: load the college "
+                          "graph with `python -m course load` (or `course.load_college(db)`).")
     asked = get_setting("COURSE_EMBEDDER", value=name)
     if asked is not None and chosen_embedder(asked) != stored:
         raise EmbedderMismatch(
@@ -209,11 +210,13 @@ _SEARCHES = {"vector": vector_search, "parent": parent_search, "fulltext": fullt
 def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAULT_K,
            embedder: str | None = None) -> list[Hit]:
     """The notes (or, in vector mode, chunks) that answer `query`, best first."""
+    require_data_graph(db.graph_name)
     if mode not in _SEARCHES:
         raise InvalidInput(f"Unknown search mode {str(mode)[:40]!r}: choose one of {', '.join(MODES)}.")
     if not isinstance(k, int) or not 1 <= k <= MAX_K:
         raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, e.g. --k 3.")
     text = check_query(query)
+    ensure_text_layer(db, embedder)  # the first search of a graph builds its text layer
     model = query_embedder(db, embedder)  # also for fulltext: a mismatch is refused in every mode
     return _SEARCHES[mode](db, text, k=k, embedder=model)
 
@@ -267,13 +270,13 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
 
 def agent_search(db: Database) -> Callable[[Database, str], Rows]:
-    """The agent's note search: this lesson's when the graph has a text layer, else notebook
-    12's full-text `search_notes` (a graph loaded without chunks still answers from its notes).
+    """The agent's note search: this lesson's (its text layer built on first use), else, for a
+    graph with no notes to chunk, notebook 12's full-text `search_notes`.
 
     >>> agent_search(db) is search_notes
     False
     """
-    return note_search() if stored_embedder(db) is not None else search_notes
+    return note_search() if ensure_text_layer(db)["embedder"] is not None else search_notes
 
 
 # --- step-back prompting ----------------------------------------------------------------------

@@ -4,11 +4,12 @@ Introduced in notebook 13:
 
     (:Chunk {id, text, embedding, embedder})-[:PART_OF]->(:Note)
 
-with a vector index on Chunk.embedding (cosine) and a full-text index on Chunk.text. It is
-built when the college graph is loaded, beside the course's 75 nodes and 132 relationships,
-never counted in them (`course.foundation.db.TEXT_LAYER_LABELS`). Building is idempotent:
-chunks that already match the notes and the embedder are left alone; a change to either
-rebuilds them.
+with a vector index on Chunk.embedding (cosine) and a full-text index on Chunk.text. It sits
+beside the course's 75 nodes and 132 relationships, never counted in them
+(`course.foundation.db.TEXT_LAYER_LABELS`). Loading the graph does not build it: notebook 13
+does (`build_text_layer`), `python -m course load` does, and a search builds it on first use
+when it is missing (`ensure_text_layer`). Building is idempotent: chunks that already match
+the notes and the embedder are left alone; a change to either rebuilds them.
 
 The embedder's name is stored on every chunk, and `stored_embedder(db)` reads it back, so
 retrieval refuses to query vectors of one model with a question embedded by another.
@@ -16,7 +17,7 @@ retrieval refuses to query vectors of one model with a question embedded by anot
 >>> split_into_chunks("Paging maps pages of a process to frames of RAM. A TLB caches recent "
 ...                   "translations of page numbers. It is fast.")
 ['Paging maps pages of a process to frames of RAM.', 'A TLB caches recent translations of page numbers. It is fast.']
->>> layer = text_layer_counts(db)
+>>> layer = ensure_text_layer(db)     # built here if the graph has none yet
 >>> layer["embedder"], layer["dimension"], layer["chunk_links"] == layer["chunks"]
 ('wordllama', 256, True)
 """
@@ -28,6 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from course.foundation.dataset import loading
 from course.foundation.db import Database
 from course.foundation.errors import CourseError
 from course.retrieval.embeddings import Embedder, make_embedder
@@ -89,6 +91,19 @@ def build_text_layer(db: Database, embedder: Embedder | None = None, *,
         db.query(f"MATCH (c:{CHUNK_LABEL}) DETACH DELETE c")
         _ensure_indexes(db, embedder.dimension)
         _write_chunks(db, planned, embedder, progress)
+    return text_layer_counts(db)
+
+
+def ensure_text_layer(db: Database, embedder: str | None = None) -> dict[str, Any]:
+    """The text layer's counts, building it first if the graph has none (a search's first use).
+
+    The same chunks as `python -m course load` makes: `embedder` (default COURSE_EMBEDDER, else
+    wordllama) is used only when there is nothing yet. One builder at a time per graph.
+    """
+    if stored_embedder(db) is None:
+        with loading(db):
+            if stored_embedder(db) is None:   # another process may have built it meanwhile
+                return build_text_layer(db, make_embedder(embedder))
     return text_layer_counts(db)
 
 

@@ -15,10 +15,10 @@ from course.foundation.language import language_of
 
 WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no": "No.",
                 "none": "I found nothing in the graph for that.",
-                "cut": " (The list may be incomplete.)"},
+                "cut": " (The list may be incomplete.)", "empty": "none"},
          "hi": {"then": "phir", "and": "aur", "more": "aur", "yes": "Haan.", "no": "Nahi.",
                 "none": "Graph mein iske liye kuch nahi mila.",
-                "cut": " (List adhoori ho sakti hai.)"}}
+                "cut": " (List adhoori ho sakti hai.)", "empty": "koi nahi"}}
 MAX_ITEMS = 10
 MAX_TEXT = 400
 NOTE_COLUMNS = {"note", "text"}   # a note's rows: quoted, the note named
@@ -66,6 +66,8 @@ def shorten(text: str, limit: int = MAX_TEXT) -> str:
 
 def _join(items: list[str], lang: str, *, ordered: bool = False) -> str:
     w = WORDS[lang]
+    if not items:   # an empty list in a row: a student in no club
+        return w["empty"]
     if ordered:
         return f", {w['then']} ".join(items)
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {w['and']} {items[-1]}"

@@ -134,10 +134,15 @@ def _section(text: str, heading: str) -> str:
     return m[1] if m else ""
 
 
+def _unescape(match: re.Match[str]) -> str:
+    code = match[1]
+    return chr(int(code[1:], 16)) if len(code) == 5 else {"n": "\n", "r": "\r", "t": "\t"}.get(code, code)
+
+
 def literal_value(text: str) -> Any:
     text = text.strip()
-    if text.startswith("'") and text.endswith("'"):
-        return text[1:-1].replace("\\'", "'")
+    if text.startswith("'") and text.endswith("'"):   # course.pipeline.schema.cypher_literal's escapes
+        return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", _unescape, text[1:-1])
     return int(text) if re.fullmatch(r"-?\d+", text) else text
 
 

@@ -29,6 +29,10 @@ from course.llm.sentinels import SENTINEL_QUERY
 log = logging.getLogger(__name__)
 
 
+ANSWER_FAILED = ("The offline provider could not write this answer from the rows (a bug in its "
+                 "rules; the details are in the log): the rows themselves are the answer.")
+
+
 class OfflineLLM(LLM):
     """Rule-based text-to-Cypher and answer writer: deterministic, no service, no key.
 
@@ -49,15 +53,19 @@ class OfflineLLM(LLM):
 
     def complete(self, prompt: str, *, system: str | None = None) -> Completion:
         started = time.perf_counter()
+        answering = is_answer_prompt(prompt)
         try:
-            if is_answer_prompt(prompt):
+            if answering:
                 text = write_answer(prompt)
             else:
                 self.last_intent, text = translate(parse_prompt(prompt, system), lexicon=self.lexicon,
                                                    intents=self.intents)
         except Exception:  # noqa: BLE001 - a question must never crash the provider
             log.exception("the offline provider failed on a prompt")
-            self.last_intent, text = "rules failed (a bug; see the log)", SENTINEL_QUERY
+            if answering:   # an answer is prose: never the sentinel query
+                text = ANSWER_FAILED
+            else:
+                self.last_intent, text = "rules failed (a bug; see the log)", SENTINEL_QUERY
         return Completion(text, self.name, self.model, Usage(None, None, elapsed_ms(started)))
 
     def chat(self, system: str | None, messages: Sequence[Message],
