@@ -149,11 +149,11 @@ def _plan(verb: argparse.ArgumentParser) -> None:
 
 
 def _search(verb: argparse.ArgumentParser) -> None:
-    from course.retrieval.search import DEFAULT_K, DEFAULT_MODE, MAX_K, MODES
+    from course.retrieval.search import BEST_MODE, DEFAULT_K, MAX_K, MODES
 
     _questions(verb, "query")
-    verb.add_argument("--mode", choices=MODES, default=DEFAULT_MODE,
-                      help=f"how to search (default {DEFAULT_MODE})")
+    verb.add_argument("--mode", choices=MODES, default=BEST_MODE,
+                      help=f"how to search (default {BEST_MODE}, the best measured)")
     verb.add_argument("--k", type=whole_number("--k", DEFAULT_K, most=MAX_K), default=DEFAULT_K,
                       help=f"how many results, 1-{MAX_K} (default {DEFAULT_K})")
 

@@ -32,6 +32,9 @@ ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
     # else offline): the choice is taught in notebook 07, the default is used from 05 on.
     ("course.pipeline.agent", "course.llm.registry"),
+    # The chat of notebook 08 answers with the pipeline; a learner who has built the tool loop
+    # (11) or the agentic agent (12-14) may chat with it instead, by name.
+    ("course.ui.widgets", "course.planner.planner_tools"),
     # The offline provider (05) plays every part a model plays: its `chat()` is the tool
     # loop's policy (taught in 11) and the agentic agent's roles (taught in 12), as a
     # model's chat() is there from the start.

@@ -284,7 +284,7 @@ def test_cli_search_json_is_one_object_per_query_best_first(college_db):
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0 and len(records) == 2
     assert set(records[0]) == {"query", "mode", "embedder", "results"}
-    assert (records[0]["mode"], records[0]["embedder"]) == ("hybrid", "wordllama")
+    assert (records[0]["mode"], records[0]["embedder"]) == ("parent", "wordllama")
     assert [set(r) for r in records[0]["results"]] == [{"note", "concept", "score", "text"}] * 2
     assert records[0]["results"][0]["note"] == "N17" and records[1]["results"][0]["note"] == "N20"
     scores = [r["score"] for r in records[0]["results"]]
@@ -347,16 +347,19 @@ def test_an_embedder_that_cannot_run_stops_the_load_before_it_writes(empty_db, m
 
 def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(college_db):
     from course.agents.agentic_tools import search_notes
-    from course.retrieval.search import agent_search, note_search
+    from course.retrieval.search import AGENT_MODE, agent_search, note_search
 
     assert agent_search(college_db) is not search_notes
-    rows = agent_search(college_db)(college_db, "What is a race condition?")
-    expected = search(college_db, "What is a race condition?", mode="hybrid", k=5)
+    clear = "How does an operating system let a process use more memory than the machine physically has?"
+    rows = agent_search(college_db)(college_db, clear)          # the best note clears the bar
+    expected = search(college_db, clear, mode=AGENT_MODE, k=5)
     assert [r[0] for r in rows.rows] == [h.note for h in expected]
     assert rows.columns == ["note", "concept", "score", "text"]
+    short = agent_search(college_db)(college_db, "What is a race condition?")   # it does not:
+    assert [r[0] for r in short.rows] == ["N17"]                # the notes that hold its terms
     college_db.query("MATCH (c:Chunk) DETACH DELETE c")          # a graph with no text layer yet
     assert agent_search(college_db) is not search_notes           # built again on first use
-    assert agent_search(college_db)(college_db, "What is a race condition?").rows == rows.rows
+    assert agent_search(college_db)(college_db, "What is a race condition?").rows == short.rows
     college_db.query("MATCH (x) WHERE x:Note OR x:Chunk DETACH DELETE x")   # nothing to chunk
     assert agent_search(college_db) is search_notes
     assert note_search(k=2).__name__ == "run"
@@ -373,3 +376,24 @@ def test_the_learners_agent_answers_from_the_note_and_names_it(college_db):
     assert result.sub_questions[0].tool == "search_notes"
     refused = agent.answer("What is Payal's favourite colour?")   # grounding still refuses
     assert refused.status != "answered"
+
+
+def test_course_search_and_the_agent_default_to_the_best_measured_mode(college_db):
+    """Issue 23: hybrid measured below parent and vector, yet was the default."""
+    from course.__main__ import build_parser
+    from course.retrieval.search import AGENT_MODE, BEST_MODE, MODES
+
+    questions = load_search_questions()
+    mrr = {mode: score_search(college_db, questions, mode=mode)["mrr"] for mode in MODES}
+    assert mrr[BEST_MODE] == max(mrr.values()) and mrr[BEST_MODE] > mrr["hybrid"]
+    assert build_parser().parse_args(["search", "x"]).mode == BEST_MODE == AGENT_MODE
+
+
+def test_a_note_is_evidence_when_similar_enough_and_clearly_ahead(college_db):
+    """Issue 23: the note search's best score is a signal the agent can weigh."""
+    from course.retrieval.search import BEST_MODE, clears
+
+    learner = "How does an operating system let a process use more memory than the machine physically has?"
+    hits = search(college_db, learner, mode=BEST_MODE, k=2)
+    assert clears(hits) and hits[0].note == "N20"
+    assert not clears(search(college_db, "What is the weather in Delhi?", mode=BEST_MODE, k=2))

@@ -171,8 +171,8 @@ def test_the_widget_displays_as_a_widget_with_a_plain_summary(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     bundle = chat._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert bundle["text/plain"].startswith("Chat with the college graph: 0 questions asked; answers "
-                                           "from Scripted (scripted).")
+    assert bundle["text/plain"].startswith("Chat with the college graph: 0 questions asked; the "
+                                           "pipeline of notebook 05 answers, with Scripted (scripted).")
 
 
 def test_the_chat_on_the_offline_provider(college_db, tmp_path):

@@ -153,24 +153,39 @@ class AgenticAgent(Agent):
         if call is None:    # no tool is left to try on this part
             run.step("router", f"no tool left for {rewritten!r}", usage, roles.name, roles.model)
             return
-        started = time.perf_counter()
-        out = toolbox.run(call.name, call.arguments)
-        record = CallRecord(call.name, call.arguments, out.error is None, out.error,
-                            len(out.rows), 0, (time.perf_counter() - started) * 1000)
-        step = run.step("router", f"{call.name} for {rewritten!r}", usage, roles.name,
-                        roles.model, record)
-        step.tools_ms = record.ms
+        tool, out = call.name, self._run_tool(run, toolbox, call.name, call.arguments, rewritten,
+                                               usage, roles)
         if out.llm_calls:   # text2cypher's own calls (the pipeline writes Cypher, then answers)
             run.step("text2cypher", f"{out.llm_calls} call(s) of the notebook-05 agent",
                      Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model,
                      calls=out.llm_calls)
-        if call.name == "answer_given" and not run.found() and not context:
+        if tool == "text2cypher" and out.status == "out_of_scope" and \
+                "search_notes" in {t.name for t in toolbox.specs(without=tried)}:
+            # text2cypher before refusal, then the notes: a note that clears the search's
+            # evidence bar answers what no query could (a refusal only when both say no)
+            notes = self._run_tool(run, toolbox, "search_notes", {"query": rewritten}, rewritten,
+                                   Usage(), roles)
+            if notes.found:
+                tool, out = "search_notes", notes
+        if tool == "answer_given" and not run.found() and not context:
             out.status, out.answer = "failed", ""   # an answer that rests on nothing found
             out.error = "answer_given needs results found before it; nothing was found yet."
-        sub = self._sub_question(part, rewritten, call.name, out, round_, number, mentions)
+        sub = self._sub_question(part, rewritten, tool, out, round_, number, mentions)
         if not sub.answer and self.writes_answer:
             sub.answer = self._write(run, sub)
         run.sub_questions.append(sub)
+
+    def _run_tool(self, run: Run, toolbox: Toolbox, name: str, arguments: dict[str, Any],
+                  rewritten: str, usage: Usage, roles: ChatRoles) -> ToolOutput:
+        """One tool call, kept as a router step with its record."""
+        started = time.perf_counter()
+        out = toolbox.run(name, arguments)
+        record = CallRecord(name, arguments, out.error is None, out.error,
+                            len(out.rows), 0, (time.perf_counter() - started) * 1000)
+        step = run.step("router", f"{name} for {rewritten!r}", usage, roles.name,
+                        roles.model, record)
+        step.tools_ms = record.ms
+        return out
 
     def _sub_question(self, part: str, rewritten: str, tool: str, out: ToolOutput, round_: int,
                       number: int, mentions: Sequence[Any]) -> SubQuestion:
@@ -185,7 +200,7 @@ class AgenticAgent(Agent):
     def _values(self, rows: Sequence[Sequence[Any]]) -> list[tuple[str, Any]]:
         """(label, value) of the cells of the first rows that are graph values, in order."""
         values: list[tuple[str, Any]] = []
-        for row in rows[:3]:
+        for row in rows[:10]:    # "each of them" stands for all of them
             for cell in row:
                 if isinstance(cell, str):
                     values += [(m.label, m.value) for m in self.link(cell) if m.value == cell][:1]

@@ -287,10 +287,12 @@ class Toolbox:
                           result.llm_calls, result.input_tokens, result.output_tokens)
 
     def notes(self, query: str) -> ToolOutput:
-        """The notes the search finds that hold every term asked about (`grounded`)."""
+        """The notes the search finds that hold every term asked about (`grounded`); a search
+        that weighs its own evidence (notebook 13's, by similarity) is taken at its word."""
         rows = self.search(self.db, query)
-        return ToolOutput("search_notes", {"query": query}, rows.columns,
-                          grounded(query, rows.columns, rows.rows),
+        kept = (list(map(list, rows.rows)) if getattr(self.search, "weighs_evidence", False)
+                else grounded(query, rows.columns, rows.rows))
+        return ToolOutput("search_notes", {"query": query}, rows.columns, kept,
                           getattr(rows, "cypher", None) or SEARCH_NOTES)
 
 

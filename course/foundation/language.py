@@ -34,6 +34,9 @@ class Words:
 
     hinglish: frozenset[str]
     referring: frozenset[str]
+    each_of_them: tuple[str, ...]
+    pronouns: frozenset[str]
+    person_pronouns: frozenset[str]
     continuing: tuple[str, ...]
     question_words: frozenset[str]
     english_question_words: frozenset[str]
@@ -77,7 +80,6 @@ def default_words() -> Words:
 
 
 WORDS = default_words()
-
 
 def language_of(question: str) -> str:
     """'hi' for Hinglish (two or more Hindi function words, or one in a short question), else 'en'."""

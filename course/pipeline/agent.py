@@ -216,7 +216,7 @@ class Agent:
             rows = self._run(result, attempt, cypher)
         except _Retry as retry:
             return retry.hint
-        if self._is_sentinel(result, attempt, rows):   # OUT_OF_SCOPE or READ_ONLY: final
+        if self._is_sentinel(result, attempt, rows, context, list(self.schema.labels)):   # final
             return None
         self._report("rows", rows)
         if not rows.rows:
@@ -265,13 +265,15 @@ class Agent:
         return rows
 
     @staticmethod
-    def _is_sentinel(result: Result, attempt: Attempt, rows: Rows) -> bool:
+    def _is_sentinel(result: Result, attempt: Attempt, rows: Rows, context: str = "",
+                     labels: list[str] | None = None) -> bool:
         """True when the rows are one of the model's own refusals, OUT_OF_SCOPE (not about this
-        graph) or READ_ONLY (a write), and then the result is settled with its status and answer."""
+        graph) or READ_ONLY (a write), and then the result is settled with its status and answer
+        (`context` and `labels` say which refusal: `Result.refuse`)."""
         sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
         if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
-            result.refuse("out_of_scope")
+            result.refuse("out_of_scope", context=context, labels=labels or [])
         elif sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"
             result.refuse("blocked", "The question asks to change the data.")

@@ -25,12 +25,14 @@ import hashlib
 import html
 import json
 from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
 from course.foundation.db import cell_values
 from course.llm.errors import redact
 from course.pipeline.linking import Mention
 from course.pipeline.prompts import BLOCKED_ANSWER, OUT_OF_SCOPE_ANSWER
+from course.pipeline.refusal import refusal
 
 # What became of a question (or of one part of it): the one type every status is.
 Status = Literal["answered", "out_of_scope", "blocked", "failed"]
@@ -247,7 +249,8 @@ class Result:
     language: str = "en"
     from_memory: bool = False
 
-    def refuse(self, status: Refusal, error: str | None = None) -> None:
+    def refuse(self, status: Refusal, error: str | None = None, *, context: str | None = None,
+               labels: Sequence[str] = ()) -> None:
         """Say no in the question's language: out of scope, or blocked (a change to the data).
 
         >>> result = Result("Kal barish hogi kya?", language="hi")
@@ -257,6 +260,9 @@ class Result:
         """
         self.status, self.error = status, error
         self.answer = (OUT_OF_SCOPE_ANSWER if status == "out_of_scope" else BLOCKED_ANSWER)[self.language]
+        if status == "out_of_scope":   # not followed, or "who do you mean?" (`context`, `labels`)
+            self.answer = refusal(self.question, self.mentions, language=self.language,
+                                  context=context, labels=labels) or self.answer
 
     def values(self) -> list[Any]:
         """Every value in the rows, lists flattened, in order, once each."""

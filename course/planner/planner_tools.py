@@ -114,3 +114,36 @@ def learner_agent(db: Database, llm: LLM | None = None, *, memory: Memory | None
     notebook 13's search behind search_notes when the graph has its text layer."""
     return AgenticAgent(db, llm or make_llm(), memory=memory, tools=learner_tools(),
                         search=agent_search(db), **options)
+
+
+# The three agents a learner builds, by the name `course ask --agent` and the chat take.
+AGENTS = {"pipeline": "the pipeline of notebook 05", "tools": "the tool loop of notebook 11",
+          "agentic": "the agentic agent of notebooks 12-14"}
+
+
+def make_agent(kind: str, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
+               **options: Any) -> Any:
+    """The pipeline, the tool loop or the learner's agentic agent, by name; `options` go to it.
+
+    >>> type(make_agent("tools", db, make_llm("offline"))).__name__
+    'ToolAgent'
+    """
+    from course.agents.tools import ToolAgent
+    from course.pipeline.agent import Agent
+
+    if kind not in AGENTS:
+        raise InvalidInput(f"Unknown agent {str(kind)[:40]!r}: choose one of {', '.join(AGENTS)}.")
+    llm = llm or make_llm()
+    if kind == "tools":
+        return ToolAgent(db, llm, memory=memory, **options)
+    if kind == "agentic":
+        return learner_agent(db, llm, memory=memory, **options)
+    return Agent(db, llm, memory=memory, **options)
+
+
+def agent_kind(agent: Any) -> str:
+    """Which of the three an agent is ('pipeline' for any other notebook-05 `Agent`)."""
+    from course.agents.tools import ToolAgent
+
+    return ("agentic" if isinstance(agent, AgenticAgent) else
+            "tools" if isinstance(agent, ToolAgent) else "pipeline")

@@ -106,17 +106,27 @@ class ChatSession:
         self.messages: list[Message] = []
 
     @classmethod
-    def start(cls, db: Any = None, *, llm: Any = None, memory: Any = None) -> "ChatSession":
+    def start(cls, db: Any = None, *, llm: Any = None, memory: Any = None,
+              agent: str = "pipeline") -> "ChatSession":
         """A session on `db` (default: `course.connect()`) with short-term memory.
 
-        `llm` defaults to the provider COURSE_LLM or your keys choose (offline without a key).
+        `llm` defaults to the provider COURSE_LLM or your keys choose (offline without a key);
+        `agent` is "pipeline" (notebook 05), "tools" (11) or "agentic" (12-14).
         """
         from course.foundation.connection import connect
-        from course.pipeline.agent import Agent
         from course.pipeline.memory import ShortTermMemory
+        from course.planner.planner_tools import make_agent
 
         db = db if db is not None else connect()
-        return cls(Agent(db, llm, memory=memory if memory is not None else ShortTermMemory()))
+        return cls(make_agent(agent, db, llm,
+                              memory=memory if memory is not None else ShortTermMemory()))
+
+    @property
+    def agent_name(self) -> str:
+        """Which agent answers, in words: "the agentic agent of notebooks 12-14"."""
+        from course.planner.planner_tools import AGENTS, agent_kind
+
+        return AGENTS[agent_kind(self.agent)]
 
     @property
     def provider(self) -> str:
@@ -215,8 +225,8 @@ class ChatWidget:
         self.question.observe(self._on_text, names="value")
         self.send_button.on_click(lambda _: self.ask(self.question.value))
         self.new_button.on_click(lambda _: self.new_chat())
-        self.title = w.HTML(f"<b>Ask the college graph</b> <small>· answers from "
-                            f"{_esc(session.provider_name)}</small>")
+        self.title = w.HTML(f"<b>Ask the college graph</b> <small>· {_esc(session.agent_name)} · "
+                            f"answers from {_esc(session.provider_name)}</small>")
         left = w.VBox([self.title, self.conversation,
                        w.HBox([self.question, self.send_button, self.new_button]), self.status],
                       layout=w.Layout(width="44%", padding="0 8px 0 0"))
@@ -324,7 +334,7 @@ class ChatWidget:
     def summary(self) -> str:
         asked = sum(m.role == "user" for m in self.session.messages)
         return (f"Chat with the college graph: {asked} question{'s' if asked != 1 else ''} "
-                f"asked; answers from {self.session.provider}.")
+                f"asked; {self.session.agent_name} answers, with {self.session.provider}.")
 
     def __repr__(self) -> str:
         return f"<ChatWidget: {self.summary()}>"
@@ -338,6 +348,8 @@ class ChatWidget:
         return bundle
 
 
-def open_chat(db: Any = None, *, llm: Any = None, background: bool = True) -> ChatWidget:
-    """The chat, ready to show: `open_chat(db)` as the last line of a notebook cell."""
-    return ChatWidget(ChatSession.start(db, llm=llm), background=background)
+def open_chat(db: Any = None, *, llm: Any = None, agent: str = "pipeline",
+              background: bool = True) -> ChatWidget:
+    """The chat, ready to show: `open_chat(db)` as the last line of a notebook cell;
+    `agent="agentic"` chats with notebook 12-14's agent, `"tools"` with notebook 11's."""
+    return ChatWidget(ChatSession.start(db, llm=llm, agent=agent), background=background)

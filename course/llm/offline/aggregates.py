@@ -57,7 +57,7 @@ def per_group(reading: Reading) -> str | None:
     group = next((label for label in reading.schema.labels
                   if re.fullmatch(reading.lexicon.label(label), m[2])), None)
     if group is None:
-        return None
+        return _per_value(reading, m[2])
     loop = reading.self_loop(group)
     counted = next((t for t in reading.targets() if t != group), group if loop else None)
     hop = resolve(reading, group, counted) if counted else None
@@ -67,6 +67,21 @@ def per_group(reading: Reading) -> str | None:
     noun = plural(counted) if counted != group else loop_noun(loop or "")
     return (f"MATCH (g:{group})\nOPTIONAL MATCH {hop_match(reading, hop, 'g', f'k:{counted}', rel='')}\n"
             f"RETURN g.{name} AS {alias(group, name)}, count(DISTINCT k) AS {noun}")
+
+
+def _per_value(reading: Reading, word: str) -> str | None:
+    """'How many students are in each branch?': counted per value of the asked label's property."""
+    targets = reading.targets()
+    if len(targets) != 1:
+        return None
+    label = targets[0]
+    props = [p for p in reading.schema.labels.get(label, [])
+             if p not in ("id", reading.schema.display(label))
+             and re.fullmatch(reading.lexicon.prop(p), word)]
+    if len(props) != 1:
+        return None
+    return (f"MATCH (t:{label})\nRETURN t.{props[0]} AS {props[0]}, "
+            f"count(DISTINCT t) AS {plural(label)}")
 
 
 def _extreme_property(reading: Reading, label: str, prop: str, pick: str | None = None) -> str:
@@ -221,3 +236,33 @@ def ranking(reading: Reading) -> str | None:
                     f"RETURN s.{name} AS {alias(p.start, name)}{extra}, r.{prop} AS {prop}\n"
                     f"ORDER BY {order}, s.{name}")
     return None
+
+
+def average(reading: Reading) -> str | None:
+    """The average of a number property over the asked nodes: "the average year of students",
+    "average credits of the subjects Aarav studies". One label, one number property asked."""
+    return _of_numbers(reading, "avg", "average")
+
+
+def total(reading: Reading) -> str | None:
+    """The sum of a number property: "the total credits of the subjects Payal takes"; a total
+    of no number property ("the total number of students") is a count's."""
+    return _of_numbers(reading, "sum", "total")
+
+
+def _of_numbers(reading: Reading, function: str, name: str) -> str | None:
+    if reading.has("each"):
+        return None
+    targets = reading.targets()
+    label = next((t for t in targets if all(t != e.label for e in reading.entities)), None)
+    if label is None:
+        return None
+    numeric = [p for p in reading.asked_properties(label, reading.schema.labels.get(label, []))
+               if f"{label}.{p}" in reading.schema.numbers]
+    if len(numeric) != 1:
+        return None
+    body = conditions(reading, label, reading.entities)
+    if body is None:
+        return None
+    match, conds = body
+    return f"{match}{where(conds)}\nRETURN {function}(t.{numeric[0]}) AS {name}_{numeric[0]}"

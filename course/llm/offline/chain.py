@@ -25,9 +25,10 @@ import re
 
 from course.llm.offline.lexicon import Lexicon
 
-_OWNER = r"(?:§\d+(?: ?'?s|'| ka| ki| ke)\s+)$"          # "§0's friends", "§0 ke dost"
+_OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+)$"   # "§0's friends", "friends' friends"
 FOLLOWS = re.compile(r"It follows: ([\w, ]+)\.")   # what a template's description says it traverses
-_OF = r"^\s+of\s+(?:the\s+)?(?:§\d+|{word})"          # "friends of §0", "friends of the members"
+# "friends of §0", "friends of the members", "friends of the president of §0"
+_OF = r"^\s+of\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
 
 
 def traversed(query: str) -> set[str]:
@@ -49,7 +50,8 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     found = [(m.span(), t) for t, regex in regexes.items() for m in re.finditer(regex, text)]
     steps: dict[tuple[int, int], set[str]] = {}
     for (a, b), _ in found:
-        if re.search(_OWNER, text[:a]) or re.match(_OF.format(word=any_word), text[b:]):
+        if re.search(_OWNER.format(word=any_word), text[:a]) or \
+                re.match(_OF.format(word=any_word), text[b:]):
             # a word that overlaps another relationship word names its types too ("part of")
             steps[a, b] = {t for (c, d), t in found if c < b and a < d}
     return [(text[a:b], types) for (a, b), types in sorted(steps.items())]

@@ -179,6 +179,14 @@ def follow_up(prompt: Prompt, reading: Reading) -> Reading:
 
 
 def is_follow_up(reading: Reading) -> bool:
-    """'and Computer Networks?', 'aur Rahul ka?': names and filler words only."""
+    """'and Computer Networks?', 'aur Rahul ka?': names and filler words only.
+
+    A question that asks something of its own ("Tell me about Karan", "Who is Sneha?") is a
+    new question, not the last one about a new name, unless it says it goes on ("and what
+    about Karan?").
+    """
     words = [w for w in re.findall(r"§\d+|[a-z]+", reading.text)]
+    asks = any(not w.startswith("§") for w in words) and reading.has("profile")
+    if asks and not reading.has("follow_on"):     # a bare "Karan?" still goes on
+        return False
     return bool(reading.entities) and all(w.startswith("§") or w in reading.lexicon.filler for w in words)

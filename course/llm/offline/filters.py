@@ -156,6 +156,9 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
         conds += c
         if len(hop.patterns) == 1:
             conds += rel_filters(reading, hop.patterns[0], f"r{i}")
+        else:    # "the friends of §0's president": the role is on the first link
+            conds += rel_filters(reading, hop.patterns[0], f"r{i}a") + \
+                rel_filters(reading, hop.patterns[1], f"r{i}")
     if not entities:
         lines.append(f"MATCH (t:{target})")
         reached = " ".join(line for line, _ in rel_filter_hops(reading, target))

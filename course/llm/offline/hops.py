@@ -10,8 +10,9 @@ two through a third label; none or several left means the rules do not know (the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow
 from course.llm.offline.prompt import Pattern
 from course.llm.offline.reading import Reading
@@ -19,7 +20,7 @@ from course.llm.offline.reading import Reading
 
 def direction(reading: Reading) -> str:
     """For a relationship between two nodes of one label: 'in', 'out' or '' (either way)."""
-    if reading.has("direction_out"):
+    if reading.has("direction_out") or reading.has("part_of_name"):
         return "out"
     if reading.has("direction_in") or reading.has("part_in"):
         return "in"
@@ -49,6 +50,22 @@ def resolve(reading: Reading, start: str, target: str | None, *, strict: bool = 
     if not candidates and target is not None and target != start:
         return _two_steps(reading, start, target, cues)
     named = [p for p in candidates if p.type in cues]
+    if target is not None and cues:
+        # "§0's friends' subjects", "a project that requires §0": a chain the words name
+        # step by step goes before a direct link that leaves a named step out
+        steps = [types for _, types in chained(reading.text, reading.lexicon)]
+        must = set().union(*steps) if steps else set()
+        followed = bool(named) and (not must or any(p.type in must for p in named))
+        # "projects that need a skill §0 has": words name links the direct one does not cover
+        extra = set(_verb_cues(reading)) - {p.type for p in named}
+        if followed and extra and not steps and len(named) == 1 and target != start:
+            composed = _named_chain(reading, start, target, cues, [extra])
+            if composed is not None and extra <= {p.type for p in composed.patterns}:
+                return composed
+        if not followed and (steps or target != start):
+            composed = _named_chain(reading, start, target, cues, steps)
+            if composed is not None:
+                return composed
     if cues and (named or strict):
         candidates = named
     if target is None and len({(p.type, other(p, start)) for p in candidates}) > 1:
@@ -83,13 +100,66 @@ def _two_steps(reading: Reading, start: str, target: str, cues: list[str]) -> Ho
     return Hop((first, second), (start, middle, target))
 
 
+def _named_chain(reading: Reading, start: str, target: str, cues: list[str],
+                 steps: list[set[str]]) -> Hop | None:
+    """The one chain start - middle - target whose two relationships the words both name and
+    which traverses every step a possessive names ("§0's friends": a friend hop first); a
+    link of a label to itself only where the words name it. None when none or several fit."""
+    must = set().union(*steps) if steps else set()
+    # a link is named by its words, or by a word for a value of its property ("the president")
+    valued = {q for q, words in reading.lexicon.value_words.items()
+              if words and re.search(words, reading.text)}
+    cues = list(cues) + [p.type for p in reading.schema.patterns if valued & set(p.props)]
+    chains = []   # (first pattern, second pattern, middle label)
+    for first in reading.schema.touching(start):
+        middle = other(first, start)
+        for second in reading.schema.touching(middle):
+            if other(second, middle) != target or first.type not in cues or second.type not in cues:
+                continue
+            if (first.start == first.end and first.type not in must) or \
+                    (second.start == second.end and second.type not in must):
+                continue
+            if not _each_step_once(steps, (first.type, second.type)):
+                continue
+            chains.append((first, second, middle))
+    if len({(f.type, s.type, m) for f, s, m in chains}) != 1:
+        return None
+    first, second, middle = chains[0]
+    for step in must:     # "§0's friends' friends' subjects" names more hops than two
+        cue = reading.lexicon.relation(step)
+        if cue and len(re.findall(cue, reading.text)) > [first.type, second.type].count(step):
+            return None
+    return Hop((first, second), (start, middle, target))
+
+
+def _verb_cues(reading: Reading) -> list[str]:
+    """The links the question's words name, leaving out the nouns that name a label as well
+    (a plural noun of a label names the label, not only a link)."""
+    text = reading.text
+    for label in reading.schema.labels:
+        noun = reading.lexicon.label(label)
+        text = re.sub(noun, " ", text) if noun else text
+    return replace(reading, text=text).relations()
+
+
+def _each_step_once(steps: list[set[str]], types: tuple[str, str]) -> bool:
+    """Does each named step get a hop of its own ("friends' friends' friends" is three)?"""
+    if len(steps) > len(types):
+        return False
+    if len(steps) == 2:
+        return bool({types[0]} & steps[0] and {types[1]} & steps[1]
+                    or {types[1]} & steps[0] and {types[0]} & steps[1])
+    return not steps or bool(steps[0] & set(types))
+
+
 def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "r") -> str:
     """`(left)-[r:TYPE]->(right:Label)` (or via a middle node) for a resolved Hop."""
     way = direction(reading)
     if len(hop.patterns) == 1:
         return f"({left}){arrow(hop.patterns[0], hop.labels[0], rel, direction=way)}({right})"
-    first, second = hop.patterns
-    return (f"({left}){arrow(first, hop.labels[0], direction=way)}(:{hop.labels[1]})"
+    first, second = hop.patterns     # the first link is `{rel}a`: a filter may need it
+    return (f"({left}){arrow(first, hop.labels[0], f'{rel}a' if rel else '', direction=way)}"
+            f"(:{hop.labels[1]})"
             f"{arrow(second, hop.labels[1], rel, direction=way)}({right})")
 
 

@@ -17,7 +17,8 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from course.llm.offline.aggregates import common, count, extreme, most, per_group, ranking
+from course.llm.offline.aggregates import (average, common, count, extreme, most, per_group,
+                                           ranking, total)
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import conditions, filters
 from course.llm.offline.hops import Hop, direction, other, resolve, twice
@@ -187,10 +188,27 @@ def properties(reading: Reading) -> str | None:
     return f"MATCH (e:{label})\nWHERE e.{name} IN [{values}]\nRETURN {cols}"
 
 
+def each_of(reading: Reading) -> Reading:
+    """"What skills do §0 and §1 each have?": every name on its own, as one group whose rows
+    say whose they are (not the skills both have). Other readings are returned as they are."""
+    people = reading.entities
+    if len(people) < 2 or len({e.label for e in people}) != 1 or not reading.has("each") \
+            or any(isinstance(e.value, tuple) for e in people):
+        return reading
+    listed = re.search(r"§0(?:(?:,|,? and|,? aur|,? &) (?:§\d+))+", reading.text)
+    if listed is None or len(re.findall(r"§\d+", listed[0])) != len(people):
+        return reading
+    first = people[0]
+    group = replace(first, value=tuple(str(e.value) for e in people))
+    text = reading.text[:listed.start()] + "§0" + reading.text[listed.end():]
+    return replace(reading, text=text, entities=[group])
+
+
 def related(reading: Reading) -> str | None:
     """Nodes linked to the named ones: who studies DBMS, Payal's clubs, dbms and debate dono."""
     if not reading.entities:
         return None
+    reading = each_of(reading)
     targets = [t for t in reading.targets()]
     target = next((t for t in targets if all(t != e.label for e in reading.entities)
                    or reading.self_loop(t) or direction(reading)), None)
@@ -263,6 +281,8 @@ INTENTS: tuple[Intent, ...] = (
     ("most / fewest", "most", most),
     ("most / fewest", "least", most),
     ("in common", "common", common),
+    ("average", "average", average),
+    ("total", "total", total),
     ("count", "count", count),
     ("ranking", "rank", ranking),
     ("yes or no", "yes_no", yes_no),

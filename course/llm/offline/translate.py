@@ -90,6 +90,8 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks
+    if reading.has("write") and reading.has("why_how"):   # asks about a change: not for a query
+        return "a question about a change, not a request", SENTINEL_QUERY
     if reading.has("write"):
         return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading):
@@ -112,5 +114,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
                 return f"{found[0]}, but the query does not follow {step!r}", SENTINEL_QUERY
             if candidate.has("pairing") and found[0] not in PAIRING_INTENTS:
                 return f"{found[0]}, but the question compares two things", SENTINEL_QUERY
+            if candidate.has("average") and found[0] != "average":   # "average grade": letters
+                return f"{found[0]}, but the question asks for an average", SENTINEL_QUERY
             return found
     return "not understood", SENTINEL_QUERY

@@ -124,7 +124,8 @@ class RuleRouter:
             return ToolCall("answer_given", {"answer": earlier[question_key(question)]})
         words = placeholders(question, mentions)
         scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
-                  if follows_chain(question, mentions, spec) for example in examples(spec)]
+                  if follows_chain(question, mentions, spec) and filters_values(question, spec)
+                  for example in examples(spec)]
         score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
         if best is None or score < self.min_similarity:
             fallback = FALLBACK if FALLBACK in names else (NOTES if NOTES in names else None)
@@ -133,6 +134,25 @@ class RuleRouter:
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
         return ToolCall(best.name, _arguments(best, question, mentions))
+
+
+def filters_values(question: str, spec: ToolSpec) -> bool:
+    """False for a reviewed template that cannot filter on a value the question names by a
+    word ("the team lead of ...", "the president of ...": a role) because no argument of it
+    takes that property; such a question goes to text2cypher, which filters or refuses.
+
+    >>> from course.llm.base import ToolSpec
+    >>> members = ToolSpec("members", "The members. It follows: MEMBER_OF.", {"properties": {}})
+    >>> filters_values("Who is the president of the Debate Society?", members)
+    False
+    """
+    if FOLLOWS.search(spec.description) is None:
+        return True
+    arguments = " ".join(str(p.get("description", ""))
+                         for p in spec.parameters.get("properties", {}).values()).lower()
+    text = question.lower()
+    return not any(words and re.search(words, text) and prop not in arguments
+                   for prop, words in default_lexicon().value_words.items())
 
 
 def follows_chain(question: str, mentions: Sequence[Named], spec: ToolSpec) -> bool:

@@ -13,9 +13,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from course.foundation.language import question_key
+from course.foundation.language import language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
+                                            EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
                                             WRITE_REQUEST, Named, tokens)
@@ -78,6 +79,9 @@ class RuleUpdater:
         else for what it asked about; so do "it" and "its"; "that student" stands for the
         last value of that label.
         """
+        group = _each_of(part, found)
+        if group is not None:
+            return group
         words = part.rstrip().rstrip("?").split()
         out: list[str] = []
         skip = False
@@ -198,6 +202,26 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
         if ordered:
             return ordered[0][1]
     return None
+
+
+def _each_of(part: str, found: Sequence[Found]) -> str | None:
+    """"what clubs is each of them in?" -> "what clubs is each of Payal and Aarav in?": every
+    value of one label the latest part that found several found, in the part's language."""
+    m = EACH_OF_THEM.search(part)
+    if m is None:
+        return None
+    for _, _, got in reversed(found):
+        labels = {label for label, _ in got}
+        values = [str(v) for v in dict.fromkeys(v for _, v in got)]
+        if len(values) > 1 and len(labels) == 1:
+            break
+    else:
+        return None
+    if language_of(part) == "hi":
+        group = f"{', '.join(values[:-1])} aur {values[-1]} mein se har ek"
+    else:
+        group = f"each of {', '.join(values[:-1])} and {values[-1]}"
+    return part[:m.start()] + group + part[m.end():]
 
 
 def _as_question(text: str) -> str:

@@ -1,0 +1,73 @@
+"""What a refusal says: outside the graph, a question not followed, or "who do you mean?".
+
+Introduced in notebook 05. A model answers OUT_OF_SCOPE for three different reasons, and the
+learner should hear which: the question is about nothing the graph holds ("What is the
+weather?"); it names something in the graph but could not be turned into a query (then
+saying "outside my knowledge graph" would be false); or it points back ("uska year?") with
+nothing before it to point at, and the right answer is a question back.
+
+>>> refusal("What is the weather in Delhi?", [], language="en", context="") is None   # outside
+True
+>>> refusal("uska year kya hai?", [], language="hi", context="")
+'"uska" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.'
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from typing import TYPE_CHECKING
+
+from course.foundation.language import WORDS
+
+if TYPE_CHECKING:
+    from course.pipeline.linking import Mention
+
+WHO_IS_MEANT = {
+    "en": 'Who do you mean by "{word}"? Name them in the question, or ask about them first.',
+    "hi": '"{word}" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.',
+}
+NOT_FOLLOWED = {
+    "en": ("I could not answer that from the knowledge graph: it has {names}, but I could not "
+           "work out a query for this question (or the graph holds no such fact). Try other "
+           "words, or ask one part at a time."),
+    "hi": ("Main yeh knowledge graph se answer nahi kar paaya: {names} graph mein hai, par is "
+           "sawaal ki query nahi bana paaya (ya graph mein yeh jaankari nahi hai). Doosre "
+           "shabdon mein, ya ek-ek hissa karke poochho."),
+}
+
+
+def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
+    """The first word of the question that can only stand for someone named before, if any.
+
+    A word in capitals is a name ("the IT branch"); "it" or "they" in a question that names a
+    kind of node may point at it ("the project with the fewest people on it"); "she" may not.
+
+    >>> pronoun("uska year kya hai?"), pronoun("Who is in IT?"), pronoun("Which project is it?", ["Project"])
+    ('uska', None, None)
+    """
+    words = re.findall(r"[A-Za-z]+", question)
+    nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
+    named = any(w.lower() in nouns for w in words)
+    return next((w.lower() for w in words if w.lower() in WORDS.pronouns and not w.isupper()
+                 and (w.lower() in WORDS.person_pronouns or not named)), None)
+
+
+def refusal(question: str, mentions: Sequence[Mention], *, language: str,
+            context: str | None = None, labels: Sequence[str] = ()) -> str | None:
+    """What to say instead of "outside my knowledge graph", or None when that is right.
+
+    `language` is 'en' or 'hi'; `context` the conversation so far (None when the caller does
+    not know it: then no question back); `labels` the graph's labels, the kinds of thing a
+    question may name. `Result.refuse` says it.
+    """
+    lang = language if language in WHO_IS_MEANT else "en"
+    word = pronoun(question, labels)
+    if word and context is not None and not context.strip() and not mentions:
+        return WHO_IS_MEANT[lang].format(word=word)
+    names = list(dict.fromkeys(str(m.value) for m in mentions))
+    if not names:
+        return None
+    shown = ", ".join(names[:-1]) + (" and " if lang == "en" else " aur ") + names[-1] \
+        if len(names) > 1 else names[0]
+    return NOT_FOLLOWED[lang].format(names=shown)
