@@ -19,7 +19,7 @@ from course.agents.agentic import AgenticAgent
 from course.agents.agentic_eval import MULTIPART_SET, NOTES_SET, evaluate_parts, judge, load_parts
 from course.agents.agentic_roles import ChatRoles, RuleRoles
 from course.agents.agentic_run import Run, SubQuestion
-from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, free_tool, search_notes
+from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, free_tool, search_notes
 from course.agents.tools import ToolAgent
 from course.foundation.config import PROJECT_ROOT
 from course.llm.base import ToolCall
@@ -40,7 +40,7 @@ from course.pipeline.schema import introspect
 from fake_llm_server import fake_server, llm_settings_cleared  # noqa: F401  (fixtures)
 from test_cli_ask import ask, records
 
-SPECS = [t.spec() for t in TOOLS]
+SPECS = [t.spec() for t in AGENTIC_TOOLS]
 
 
 def agentic(db, **options) -> AgenticAgent:
@@ -51,17 +51,17 @@ def agentic(db, **options) -> AgenticAgent:
 
 
 def test_every_tool_has_a_description_and_typed_arguments():
-    names = [t.name for t in TOOLS]
+    names = [t.name for t in AGENTIC_TOOLS]
     assert len(names) == len(set(names))
     assert {"text2cypher", "search_notes", "answer_given"} <= set(names)
-    for tool in TOOLS:
+    for tool in AGENTIC_TOOLS:
         spec = tool.spec()
         assert len(spec.description) > 40, tool.name
         assert spec.parameters["required"] == list(spec.parameters["properties"])
 
 
 def test_template_arguments_are_linked_to_graph_values(college_db):
-    box = Toolbox(college_db)
+    box = AgenticToolbox(college_db)
     out = box.run("best_in_subject", {"subject": "dbms"})
     assert out.arguments == {"subject": "DBMS"} and out.rows[:2] == [["Payal", "A+"], ["Aarav", "A"]]
     assert box.run("learning_path", {"start": "1nf", "goal": "bcnf"}).rows == [[["1NF", "2NF", "3NF", "BCNF"]]]
@@ -71,10 +71,10 @@ def test_template_arguments_are_linked_to_graph_values(college_db):
 def test_template_arguments_are_parameters_never_text(college_db):
     before = college_db.counts()
     hostile = "DBMS'}) MATCH (n) DETACH DELETE n //"
-    out = Toolbox(college_db).run("best_in_subject", {"subject": hostile})
+    out = AgenticToolbox(college_db).run("best_in_subject", {"subject": hostile})
     assert out.arguments == {"subject": "DBMS"}       # linked to a value; the rest is not a value
-    assert Toolbox(college_db).run("club_members", {"club": "x') DETACH DELETE n"}).status == "failed"
-    for tool in TOOLS:
+    assert AgenticToolbox(college_db).run("club_members", {"club": "x') DETACH DELETE n"}).status == "failed"
+    for tool in AGENTIC_TOOLS:
         cypher = inspect.getclosurevars(tool.run).nonlocals.get("cypher")
         if cypher is not None:   # a template: each argument is a $parameter of the query
             assert all(f"${arg}" in cypher for arg in tool.parameters["required"]), tool.name
@@ -82,7 +82,7 @@ def test_template_arguments_are_parameters_never_text(college_db):
 
 
 def test_a_bad_tool_call_is_an_output_with_an_error(college_db):
-    box = Toolbox(college_db)
+    box = AgenticToolbox(college_db)
     assert "no tool named" in box.run("drop_tables", {}).error
     assert "needs the argument" in box.run("best_in_subject", {}).error
     assert "needs the argument" in box.run("best_in_subject", {"subject": "  "}).error
@@ -90,7 +90,7 @@ def test_a_bad_tool_call_is_an_output_with_an_error(college_db):
 
 def test_search_notes_joins_terms_with_or_and_a_note_must_hold_them_all(college_db):
     assert search_notes(college_db, "What is a race condition?").rows[0][0] == "N17"
-    out = Toolbox(college_db).run("search_notes", {"query": "What is Payal's branch?"})
+    out = AgenticToolbox(college_db).run("search_notes", {"query": "What is Payal's branch?"})
     assert out.rows == [] and not out.found     # N14 says "branch", not "Payal"
 
 
@@ -100,7 +100,7 @@ def test_a_search_can_be_swapped_for_another(college_db):
     def fake(db, query):   # a stand-in search, named as one
         return Rows(["note", "concept", "score", "text"], [["N99", "Testing", 1.0, "A race is on."]])
 
-    out = Toolbox(college_db, search=fake).run("search_notes", {"query": "race"})
+    out = AgenticToolbox(college_db, search=fake).run("search_notes", {"query": "race"})
     assert out.rows[0][0] == "N99"
 
 
@@ -110,7 +110,7 @@ def test_a_tool_with_a_number_gets_the_questions_number(college_db):
                     "student": {"type": "string", "description": "The student (a Student.name value)"},
                     "days": {"type": "integer", "description": "How many days"}}},
                 lambda box, args: ToolOutput("study_days", dict(args), ["days"], [[args["days"] * 2]]))
-    result = agentic(college_db, tools=TOOLS + (plan,)).answer("Plan 5 days for Payal")
+    result = agentic(college_db, tools=AGENTIC_TOOLS + (plan,)).answer("Plan 5 days for Payal")
     assert result.sub_questions[0].arguments == {"student": "Payal", "days": 5}
     assert result.rows == [[10]]
 
@@ -118,7 +118,7 @@ def test_a_tool_with_a_number_gets_the_questions_number(college_db):
 def test_adding_a_tool_is_one_entry(college_db):
     echo = free_tool("echo_tool", "Says the text back. e.g. 'Echo {text}'", "text", "Any text",
                      lambda box, args: ToolOutput("echo_tool", dict(args), ["text"], [[args["text"]]]))
-    agent = agentic(college_db, tools=TOOLS + (echo,))
+    agent = agentic(college_db, tools=AGENTIC_TOOLS + (echo,))
     result = agent.answer("Echo hello there")
     assert [(s.tool, s.rows) for s in result.sub_questions] == [("echo_tool", [["Echo hello there"]])]
 
@@ -269,7 +269,7 @@ def test_two_questions_in_a_row_share_no_answers(college_db):
     assert first.sub_questions == parts and len(second.critic) == 1
     assert "Payal" not in second.answer
     # and no method keeps state in a default argument (the book's `answers=[]`)
-    for cls in (AgenticAgent, RuleRoles, ChatRoles, RuleRouter, RuleUpdater, RuleCritic, Toolbox):
+    for cls in (AgenticAgent, RuleRoles, ChatRoles, RuleRouter, RuleUpdater, RuleCritic, AgenticToolbox):
         for _, method in inspect.getmembers(cls, inspect.isfunction):
             for parameter in inspect.signature(method).parameters.values():
                 assert not isinstance(parameter.default, (list, dict, set)), (cls, method)
@@ -340,7 +340,7 @@ def test_with_a_model_each_role_is_a_call(college_db):
     assert sorted(map(tuple, result.sub_questions[1].rows)) == [("Coding Club",), ("Debate Society",)]
     assert result.llm_calls == 8 and llm.remaining == 0
     routed = [tools for tools in llm.tool_lists if tools]
-    assert routed[0] == [t.name for t in TOOLS]            # the router saw the whole table
+    assert routed[0] == [t.name for t in AGENTIC_TOOLS]            # the router saw the whole table
     assert "LINKED VALUES" in llm.histories[1][0].content  # and the linked values
 
 
@@ -374,7 +374,7 @@ def test_the_roles_through_a_real_sdk(fake_server, college_db):
     assert result.rows == [["Rahul", "Advanced"], ["Karan", "Intermediate"]]
     assert result.sub_questions[0].arguments == {"skill": "Machine Learning"}
     sent = fake_server.calls("groq")
-    assert [t["function"]["name"] for t in sent[1].body["tools"]] == [t.name for t in TOOLS]
+    assert [t["function"]["name"] for t in sent[1].body["tools"]] == [t.name for t in AGENTIC_TOOLS]
     assert "tools" not in sent[0].body and result.input_tokens > 0
 
 
@@ -445,11 +445,11 @@ def test_a_question_about_friends_is_never_answered_with_the_persons_own_rows(co
 ])
 def test_the_router_never_picks_a_template_that_drops_a_step_of_the_chain(college_db, question,
                                                                           template):
-    call = RuleRouter().route(question, link_entities(college_db, question), [t.spec() for t in TOOLS])
+    call = RuleRouter().route(question, link_entities(college_db, question), [t.spec() for t in AGENTIC_TOOLS])
     assert call.name != template
 
 
 def test_the_router_still_picks_a_template_that_follows_the_chain(college_db):
     question = "Who are the members of the Robotics Club?"
-    call = RuleRouter().route(question, link_entities(college_db, question), [t.spec() for t in TOOLS])
+    call = RuleRouter().route(question, link_entities(college_db, question), [t.spec() for t in AGENTIC_TOOLS])
     assert call.name == "club_members"

@@ -7,6 +7,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -572,3 +573,28 @@ def test_a_step_says_its_role_in_one_type():
     assert {"updater", "router", "critic", "text2cypher", "answer"} <= set(get_args(StepKind))
     assert Step.__annotations__["kind"] == "StepKind"
     assert inspect.signature(Run.step).parameters["role"].annotation == "StepKind"
+
+
+def _public_classes(part: str) -> dict[str, list[str]]:
+    """Each public class name defined in a part, with the modules that define it."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((PACKAGE / part).rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                found.setdefault(node.name, []).append(_module_name(path))
+    return found
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_a_part_names_each_class_once(part):
+    # The tool loop's Toolbox and the agentic agent's were two unrelated classes of one name.
+    assert not {name: where for name, where in _public_classes(part).items() if len(where) > 1}
+
+
+def test_two_classes_of_one_name_are_found(tmp_path, monkeypatch):
+    (tmp_path / "x").mkdir()
+    for module in ("a", "b"):
+        (tmp_path / "x" / f"{module}.py").write_text("class Toolbox:\n    pass\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path)
+    found = _public_classes("x")
+    assert list(found) == ["Toolbox"] and len(found["Toolbox"]) == 2

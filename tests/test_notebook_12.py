@@ -12,9 +12,9 @@ import pytest
 from course import Agent, make_llm
 from course.agents.agentic import AgenticAgent
 from course.agents.agentic_eval import MULTIPART_SET, NOTES_SET, Meter, MeteredRules, compare, load_parts
-from course.agents.agentic_tools import TOOLS, Toolbox
-from course.agents.rule_router import RuleRouter
-from course.agents.rule_updater import RuleUpdater
+from course.agents.agentic_tools import AGENTIC_TOOLS, AgenticToolbox
+from course.llm.offline.roles.router import RuleRouter
+from course.llm.offline.roles.updater import RuleUpdater
 from course.llm import ScriptedLLM
 from course.llm.base import ToolCall
 from course.pipeline.evaluation import evaluate, load_questions
@@ -33,7 +33,7 @@ def test_one_query_per_question_refuses_two_parts_and_a_notes_question(college_d
 
 
 def test_a_template_links_its_argument_and_a_hostile_one_fails_harmlessly(college_db, llm):
-    box = Toolbox(college_db, llm)
+    box = AgenticToolbox(college_db, llm)
     out = box.run("best_in_subject", {"subject": "dbms"})
     assert out.arguments == {"subject": "DBMS"} and out.rows[0] == ["Payal", "A+"]
     hostile = box.run("club_members", {"club": "x'}) DETACH DELETE n //"})
@@ -42,7 +42,7 @@ def test_a_template_links_its_argument_and_a_hostile_one_fails_harmlessly(colleg
 
 
 def test_the_rule_router_picks_the_notebooks_tools(college_db, llm):
-    router, agent, specs = RuleRouter(), AgenticAgent(college_db, llm), [t.spec() for t in TOOLS]
+    router, agent, specs = RuleRouter(), AgenticAgent(college_db, llm), [t.spec() for t in AGENTIC_TOOLS]
     questions = ["Who is the best person to teach me DBMS?", "DBMS mein sabse acha kaun hai?",
                  "1NF se BCNF tak ka learning path batao", "What does COMMIT do?",
                  "What is BCNF?", "Which clubs is Payal in?", "How many members does Robotics Club have?"]
@@ -61,13 +61,13 @@ def _metered_agents(tools, meter):
 
 
 def test_where_a_template_fits_it_is_as_right_with_no_query_written_and_fewer_tokens(college_db, llm):
-    router, agent, specs = RuleRouter(), AgenticAgent(college_db, llm), [t.spec() for t in TOOLS]
+    router, agent, specs = RuleRouter(), AgenticAgent(college_db, llm), [t.spec() for t in AGENTIC_TOOLS]
     in_scope = [q for q in load_questions() if q.conversation is None and q.in_scope]
     fits = [q for q in in_scope if router.route(q.question, agent.link(q.question), specs).name
             not in ("text2cypher", "search_notes", "answer_given")]
-    only_text2cypher = tuple(t for t in TOOLS if t.name in ("text2cypher", "answer_given"))
+    only_text2cypher = tuple(t for t in AGENTIC_TOOLS if t.name in ("text2cypher", "answer_given"))
     figures = {}
-    for label, tools in (("templates", TOOLS), ("text2cypher only", only_text2cypher)):
+    for label, tools in (("templates", AGENTIC_TOOLS), ("text2cypher only", only_text2cypher)):
         meter = Meter(llm)
         make, made = _metered_agents(tools, meter)
         right, total = evaluate(college_db, meter, fits, make_agent=make).counts()["execution_accuracy"]

@@ -5,8 +5,7 @@
 tool of `agentic_tools` and reviews the answer, keeping one question's record in
 `agentic_run`; its router, updater and critic (`agentic_roles`) are one `chat()` call each,
 whatever the model. With no key the offline provider plays both loops from their prompts
-(`course.llm.offline.tools` and `course.llm.offline.roles`; `rule_router` and `rule_updater`
-here only name the offline router and updater for notebook 12). `agentic_eval` scores
+(`course.llm.offline.tools` and `course.llm.offline.roles`). `agentic_eval` scores
 multi-part questions.
 
 >>> from course.agents.tools import TOOLS

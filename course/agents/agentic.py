@@ -9,7 +9,7 @@ Introduced in notebook 12. One question, in four moves:
    is she in?" -> two parts) and, before each later part, rewrites it with what the earlier
    parts found ("which clubs is she in?" -> "which clubs is Payal in?");
 2. the **retriever router** picks one tool for each part by function calling: a reviewed
-   template (`course.agents.agentic_tools.TOOLS`), `search_notes`, `text2cypher`, `answer_given`;
+   template (`course.agents.agentic_tools.AGENTIC_TOOLS`), `search_notes`, `text2cypher`, `answer_given`;
 3. the **answer critic** reads the question and every part's results and says complete, or
    names what is missing as new parts, which go back to the router (at most `max_rounds`);
 4. the answer covers every part in order, and says which part could not be answered.
@@ -37,7 +37,7 @@ from typing import Any
 
 from course.agents.agentic_roles import ChatRoles
 from course.agents.agentic_run import AgenticResult, CriticRound, Run, SubQuestion, best_parts
-from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput, search_notes
+from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
 from course.foundation.language import points_elsewhere, question_key
@@ -65,7 +65,7 @@ class AgenticAgent(Agent):
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  critic: bool = True, max_rounds: int = DEFAULT_ROUNDS,
-                 tools: Sequence[Tool] = TOOLS,
+                 tools: Sequence[Tool] = AGENTIC_TOOLS,
                  search: Callable[[Database, str], Rows] = search_notes,
                  timeout_ms: int = 5_000, max_rows: int = 200,
                  schema: GraphSchema | None = None,
@@ -95,7 +95,7 @@ class AgenticAgent(Agent):
     def _answer(self, run: Run, result: AgenticResult) -> None:
         roles = self.roles
         context = self.memory.context() if self.memory is not None else ""
-        toolbox = Toolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
+        toolbox = AgenticToolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
                           self.timeout_ms, self.max_rows, self._pipeline())
         run.parts, usage = roles.split(result.question, context)
         run.step("updater", f"split into {len(run.parts)} part(s): {run.parts}", usage,
@@ -120,7 +120,7 @@ class AgenticAgent(Agent):
         return {"prompt": self.prompt, "examples": self.examples,
                 "answer_prompt": self.answer_prompt, "answer": self.writes_answer}
 
-    def _review(self, run: Run, roles: ChatRoles, toolbox: Toolbox,
+    def _review(self, run: Run, roles: ChatRoles, toolbox: AgenticToolbox,
                 result: AgenticResult, round_: int) -> list[tuple[str, int]]:
         """One round of the critic: the missing questions still worth asking, with their part."""
         review, usage = roles.review(result.question, result.mentions, run)
@@ -138,7 +138,7 @@ class AgenticAgent(Agent):
             new += number is None
         return [(m, n) for m, n in asked if _untried(run, n, toolbox)]
 
-    def _part(self, run: Run, roles: ChatRoles, toolbox: Toolbox, part: str,
+    def _part(self, run: Run, roles: ChatRoles, toolbox: AgenticToolbox, part: str,
               number: int, round_: int, context: str) -> None:
         """Rewrite (a part that says what it does not name), route, run the tool, answer."""
         rewritten = part
@@ -175,7 +175,7 @@ class AgenticAgent(Agent):
             sub.answer = self._write(run, sub)
         run.sub_questions.append(sub)
 
-    def _run_tool(self, run: Run, toolbox: Toolbox, name: str, arguments: dict[str, Any],
+    def _run_tool(self, run: Run, toolbox: AgenticToolbox, name: str, arguments: dict[str, Any],
                   rewritten: str, usage: Usage, roles: ChatRoles) -> ToolOutput:
         """One tool call, kept as a router step with its record."""
         started = time.perf_counter()
@@ -220,7 +220,7 @@ class AgenticAgent(Agent):
         return completion.text.strip() or f"Rows: {sub.rows[:10]}"
 
 
-def _untried(run: Run, number: int, toolbox: Toolbox) -> bool:
+def _untried(run: Run, number: int, toolbox: AgenticToolbox) -> bool:
     """Is there a tool this part has not failed with yet? (A refusal is never asked again.)"""
     subs = [s for s in run.sub_questions if s.part == number]
     if any(s.status in REFUSALS for s in subs):

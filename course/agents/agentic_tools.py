@@ -1,6 +1,6 @@
 """The specialised tools of agentic RAG: reviewed Cypher templates and three others.
 
-Introduced in notebook 12. Each tool is one entry of `TOOLS`: a name, the description the
+Introduced in notebook 12. Each tool is one entry of `AGENTIC_TOOLS`: a name, the description the
 router reads, its arguments, and what runs. A template is a reviewed, parameterised query:
 the model chooses the tool and fills the arguments, never the Cypher; every argument is
 linked to a graph value first ("dbms" finds DBMS) and sent as a query parameter, never
@@ -16,7 +16,7 @@ A tool's description shows example questions with its arguments as `{placeholder
 router (a model, or the offline rules) reads them. Adding a tool is adding one `Tool` to the
 table, e.g. `Tool("study_plan", "...", {...}, run=...)`.
 
->>> toolbox = Toolbox(db)
+>>> toolbox = AgenticToolbox(db)
 >>> out = toolbox.run("best_in_subject", {"subject": "dbms"})
 >>> out.arguments, out.rows[:2]
 ({'subject': 'DBMS'}, [['Payal', 'A+'], ['Aarav', 'A']])
@@ -76,7 +76,7 @@ class Tool:
     name: str
     description: str
     parameters: dict[str, Any]
-    run: Callable[[Toolbox, dict[str, Any]], ToolOutput]
+    run: Callable[[AgenticToolbox, dict[str, Any]], ToolOutput]
     cypher: str = ""               # a reviewed template's query (what it traverses is visible)
 
     def spec(self) -> ToolSpec:
@@ -102,7 +102,7 @@ def template(name: str, description: str, cypher: str, **arguments: tuple[str, s
                   for arg, (label, prop, text) in arguments.items()}
     links = {arg: (label, prop) for arg, (label, prop, _) in arguments.items()}
 
-    def run(toolbox: Toolbox, given: dict[str, Any]) -> ToolOutput:
+    def run(toolbox: AgenticToolbox, given: dict[str, Any]) -> ToolOutput:
         return toolbox.run_template(name, cypher, links, given)
 
     return Tool(name, description, {"type": "object", "properties": properties,
@@ -110,7 +110,7 @@ def template(name: str, description: str, cypher: str, **arguments: tuple[str, s
 
 
 def free_tool(name: str, description: str, argument: str, text: str,
-              run: Callable[[Toolbox, dict[str, Any]], ToolOutput]) -> Tool:
+              run: Callable[[AgenticToolbox, dict[str, Any]], ToolOutput]) -> Tool:
     """A tool that takes one piece of free text."""
     return Tool(name, description, {"type": "object", "properties": {argument: _string(text)},
                                     "required": [argument]}, run)
@@ -214,7 +214,7 @@ def grounded(query: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) 
 
 
 @dataclass
-class Toolbox:
+class AgenticToolbox:
     """The tools over one graph, with the LLM text2cypher uses and the search search_notes uses."""
 
     db: Database
@@ -229,7 +229,7 @@ class Toolbox:
 
     def __post_init__(self) -> None:
         self.schema = self.schema or introspect(self.db)
-        self.tools = tuple(self.tools) or TOOLS
+        self.tools = tuple(self.tools) or AGENTIC_TOOLS
 
     def specs(self, *, without: Sequence[str] = ()) -> list[ToolSpec]:
         """The tools as the router sees them, less those already tried on this part."""
@@ -312,7 +312,7 @@ class _ReadOnly:
         pass
 
 
-TOOLS: tuple[Tool, ...] = (
+AGENTIC_TOOLS: tuple[Tool, ...] = (
     template("student_profile",
              "Who a student is: year, branch, clubs, subjects, skills and projects, in one row. "
              "e.g. 'Who is {student}?', 'Tell me about {student}', '{student} kaun hai?', "

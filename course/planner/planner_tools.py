@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from course.agents.agentic import AgenticAgent
-from course.agents.agentic_tools import TOOLS, Tool, Toolbox, ToolOutput
+from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput
 from course.foundation.db import Database
 from course.foundation.errors import InvalidInput
 from course.llm import make_llm
@@ -34,7 +34,7 @@ DEFAULT_DAYS = 30
 FREE_TOOLS = ("search_notes", "text2cypher", "answer_given")   # the router's last resorts
 
 
-def _study_plan(box: Toolbox, args: dict[str, Any]) -> ToolOutput:
+def _study_plan(box: AgenticToolbox, args: dict[str, Any]) -> ToolOutput:
     """The plan's days as rows (day, concepts, notes); the answer is the plan in words."""
     given = dict(args)
     days = given.get("days")
@@ -51,7 +51,7 @@ def _study_plan(box: Toolbox, args: dict[str, Any]) -> ToolOutput:
                       answer=write_offline(found))
 
 
-def _study_partners(box: Toolbox, args: dict[str, Any]) -> ToolOutput:
+def _study_partners(box: AgenticToolbox, args: dict[str, Any]) -> ToolOutput:
     """Partners and mentors as rows (student, kind, subject, reason), each with its graph fact."""
     given = dict(args)
     subject = given.get("subject") or None
@@ -104,8 +104,8 @@ def learner_tools() -> tuple[Tool, ...]:
     >>> [t.name for t in learner_tools()][-5:]
     ['study_plan', 'study_partners', 'search_notes', 'text2cypher', 'answer_given']
     """
-    templates = [t for t in TOOLS if t.name not in FREE_TOOLS]
-    return (*templates, *PLANNER_TOOLS, *[t for t in TOOLS if t.name in FREE_TOOLS])
+    templates = [t for t in AGENTIC_TOOLS if t.name not in FREE_TOOLS]
+    return (*templates, *PLANNER_TOOLS, *[t for t in AGENTIC_TOOLS if t.name in FREE_TOOLS])
 
 
 def learner_agent(db: Database, llm: LLM | None = None, *, memory: Memory | None = None,

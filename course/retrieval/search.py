@@ -247,7 +247,7 @@ def clears(hits: Sequence[Hit], *, min_score: float = NOTE_MIN_SCORE,
 
 
 def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Database, str], Rows]:
-    """A `search=` for `Toolbox` / `AgenticAgent`: `search` as the tool's rows, best first.
+    """A `search=` for `AgenticToolbox` / `AgenticAgent`: `search` as the tool's rows, best first.
 
     It weighs its own evidence (`weighs_evidence`): in a similarity mode every note when the
     best one `clears` the threshold, else only the notes notebook 12's rule accepts (they

@@ -31,7 +31,7 @@ from course.pipeline.results import json_line
 from course.ui.viz import text_values
 from course.ui.web.access import Gate, GateMiddleware, page_text
 from course.ui.web.picture import GraphSource
-from course.ui.web.sessions import ChatSession, Sessions, new_session_id, valid_session_id
+from course.ui.web.sessions import BrowserSession, Sessions, new_session_id, valid_session_id
 from course.ui.web.stages import answer_event, error_event, stage_event
 
 STATIC = Path(__file__).parent / "static"
@@ -98,7 +98,7 @@ class Chat:
             tell(None)
 
     @staticmethod
-    def _refusal(session: ChatSession, question: str) -> str | None:
+    def _refusal(session: BrowserSession, question: str) -> str | None:
         """Why the question is not passed on (too long, empty, too many), else None."""
         try:
             check_question(question)
@@ -107,7 +107,7 @@ class Chat:
         wait = session.limit.wait()
         return session.limit.message(wait) if wait else None
 
-    def _answer(self, session: ChatSession, question: str, tell: Tell) -> None:
+    def _answer(self, session: BrowserSession, question: str, tell: Tell) -> None:
         agent = session.agent
 
         def observe(what: str, record: Any) -> None:

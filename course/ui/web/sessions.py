@@ -68,7 +68,7 @@ class RateLimit:
                 f"Wait {math.ceil(wait)} s, then ask again.")
 
 
-class ChatSession:
+class BrowserSession:
     """One browser's conversation: its memory, its agent (made on the first question), its limit."""
 
     def __init__(self, session_id: str, memory: Memory, make_agent: Callable[[Memory], Agent],
@@ -99,10 +99,10 @@ class Sessions:
                  kept: int = KEPT) -> None:
         self.make_memory, self.make_agent = make_memory, make_agent
         self.per_minute, self.clock, self.kept = per_minute, clock, kept
-        self._open: OrderedDict[str, ChatSession] = OrderedDict()
+        self._open: OrderedDict[str, BrowserSession] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, session_id: str) -> ChatSession:
+    def get(self, session_id: str) -> BrowserSession:
         """The session `session_id`, opened (its memory read) if it is not open yet."""
         if not valid_session_id(session_id):
             raise ValueError("not a session id this app gives")
@@ -111,7 +111,7 @@ class Sessions:
             if session is not None:
                 self._open.move_to_end(session_id)
                 return session
-        session = ChatSession(session_id, self.make_memory(session_id), self.make_agent,
+        session = BrowserSession(session_id, self.make_memory(session_id), self.make_agent,
                               RateLimit(per_minute=self.per_minute, clock=self.clock))
         with self._lock:
             session = self._open.setdefault(session_id, session)

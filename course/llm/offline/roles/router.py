@@ -5,10 +5,10 @@ compared with each tool's example questions (from its description); the closest 
 is close enough, else text2cypher. Rules, not a model: see `course.llm.offline.roles.words`;
 `course.llm.offline.roles.policy` reads the router's prompt and calls `RuleRouter.route`.
 
->>> from course.agents.agentic_tools import TOOLS
+>>> from course.agents.agentic_tools import AGENTIC_TOOLS
 >>> from course.pipeline.linking import link_entities
 >>> question = "Who is best in DBMS?"
->>> RuleRouter().route(question, link_entities(db, question), [t.spec() for t in TOOLS]).name
+>>> RuleRouter().route(question, link_entities(db, question), [t.spec() for t in AGENTIC_TOOLS]).name
 'best_in_subject'
 """
 from __future__ import annotations

@@ -22,13 +22,13 @@ question words) and the question as tokens; one module per role:
   value the question names that no part used or found ("best at DBMS and DSA" answered for
   DBMS alone asks for DSA).
 
->>> from course.agents.agentic_tools import TOOLS
+>>> from course.agents.agentic_tools import AGENTIC_TOOLS
 >>> from course.llm.offline.roles.router import RuleRouter
 >>> from course.llm.offline.roles.updater import RuleUpdater
 >>> from course.pipeline.linking import link_entities
 >>> router = RuleRouter()
 >>> call = router.route("Who is best in DBMS?", link_entities(db, "Who is best in DBMS?"),
-...                     [t.spec() for t in TOOLS])
+...                     [t.spec() for t in AGENTIC_TOOLS])
 >>> call.name, call.arguments
 ('best_in_subject', {'subject': 'DBMS'})
 >>> RuleUpdater().split("Who is best at DBMS, and which clubs is she in?")
