@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from course.llm.offline.cypher import alias, arrow, lit, node, plural, rank_case, where
 from course.llm.offline.filters import conditions, threshold
-from course.llm.offline.hops import hop_match, other, resolve
+from course.llm.offline.hops import hop_match, other, find_hop
 from course.llm.offline.prompt import Entity
 from course.llm.offline.reading import Reading
 
@@ -36,7 +36,7 @@ def most(reading: Reading) -> str | None:
     counted = others[0] if others else (reading.person if group != reading.person or loop else None)
     if counted is None or (group == counted and not loop):
         return None
-    hop = resolve(reading, group, counted)
+    hop = find_hop(reading, group, counted)
     if hop is None:
         return None
     pick = "min" if reading.has("least") else "max"
@@ -60,7 +60,7 @@ def per_group(reading: Reading) -> str | None:
         return _per_value(reading, m[2])
     loop = reading.self_loop(group)
     counted = next((t for t in reading.targets() if t != group), group if loop else None)
-    hop = resolve(reading, group, counted) if counted else None
+    hop = find_hop(reading, group, counted) if counted else None
     if hop is None or counted is None:
         return None
     name = reading.schema.display(group)
@@ -165,7 +165,7 @@ def common(reading: Reading) -> str | None:
                                         reading.text):
         asked = person                # "what is common in all the clubs": the people they share
     counted = next((t for t in labels if t != asked), person if asked != person else None)
-    hop = resolve(replace(reading, text=""), asked, counted) if counted else None
+    hop = find_hop(replace(reading, text=""), asked, counted) if counted else None
     if hop is None or counted is None or len(hop.patterns) != 1:
         return None
     name, shown = reading.schema.display(asked), reading.schema.display(counted)

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from course.llm.offline.cypher import arrow, exclude, lit, node
-from course.llm.offline.hops import direction, hop_match, other, resolve, twice
+from course.llm.offline.hops import direction, hop_match, other, find_hop, twice
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
 
@@ -143,7 +143,7 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
         e = group[0]
         if e.label == target and not reading.relations() and not direction(reading):
             return None
-        hop = twice(reading, resolve(reading, e.label, target, strict=len(groups) == 1))
+        hop = twice(reading, find_hop(reading, e.label, target, strict=len(groups) == 1))
         if hop is None:
             return None
         t = f"t:{target}" if i == 0 else "t"
@@ -165,7 +165,7 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
         for label in generic(reading, target):      # "who works on a project": any project
             if f"(:{label})" in reached:              # "who got a B in any subject": done below
                 continue
-            hop = resolve(reading, target, label)
+            hop = find_hop(reading, target, label)
             if hop is None:
                 return None
             lines.append(f"MATCH {hop_match(reading, hop, 't', f':{label}', rel='')}")

@@ -37,7 +37,7 @@ class Hop:
     labels: tuple[str, ...]        # entity label, [middle label], target label
 
 
-def resolve(reading: Reading, start: str, target: str | None, *, strict: bool = True) -> Hop | None:
+def find_hop(reading: Reading, start: str, target: str | None, *, strict: bool = True) -> Hop | None:
     """The one relationship (or two-step chain) from `start` to `target` the words point to.
 
     Relationship words narrow the choice ("works" -> a working-on link). `strict`: a word that names

@@ -21,7 +21,7 @@ from course.llm.offline.aggregates import (average, common, count, extreme, most
                                            ranking, total)
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import conditions, filters
-from course.llm.offline.hops import Hop, direction, other, resolve, twice
+from course.llm.offline.hops import Hop, direction, other, find_hop, twice
 from course.llm.offline.reading import Reading
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
@@ -76,7 +76,7 @@ def next_topics(reading: Reading) -> str | None:
     if len({(p.type, p.start) for p in loops}) != 1:
         return None
     loop, label = loops[0], loops[0].start
-    hop = resolve(replace(reading, text=""), e.label, label)
+    hop = find_hop(replace(reading, text=""), e.label, label)
     if hop is None:
         return None
     s, cond = node("s", e, relaxed=reading.relaxed)
@@ -98,7 +98,7 @@ def yes_no(reading: Reading) -> str | None:
     if len(reading.entities) != 2:
         return None
     a, b = reading.entities
-    hop = twice(reading, resolve(reading, a.label, b.label))
+    hop = twice(reading, find_hop(reading, a.label, b.label))
     if hop is None or len(hop.patterns) != 1:
         return None
     (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
@@ -111,7 +111,7 @@ def relationship_property(reading: Reading) -> str | None:
     if len(reading.entities) != 2:
         return None
     a, b = reading.entities
-    hop = resolve(replace(reading, text=""), a.label, b.label)
+    hop = find_hop(replace(reading, text=""), a.label, b.label)
     if hop is None or len(hop.patterns) != 1 or not hop.patterns[0].props:
         return None
     asked = reading.asked_properties("", hop.patterns[0].props)
@@ -132,7 +132,7 @@ def shared(reading: Reading) -> str | None:
         return None
     thing = others[0].label if others else next(
         (t for t in reading.targets() if t != person), None)
-    hop = resolve(reading, person, thing) if thing else None
+    hop = find_hop(reading, person, thing) if thing else None
     if hop is None and not thing:
         cues = [p for p in reading.schema.touching(person)
                 if p.type in reading.relations() and p.start != p.end]
@@ -215,7 +215,7 @@ def related(reading: Reading) -> str | None:
     if target is None and len(reading.entities) > 1 and reading.person in targets:
         target = reading.person
     if target is None and len(reading.entities) == 1:
-        hop = resolve(reading, reading.entities[0].label, None)
+        hop = find_hop(reading, reading.entities[0].label, None)
         target = hop.labels[-1] if hop else None
     if target is None:
         return None
@@ -241,7 +241,7 @@ def _shown(reading: Reading, label: str) -> list[str]:
 
 def _asked_rel_props(reading: Reading, target: str) -> list[str]:
     e = reading.entities[0]
-    hop = resolve(reading, e.label, target)
+    hop = find_hop(reading, e.label, target)
     if hop is None or len(hop.patterns) != 1:
         return []
     return [p for p in reading.asked_properties("", hop.patterns[0].props)
