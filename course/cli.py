@@ -227,7 +227,9 @@ def _make_agent(args: argparse.Namespace, db: Database, memory: Memory,
                 schema: GraphSchema | None = None) -> Agent | ToolAgent | AgenticAgent:
     """The notebook-05 pipeline, notebook 11's tool loop (`--agent tools`) or notebook 14's
     learner agent (`--agent agentic`: notebook 12's router, updater and critic with the
-    planner's tools)."""
+    planner's tools). Each sees the verified facts ingested documents give a question
+    (notebook 15)."""
+    from course.ingest.context import facts_context
     from course.llm.registry import make_llm
     from course.pipeline.agent import Agent
 
@@ -236,13 +238,14 @@ def _make_agent(args: argparse.Namespace, db: Database, memory: Memory,
         from course.agents.tools import DEFAULT_MAX_STEPS, ToolAgent
 
         return ToolAgent(db, llm, memory=memory, max_steps=args.max_steps or DEFAULT_MAX_STEPS,
-                         answer=answer, schema=schema)
+                         answer=answer, schema=schema, context_for=facts_context)
     if args.agent == "agentic":   # with the planner's tools and notebook 13's note search
         from course.planner.planner_tools import learner_agent
 
-        return learner_agent(db, llm, memory=memory, answer=answer, schema=schema)
+        return learner_agent(db, llm, memory=memory, answer=answer, schema=schema,
+                             context_for=facts_context)
     return Agent(db, llm, memory=memory, max_attempts=args.attempts or DEFAULT_ATTEMPTS,
-                 answer=answer, schema=schema)
+                 answer=answer, schema=schema, context_for=facts_context)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -44,7 +44,7 @@ from course.foundation.language import points_elsewhere, question_key
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
-from course.pipeline.agent import Agent, Memory
+from course.pipeline.agent import Agent, ContextFor, Memory
 from course.pipeline.results import REFUSALS, CallRecord, Result
 from course.pipeline.schema import GraphSchema
 
@@ -71,7 +71,8 @@ class AgenticAgent(Agent):
                  schema: GraphSchema | None = None,
                  roles: ChatRoles | None = None, prompt: str | None = None,
                  examples: prompts.ExampleSource = None,
-                 answer_prompt: str | None = None, answer: bool = True) -> None:
+                 answer_prompt: str | None = None, answer: bool = True,
+                 context_for: ContextFor | None = None) -> None:
         """`prompt`, `examples` and `answer_prompt` are text2cypher's (its notebook-05 `Agent`
         takes them); `answer_prompt` also writes each part's answer from its rows.
         `answer=False`: rows only, each part's rows and no call that writes an answer."""
@@ -79,7 +80,7 @@ class AgenticAgent(Agent):
             raise ValueError("max_rounds must be 0 or more")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
                          schema=schema, prompt=prompt, examples=examples,
-                         answer_prompt=answer_prompt, answer=answer)
+                         answer_prompt=answer_prompt, answer=answer, context_for=context_for)
         self.roles = roles or ChatRoles(self.llm)   # each role one call to the model
         self.critic_on, self.max_rounds = critic, max_rounds
         self.tools, self.search = tuple(tools), search
@@ -94,7 +95,7 @@ class AgenticAgent(Agent):
 
     def _answer(self, run: Run, result: AgenticResult) -> None:
         roles = self.roles
-        context = self.memory.context() if self.memory is not None else ""
+        context = self.context(result.question)
         toolbox = AgenticToolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
                           self.timeout_ms, self.max_rows, self._pipeline())
         run.parts, usage = roles.split(result.question, context)

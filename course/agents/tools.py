@@ -40,7 +40,7 @@ from course.foundation.errors import QueryFailed, UnsafeQuery
 from course.llm.base import LLM, ChatTurn, Message, ToolCall, ToolSpec
 from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
-from course.pipeline.agent import Agent, Memory, Observer
+from course.pipeline.agent import Agent, ContextFor, Memory, Observer
 from course.pipeline.cleaning import clean
 from course.pipeline.results import Attempt, CallRecord, Result, Step, plain, printable
 from course.pipeline.safety import run_guarded
@@ -296,14 +296,15 @@ class ToolAgent(Agent):
                  budget_tokens: int | None = DEFAULT_BUDGET_TOKENS, timeout_ms: int = 5_000,
                  max_rows: int = 200, schema: GraphSchema | None = None,
                  prompt: str | None = None, examples: prompts.ExampleSource = None,
-                 answer: bool = True) -> None:
+                 answer: bool = True, context_for: ContextFor | None = None) -> None:
         """`prompt`: the system prompt's template (default `SYSTEM`; {schema}, {rules},
         {examples}, {out_of_scope}, {read_only} are filled in); `examples` as `Agent` takes them.
         `answer=False`: rows only, the loop ends at the first query that returns rows."""
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
-                         schema=schema, prompt=prompt, examples=examples, answer=answer)
+                         schema=schema, prompt=prompt, examples=examples, answer=answer,
+                         context_for=context_for)
         self.max_steps, self.budget_tokens = max_steps, budget_tokens
         self.schema_text = self.schema.render()
         self.last: Trajectory | None = None
@@ -313,7 +314,7 @@ class ToolAgent(Agent):
 
     def _loop(self, result: Result) -> None:
         """The tool loop for one checked, linked question; its record goes into `result`."""
-        context = self.memory.context() if self.memory is not None else ""
+        context = self.context(result.question)
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions, context=context)
         toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
         self.last = run_loop(self.llm, self.system_prompt, user, toolbox,

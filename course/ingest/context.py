@@ -4,7 +4,8 @@ Introduced in notebook 15, after "Knowledge graph memory": a context builder tha
 names a question uses (notebook 02's entity linking) and injects the ingested relationships
 that touch them, each with the judge's confidence, the document it came from and the
 sentence. A fact below `VERIFIED_AT` (a failed verification is 0.0) is left out of every
-context, even when someone chose to write it.
+context, even when someone chose to write it. The agents take it as their hook for the
+context a question brings, `Agent(db, llm, context_for=facts_context)`, and fence it as data.
 
 >>> verified_facts(db, "Who is in the Photography Club?")   # nothing ingested in this graph
 []
@@ -49,7 +50,8 @@ def verified_facts(db: Database, question: str, *, least: float = VERIFIED_AT,
 
 
 def facts_context(db: Database, question: str) -> str:
-    """The facts as a block of text for a prompt, fenced as data ("" when there are none)."""
+    """The facts as a block of text for a prompt ("" when there are none); the agent that
+    takes it as `context_for` fences it as data, since a sentence is a document's words."""
     facts = verified_facts(db, question)
     if not facts:
         return ""

@@ -33,6 +33,7 @@ from course.foundation.errors import (CourseError, InvalidInput, QueryFailed, Qu
 from course.llm import make_llm
 from course.pipeline import prompts
 from course.foundation.graphs import require_data_graph
+from course.ingest.context import facts_context
 from course.pipeline.questions import check_question
 from course.pipeline.cleaning import clean
 from course.pipeline.graph_memory import check_id
@@ -196,13 +197,18 @@ class CollegeTools:
     def _agent(self, session: str | None) -> AgenticAgent:
         """The session's agent (its memory is the conversation); no session: a fresh one."""
         if session is None:
-            return learner_agent(self.db, make_llm(), memory=ShortTermMemory())
+            return _learner(self.db)
         if session not in self.sessions:
-            self.sessions[session] = learner_agent(self.db, make_llm(), memory=ShortTermMemory())
+            self.sessions[session] = _learner(self.db)
             while len(self.sessions) > MAX_SESSIONS:
                 self.sessions.popitem(last=False)
         self.sessions.move_to_end(session)
         return self.sessions[session]
+
+
+def _learner(db: Database) -> AgenticAgent:
+    """A learner's agent with its own conversation, seeing the verified ingested facts."""
+    return learner_agent(db, make_llm(), memory=ShortTermMemory(), context_for=facts_context)
 
 
 def refusal(exc: CourseError) -> str:
