@@ -170,3 +170,12 @@ def test_the_web_chat_of_course_serve_sees_the_facts(ingested):
 
     agent = web_chat(ingested).sessions.make_agent(ShortTermMemory())
     assert STATED in agent.context(QUESTION)
+
+
+@pytest.mark.parametrize("agent", ["pipeline", "tools", "agentic"])
+def test_the_notebook_chat_can_see_the_facts(ingested, agent):
+    from course.ui.widgets import ChatSession
+
+    session = ChatSession.start(ingested, llm=RecordingMock(), agent=agent,
+                                context_for=facts_context)
+    assert STATED in session.agent.context(QUESTION)

@@ -107,18 +107,19 @@ class ChatSession:
 
     @classmethod
     def start(cls, db: Any = None, *, llm: Any = None, memory: Any = None,
-              agent: str = "pipeline") -> "ChatSession":
+              agent: str = "pipeline", context_for: Any = None) -> "ChatSession":
         """A session on `db` (default: `course.connect()`) with short-term memory.
 
         `llm` defaults to the provider COURSE_LLM or your keys choose (offline without a key);
-        `agent` is "pipeline" (notebook 05), "tools" (11) or "agentic" (12-14).
+        `agent` is "pipeline" (notebook 05), "tools" (11) or "agentic" (12-14); `context_for`
+        adds what a question brings to its prompt (notebook 15's `facts_context`).
         """
         from course.foundation.connection import connect
         from course.pipeline.memory import ShortTermMemory
         from course.planner.planner_tools import make_agent
 
         db = db if db is not None else connect()
-        return cls(make_agent(agent, db, llm,
+        return cls(make_agent(agent, db, llm, context_for=context_for,
                               memory=memory if memory is not None else ShortTermMemory()))
 
     @property
@@ -349,7 +350,9 @@ class ChatWidget:
 
 
 def open_chat(db: Any = None, *, llm: Any = None, agent: str = "pipeline",
-              background: bool = True) -> ChatWidget:
+              background: bool = True, context_for: Any = None) -> ChatWidget:
     """The chat, ready to show: `open_chat(db)` as the last line of a notebook cell;
-    `agent="agentic"` chats with notebook 12-14's agent, `"tools"` with notebook 11's."""
-    return ChatWidget(ChatSession.start(db, llm=llm, agent=agent), background=background)
+    `agent="agentic"` chats with notebook 12-14's agent, `"tools"` with notebook 11's;
+    `context_for=facts_context` shows it the verified facts of notebook 15's documents."""
+    return ChatWidget(ChatSession.start(db, llm=llm, agent=agent, context_for=context_for),
+                      background=background)
