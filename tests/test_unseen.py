@@ -20,6 +20,12 @@ def rows_of(db, reference: str) -> list[list]:
     return db.run(reference).rows
 
 
+def assert_answered_with(result, db, reference: str) -> None:
+    """The question was answered, with the reference query's rows."""
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(db, reference))
+
+
 @pytest.fixture
 def chat(college_db):
     """A pipeline with short-term memory, as the chat and `course ask` have."""
@@ -38,8 +44,7 @@ def test_a_new_name_with_a_new_ask_does_not_inherit_the_old_intent(college_db, c
                                                                    conversation, reference):
     for question in conversation:
         result = chat.answer(question)
-    assert result.status == "answered"
-    assert same_rows(result.rows, rows_of(college_db, reference))
+    assert_answered_with(result, college_db, reference)
 
 
 def test_and_a_new_name_still_borrows_the_last_question(college_db, chat):
@@ -129,8 +134,7 @@ def test_a_chain_of_two_relationships_is_followed_or_refused(college_db, chat, q
 ])
 def test_a_chain_of_two_relationships_is_answered(college_db, chat, question, reference):
     result = chat.answer(question)
-    assert result.status == "answered"
-    assert same_rows(result.rows, rows_of(college_db, reference))
+    assert_answered_with(result, college_db, reference)
 
 
 # --- an aggregate over a property ---------------------------------------------------------------
@@ -154,8 +158,7 @@ def test_a_word_that_only_looks_like_a_pronoun_does_not_ask_who_is_meant(chat, q
 def test_how_many_per_value_of_a_property(college_db, chat):
     result = chat.answer("How many students are there in each branch?")
     reference = "MATCH (s:Student) RETURN s.branch, count(s)"
-    assert result.status == "answered"
-    assert same_rows(result.rows, rows_of(college_db, reference))
+    assert_answered_with(result, college_db, reference)
 
 
 # --- "part of X" and "X is part of": the direction is where the name stands -------------------
@@ -224,8 +227,7 @@ def test_an_unknown_agent_is_refused_with_a_sentence(college_db):
 def test_the_total_of_a_number_property(college_db, chat):
     result = chat.answer("What is the total number of credits of the subjects Aarav studies?")
     reference = "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(s:Subject) RETURN sum(s.credits)"
-    assert result.status == "answered"
-    assert same_rows(result.rows, rows_of(college_db, reference))
+    assert_answered_with(result, college_db, reference)
 
 
 # --- "each": every value on its own, never what they have in common -------------------------
@@ -238,8 +240,7 @@ def test_the_total_of_a_number_property(college_db, chat):
 ])
 def test_each_of_several_names_answers_for_every_one(college_db, chat, question, reference):
     result = chat.answer(question)
-    assert result.status == "answered"
-    assert same_rows(result.rows, rows_of(college_db, reference))
+    assert_answered_with(result, college_db, reference)
 
 
 def test_both_is_still_what_they_have_in_common(college_db, chat):
