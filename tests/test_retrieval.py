@@ -293,7 +293,7 @@ def test_cli_search_json_is_one_object_per_query_best_first(college_db):
 
 @pytest.mark.slow
 def test_cli_search_reads_queries_from_standard_input(college_db):
-    done = course_search(college_db, "--json", "--k", "1",
+    done = course_search(college_db, "--json", "--mode", "hybrid", "--k", "1",
                          stdin="How is example.com turned into an IP address?\n\nWhat is thrashing?\n")
     assert [json.loads(line)["results"][0]["note"] for line in done.stdout.splitlines()] == ["N23", "N20"]
 
