@@ -7,7 +7,7 @@ import pytest
 
 from course.foundation.dataset import (DATA_DIR, copy_graph, graph_counts, load_college,
                                        read_dataset, synthetic_college, write_dataset)
-from course.foundation.errors import DataFileError, QueryFailed
+from course.foundation.errors import DataFileError, QueryFailed, QueryTimedOut
 
 
 def test_loading_twice_changes_nothing(empty_db):
@@ -134,6 +134,38 @@ def test_a_save_that_never_ends_is_the_servers_sentence(monkeypatch):
     with pytest.raises(QueryFailed, match="could not fork"):
         copy_graph(ForkingServerMock(busy=10**6), "college", "college__staging")
     assert 60 <= sum(slept) < 62
+
+
+class SlowServerMock:
+    """A mock server too busy to answer the copy in time, which makes it `late` checks later."""
+
+    def __init__(self, late: int | None) -> None:
+        self.late, self.graphs = late, ["college"]
+        self.client = self
+
+    def command(self, *args):
+        raise QueryTimedOut("FalkorDB gave no answer within 20 s, so the query was abandoned.")
+
+    def list_graphs(self):
+        if self.late is not None:
+            self.late -= 1
+            if self.late == 0:
+                self.graphs.append("college__staging")
+        return list(self.graphs)
+
+
+def test_a_copy_answered_late_is_waited_for(monkeypatch):
+    # A full CI run failed a test's setup: GRAPH.COPY gave no answer within the socket's 20 s.
+    monkeypatch.setattr("course.foundation.dataset.time.sleep", lambda s: None)
+    db = SlowServerMock(late=5)
+    copy_graph(db, "college", "college__staging")
+    assert db.graphs == ["college", "college__staging"]
+
+
+def test_a_copy_that_never_comes_is_the_timeout(monkeypatch):
+    monkeypatch.setattr("course.foundation.dataset.time.sleep", lambda s: None)
+    with pytest.raises(QueryTimedOut):
+        copy_graph(SlowServerMock(late=None), "college", "college__staging")
 
 
 def test_a_copy_refused_for_another_reason_is_not_tried_again():

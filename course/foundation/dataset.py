@@ -23,7 +23,7 @@ import yaml
 
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database, not_text_layer, version_key
-from course.foundation.errors import DataFileError, QueryFailed
+from course.foundation.errors import DataFileError, QueryFailed, QueryTimedOut
 from course.foundation.graphs import require_data_graph
 
 DATA_DIR = PROJECT_ROOT / "data" / "college"
@@ -220,12 +220,28 @@ def copy_graph(db: Database, source: str, target: str, *, wait_s: float = 60.0) 
         try:
             db.command("GRAPH.COPY", source, target)
             return
+        except QueryTimedOut:
+            # A busy server answers late, but it still makes the copy: wait for it to appear.
+            if not _appears(db, target, wait_s):
+                raise
+            return
         except QueryFailed as exc:
             if "could not fork" not in str(exc) or waited >= wait_s:
                 raise
         time.sleep(pause)
         waited += pause
         pause = min(pause * 2, 1.0)
+
+
+def _appears(db: Database, graph: str, wait_s: float) -> bool:
+    """Does `graph` exist within `wait_s` seconds?"""
+    waited = 0.0
+    while graph not in db.client.list_graphs():
+        if waited >= wait_s:
+            return False
+        time.sleep(0.5)
+        waited += 0.5
+    return True
 
 
 def swap_in(db: Database, staging: Database) -> None:
