@@ -74,7 +74,7 @@ def tally(found: tuple[list, list], score: float, margin: float) -> tuple[int, i
 
 def calibrate(found: tuple[list, list]) -> tuple[float, float]:
     """The (score, margin) that maximises right - WRONG_COST * wrong (the higher, on a tie)."""
-    grid = [(s / 100, m / 1000) for s in range(20, 80) for m in range(0, 200, 5)]
+    grid = [(s / 100, m / 1000) for s in range(20, 100) for m in range(0, 300, 5)]
     return max(grid, key=lambda t: (tally(found, *t)[0] - WRONG_COST * tally(found, *t)[1], t))
 
 
@@ -82,7 +82,7 @@ def main() -> None:
     with bench_database() as db:
         load_college(db)
         calibration = split(db, ["notes", "retrieval"], ["questions", "paraphrases"])
-        report = split(db, ["notes2", "unseen"], ["heldout", "heldout2", "unseen"])
+        report = split(db, ["notes2", "unseen", "unseen2"], ["heldout", "heldout2", "unseen", "unseen2"])
         best = calibrate(calibration)
         print(f"search mode {BEST_MODE}; a wrong answer costs {WRONG_COST} refusals")
         print(f"best on the calibration split: score >= {best[0]:.2f}, margin >= {best[1]:.3f}")

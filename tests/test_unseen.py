@@ -267,8 +267,11 @@ def test_a_question_no_query_answers_is_answered_from_its_note(learner, question
     assert result.rows[0][0] == note and f"note {note}" in result.answer
 
 
-def test_a_question_neither_a_query_nor_a_note_answers_is_refused(learner):
-    assert learner.answer("What is the weather in Delhi?").status == "out_of_scope"
+@pytest.mark.parametrize("question", ["What is the weather in Delhi?",
+                                      "How do I bake sourdough bread?",
+                                      "How does a firewall decide which packets to block?"])
+def test_a_question_neither_a_query_nor_a_note_answers_is_refused(learner, question):
+    assert learner.answer(question).status == "out_of_scope"
 
 
 def parts_rows(result) -> list[list[list]]:
