@@ -60,7 +60,7 @@ def test_a_whole_question_finds_nothing_in_full_text_and_hybrid_finds_the_http_n
 
 
 def test_step_back_adds_the_virtual_memory_note_hybrid_missed(college_db):
-    narrow = "What happens on a page fault when a program uses more memory than the RAM has?"
+    narrow = "Why is a TLB miss slow?"
     _, hits = search_with_step_back(college_db, narrow, k=3)
     assert "N20" not in [h.note for h in search(college_db, narrow, k=3)]
     assert "N20" in [h.note for h in hits]
@@ -91,7 +91,7 @@ def test_the_tables_claims_hold_for_each_embedder(scores, embedder):
     mine = {mode: scores[embedder, mode] for mode in ("vector", "parent", "fulltext", "hybrid")}
     assert mine["fulltext"]["mrr"] == min(s["mrr"] for s in mine.values())       # full-text weakest
     assert mine["vector"]["recall@1"] == mine["parent"]["recall@1"]            # same first notes
-    assert mine["hybrid"]["mrr"] < mine["parent"]["mrr"]                       # hybrid no better here
+    assert mine["hybrid"]["mrr"] == max(s["mrr"] for s in mine.values())       # hybrid the best
 
 
 def test_the_bag_of_words_does_well_on_this_set(scores):

@@ -150,7 +150,9 @@ class AgenticAgent(Agent):
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]
         if not self.writes_answer:   # rows only: a tool that gives no rows is no use
             tried.append("answer_given")
-        call, usage = roles.route(rewritten, mentions, toolbox.specs(without=tried), run, context)
+        offered = toolbox.specs(without=tried)
+        evidence = toolbox.evidence(rewritten) if "search_notes" in {t.name for t in offered} else ""
+        call, usage = roles.route(rewritten, mentions, offered, run, context, evidence)
         if call is None:    # no tool is left to try on this part
             run.step("router", f"no tool left for {rewritten!r}", usage, roles.name, roles.model)
             return

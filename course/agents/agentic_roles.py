@@ -28,7 +28,8 @@ ROUTER_SYSTEM = """\
 You are the retriever router of an agent that answers questions about a college knowledge
 graph. Call exactly ONE tool: the one that answers the question best. Prefer a specialised
 tool whose description fits; fill its arguments with the LINKED VALUES. Use text2cypher only
-when no other tool fits, and answer_given only when the RESULTS SO FAR already hold the answer."""
+when no other tool fits, and answer_given only when the RESULTS SO FAR already hold the answer.
+A NOTE SEARCH line says how well the best study note matches the question."""
 
 UPDATER_SYSTEM = """\
 You split questions into atomic questions for a question-answering agent. Reply with JSON only:
@@ -78,8 +79,8 @@ class ChatRoles:
         return (str(data["question"]).strip() if _question(data) else part), usage
 
     def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
-              run: Run, context: str) -> tuple[ToolCall | None, Usage]:
-        system, user = route_prompt(question, mentions, run, context)
+              run: Run, context: str, evidence: str = "") -> tuple[ToolCall | None, Usage]:
+        system, user = route_prompt(question, mentions, run, context, evidence)
         turn = self.llm.chat(system, [Message("user", user)], tools)
         self.name, self.model = turn.provider, turn.model
         calls = [c for c in turn.tool_calls if not c.problem]
@@ -145,9 +146,11 @@ def rewrite_prompt(part: str, mentions: Sequence[Mention], run: Run,
 
 
 def route_prompt(question: str, mentions: Sequence[Mention], run: Run,
-                 context: str) -> tuple[str, str]:
-    """(system, user) of the router's call (the tools go beside them)."""
+                 context: str, evidence: str = "") -> tuple[str, str]:
+    """(system, user) of the router's call (the tools go beside them); `evidence`: what the
+    note search found for the question (a line of data, `note_evidence_line`)."""
     user = prompts.cypher_user_prompt(question, mentions=mentions, context=context)
+    user = f"{evidence}\n\n{user}" if evidence else user
     return ROUTER_SYSTEM, f"{results_so_far(run)}\n\n{user}" if run.sub_questions else user
 
 

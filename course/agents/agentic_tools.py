@@ -286,6 +286,11 @@ class AgenticToolbox:
                           result.cypher, result.answer or "", result.status, result.error,
                           result.llm_calls, result.input_tokens, result.output_tokens)
 
+    def evidence(self, query: str) -> str:
+        """The note search's evidence for the router's prompt ("" when the search gives none)."""
+        tell = getattr(self.search, "evidence", None)
+        return tell(self.db, query) if callable(tell) and self.db is not None else ""
+
     def notes(self, query: str) -> ToolOutput:
         """The notes the search finds that hold every term asked about (`grounded`); a search
         that weighs its own evidence (notebook 13's, by similarity) is taken at its word."""

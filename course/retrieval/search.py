@@ -17,11 +17,9 @@ function: the CLI's `python -m course search` and the agentic agent's search_not
 Every Hit's score is higher-is-better: 1 - distance for vector and parent, the index's
 score for fulltext, the fused score for hybrid and graph.
 
-`BEST_MODE` is the mode that measures best on the note sets (bench/bench_notes.py; on
-data/eval/retrieval.jsonl MRR hybrid 0.95, parent 0.94; on learners' own questions, unseen.jsonl,
-recall@1 16/18 against 13/18): `course search` and the agent's search_notes use it.
-Reciprocal-rank fusion with FalkorDB's full-text ranking, tried first, measured below parent
-(MRR 0.81): its TF-IDF ranks the notes far worse than BM25 does.
+`BEST_MODE`, the best on every note set (bench/bench_notes.py: retrieval.jsonl MRR hybrid 0.98,
+parent 0.94; rank fusion with the index's TF-IDF, before, 0.81), is what `course search` and
+the agent's search_notes use.
 
 >>> [hit.note for hit in search(db, "What is a race condition?", k=1)]
 ['N17']
@@ -42,6 +40,7 @@ from course.foundation.language import WORDS
 from course.foundation.graphs import require_data_graph
 from course.llm.base import LLM
 from course.llm.errors import LLMError
+from course.llm.offline.roles.words import note_evidence_line
 from course.pipeline.questions import MAX_QUESTION_CHARS, check_question
 from course.pipeline.linking import link_entities
 from course.pipeline.prompts import STEP_BACK_SYSTEM
@@ -181,20 +180,13 @@ def reciprocal_rank_fusion(*rankings: Sequence[Hit], k: int) -> list[Hit]:
     return [Hit(n, first[n].concept, fused[n], first[n].text, first[n].via) for n in order]
 
 
-def keyword_search(db: Database, query: str, *, k: int) -> list[Hit]:
-    """The notes by scaled BM25 over their words and their concept's name (`keywords`)."""
-    return [Hit(*found) for found in note_keywords(db, fulltext_terms(query).split("|"))[:k]]
-
-
 def hybrid_search(db: Database, query: str, *, k: int, embedder: Embedder) -> list[Hit]:
-    """Parent similarity plus KEYWORD_WEIGHT times the note's scaled BM25 score (0 to 1).
-
-    The similarity stays the scale (a threshold on it still means something); the keywords
-    lift a note whose rare words the question uses. A note outside the parent pool counts the
-    pool's lowest similarity.
-    """
+    """Parent similarity plus KEYWORD_WEIGHT times the note's scaled BM25 score (0 to 1): the
+    keywords lift a note whose rare words the question uses. A note outside the parent pool
+    counts the pool's lowest similarity."""
     parents = parent_search(db, query, k=max(k * PARENT_POOL, HYBRID_POOL), embedder=embedder)
-    keywords = {h.note: h for h in keyword_search(db, query, k=max(k * PARENT_POOL, HYBRID_POOL))}
+    keywords = {n: Hit(n, c, score, text) for n, c, score, text in   # BM25 over a note and its concept
+                note_keywords(db, fulltext_terms(query).split("|"))[:max(k * PARENT_POOL, HYBRID_POOL)]}
     floor = min((h.score for h in parents), default=0.0)
     similarity = {h.note: h.score for h in parents}
     found = keywords | {h.note: h for h in parents}      # a parent hit carries the note's text
@@ -256,9 +248,9 @@ def clears(hits: Sequence[Hit], *, min_score: float = NOTE_MIN_SCORE,
            min_margin: float = NOTE_MIN_MARGIN) -> bool:
     """Is the best hit evidence enough: similar enough, and clearly ahead of the next note?
 
-    >>> clears([Hit("N1", "A", 0.7, ""), Hit("N2", "B", 0.5, "")])
+    >>> clears([Hit("N1", "A", 0.8, ""), Hit("N2", "B", 0.5, "")])
     True
-    >>> clears([Hit("N1", "A", 0.7, ""), Hit("N2", "B", 0.68, "")])   # two notes alike
+    >>> clears([Hit("N1", "A", 0.8, ""), Hit("N2", "B", 0.78, "")])   # two notes alike
     False
     """
     if not hits or hits[0].score < min_score:
@@ -286,7 +278,15 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
             rows = grounded(query, columns, rows)
         return Rows(columns, rows,
                     cypher=f"// course.retrieval.search.search(query, mode={mode!r}, k={k})")
+
+    def evidence(db: Database, query: str) -> str:
+        """The line the router reads: the best note, its score and lead, the bar's verdict."""
+        hits = search(db, query, mode=mode, k=2) or [Hit("none", None, 0.0, "")]
+        lead = hits[0].score - (hits[1].score if len(hits) > 1 else 0.0)
+        return note_evidence_line(hits[0].note, hits[0].concept, hits[0].score, lead,
+                                  mode in SIMILARITY_MODES and clears(hits))
     run.weighs_evidence = True    # type: ignore[attr-defined]
+    run.evidence = evidence       # type: ignore[attr-defined]
     return run
 
 

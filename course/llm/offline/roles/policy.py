@@ -33,7 +33,7 @@ from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
 from course.llm.offline.roles.updater import RuleUpdater, refers_back, resolve_pronouns
-from course.llm.offline.roles.words import Linked, linked_values
+from course.llm.offline.roles.words import CLEARS, NOTE_SEARCH, Linked, linked_values
 from course.llm.offline.tools import QUERY_TOOL
 
 RESULTS = "RESULTS SO FAR"
@@ -63,6 +63,7 @@ class RolePrompt:
     linked: list[Linked]
     context: str = ""
     parts: list[dict[str, Any]] = field(default_factory=list)
+    notes_clear: bool = False     # the NOTE SEARCH line says the best note clears the bar
 
     def found(self) -> list[dict[str, Any]]:
         return [p for p in self.parts if p.get("found")]
@@ -75,17 +76,19 @@ def read_role_prompt(user: str) -> RolePrompt:
     ...                  '\\n\\nQUESTION: which clubs is she in?').parts
     [{'part': 0, 'found': True}]
     """
-    parts, rest = [], []
+    parts, rest, clear = [], [], False
     for line in user.splitlines():
         record = _part(line)
         if record is not None:
             parts.append(record)
+        elif line.startswith(NOTE_SEARCH):
+            clear = CLEARS in line
         elif not line.startswith(RESULTS):
             rest.append(line)
     text = "\n".join(rest)
     question = text.rpartition("QUESTION:")[2].strip()
     context = text.rpartition("QUESTION:")[0] if any(h in text for h in CONTEXT) else ""
-    return RolePrompt(question, linked_values(text), context, parts)
+    return RolePrompt(question, linked_values(text), context, parts, clear)
 
 
 def _part(line: str) -> dict[str, Any] | None:
@@ -112,7 +115,8 @@ def play_role(system: str | None, messages: Sequence[Message],
         return json.dumps({"complete": review.complete, "missing": review.missing,
                            "narrowed": review.narrowed}), []
     found = [(p["rewritten"], p.get("answer", "")) for p in prompt.found()]
-    call = RuleRouter().route(prompt.question, prompt.linked, tools, found, prompt.context)
+    call = RuleRouter().route(prompt.question, prompt.linked, tools, found, prompt.context,
+                              notes_clear=prompt.notes_clear)
     return ("No tool is left to try.", []) if call is None else ("", [call])
 
 

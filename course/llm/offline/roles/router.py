@@ -111,9 +111,11 @@ class RuleRouter:
         self.min_similarity = min_similarity
 
     def route(self, question: str, mentions: Sequence[Named], tools: Sequence[ToolSpec],
-              found: Sequence[tuple[str, str]] = (), context: str = "") -> ToolCall | None:
+              found: Sequence[tuple[str, str]] = (), context: str = "", *,
+              notes_clear: bool = False) -> ToolCall | None:
         """The call to make, or None when no tool is left; `found` is (question, answer) of the
-        parts answered already, `context` the conversation so far."""
+        parts answered already, `context` the conversation so far, `notes_clear` the note
+        search's verdict: its best note clears the evidence bar."""
         names = {t.name for t in tools}
         if FALLBACK in names and (WRITE_REQUEST.search(question.lower())   # its guard refuses it
                                   or (context and depends_on_context(question, mentions)
@@ -128,7 +130,12 @@ class RuleRouter:
                   for example in examples(spec)]
         score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
         if best is None or score < self.min_similarity:
-            fallback = FALLBACK if FALLBACK in names else (NOTES if NOTES in names else None)
+            # No template fits by its words. A question that names nothing in the graph, whose
+            # best note clears the evidence bar, goes to the notes first; any other question to
+            # text2cypher first ("Who takes Operating Systems?" is a query, whatever a note says).
+            notes_first = notes_clear and not mentions
+            preferred = (NOTES, FALLBACK) if notes_first else (FALLBACK, NOTES)
+            fallback = next((name for name in preferred if name in names), None)
             if fallback is None:
                 return None
             arg = "question" if fallback == FALLBACK else "query"

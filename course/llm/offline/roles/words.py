@@ -46,6 +46,9 @@ from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.prompt import parse_prompt
 
 FALLBACK = "text2cypher"
+# The note search's evidence, as the agent shows it to the router (`note_evidence_line`).
+NOTE_SEARCH = "NOTE SEARCH"
+CLEARS = "clears the evidence bar"
 NUMBER = "{#}"                # a number in a question, and a number argument in an example
 REFUSED = ("out_of_scope", "blocked")
 NOTES = "search_notes"
@@ -105,6 +108,18 @@ def linked_values(prompt: str) -> list[Linked]:
     [Linked(text='dbms', label='Subject', prop='name', value='DBMS')]
     """
     return [Linked(text, e.label, e.prop, e.value) for text, e in parse_prompt(prompt, None).linked]
+
+
+def note_evidence_line(note: str, concept: str | None, score: float, margin: float,
+                       clears: bool) -> str:
+    """What the router is told of the note search before it picks a tool.
+
+    >>> note_evidence_line("N20", "Paging", 0.871, 0.44, True)
+    'NOTE SEARCH (data): the best note is N20 (Paging), score 0.87, 0.44 ahead of the next: it clears the evidence bar.'
+    """
+    verdict = f"it {CLEARS}" if clears else "it is below the evidence bar"
+    return (f"{NOTE_SEARCH} (data): the best note is {note} ({concept}), score {score:.2f}, "
+            f"{margin:.2f} ahead of the next: {verdict}.")
 
 
 def tokens(text: str) -> list[str]:
