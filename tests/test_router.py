@@ -90,3 +90,22 @@ def test_the_router_is_told_the_evidence_in_its_prompt(college_db):
     plain = RecordingOfflineLLM()     # notebook 12's full-text search weighs no evidence: no line
     AgenticAgent(college_db, plain).answer(SWAPPING)
     assert plain.router_prompts and not any("NOTE SEARCH" in p for p in plain.router_prompts)
+
+
+def test_the_evidence_search_is_reused_once_by_the_tool_that_follows(college_db, monkeypatch):
+    """The router's evidence and search_notes' rows come from one search, not two."""
+    import course.retrieval.search as searching
+
+    calls = []
+    real = searching.search
+
+    def counting(*args, **kwargs):   # a spy around the real search
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(searching, "search", counting)
+    notes = searching.note_search()
+    notes.evidence(college_db, SWAPPING)
+    first = notes(college_db, SWAPPING)
+    assert len(calls) == 1 and first.rows[0][0] == "N20"
+    assert notes(college_db, SWAPPING).rows == first.rows and len(calls) == 2   # used once only

@@ -8,18 +8,16 @@ function: the CLI's `python -m course search` and the agentic agent's search_not
   its score is a cosine DISTANCE, lower is closer);
 - parent: k*4 chunks, traced up PART_OF to their notes, deduplicated to the best k notes;
 - fulltext: the question's words joined with `|` (the index ANDs terms otherwise);
-- hybrid (`search`'s default, and the best measured): the parent similarity plus a keyword
-  score (BM25 over the notes' words, scaled by the question's own weight,
-  `course.retrieval.keywords`);
+- hybrid (the default, the best measured): the parent similarity plus a keyword score (BM25
+  over the notes' words, scaled by the question's own weight: `course.retrieval.keywords`);
 - graph: the hybrid notes, then the notes of their concepts' prerequisites
   ("to understand BCNF, read 3NF first").
 
 Every Hit's score is higher-is-better: 1 - distance for vector and parent, the index's
 score for fulltext, the fused score for hybrid and graph.
 
-`BEST_MODE`, the best on every note set (bench/bench_notes.py: retrieval.jsonl MRR hybrid 0.98,
-parent 0.94; rank fusion with the index's TF-IDF, before, 0.81), is what `course search` and
-the agent's search_notes use.
+`BEST_MODE` (bench/bench_notes.py: retrieval.jsonl MRR hybrid 0.98, parent 0.94; fused by rank
+with the index's TF-IDF, 0.81) is what `course search` and the agent's search_notes use.
 
 >>> [hit.note for hit in search(db, "What is a race condition?", k=1)]
 ['N17']
@@ -263,15 +261,17 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     """A `search=` for `AgenticToolbox` / `AgenticAgent`: `search` as the tool's rows, best first.
 
     It weighs its own evidence (`weighs_evidence`): in a similarity mode every note when the
-    best one `clears` the threshold, else only the notes notebook 12's rule accepts (they
-    hold every term asked, `grounded`); in another mode, that rule alone.
+    best one `clears` the threshold, else only the notes that hold every term asked
+    (`grounded`); in another mode, that rule alone. `evidence` tells the router.
 
     >>> found = note_search()(db, "What is a race condition?")
     >>> found.columns, found.rows[0][:2]
     (['note', 'concept', 'score', 'text'], ['N17', 'Threads'])
     """
+    kept: dict[tuple[str, str], list[Hit]] = {}   # the evidence's search, reused once by run
+
     def run(db: Database, query: str) -> Rows:
-        hits = search(db, query, mode=mode, k=k)
+        hits = kept.pop((db.graph_name, query), None) or search(db, query, mode=mode, k=k)
         columns = ["note", "concept", "score", "text"]
         rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
         if not (mode in SIMILARITY_MODES and clears(hits)):
@@ -281,9 +281,10 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
     def evidence(db: Database, query: str) -> str:
         """The line the router reads: the best note, its score and lead, the bar's verdict."""
-        hits = search(db, query, mode=mode, k=2) or [Hit("none", None, 0.0, "")]
-        lead = hits[0].score - (hits[1].score if len(hits) > 1 else 0.0)
-        return note_evidence_line(hits[0].note, hits[0].concept, hits[0].score, lead,
+        kept.clear()
+        hits = kept[db.graph_name, query] = search(db, query, mode=mode, k=k)
+        best, second = [*hits, Hit("-", None, 0.0, ""), Hit("-", None, 0.0, "")][:2]
+        return note_evidence_line(best.note, best.concept, best.score, best.score - second.score,
                                   mode in SIMILARITY_MODES and clears(hits))
     run.weighs_evidence = True    # type: ignore[attr-defined]
     run.evidence = evidence       # type: ignore[attr-defined]
