@@ -104,8 +104,8 @@ def test_the_evidence_search_is_reused_once_by_the_tool_that_follows(college_db,
         return real(*args, **kwargs)
 
     monkeypatch.setattr(searching, "search", counting)
-    notes = searching.note_search()
-    notes.evidence(college_db, SWAPPING)
-    first = notes(college_db, SWAPPING)
+    notes, question = searching.note_search(), "What happens when a program touches a page not in RAM?"
+    notes.evidence(college_db, question)
+    first = notes(college_db, question)
     assert len(calls) == 1 and first.rows[0][0] == "N20"
-    assert notes(college_db, SWAPPING).rows == first.rows and len(calls) == 2   # used once only
+    assert notes(college_db, question).rows == first.rows and len(calls) == 2   # used once only
