@@ -284,7 +284,7 @@ def test_cli_search_json_is_one_object_per_query_best_first(college_db):
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0 and len(records) == 2
     assert set(records[0]) == {"query", "mode", "embedder", "results"}
-    assert (records[0]["mode"], records[0]["embedder"]) == ("parent", "wordllama")
+    assert (records[0]["mode"], records[0]["embedder"]) == ("hybrid", "wordllama")   # the default: BEST_MODE
     assert [set(r) for r in records[0]["results"]] == [{"note", "concept", "score", "text"}] * 2
     assert records[0]["results"][0]["note"] == "N17" and records[1]["results"][0]["note"] == "N20"
     scores = [r["score"] for r in records[0]["results"]]
