@@ -62,6 +62,7 @@ class AgenticAgent(Agent):
     """
 
     result_type = AgenticResult
+    kind = "agentic"
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  critic: bool = True, max_rounds: int = DEFAULT_ROUNDS,
@@ -85,6 +86,10 @@ class AgenticAgent(Agent):
         self.critic_on, self.max_rounds = critic, max_rounds
         self.tools, self.search = tuple(tools), search
         self.last: Run | None = None
+
+    def answered_by(self) -> str:
+        """'agentic' and its tools' names: notebook 12's agent and the learner's answer apart."""
+        return f"{self.kind}[{','.join(tool.name for tool in self.tools)}]"
 
     def _loop(self, result: Result) -> None:
         """This question's own state (a `Run`), then its parts, their tools and the critic."""

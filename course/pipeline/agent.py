@@ -87,7 +87,7 @@ class RecallingMemory(Memory, Protocol):
     """A memory that may answer a question itself, with no LLM call (notebook 10)."""
 
     def recall(self, question: str, *, mentions: Sequence[Mention] = (),
-               provider: str = "") -> Result | None: ...
+               provider: str = "", agent: str = "pipeline") -> Result | None: ...
 
 
 # A missing key or every provider down will not be fixed by asking again.
@@ -104,6 +104,7 @@ class Agent:
     """
 
     result_type: type[Result] = Result
+    kind: str = "pipeline"     # its name in `course ask --agent`
     default_prompt: str = prompts.CYPHER_SYSTEM
     on_step: Observer | None = None   # set it to watch a question's stages as they happen
 
@@ -137,6 +138,15 @@ class Agent:
         name_index(db).warm()   # the graph's names, read now rather than in the first question
         self.system_prompt = self._system_prompt()
         self.stats: Counter[str] = Counter()
+
+    def answered_by(self) -> str:
+        """Which agent answers, for a remembered answer's key: another agent's answer to the
+        same question is not this one's.
+
+        >>> Agent(db).answered_by()
+        'pipeline'
+        """
+        return self.kind
 
     def _system_prompt(self) -> str:
         """The system message of the Cypher call: the prompt with the schema, rules, examples."""
@@ -185,7 +195,8 @@ class Agent:
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
-                                             provider=provider_config(self.llm))
+                                             provider=provider_config(self.llm),
+                                             agent=self.answered_by())
                           if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered

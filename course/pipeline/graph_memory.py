@@ -116,6 +116,7 @@ class _Pending:
     # such an answer may be shared, since what steered it (question, schema, rows) is the same
     # for every user, and the rows are checked again before it is served.
     alone: bool = False
+    agent: str = "pipeline"     # which agent answers (`Agent.answered_by`): part of the cache key
 
 
 _TURN_FIELDS = ("n", "question", "cypher", "result", "answer", "status")
@@ -226,13 +227,14 @@ class GraphMemory(ShortTermMemory):
         return hashlib.sha1(state.encode()).hexdigest()[:12]
 
     def recall(self, question: str, *, mentions: Sequence[Mention] = (),
-               provider: str = "") -> Result | None:
+               provider: str = "", agent: str = "pipeline") -> Result | None:
         """A stored answer to this question (same session, or the cache), else None.
 
         The agent calls this before asking the LLM; a Result from here has llm_calls 0.
         """
         pending = _Pending(question, data_version(self.db), provider,
-                           self.context_key(question, mentions), alone=not self.context())
+                           self.context_key(question, mentions), alone=not self.context(),
+                           agent=agent)
         self._pending = pending
         found = self._find_repeat(question, pending)
         if found is not None and still_given(self.db, found[1]):
@@ -240,7 +242,8 @@ class GraphMemory(ShortTermMemory):
             note = REPEAT_NOTE[language_of(question)].format(n=n)
             return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
         if self.cache is not None and not pending.context_key:
-            cached = self.cache.get(question, version=pending.version, provider=provider)
+            cached = self.cache.get(question, version=pending.version, provider=provider,
+                                    agent=agent)
             if cached is not None and self.cache.stands_behind(cached, self.db):
                 return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
                                    provider="answer cache", mentions=mentions)
@@ -274,7 +277,8 @@ class GraphMemory(ShortTermMemory):
         if (self.cache is not None and cacheable and not pending.context_key and pending.alone
                 and result.status == "answered" and not result.from_memory
                 and result.answer is not None):   # rows only: no answer to serve again
-            self.cache.put(result, version=pending.version, provider=pending.provider)
+            self.cache.put(result, version=pending.version, provider=pending.provider,
+                           agent=pending.agent)
         return updates
 
     def _save(self, result: Result, updates: dict[str, str], pending: _Pending,
