@@ -103,7 +103,7 @@ def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = No
              **options: Any) -> Chat:
     """What `serve` serves: a session per browser, its memory kept in the graph as
     `ask --session` keeps one, its agent made as `ask --agent` makes one. `options` go to
-    `Chat` (`keepalive_s`) and `Sessions` (`per_minute`, `clock`)."""
+    `Chat` (`keepalive_s`) and `Sessions` (`per_minute`, `per_address`, `limit_key`, `clock`)."""
     from course.llm.registry import describe_llm, make_llm
     from course.pipeline.answer_cache import AnswerCache
     from course.pipeline.graph_memory import GraphMemory

@@ -19,3 +19,30 @@ def test_the_answer_cache_keeps_each_agents_answers_apart(college_db):
     again, = of(events(client_for(web_chat(college_db, agent="tools")), "Who is Payal?"),
                 "answer")
     assert again["from_memory"] and again["provider"] == "answer cache"   # its own answer
+
+
+def test_dropping_the_cookie_does_not_sidestep_the_rate_limit(college_db):
+    now = [0.0]
+    chat = web_chat(college_db, per_minute=2, per_address=3, clock=lambda: now[0],
+                    limit_key=lambda address: address)      # the test client's address counts
+    client = client_for(chat)
+    assert of(events(client, "Who is Payal?"), "answer")
+    assert of(events(client, "Who is Rahul?"), "answer")
+    client.cookies.clear()
+    client.get("/")                                   # a new session, from the same address
+    assert of(events(client, "Who is Sneha?"), "answer")
+    client.cookies.clear()
+    client.get("/")
+    refused = events(client, "Who is Karan?")
+    assert refused == [{"type": "error", "message": "Too many questions: this server, from one "
+                                                     "address, takes 3 a minute. Wait 20 s, then "
+                                                     "ask again."}]
+    now[0] += 20
+    assert of(events(client, "Who is Karan?"), "answer")
+
+
+def test_only_other_machines_addresses_are_limited_by_default():
+    from course.ui.web.sessions import address_key
+
+    assert address_key("192.168.1.20") == "192.168.1.20"
+    assert address_key("127.0.0.1") is None and address_key("::1") is None
