@@ -46,3 +46,31 @@ def test_only_other_machines_addresses_are_limited_by_default():
 
     assert address_key("192.168.1.20") == "192.168.1.20"
     assert address_key("127.0.0.1") is None and address_key("::1") is None
+
+
+def test_a_graph_changed_while_serving_is_seen_on_the_next_question(college_db):
+    client = client_for(web_chat(college_db))
+    assert of(events(client, "Who is Payal?"), "answer")          # this browser's agent is made
+    college_db.query("CREATE (:Student {id: 'S06', name: 'Zoya', year: 1, branch: 'ECE'})")
+    found = events(client, "Who is Zoya?")
+    answer, = of(found, "answer")
+    assert answer["status"] == "answered" and "Zoya" in answer["answer"]
+    graph, = of(found, "graph")
+    assert "Zoya" in {n["name"] for n in graph["nodes"] if n["lit"]}
+    assert "Zoya" in {n["name"] for n in client.get("/api/history").json()["graph"]["nodes"]}
+
+
+@pytest.mark.parametrize("agent", ["pipeline", "tools"])
+def test_the_schema_the_agent_is_told_follows_the_data_version(college_db, agent):
+    from test_web_app import SESSION_COOKIE
+
+    chat = web_chat(college_db, agent=agent)
+    client = client_for(chat)
+    assert of(events(client, "Who is Payal?"), "answer")
+    session = chat.sessions.get(client.cookies[SESSION_COOKIE])
+    assert "- Lab {name}" not in session.agent.system_prompt
+    college_db.query("CREATE (:Lab {name: 'Robotics Lab'})")
+    assert of(events(client, "Who is Payal?"), "answer")
+    assert "- Lab {name}" in session.agent.system_prompt
+    again, = of(events(client, "Who is Payal?"), "answer")   # the memory went on: a repeat
+    assert again["answer"].startswith("As I said in turn 2")

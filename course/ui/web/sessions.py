@@ -85,20 +85,24 @@ def address_key(host: str | None) -> str | None:
 
 
 class BrowserSession:
-    """One browser's conversation: its memory, its agent (made on the first question), its limit."""
+    """One browser's conversation: its memory, its agent (made on the first question, and again
+    when `version()`, the data's version, has changed: the schema it is told is the graph's
+    own), its limit."""
 
     def __init__(self, session_id: str, memory: Memory, make_agent: Callable[[Memory], Agent],
-                 limit: RateLimit) -> None:
+                 limit: RateLimit, version: Callable[[], str] = lambda: "") -> None:
         self.id, self.memory, self.limit = session_id, memory, limit
-        self._make_agent = make_agent
+        self._make_agent, self._version = make_agent, version
         self._agent: Agent | None = None
+        self._made_at = ""
         self.busy = threading.Lock()     # one question at a time
         self.last_view: dict[str, Any] | None = None   # the picture of the last answer
 
     @property
     def agent(self) -> Agent:
-        if self._agent is None:
-            self._agent = self._make_agent(self.memory)
+        now = self._version()
+        if self._agent is None or self._made_at != now:
+            self._agent, self._made_at = self._make_agent(self.memory), now
         return self._agent
 
     def history(self) -> list[dict[str, Any]]:
@@ -113,8 +117,9 @@ class Sessions:
     def __init__(self, make_memory: Callable[[str], Memory], make_agent: Callable[[Memory], Agent],
                  *, per_minute: int = PER_MINUTE, clock: Callable[[], float] = time.monotonic,
                  kept: int = KEPT, per_address: int = PER_ADDRESS,
-                 limit_key: Callable[[str | None], str | None] = address_key) -> None:
-        self.make_memory, self.make_agent = make_memory, make_agent
+                 limit_key: Callable[[str | None], str | None] = address_key,
+                 version: Callable[[], str] = lambda: "") -> None:
+        self.make_memory, self.make_agent, self.version = make_memory, make_agent, version
         self.per_minute, self.clock, self.kept = per_minute, clock, kept
         self.per_address, self.limit_key = per_address, limit_key
         self._open: OrderedDict[str, BrowserSession] = OrderedDict()
@@ -145,7 +150,8 @@ class Sessions:
                 self._open.move_to_end(session_id)
                 return session
         session = BrowserSession(session_id, self.make_memory(session_id), self.make_agent,
-                              RateLimit(per_minute=self.per_minute, clock=self.clock))
+                              RateLimit(per_minute=self.per_minute, clock=self.clock),
+                              self.version)
         with self._lock:
             session = self._open.setdefault(session_id, session)
             while len(self._open) > self.kept:
