@@ -74,3 +74,31 @@ def test_the_schema_the_agent_is_told_follows_the_data_version(college_db, agent
     assert "- Lab {name}" in session.agent.system_prompt
     again, = of(events(client, "Who is Payal?"), "answer")   # the memory went on: a repeat
     assert again["answer"].startswith("As I said in turn 2")
+
+
+def test_the_servers_connections_send_each_stage_at_once():
+    """Nagle's algorithm off (TCP_NODELAY) on every connection the app accepts: otherwise each
+    stage after the first of a kept-alive connection waits for the browser's delayed ACK."""
+    import asyncio
+    import socket
+
+    from course.ui.web.serve import open_socket
+
+    async def accepted_nodelay() -> int:
+        found: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                found.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+        sock = open_socket("127.0.0.1", 0)       # as `serve` opens it, then as uvicorn serves it
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        _, writer = await asyncio.open_connection(*sock.getsockname()[:2])
+        try:
+            return await asyncio.wait_for(found, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(accepted_nodelay()) == 1
