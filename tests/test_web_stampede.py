@@ -102,3 +102,64 @@ def test_the_servers_connections_send_each_stage_at_once():
             server.close()
 
     assert asyncio.run(accepted_nodelay()) == 1
+
+
+def test_a_rooms_turns_are_saved_under_one_holding_of_the_lock(college_db, monkeypatch):
+    import threading
+    import time
+    from contextlib import contextmanager
+
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.group_save import waiting
+    from course.pipeline.results import Result
+
+    user = "room-" + college_db.graph_name
+    memories = [GraphMemory(college_db, session=f"browser-{i}", user=user) for i in range(8)]
+    key = ("saving turns", college_db.location, memories[0].store.graph_name)
+    held: list[str] = []
+    real_lock = GraphMemory._saving
+
+    @contextmanager
+    def spy(self):   # a spy around the real lock: its first holder waits for the room to queue
+        if not held:
+            deadline = time.monotonic() + 10
+            while waiting(key) < len(memories) - 1 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        held.append(self.session)
+        with real_lock(self):
+            yield
+
+    monkeypatch.setattr(GraphMemory, "_saving", spy)
+    answered = Result(question="Who is Payal?", answer="Payal is a second-year CSE student.",
+                      status="answered", rows=[["Payal", 2, "CSE"]], cypher="RETURN 1")
+    try:
+        room = [threading.Thread(target=m.remember, args=(answered,)) for m in memories]
+        for browser in room:
+            browser.start()
+        for browser in room:
+            browser.join(30)
+        assert len(held) == 2          # the first alone, then the seven that came meanwhile
+        for memory in memories:        # every turn stored, each numbered in its own session
+            again = GraphMemory(college_db, session=memory.session, user=user)
+            assert [(t["n"], t["question"]) for t in again.history()] == [(1, "Who is Payal?")]
+    finally:
+        GraphMemory.forget_user(college_db, user)
+
+
+def test_a_group_write_hands_each_writer_its_own_outcome():
+    from contextlib import nullcontext
+
+    from course.pipeline.group_save import together
+
+    def broken() -> int:
+        raise ValueError("this write failed")
+
+    assert together(("t",), nullcontext, lambda: 7) == 7
+    with pytest.raises(ValueError, match="this write failed"):
+        together(("t",), nullcontext, broken)
+
+    def no_lock():
+        raise RuntimeError("the lock was not had")
+
+    with pytest.raises(RuntimeError, match="not had"):
+        together(("t",), no_lock, lambda: 7)

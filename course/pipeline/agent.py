@@ -104,7 +104,7 @@ class Agent:
     """
 
     result_type: type[Result] = Result
-    kind: str = "pipeline"     # its name in `course ask --agent`
+    kind = "pipeline"      # its name in `course ask --agent`
     default_prompt: str = prompts.CYPHER_SYSTEM
     on_step: Observer | None = None   # set it to watch a question's stages as they happen
 
@@ -140,12 +140,7 @@ class Agent:
         self.stats: Counter[str] = Counter()
 
     def answered_by(self) -> str:
-        """Which agent answers, for a remembered answer's key: another agent's answer to the
-        same question is not this one's.
-
-        >>> Agent(db).answered_by()
-        'pipeline'
-        """
+        """Which agent answers (the answer cache's key holds it): 'pipeline' here."""
         return self.kind
 
     def _system_prompt(self) -> str:
@@ -195,8 +190,7 @@ class Agent:
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
-                                             provider=provider_config(self.llm),
-                                             agent=self.answered_by())
+                                             provider=provider_config(self.llm), agent=self.answered_by())
                           if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered

@@ -29,6 +29,7 @@ from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidIn
 from course.foundation.language import language_of
 from course.foundation.versioning import data_version
 from course.foundation.graphs import MEMORY_GRAPH_PREFIX
+from course.pipeline.group_save import together
 from course.pipeline.linking import Mention
 from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
                                     question_key)
@@ -287,22 +288,32 @@ class GraphMemory(ShortTermMemory):
                   "source": "question" if value in asked else "answer"}
                  for rank, (label, value) in enumerate(updates.items())]
         turn = self.turns[-1]
-        with self._saving():
-            saved = self.store.query(_SAVE_TURN, {
-                "session": self.session, "user": self.user, "question": result.question,
-                "norm": question_key(result.question), "cypher": result.cypher or "",
-                "columns": json.dumps(result.columns), "result": turn.result,
-                "rows": json.dumps(result.rows, ensure_ascii=False, default=str),
-                "answer": result.answer, "status": result.status, "version": pending.version,
-                "context_key": pending.context_key, "provider": result.provider or "",
-                "from_memory": bool(result.from_memory), "about": about,
-                "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            })
-        turn.n = self.count = saved.result_set[0][0]   # the number the graph gave it
+        params = {
+            "session": self.session, "user": self.user, "question": result.question,
+            "norm": question_key(result.question), "cypher": result.cypher or "",
+            "columns": json.dumps(result.columns), "result": turn.result,
+            "rows": json.dumps(result.rows, ensure_ascii=False, default=str),
+            "answer": result.answer, "status": result.status, "version": pending.version,
+            "context_key": pending.context_key, "provider": result.provider or "",
+            "from_memory": bool(result.from_memory), "about": about,
+            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+        # Turns of this user's graph that other threads save now are saved with it, under one
+        # holding of the lock (`group_save`): a room's forty answers do not take it forty times.
+        saved = together(("saving turns", self.db.location, self.store.graph_name), self._saving,
+                         lambda: self._store_turn(params))
+        turn.n = self.count = saved   # the number the graph gave it
+
+    def _store_turn(self, params: dict[str, Any]) -> int:
+        try:
+            return int(self.store.query(_SAVE_TURN, params).result_set[0][0])
+        except redis.RedisError as exc:
+            raise DatabaseUnavailable(f"The turn could not be stored ({exc}); check the database "
+                                      "with `python -m course info`.") from exc
 
     @contextmanager
     def _saving(self) -> Iterator[None]:
-        """One turn saved at a time per user graph, across processes."""
+        """The lock on this user's graph that saving turns takes, across processes."""
         try:
             with self.db.lock(f"saving:{self.store.graph_name}", timeout_s=30):
                 yield
