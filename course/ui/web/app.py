@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from course.foundation.errors import CourseError, InvalidInput
+from course.foundation.versioning import one_version
 from course.pipeline.questions import check_question
 from course.pipeline.results import json_line
 from course.ui.viz import text_values
@@ -109,6 +110,10 @@ class Chat:
         return session.limit.message(wait) if wait else None
 
     def _answer(self, session: BrowserSession, question: str, tell: Tell) -> None:
+        with one_version():   # the graph's version read once: for the agent, its answer, the picture
+            self._answer_in_one_version(session, question, tell)
+
+    def _answer_in_one_version(self, session: BrowserSession, question: str, tell: Tell) -> None:
         agent = session.agent
 
         def observe(what: str, record: Any) -> None:
