@@ -163,3 +163,76 @@ def test_a_group_write_hands_each_writer_its_own_outcome():
 
     with pytest.raises(RuntimeError, match="not had"):
         together(("t",), no_lock, lambda: 7)
+
+
+def test_a_room_asking_the_same_first_question_at_once_gets_one_answer_computed(college_db):
+    import threading
+    import time
+
+    from course.foundation.versioning import data_version
+    from course.llm.base import Completion
+    from course.llm.offline import OfflineLLM
+    from course.pipeline.agent import Agent, provider_config
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.in_flight import waiting
+
+    room, user = 6, "flight-" + college_db.graph_name
+    calls: list[str] = []
+    key = AnswerCache(college_db).key("Who is Payal?", version=data_version(college_db),
+                                      provider=provider_config(OfflineLLM()))
+
+    class CountingLLM(OfflineLLM):   # a mock provider: the offline one, counted; its first
+        def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+            if not calls:            # call waits until the rest of the room waits for it
+                deadline = time.monotonic() + 10
+                while waiting(key) < room - 1 and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            calls.append(prompt)
+            return super().complete(prompt, system=system)
+
+    agents = [Agent(college_db, CountingLLM(), memory=GraphMemory(
+        college_db, session=f"browser-{i}", user=user, cache=AnswerCache(college_db)))
+        for i in range(room)]
+    results: list = [None] * room
+
+    def ask(i: int) -> None:
+        results[i] = agents[i].answer("Who is Payal?")
+
+    try:
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(room)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(calls) == 2                       # one query written, one answer written
+        assert all(r.status == "answered" and r.rows[0][0] == "Payal" for r in results)
+        assert sorted(r.provider for r in results) == ["Offline"] + ["answer cache"] * (room - 1)
+    finally:
+        GraphMemory.forget_user(college_db, user)
+        AnswerCache(college_db).clear()
+
+
+def test_a_follow_up_never_waits_for_nor_gets_another_sessions_answer(college_db):
+    from course.foundation.versioning import data_version
+    from course.pipeline.agent import Agent, provider_config
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.in_flight import land, take_off
+
+    user = "follow-" + college_db.graph_name
+    memory = GraphMemory(college_db, session="s", user=user, cache=AnswerCache(college_db))
+    agent = Agent(college_db, memory=memory)
+    try:
+        agent.answer("Who is Payal?")
+        key = AnswerCache(college_db).key("uska year kya hai?", version=data_version(college_db),
+                        provider=provider_config(agent.llm))
+        assert take_off(key)          # as if another browser were answering this text now
+        try:
+            follow = agent.answer("uska year kya hai?")   # returns at once: it does not wait
+        finally:
+            land(key)
+        assert follow.status == "answered" and not follow.from_memory
+    finally:
+        GraphMemory.forget_user(college_db, user)
+        AnswerCache(college_db).clear()

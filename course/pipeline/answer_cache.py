@@ -29,9 +29,9 @@ class AnswerCache:
     FalkorDB is Redis, so each answer is one key set with `SET key value EX ttl`; Redis
     deletes it when the time is up. The key is made of the normalised question, the data
     version, the agent that answered (`Agent.answered_by`: the pipeline, the tool loop, an
-    agentic agent and its tools answer the same question differently) and the provider's exact configuration (`course.pipeline.agent.provider_config`: name,
-    model and endpoint), so a changed graph, another model or another endpoint never gets
-    an old answer. Before an answer is served, its query is run again (`stands_behind`):
+    agentic agent and its tools answer the same question differently) and the provider's
+    exact configuration (`course.pipeline.agent.provider_config`: name, model and endpoint),
+    so a changed graph, another agent, model or endpoint never gets an old answer. Before an answer is served, its query is run again (`stands_behind`):
     an entry whose rows the graph does not give back is never served.
 
     >>> cache = AnswerCache(db, ttl_s=3600)

@@ -30,6 +30,7 @@ from course.foundation.language import language_of
 from course.foundation.versioning import data_version
 from course.foundation.graphs import MEMORY_GRAPH_PREFIX
 from course.pipeline.group_save import together
+from course.pipeline.in_flight import land, take_off, wait_for
 from course.pipeline.linking import Mention
 from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
                                     question_key)
@@ -118,6 +119,7 @@ class _Pending:
     # for every user, and the rows are checked again before it is served.
     alone: bool = False
     agent: str = "pipeline"     # which agent answers (`Agent.answered_by`): part of the cache key
+    flight: str = ""            # the cache key this question answers for others waiting (in_flight)
 
 
 _TURN_FIELDS = ("n", "question", "cypher", "result", "answer", "status")
@@ -236,19 +238,40 @@ class GraphMemory(ShortTermMemory):
         pending = _Pending(question, data_version(self.db), provider,
                            self.context_key(question, mentions), alone=not self.context(),
                            agent=agent)
+        self._land()    # a question before this one that ended with no turn to remember
         self._pending = pending
         found = self._find_repeat(question, pending)
         if found is not None and still_given(self.db, found[1]):
             n, stored = found
             note = REPEAT_NOTE[language_of(question)].format(n=n)
             return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
-        if self.cache is not None and not pending.context_key:
-            cached = self.cache.get(question, version=pending.version, provider=provider,
-                                    agent=agent)
-            if cached is not None and self.cache.stands_behind(cached, self.db):
-                return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
-                                   provider="answer cache", mentions=mentions)
-        return None
+        if self.cache is None or pending.context_key:
+            return None
+        cached = self._from_cache(question, pending, mentions)
+        if cached is None:   # someone in this process may be answering it now: wait for theirs
+            key = self.cache.key(question, version=pending.version, provider=provider, agent=agent)
+            if pending.alone and take_off(key):
+                pending.flight = key          # this answer is the one the others wait for
+            elif wait_for(key):
+                cached = self._from_cache(question, pending, mentions)
+        return cached
+
+    def _from_cache(self, question: str, pending: _Pending,
+                    mentions: Sequence[Mention]) -> Result | None:
+        """The cache's answer, if its query still gives its rows."""
+        assert self.cache is not None
+        cached = self.cache.get(question, version=pending.version, provider=pending.provider,
+                                agent=pending.agent)
+        if cached is None or not self.cache.stands_behind(cached, self.db):
+            return None
+        return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
+                           provider="answer cache", mentions=mentions)
+
+    def _land(self) -> None:
+        """Those waiting for this memory's answer go on (it is stored, or it will not be)."""
+        if self._pending is not None and self._pending.flight:
+            land(self._pending.flight)
+            self._pending.flight = ""
 
     def _find_repeat(self, question: str, pending: _Pending) -> tuple[int, dict[str, Any]] | None:
         rows = self._read(_FIND_REPEAT, {"session": self.session, "norm": question_key(question),
@@ -265,12 +288,19 @@ class GraphMemory(ShortTermMemory):
     def remember(self, result: Result, mentions: Sequence[Mention] = (),
                  link: Link | None = None) -> dict[str, str]:
         """Remember the turn in the window and in the graph (and the cache, when it may)."""
+        try:
+            return self._remember(result, mentions, link)
+        finally:
+            self._land()
+            self._pending = None
+
+    def _remember(self, result: Result, mentions: Sequence[Mention],
+                  link: Link | None) -> dict[str, str]:
         pending = self._pending
         cacheable = pending is not None and pending.question == result.question
         if pending is None or not cacheable:  # not asked through recall(): no provider known
             pending = _Pending(result.question, data_version(self.db), "",
                                self.context_key(result.question, mentions))
-        self._pending = None
         if len(self.turns) == self.max_turns:
             self.earlier.append(self.turns[0])
         updates = super().remember(result, mentions, link)
