@@ -236,3 +236,24 @@ def test_a_follow_up_never_waits_for_nor_gets_another_sessions_answer(college_db
     finally:
         GraphMemory.forget_user(college_db, user)
         AnswerCache(college_db).clear()
+
+
+def test_the_keys_every_shown_text_is_cleaned_of_follow_the_environment_and_dotenv(
+        tmp_path, monkeypatch):
+    """configured_secrets is worked out once while nothing changes (it runs dozens of times an
+    answer); a key set, changed or written to .env afterwards is still never shown."""
+    from course.llm.errors import configured_secrets
+    from course.ui.web.access import page_text
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("GEMINI_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"):
+        monkeypatch.setenv(name, "")
+    assert configured_secrets() == ()
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_first" + "1" * 30)
+    assert configured_secrets() == ("gsk_first" + "1" * 30,)
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_second" + "2" * 30)
+    assert "2222222222" not in page_text("the key is gsk_second" + "2" * 30)
+    monkeypatch.delenv("MISTRAL_API_KEY")
+    (tmp_path / ".env").write_text("MISTRAL_API_KEY=mistral-" + "m" * 30 + "\n")
+    assert "mistral-" + "m" * 30 in configured_secrets()
+    assert "mmmmmmmmmm" not in page_text("the key is mistral-" + "m" * 30)
