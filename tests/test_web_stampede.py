@@ -257,3 +257,30 @@ def test_the_keys_every_shown_text_is_cleaned_of_follow_the_environment_and_dote
     (tmp_path / ".env").write_text("MISTRAL_API_KEY=mistral-" + "m" * 30 + "\n")
     assert "mistral-" + "m" * 30 in configured_secrets()
     assert "mmmmmmmmmm" not in page_text("the key is mistral-" + "m" * 30)
+
+
+def test_a_question_that_failed_leaves_nobody_waiting_for_it(college_db):
+    from course.foundation.versioning import data_version
+    from course.llm.base import Completion
+    from course.llm.errors import NoProviderConfigured
+    from course.llm.offline import OfflineLLM
+    from course.pipeline.agent import Agent, provider_config
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.in_flight import land, take_off
+
+    class DownLLM(OfflineLLM):     # a mock provider that is down
+        def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+            raise NoProviderConfigured()
+
+    user = "down-" + college_db.graph_name
+    agent = Agent(college_db, DownLLM(), memory=GraphMemory(
+        college_db, session="s", user=user, cache=AnswerCache(college_db)))
+    try:
+        assert agent.answer("Who is Payal?").status == "failed"
+        key = AnswerCache(college_db).key("Who is Payal?", version=data_version(college_db),
+                                          provider=provider_config(agent.llm))
+        assert take_off(key)     # nobody is answering it: the next asker need not wait
+        land(key)
+    finally:
+        GraphMemory.forget_user(college_db, user)

@@ -62,7 +62,6 @@ class AgenticAgent(Agent):
     """
 
     result_type = AgenticResult
-    kind = "agentic"
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                  critic: bool = True, max_rounds: int = DEFAULT_ROUNDS,
@@ -85,11 +84,9 @@ class AgenticAgent(Agent):
         self.roles = roles or ChatRoles(self.llm)   # each role one call to the model
         self.critic_on, self.max_rounds = critic, max_rounds
         self.tools, self.search = tuple(tools), search
+        # notebook 12's agent and the learner's (more tools) answer apart: the cache keeps them so
+        self.answered_by = f"agentic[{','.join(tool.name for tool in self.tools)}]"
         self.last: Run | None = None
-
-    def answered_by(self) -> str:
-        """'agentic' and its tools' names: notebook 12's agent and the learner's answer apart."""
-        return f"{self.kind}[{','.join(tool.name for tool in self.tools)}]"
 
     def _loop(self, result: Result) -> None:
         """This question's own state (a `Run`), then its parts, their tools and the critic."""

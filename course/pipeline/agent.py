@@ -88,6 +88,7 @@ class RecallingMemory(Memory, Protocol):
 
     def recall(self, question: str, *, mentions: Sequence[Mention] = (),
                provider: str = "", agent: str = "pipeline") -> Result | None: ...
+    def settle(self) -> None: ...
 
 
 # A missing key or every provider down will not be fixed by asking again.
@@ -104,7 +105,7 @@ class Agent:
     """
 
     result_type: type[Result] = Result
-    kind = "pipeline"      # its name in `course ask --agent`
+    answered_by = "pipeline"   # which agent answers: the answer cache's key holds it
     default_prompt: str = prompts.CYPHER_SYSTEM
     on_step: Observer | None = None   # set it to watch a question's stages as they happen
 
@@ -138,10 +139,6 @@ class Agent:
         name_index(db).warm()   # the graph's names, read now rather than in the first question
         self.system_prompt = self._system_prompt()
         self.stats: Counter[str] = Counter()
-
-    def answered_by(self) -> str:
-        """Which agent answers (the answer cache's key holds it): 'pipeline' here."""
-        return self.kind
 
     def _system_prompt(self) -> str:
         """The system message of the Cypher call: the prompt with the schema, rules, examples."""
@@ -190,7 +187,7 @@ class Agent:
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
-                                             provider=provider_config(self.llm), agent=self.answered_by())
+                                             provider=provider_config(self.llm), agent=self.answered_by)
                           if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered
@@ -207,6 +204,8 @@ class Agent:
                 self.memory.remember(result, result.mentions, self.link)
             except CourseError as exc:   # the answer stands; say that it was not remembered
                 result.error = f"This turn was not remembered: {exc}"
+        elif isinstance(self.memory, RecallingMemory):
+            self.memory.settle()      # no turn to remember: whoever waits for this answer goes on
         return result
 
     def _loop(self, result: Result) -> None:

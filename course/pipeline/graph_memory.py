@@ -267,6 +267,11 @@ class GraphMemory(ShortTermMemory):
         return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
                            provider="answer cache", mentions=mentions)
 
+    def settle(self) -> None:
+        """The question ended with no turn to remember (it failed): nobody waits for it."""
+        self._land()
+        self._pending = None
+
     def _land(self) -> None:
         """Those waiting for this memory's answer go on (it is stored, or it will not be)."""
         if self._pending is not None and self._pending.flight:
