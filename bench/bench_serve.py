@@ -14,7 +14,7 @@ answer's stream of stages to its end. Every answer is judged against the referen
    reader's pace (the first within 3 s, then 1 to 3 s after each answer): p95 per answer
    against (1) (goal <= 5x);
 3. a stampede: SESSIONS sessions asking the five questions back to back, all at once: p95
-   against (1), and against its floor: the answers are CPU work in one server process, so
+   against (1) (goal <= 5x), and against its floor: the answers are CPU work in one server process, so
    the last of SESSIONS questions asked in the same instant waits for the others
    (floor = SESSIONS x (1)'s median / the cores the server can use, 1 for its Python);
 4. errors and wrong answers over all of them (goal 0 and 0), and the server's memory
@@ -31,8 +31,11 @@ worker threads spent 89% of their time waiting for the memory graph's lock, one 
 time with a 0.1 s poll (now saved in groups: `course.pipeline.group_save`); every stage after
 a connection's first waited for the client's delayed ACK (Nagle's algorithm: now off); a
 question asked by many at once with an empty cache was answered by each
-(`course.pipeline.in_flight`). What is left is each session's own work, CPU in one Python
-process: the stampede's p95 stays near its floor.
+(`course.pipeline.in_flight`); the keys every shown text is cleaned of were worked out again
+dozens of times per answer. What is left is each session's own work, CPU in one Python
+process: the stampede's p95 stays at its floor, about SESSIONS/cores times one answer alone
+(some 20x with 40 sessions on two cores), so its goal of 5x is not met; a room at a reader's
+pace meets it. The exit status is 0 only when both goals are met with no error.
 """
 from __future__ import annotations
 
@@ -177,13 +180,15 @@ def main(sessions: int = 40, agent: str = "pipeline") -> int:
     print(f"agent {agent}, offline provider (no LLM service); {sessions} sessions x the five questions")
     print(f"a room ({sessions} at a reader's pace): p95 per answer {ratio:.1f}x one session alone "
           f"(goal <= {GOAL_P95:.0f}x)")
-    print(f"a stampede ({sessions} back to back at once): p95 {p95(stampede) / p95(alone):.1f}x one "
-          f"session alone; {p95(stampede) / floor:.2f}x its floor ({sessions} x one answer's median)")
+    rush = p95(stampede) / p95(alone)
+    print(f"a stampede ({sessions} back to back at once): p95 {rush:.1f}x one session alone (goal "
+          f"<= {GOAL_P95:.0f}x: {'met' if rush <= GOAL_P95 else 'not met'}); {p95(stampede) / floor:.2f}x "
+          f"its floor ({sessions} x one answer's median)")
     print(f"errors {errors}, wrong answers {wrong} in {len(everything)} answers (goal 0 and 0)")
     print(f"server memory: {after / before:.2f}x after the load what it was after its first answers "
           f"({before:.0f} MB -> {after:.0f} MB)")
     print(flush=True)
-    return 0 if ratio <= GOAL_P95 and errors == 0 and wrong == 0 else 1
+    return 0 if max(ratio, rush) <= GOAL_P95 and errors == 0 and wrong == 0 else 1
 
 
 if __name__ == "__main__":
