@@ -1,6 +1,6 @@
 """The web app under a room's load: 40 browsers asking the five questions at once.
 
-    python bench/bench_serve.py [SESSIONS] [AGENT]
+    python bench/bench_serve.py [SESSIONS] [AGENT|all]
 
 Starts `python -m course serve` (offline provider: no LLM service is called) on a free
 loopback port, then plays browsers with httpx's async client over the loopback: each opens
@@ -8,21 +8,34 @@ the page (its own session cookie) and asks the five demo questions in order, rea
 answer's stream of stages to its end. Every answer is judged against the reference query
 (course.ui.demo.judge) from the rows the stream carried.
 
-1. one session alone, three times (one after the other), the five questions: p95 per answer
+1. one session alone, eight times (one after the other), the five questions: p95 per answer
    (the reference);
 2. a room: SESSIONS sessions (default 40) open at once, each asking the five questions at a
    reader's pace (the first within 3 s, then 1 to 3 s after each answer): p95 per answer
    against (1) (goal <= 5x);
 3. a stampede: SESSIONS sessions asking the five questions back to back, all at once: p95
-   against (1), and against its floor: the answers are CPU work in one server process, so
+   against (1) (goal <= 5x), and against its floor: the answers are CPU work in one server process, so
    the last of SESSIONS questions asked in the same instant waits for the others
    (floor = SESSIONS x (1)'s median / the cores the server can use, 1 for its Python);
 4. errors and wrong answers over all of them (goal 0 and 0), and the server's memory
    (resident set) after its first answers and after the load.
 
-Before (1) a warm-up session asks the five once, so both (1) and (2) meet the same warm
-state (the answer cache holds the five; the graph and its layouts are read). Ratios come
-from this one run.
+Before (1) a warm-up session asks the five once, so (1), (2) and (3) meet the same warm
+state: the graph, its schema and layouts are read, and the answer cache holds the first
+question (the other four are asked with a conversation in their prompt, so their answers are
+never shared: each session's are its own work). AGENT `all` runs the three agents one after
+the other, each on its own server. Ratios come from this one run.
+
+Where a stampede's time went, and what was done (one run each, py-spy on the server):
+worker threads spent 89% of their time waiting for the memory graph's lock, one turn at a
+time with a 0.1 s poll (now saved in groups: `course.pipeline.group_save`); every stage after
+a connection's first waited for the client's delayed ACK (Nagle's algorithm: now off); a
+question asked by many at once with an empty cache was answered by each
+(`course.pipeline.in_flight`); the keys every shown text is cleaned of were worked out again
+dozens of times per answer. What is left is each session's own work, CPU in one Python
+process: the stampede's p95 stays at its floor, about SESSIONS/cores times one answer alone
+(some 20x with 40 sessions on two cores), so its goal of 5x is not met; a room at a reader's
+pace meets it. The exit status is 0 only when both goals are met with no error.
 """
 from __future__ import annotations
 
@@ -128,7 +141,7 @@ def memory_mb(server: subprocess.Popen[str]) -> float:
 
 async def measure(base: str, sessions: int) -> dict[str, list[tuple[int, float, dict[str, Any]]]]:
     await session(base)                                   # warm-up: the same state for all
-    alone = [a for _ in range(3) for a in await session(base)]
+    alone = [a for _ in range(8) for a in await session(base)]   # 40 answers: a p95 not one outlier
     pace = random.Random(7)
     room = await asyncio.gather(*(session(base, pace) for _ in range(sessions)))
     stampede = await asyncio.gather(*(session(base) for _ in range(sessions)))
@@ -137,6 +150,9 @@ async def measure(base: str, sessions: int) -> dict[str, list[tuple[int, float, 
 
 
 def main(sessions: int = 40, agent: str = "pipeline") -> int:
+    if agent == "all":
+        return max(main(sessions, one) for one in ("pipeline", "tools", "agentic"))
+
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "COURSE_DB": os.environ.get("COURSE_DB") or str(Path(folder) / "serve.db"),
                "COURSE_LLM": "offline", "FALKORDB_URL": ""}
@@ -164,12 +180,15 @@ def main(sessions: int = 40, agent: str = "pipeline") -> int:
     print(f"agent {agent}, offline provider (no LLM service); {sessions} sessions x the five questions")
     print(f"a room ({sessions} at a reader's pace): p95 per answer {ratio:.1f}x one session alone "
           f"(goal <= {GOAL_P95:.0f}x)")
-    print(f"a stampede ({sessions} back to back at once): p95 {p95(stampede) / p95(alone):.1f}x one "
-          f"session alone; {p95(stampede) / floor:.2f}x its floor ({sessions} x one answer's median)")
+    rush = p95(stampede) / p95(alone)
+    print(f"a stampede ({sessions} back to back at once): p95 {rush:.1f}x one session alone (goal "
+          f"<= {GOAL_P95:.0f}x: {'met' if rush <= GOAL_P95 else 'not met'}); {p95(stampede) / floor:.2f}x "
+          f"its floor ({sessions} x one answer's median)")
     print(f"errors {errors}, wrong answers {wrong} in {len(everything)} answers (goal 0 and 0)")
     print(f"server memory: {after / before:.2f}x after the load what it was after its first answers "
           f"({before:.0f} MB -> {after:.0f} MB)")
-    return 0 if ratio <= GOAL_P95 and errors == 0 and wrong == 0 else 1
+    print(flush=True)
+    return 0 if max(ratio, rush) <= GOAL_P95 and errors == 0 and wrong == 0 else 1
 
 
 if __name__ == "__main__":

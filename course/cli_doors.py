@@ -22,7 +22,7 @@ from course.pipeline.results import printable
 
 if TYPE_CHECKING:
     from course.foundation.db import Database
-    from course.pipeline.agent import Memory
+    from course.pipeline.agent import Agent, Memory
     from course.ui.web.app import Chat
 
 
@@ -103,10 +103,11 @@ def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = No
              **options: Any) -> Chat:
     """What `serve` serves: a session per browser, its memory kept in the graph as
     `ask --session` keeps one, its agent made as `ask --agent` makes one. `options` go to
-    `Chat` (`keepalive_s`) and `Sessions` (`per_minute`, `clock`)."""
+    `Chat` (`keepalive_s`) and `Sessions` (`per_minute`, `per_address`, `limit_key`, `clock`)."""
     from course.llm.registry import describe_llm, make_llm
     from course.pipeline.answer_cache import AnswerCache
     from course.pipeline.graph_memory import GraphMemory
+    from course.foundation.versioning import data_version, per_version
     from course.pipeline.schema import introspect
     from course.ui.web.app import Chat
     from course.ui.web.picture import GraphSource
@@ -119,10 +120,12 @@ def web_chat(db: Database, *, agent: str = "pipeline", provider: str | None = No
     def make_memory(session: str) -> Memory:
         return GraphMemory(db, session=session, user=WEB_USER, cache=AnswerCache(db))
 
+    def make_agent(memory: Memory) -> Agent:   # the schema: read once per data version
+        schema = per_version(db, "the web app's schema", lambda: introspect(db))
+        return _make_agent(chosen, db, memory, schema)
+
     keepalive = {k: options.pop(k) for k in ("keepalive_s",) if k in options}
-    schema = introspect(db)        # read once, for every browser's agent
-    sessions = Sessions(make_memory, lambda memory: _make_agent(chosen, db, memory, schema),
-                        **options)
+    sessions = Sessions(make_memory, make_agent, version=lambda: data_version(db), **options)
     return Chat(sessions, GraphSource(db), {"agent": agent, "provider": describe_llm(llm)},
                 **keepalive)
 

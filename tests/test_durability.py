@@ -45,7 +45,7 @@ def servers_for(server: EmbeddedServer) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         try:
-            if entry.name.isdigit() and str(server.socket) in (entry / "cmdline").read_text():
+            if entry.name.isdigit() and str(server.socket) in (entry / "cmdline").read_text(errors="replace"):
                 if (entry / "stat").read_text().split()[2] != "Z":   # not a zombie
                     found.append(int(entry.name))
         except OSError:

@@ -245,3 +245,30 @@ def test_a_question_over_the_limit_gets_the_sentence(page, served):
     turn = ask(page, "Who is Payal? " * 150)
     assert "the limit is 2,000. Ask one short question at a time." in \
         turn.locator(".error").text_content()
+
+
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('#picture g.node text')].map((t) => {
+    const b = t.getBoundingClientRect();
+    return { name: t.textContent, left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+  });
+  const pairs = [];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+      pairs.push([a.name, b.name]);
+  }));
+  return { shown: boxes.map((b) => b.name), pairs };
+}"""
+
+
+def test_the_whole_graphs_labels_do_not_overlap(page, served):
+    page.goto(served)
+    page.locator("#picture g.node").nth(74).wait_for()       # all 75 nodes: nothing asked yet
+    found = page.evaluate(OVERLAPS)
+    assert found["pairs"] == []
+    assert len(found["shown"]) >= 40        # of 50 named nodes (the notes' names are on hover)
+    turn = ask(page, "1NF se BCNF tak ka learning path batao")
+    assert "answered ·" in turn.locator(".footer").text_content()
+    found = page.evaluate(OVERLAPS)
+    assert found["pairs"] == [] and {"1NF", "2NF", "3NF", "BCNF"} <= set(found["shown"])
+    assert not page.errors

@@ -84,6 +84,8 @@ class AgenticAgent(Agent):
         self.roles = roles or ChatRoles(self.llm)   # each role one call to the model
         self.critic_on, self.max_rounds = critic, max_rounds
         self.tools, self.search = tuple(tools), search
+        # notebook 12's agent and the learner's (more tools) answer apart: the cache keeps them so
+        self.answered_by = f"agentic[{','.join(tool.name for tool in self.tools)}]"
         self.last: Run | None = None
 
     def _loop(self, result: Result) -> None:

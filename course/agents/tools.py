@@ -289,6 +289,7 @@ class ToolAgent(Agent):
     """Answers questions with the tool loop: `Agent`'s checks, links and memory, another loop."""
 
     result_type = ToolResult
+    answered_by = "tools"
     default_prompt = SYSTEM
 
     def __init__(self, db: Database, llm: LLM | None = None, *, memory: Memory | None = None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import math
+import os
 import re
 from collections.abc import Iterable, Mapping
 from email.utils import parsedate_to_datetime
@@ -20,7 +21,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from urllib.parse import quote, quote_plus
 
-from course.foundation.config import KEY_VARIABLES, get_key
+from course.foundation.config import KEY_VARIABLES, dotenv_path, get_key
 from course.foundation.errors import CourseError
 
 
@@ -264,7 +265,22 @@ RUN = 8  # a run of this many characters of a secret, in any of its forms, is re
 
 
 def configured_secrets() -> tuple[str, ...]:
-    """The keys set in the environment or .env (course.foundation.config.KEY_VARIABLES)."""
+    """The keys set in the environment or .env (course.foundation.config.KEY_VARIABLES).
+
+    Every text shown is redacted with them, dozens of times an answer: they are worked out
+    again only when the environment's keys or the .env in use (its place, time and size) change.
+    """
+    path = dotenv_path()
+    try:
+        stamp: tuple[int, int] | None = (path.stat().st_mtime_ns, path.stat().st_size)
+    except OSError:
+        stamp = None
+    return _secrets(tuple(os.environ.get(name) for name in KEY_VARIABLES), str(path), stamp)
+
+
+@lru_cache(maxsize=16)
+def _secrets(environment: tuple[str | None, ...], dotenv: str,
+             stamp: tuple[int, int] | None) -> tuple[str, ...]:
     return tuple(key for key in (get_key(name) for name in KEY_VARIABLES) if key)
 
 

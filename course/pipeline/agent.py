@@ -87,7 +87,8 @@ class RecallingMemory(Memory, Protocol):
     """A memory that may answer a question itself, with no LLM call (notebook 10)."""
 
     def recall(self, question: str, *, mentions: Sequence[Mention] = (),
-               provider: str = "") -> Result | None: ...
+               provider: str = "", agent: str = "pipeline") -> Result | None: ...
+    def settle(self) -> None: ...
 
 
 # A missing key or every provider down will not be fixed by asking again.
@@ -104,6 +105,7 @@ class Agent:
     """
 
     result_type: type[Result] = Result
+    answered_by = "pipeline"   # which agent answers: the answer cache's key holds it
     default_prompt: str = prompts.CYPHER_SYSTEM
     on_step: Observer | None = None   # set it to watch a question's stages as they happen
 
@@ -185,7 +187,7 @@ class Agent:
             # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
             # may answer here, with no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
-                                             provider=provider_config(self.llm))
+                                             provider=provider_config(self.llm), agent=self.answered_by)
                           if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered
@@ -202,6 +204,8 @@ class Agent:
                 self.memory.remember(result, result.mentions, self.link)
             except CourseError as exc:   # the answer stands; say that it was not remembered
                 result.error = f"This turn was not remembered: {exc}"
+        elif isinstance(self.memory, RecallingMemory):
+            self.memory.settle()      # no turn to remember: whoever waits for this answer goes on
         return result
 
     def _loop(self, result: Result) -> None:

@@ -1,8 +1,8 @@
 """The answer cache: answers to stand-alone questions, shared across sessions for a while.
 
 Introduced in notebook 10. FalkorDB is Redis, so each answer is one key with a time-to-live;
-the key holds the question, the data version and the provider's configuration, and the
-stored query is run again before an answer is served.
+the key holds the question, the data version, the agent and the provider's configuration,
+and the stored query is run again before an answer is served.
 
 >>> AnswerCache(db, ttl_s=60).ttl("Who is Payal?", version="v0", provider="offline")
 -2
@@ -28,9 +28,10 @@ class AnswerCache:
 
     FalkorDB is Redis, so each answer is one key set with `SET key value EX ttl`; Redis
     deletes it when the time is up. The key is made of the normalised question, the data
-    version and the provider's exact configuration (`course.pipeline.agent.provider_config`: name,
-    model and endpoint), so a changed graph, another model or another endpoint never gets
-    an old answer. Before an answer is served, its query is run again (`stands_behind`):
+    version, the agent that answered (`Agent.answered_by`: the pipeline, the tool loop, an
+    agentic agent and its tools answer the same question differently) and the provider's
+    exact configuration (`course.pipeline.agent.provider_config`: name, model and endpoint),
+    so a changed graph, another agent, model or endpoint never gets an old answer. Before an answer is served, its query is run again (`stands_behind`):
     an entry whose rows the graph does not give back is never served.
 
     >>> cache = AnswerCache(db, ttl_s=3600)
@@ -47,14 +48,17 @@ class AnswerCache:
         self.prefix = f"course:answers:{namespace}:{db.graph_name}:"
         self.hits = self.misses = 0
 
-    def key(self, question: str, *, version: str, provider: str) -> str:
+    def key(self, question: str, *, version: str, provider: str, agent: str = "pipeline") -> str:
         """The Redis key of one answer."""
-        digest = hashlib.sha1(f"{provider}\n{version}\n{question_key(question)}".encode()).hexdigest()
+        digest = hashlib.sha1(f"{agent}\n{provider}\n{version}\n{question_key(question)}"
+                              .encode()).hexdigest()
         return self.prefix + digest[:24]
 
-    def get(self, question: str, *, version: str, provider: str) -> dict[str, Any] | None:
+    def get(self, question: str, *, version: str, provider: str,
+            agent: str = "pipeline") -> dict[str, Any] | None:
         """The stored answer (a dict of cypher, columns, rows, answer), counted as hit or miss."""
-        raw = self._call(self.redis.get, self.key(question, version=version, provider=provider))
+        raw = self._call(self.redis.get, self.key(question, version=version, provider=provider,
+                                                  agent=agent))
         if raw is None:
             self.misses += 1
             return None
@@ -73,18 +77,19 @@ class AnswerCache:
             self.misses += 1
         return same
 
-    def put(self, result: Result, *, version: str, provider: str) -> str:
+    def put(self, result: Result, *, version: str, provider: str, agent: str = "pipeline") -> str:
         """Store a result's answer for ttl_s seconds; returns the key."""
-        key = self.key(result.question, version=version, provider=provider)
+        key = self.key(result.question, version=version, provider=provider, agent=agent)
         value = json.dumps({"question": result.question, "cypher": result.cypher,
                             "columns": result.columns, "rows": result.rows, "answer": result.answer,
                             "provider": result.provider, "truncated": result.truncated}, ensure_ascii=False, default=str)
         self._call(self.redis.set, key, value, ex=self.ttl_s)
         return key
 
-    def ttl(self, question: str, *, version: str, provider: str) -> int:
+    def ttl(self, question: str, *, version: str, provider: str, agent: str = "pipeline") -> int:
         """Seconds left before the answer expires; -2 when there is none."""
-        return self._call(self.redis.ttl, self.key(question, version=version, provider=provider))
+        return self._call(self.redis.ttl, self.key(question, version=version, provider=provider,
+                                                   agent=agent))
 
     def stats(self) -> dict[str, Any]:
         """Hits, misses and the hit rate of this cache object."""

@@ -29,6 +29,8 @@ from course.foundation.errors import CourseError, DatabaseUnavailable, InvalidIn
 from course.foundation.language import language_of
 from course.foundation.versioning import data_version
 from course.foundation.graphs import MEMORY_GRAPH_PREFIX
+from course.pipeline.group_save import together
+from course.pipeline.in_flight import land, take_off, wait_for
 from course.pipeline.linking import Mention
 from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
                                     question_key)
@@ -116,6 +118,8 @@ class _Pending:
     # such an answer may be shared, since what steered it (question, schema, rows) is the same
     # for every user, and the rows are checked again before it is served.
     alone: bool = False
+    agent: str = "pipeline"     # which agent answers (`Agent.answered_by`): part of the cache key
+    flight: str = ""            # the cache key this question answers for others waiting (in_flight)
 
 
 _TURN_FIELDS = ("n", "question", "cypher", "result", "answer", "status")
@@ -226,25 +230,53 @@ class GraphMemory(ShortTermMemory):
         return hashlib.sha1(state.encode()).hexdigest()[:12]
 
     def recall(self, question: str, *, mentions: Sequence[Mention] = (),
-               provider: str = "") -> Result | None:
+               provider: str = "", agent: str = "pipeline") -> Result | None:
         """A stored answer to this question (same session, or the cache), else None.
 
         The agent calls this before asking the LLM; a Result from here has llm_calls 0.
         """
         pending = _Pending(question, data_version(self.db), provider,
-                           self.context_key(question, mentions), alone=not self.context())
+                           self.context_key(question, mentions), alone=not self.context(),
+                           agent=agent)
+        self._land()    # a question before this one that ended with no turn to remember
         self._pending = pending
         found = self._find_repeat(question, pending)
         if found is not None and still_given(self.db, found[1]):
             n, stored = found
             note = REPEAT_NOTE[language_of(question)].format(n=n)
             return _remembered(question, stored, note=note, provider="memory", mentions=mentions)
-        if self.cache is not None and not pending.context_key:
-            cached = self.cache.get(question, version=pending.version, provider=provider)
-            if cached is not None and self.cache.stands_behind(cached, self.db):
-                return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
-                                   provider="answer cache", mentions=mentions)
-        return None
+        if self.cache is None or pending.context_key:
+            return None
+        cached = self._from_cache(question, pending, mentions)
+        if cached is None:   # someone in this process may be answering it now: wait for theirs
+            key = self.cache.key(question, version=pending.version, provider=provider, agent=agent)
+            if pending.alone and take_off(key):
+                pending.flight = key          # this answer is the one the others wait for
+            elif wait_for(key):
+                cached = self._from_cache(question, pending, mentions)
+        return cached
+
+    def _from_cache(self, question: str, pending: _Pending,
+                    mentions: Sequence[Mention]) -> Result | None:
+        """The cache's answer, if its query still gives its rows."""
+        assert self.cache is not None
+        cached = self.cache.get(question, version=pending.version, provider=pending.provider,
+                                agent=pending.agent)
+        if cached is None or not self.cache.stands_behind(cached, self.db):
+            return None
+        return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
+                           provider="answer cache", mentions=mentions)
+
+    def settle(self) -> None:
+        """The question ended with no turn to remember (it failed): nobody waits for it."""
+        self._land()
+        self._pending = None
+
+    def _land(self) -> None:
+        """Those waiting for this memory's answer go on (it is stored, or it will not be)."""
+        if self._pending is not None and self._pending.flight:
+            land(self._pending.flight)
+            self._pending.flight = ""
 
     def _find_repeat(self, question: str, pending: _Pending) -> tuple[int, dict[str, Any]] | None:
         rows = self._read(_FIND_REPEAT, {"session": self.session, "norm": question_key(question),
@@ -261,12 +293,19 @@ class GraphMemory(ShortTermMemory):
     def remember(self, result: Result, mentions: Sequence[Mention] = (),
                  link: Link | None = None) -> dict[str, str]:
         """Remember the turn in the window and in the graph (and the cache, when it may)."""
+        try:
+            return self._remember(result, mentions, link)
+        finally:
+            self._land()
+            self._pending = None
+
+    def _remember(self, result: Result, mentions: Sequence[Mention],
+                  link: Link | None) -> dict[str, str]:
         pending = self._pending
         cacheable = pending is not None and pending.question == result.question
         if pending is None or not cacheable:  # not asked through recall(): no provider known
             pending = _Pending(result.question, data_version(self.db), "",
                                self.context_key(result.question, mentions))
-        self._pending = None
         if len(self.turns) == self.max_turns:
             self.earlier.append(self.turns[0])
         updates = super().remember(result, mentions, link)
@@ -274,7 +313,8 @@ class GraphMemory(ShortTermMemory):
         if (self.cache is not None and cacheable and not pending.context_key and pending.alone
                 and result.status == "answered" and not result.from_memory
                 and result.answer is not None):   # rows only: no answer to serve again
-            self.cache.put(result, version=pending.version, provider=pending.provider)
+            self.cache.put(result, version=pending.version, provider=pending.provider,
+                           agent=pending.agent)
         return updates
 
     def _save(self, result: Result, updates: dict[str, str], pending: _Pending,
@@ -283,22 +323,32 @@ class GraphMemory(ShortTermMemory):
                   "source": "question" if value in asked else "answer"}
                  for rank, (label, value) in enumerate(updates.items())]
         turn = self.turns[-1]
-        with self._saving():
-            saved = self.store.query(_SAVE_TURN, {
-                "session": self.session, "user": self.user, "question": result.question,
-                "norm": question_key(result.question), "cypher": result.cypher or "",
-                "columns": json.dumps(result.columns), "result": turn.result,
-                "rows": json.dumps(result.rows, ensure_ascii=False, default=str),
-                "answer": result.answer, "status": result.status, "version": pending.version,
-                "context_key": pending.context_key, "provider": result.provider or "",
-                "from_memory": bool(result.from_memory), "about": about,
-                "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            })
-        turn.n = self.count = saved.result_set[0][0]   # the number the graph gave it
+        params = {
+            "session": self.session, "user": self.user, "question": result.question,
+            "norm": question_key(result.question), "cypher": result.cypher or "",
+            "columns": json.dumps(result.columns), "result": turn.result,
+            "rows": json.dumps(result.rows, ensure_ascii=False, default=str),
+            "answer": result.answer, "status": result.status, "version": pending.version,
+            "context_key": pending.context_key, "provider": result.provider or "",
+            "from_memory": bool(result.from_memory), "about": about,
+            "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+        # Turns of this user's graph that other threads save now are saved with it, under one
+        # holding of the lock (`group_save`): a room's forty answers do not take it forty times.
+        saved = together(("saving turns", self.db.location, self.store.graph_name), self._saving,
+                         lambda: self._store_turn(params))
+        turn.n = self.count = saved   # the number the graph gave it
+
+    def _store_turn(self, params: dict[str, Any]) -> int:
+        try:
+            return int(self.store.query(_SAVE_TURN, params).result_set[0][0])
+        except redis.RedisError as exc:
+            raise DatabaseUnavailable(f"The turn could not be stored ({exc}); check the database "
+                                      "with `python -m course info`.") from exc
 
     @contextmanager
     def _saving(self) -> Iterator[None]:
-        """One turn saved at a time per user graph, across processes."""
+        """The lock on this user's graph that saving turns takes, across processes."""
         try:
             with self.db.lock(f"saving:{self.store.graph_name}", timeout_s=30):
                 yield

@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from course.foundation.errors import CourseError, InvalidInput
+from course.foundation.versioning import one_version
 from course.pipeline.questions import check_question
 from course.pipeline.results import json_line
 from course.ui.viz import text_values
@@ -55,7 +56,8 @@ class Chat:
         self.keepalive_s = keepalive_s
         self.workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="course-answer")
 
-    async def stream(self, session_id: str, question: str) -> AsyncIterator[str]:
+    async def stream(self, session_id: str, question: str,
+                     address: str | None = None) -> AsyncIterator[str]:
         """The question's events as server-sent events, as the worker thread reports them."""
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         loop = asyncio.get_running_loop()
@@ -63,7 +65,7 @@ class Chat:
         def tell(event: dict[str, Any] | None) -> None:
             loop.call_soon_threadsafe(queue.put_nowait, event)
 
-        done = loop.run_in_executor(self.workers, self.work, session_id, question, tell)
+        done = loop.run_in_executor(self.workers, self.work, session_id, question, tell, address)
         while True:
             try:
                 event = await asyncio.wait_for(queue.get(), self.keepalive_s)
@@ -75,11 +77,11 @@ class Chat:
             yield f"data: {json_line(event)}\n\n"
         await done
 
-    def work(self, session_id: str, question: str, tell: Tell) -> None:
+    def work(self, session_id: str, question: str, tell: Tell, address: str | None = None) -> None:
         """In a worker thread: check the question and the limits, answer, tell every stage."""
         try:
             session = self.sessions.get(session_id)
-            refusal = self._refusal(session, question)
+            refusal = self._refusal(session, question) or self.sessions.address_wait(address)
             if refusal:
                 tell(error_event(refusal))
             elif not session.busy.acquire(blocking=False):
@@ -108,6 +110,10 @@ class Chat:
         return session.limit.message(wait) if wait else None
 
     def _answer(self, session: BrowserSession, question: str, tell: Tell) -> None:
+        with one_version():   # the graph's version read once: for the agent, its answer, the picture
+            self._answer_in_one_version(session, question, tell)
+
+    def _answer_in_one_version(self, session: BrowserSession, question: str, tell: Tell) -> None:
         agent = session.agent
 
         def observe(what: str, record: Any) -> None:
@@ -175,7 +181,8 @@ def create_app(chat: Chat | None, gate: Gate | None) -> Starlette:
                                 status_code=400)
         if question is None:
             return JSONResponse({"error": 'Send {"question": "..."} as JSON.'}, status_code=400)
-        return StreamingResponse(chat.stream(session_id, question), media_type="text/event-stream",
+        address = request.client.host if request.client else None
+        return StreamingResponse(chat.stream(session_id, question, address), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     def history(request: Request) -> Response:       # a plain function: Starlette runs it in a thread

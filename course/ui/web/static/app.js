@@ -269,11 +269,13 @@ function draw(given) {
       picture.appendChild(t);
     }
   }
+  const labels = [];
   for (const n of view.nodes) {
     const marked = n.lit || n.named;
     const g = svg("g", { class: `node${n.lit ? " lit" : ""}${n.named ? " named" : ""}`, "data-name": n.name });
+    n.r = marked ? 12 : n.note ? 5 : 8;
     const circle = svg("circle", {
-      cx: n.x, cy: n.y, r: marked ? 12 : n.note ? 5 : 8, fill: n.colour,
+      cx: n.x, cy: n.y, r: n.r, fill: n.colour,
       stroke: n.lit ? view.marks.lit : n.named ? view.marks.named : "white",
       "stroke-width": n.lit ? 5 : n.named ? 3 : 1,
       opacity: lit && !marked && view.nodes.length > 40 ? 0.35 : 1,
@@ -287,10 +289,45 @@ function draw(given) {
                               class: marked ? "marked" : crowded ? "small" : "" });
       t.textContent = n.name.length > 28 ? n.name.slice(0, 27) + "…" : n.name;
       g.appendChild(t);
+      labels.push({ text: t, node: n, marked, r: n.r });
     }
     picture.appendChild(g);
   }
+  placeLabels(labels, view.nodes);
   legend(view);
+}
+
+// Each label goes where it covers no other node and no label placed before it: above its
+// node, else below, right or left. The answer's and the question's names are placed first
+// (and always shown); a name with no free place is left out of the picture, and shown when
+// its node is hovered.
+function placeLabels(labels, nodes) {
+  const placed = [];
+  const overlaps = (b, p) => b.x < p.x + p.width && p.x < b.x + b.width &&
+                             b.y < p.y + p.height && p.y < b.y + b.height;
+  const circles = nodes.map((n) => ({ node: n, x: n.x - n.r, y: n.y - n.r, width: 2 * n.r, height: 2 * n.r }));
+  const free = (b, node) => !placed.some((p) => overlaps(b, p)) &&
+                            !circles.some((c) => c.node !== node && overlaps(b, c));
+  labels.sort((a, b) => Number(b.marked) - Number(a.marked));
+  for (const { text, node, marked, r } of labels) {
+    const spots = [["middle", node.x, node.y - r - 5], ["middle", node.x, node.y + r + 13],
+                   ["start", node.x + r + 3, node.y + 4], ["end", node.x - r - 3, node.y + 4]];
+    let box = null;
+    for (const [anchor, x, y] of spots) {
+      text.setAttribute("text-anchor", anchor);
+      text.setAttribute("x", x);
+      text.setAttribute("y", y);
+      const b = text.getBBox();
+      if (free(b, node)) { box = b; break; }
+    }
+    if (box === null && marked) {
+      const [anchor, x, y] = spots[0];
+      Object.entries({ "text-anchor": anchor, x, y }).forEach(([k, v]) => text.setAttribute(k, v));
+      box = text.getBBox();
+    }
+    if (box === null) text.remove();
+    else placed.push(box);
+  }
 }
 
 function legend(view) {

@@ -1,0 +1,286 @@
+"""The web app under a room's load, and what a room shares: the answer cache (kept apart per
+agent), a question asked by many at once (answered once), the rate limit (per browser and per
+address), the graph read again when it changes. bench/bench_serve.py measures the load."""
+from __future__ import annotations
+
+import pytest
+
+from course.cli_doors import web_chat
+from test_web_app import client_for, events, of
+
+
+def test_the_answer_cache_keeps_each_agents_answers_apart(college_db):
+    events(client_for(web_chat(college_db, agent="pipeline")), "Who is Payal?")   # cached
+    for agent in ("tools", "agentic"):
+        answer, = of(events(client_for(web_chat(college_db, agent=agent)), "Who is Payal?"),
+                     "answer")
+        assert answer["status"] == "answered"
+        assert not answer["from_memory"] and answer["provider"] != "answer cache", agent
+    again, = of(events(client_for(web_chat(college_db, agent="tools")), "Who is Payal?"),
+                "answer")
+    assert again["from_memory"] and again["provider"] == "answer cache"   # its own answer
+
+
+def test_dropping_the_cookie_does_not_sidestep_the_rate_limit(college_db):
+    now = [0.0]
+    chat = web_chat(college_db, per_minute=2, per_address=3, clock=lambda: now[0],
+                    limit_key=lambda address: address)      # the test client's address counts
+    client = client_for(chat)
+    assert of(events(client, "Who is Payal?"), "answer")
+    assert of(events(client, "Who is Rahul?"), "answer")
+    client.cookies.clear()
+    client.get("/")                                   # a new session, from the same address
+    assert of(events(client, "Who is Sneha?"), "answer")
+    client.cookies.clear()
+    client.get("/")
+    refused = events(client, "Who is Karan?")
+    assert refused == [{"type": "error", "message": "Too many questions: this server, from one "
+                                                     "address, takes 3 a minute. Wait 20 s, then "
+                                                     "ask again."}]
+    now[0] += 20
+    assert of(events(client, "Who is Karan?"), "answer")
+
+
+def test_only_other_machines_addresses_are_limited_by_default():
+    from course.ui.web.sessions import address_key
+
+    assert address_key("192.168.1.20") == "192.168.1.20"
+    assert address_key("127.0.0.1") is None and address_key("::1") is None
+
+
+def test_a_graph_changed_while_serving_is_seen_on_the_next_question(college_db):
+    client = client_for(web_chat(college_db))
+    assert of(events(client, "Who is Payal?"), "answer")          # this browser's agent is made
+    college_db.query("CREATE (:Student {id: 'S06', name: 'Zoya', year: 1, branch: 'ECE'})")
+    found = events(client, "Who is Zoya?")
+    answer, = of(found, "answer")
+    assert answer["status"] == "answered" and "Zoya" in answer["answer"]
+    graph, = of(found, "graph")
+    assert "Zoya" in {n["name"] for n in graph["nodes"] if n["lit"]}
+    assert "Zoya" in {n["name"] for n in client.get("/api/history").json()["graph"]["nodes"]}
+
+
+@pytest.mark.parametrize("agent", ["pipeline", "tools"])
+def test_the_schema_the_agent_is_told_follows_the_data_version(college_db, agent):
+    from test_web_app import SESSION_COOKIE
+
+    chat = web_chat(college_db, agent=agent)
+    client = client_for(chat)
+    assert of(events(client, "Who is Payal?"), "answer")
+    session = chat.sessions.get(client.cookies[SESSION_COOKIE])
+    assert "- Lab {name}" not in session.agent.system_prompt
+    college_db.query("CREATE (:Lab {name: 'Robotics Lab'})")
+    assert of(events(client, "Who is Payal?"), "answer")
+    assert "- Lab {name}" in session.agent.system_prompt
+    again, = of(events(client, "Who is Payal?"), "answer")   # the memory went on: a repeat
+    assert again["answer"].startswith("As I said in turn 2")
+
+
+def test_the_servers_connections_send_each_stage_at_once():
+    """Nagle's algorithm off (TCP_NODELAY) on every connection the app accepts: otherwise each
+    stage after the first of a kept-alive connection waits for the browser's delayed ACK."""
+    import asyncio
+    import socket
+
+    from course.ui.web.serve import open_socket
+
+    async def accepted_nodelay() -> int:
+        found: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                found.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+        sock = open_socket("127.0.0.1", 0)       # as `serve` opens it, then as uvicorn serves it
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        _, writer = await asyncio.open_connection(*sock.getsockname()[:2])
+        try:
+            return await asyncio.wait_for(found, 10)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(accepted_nodelay()) == 1
+
+
+def test_a_rooms_turns_are_saved_under_one_holding_of_the_lock(college_db, monkeypatch):
+    import threading
+    import time
+    from contextlib import contextmanager
+
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.group_save import waiting
+    from course.pipeline.results import Result
+
+    user = "room-" + college_db.graph_name
+    memories = [GraphMemory(college_db, session=f"browser-{i}", user=user) for i in range(8)]
+    key = ("saving turns", college_db.location, memories[0].store.graph_name)
+    held: list[str] = []
+    real_lock = GraphMemory._saving
+
+    @contextmanager
+    def spy(self):   # a spy around the real lock: its first holder waits for the room to queue
+        if not held:
+            deadline = time.monotonic() + 10
+            while waiting(key) < len(memories) - 1 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        held.append(self.session)
+        with real_lock(self):
+            yield
+
+    monkeypatch.setattr(GraphMemory, "_saving", spy)
+    answered = Result(question="Who is Payal?", answer="Payal is a second-year CSE student.",
+                      status="answered", rows=[["Payal", 2, "CSE"]], cypher="RETURN 1")
+    try:
+        room = [threading.Thread(target=m.remember, args=(answered,)) for m in memories]
+        for browser in room:
+            browser.start()
+        for browser in room:
+            browser.join(30)
+        assert len(held) == 2          # the first alone, then the seven that came meanwhile
+        for memory in memories:        # every turn stored, each numbered in its own session
+            again = GraphMemory(college_db, session=memory.session, user=user)
+            assert [(t["n"], t["question"]) for t in again.history()] == [(1, "Who is Payal?")]
+    finally:
+        GraphMemory.forget_user(college_db, user)
+
+
+def test_a_group_write_hands_each_writer_its_own_outcome():
+    from contextlib import nullcontext
+
+    from course.pipeline.group_save import together
+
+    def broken() -> int:
+        raise ValueError("this write failed")
+
+    assert together(("t",), nullcontext, lambda: 7) == 7
+    with pytest.raises(ValueError, match="this write failed"):
+        together(("t",), nullcontext, broken)
+
+    def no_lock():
+        raise RuntimeError("the lock was not had")
+
+    with pytest.raises(RuntimeError, match="not had"):
+        together(("t",), no_lock, lambda: 7)
+
+
+def test_a_room_asking_the_same_first_question_at_once_gets_one_answer_computed(college_db):
+    import threading
+    import time
+
+    from course.foundation.versioning import data_version
+    from course.llm.base import Completion
+    from course.llm.offline import OfflineLLM
+    from course.pipeline.agent import Agent, provider_config
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.in_flight import waiting
+
+    room, user = 6, "flight-" + college_db.graph_name
+    calls: list[str] = []
+    key = AnswerCache(college_db).key("Who is Payal?", version=data_version(college_db),
+                                      provider=provider_config(OfflineLLM()))
+
+    class CountingLLM(OfflineLLM):   # a mock provider: the offline one, counted; its first
+        def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+            if not calls:            # call waits until the rest of the room waits for it
+                deadline = time.monotonic() + 10
+                while waiting(key) < room - 1 and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            calls.append(prompt)
+            return super().complete(prompt, system=system)
+
+    agents = [Agent(college_db, CountingLLM(), memory=GraphMemory(
+        college_db, session=f"browser-{i}", user=user, cache=AnswerCache(college_db)))
+        for i in range(room)]
+    results: list = [None] * room
+
+    def ask(i: int) -> None:
+        results[i] = agents[i].answer("Who is Payal?")
+
+    try:
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(room)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(calls) == 2                       # one query written, one answer written
+        assert all(r.status == "answered" and r.rows[0][0] == "Payal" for r in results)
+        assert sorted(r.provider for r in results) == ["Offline"] + ["answer cache"] * (room - 1)
+    finally:
+        GraphMemory.forget_user(college_db, user)
+        AnswerCache(college_db).clear()
+
+
+def test_a_follow_up_never_waits_for_nor_gets_another_sessions_answer(college_db):
+    from course.foundation.versioning import data_version
+    from course.pipeline.agent import Agent, provider_config
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.in_flight import land, take_off
+
+    user = "follow-" + college_db.graph_name
+    memory = GraphMemory(college_db, session="s", user=user, cache=AnswerCache(college_db))
+    agent = Agent(college_db, memory=memory)
+    try:
+        agent.answer("Who is Payal?")
+        key = AnswerCache(college_db).key("uska year kya hai?", version=data_version(college_db),
+                        provider=provider_config(agent.llm))
+        assert take_off(key)          # as if another browser were answering this text now
+        try:
+            follow = agent.answer("uska year kya hai?")   # returns at once: it does not wait
+        finally:
+            land(key)
+        assert follow.status == "answered" and not follow.from_memory
+    finally:
+        GraphMemory.forget_user(college_db, user)
+        AnswerCache(college_db).clear()
+
+
+def test_the_keys_every_shown_text_is_cleaned_of_follow_the_environment_and_dotenv(
+        tmp_path, monkeypatch):
+    """configured_secrets is worked out once while nothing changes (it runs dozens of times an
+    answer); a key set, changed or written to .env afterwards is still never shown."""
+    from course.llm.errors import configured_secrets
+    from course.ui.web.access import page_text
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("GEMINI_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"):
+        monkeypatch.setenv(name, "")
+    assert configured_secrets() == ()
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_first" + "1" * 30)
+    assert configured_secrets() == ("gsk_first" + "1" * 30,)
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_second" + "2" * 30)
+    assert "2222222222" not in page_text("the key is gsk_second" + "2" * 30)
+    monkeypatch.delenv("MISTRAL_API_KEY")
+    (tmp_path / ".env").write_text("MISTRAL_API_KEY=mistral-" + "m" * 30 + "\n")
+    assert "mistral-" + "m" * 30 in configured_secrets()
+    assert "mmmmmmmmmm" not in page_text("the key is mistral-" + "m" * 30)
+
+
+def test_a_question_that_failed_leaves_nobody_waiting_for_it(college_db):
+    from course.foundation.versioning import data_version
+    from course.llm.base import Completion
+    from course.llm.errors import NoProviderConfigured
+    from course.llm.offline import OfflineLLM
+    from course.pipeline.agent import Agent, provider_config
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.in_flight import land, take_off
+
+    class DownLLM(OfflineLLM):     # a mock provider that is down
+        def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+            raise NoProviderConfigured()
+
+    user = "down-" + college_db.graph_name
+    agent = Agent(college_db, DownLLM(), memory=GraphMemory(
+        college_db, session="s", user=user, cache=AnswerCache(college_db)))
+    try:
+        assert agent.answer("Who is Payal?").status == "failed"
+        key = AnswerCache(college_db).key("Who is Payal?", version=data_version(college_db),
+                                          provider=provider_config(agent.llm))
+        assert take_off(key)     # nobody is answering it: the next asker need not wait
+        land(key)
+    finally:
+        GraphMemory.forget_user(college_db, user)
