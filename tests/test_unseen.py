@@ -321,3 +321,77 @@ def test_a_question_about_why_data_changes_is_no_request_to_change_it(chat, ques
 def test_the_learners_agent_answers_a_why_question_from_its_note(learner):
     result = learner.answer("Why do two threads that update the same variable sometimes lose an update?")
     assert result.status != "blocked"
+
+
+# --- the second fresh set's causes: every part answered, or said unanswered ---------------------
+
+def every_part_found(result) -> bool:
+    from course.agents.agentic_run import best_parts
+
+    return all(s.found for s in best_parts(result.sub_questions))
+
+
+@pytest.mark.parametrize("question, second", [
+    ("Who studies DSA, and which club is each of them in?",          # three names: a list with commas
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) MATCH (s)-[:MEMBER_OF]->(c:Club) "
+     "RETURN s.name, c.name"),
+    ("Debate Society ke members kaun hain, aur dono kis branch mein hain?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name, s.branch"),
+    ("Who works on the Library Management System, and what year are both in?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+     "RETURN s.name, s.year"),
+    ("Which students know SQL? In sab ka branch kya hai?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'SQL'}) RETURN s.name, s.branch"),
+], ids=["each-of-three", "dono", "both", "in-sab-ka"])
+def test_a_later_part_about_all_of_them_is_answered_for_every_value(college_db, learner, question,
+                                                                    second):
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert any(same_rows(rows, rows_of(college_db, second)) for rows in parts_rows(result))
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who is friends with the president of the Debate Society?",
+     "MATCH (p:Student)-[m:MEMBER_OF]->(:Club {name: 'Debate Society'}) WHERE m.role = 'President' "
+     "MATCH (p)-[:FRIENDS_WITH]-(f:Student) RETURN DISTINCT f.name"),
+    ("Which students are friends with the secretary of the Coding Club?",
+     "MATCH (p:Student)-[m:MEMBER_OF]->(:Club {name: 'Coding Club'}) WHERE m.role = 'Secretary' "
+     "MATCH (p)-[:FRIENDS_WITH]-(f:Student) RETURN DISTINCT f.name"),
+    ("Who is in the club whose secretary is Payal?",
+     "MATCH (:Student {name: 'Payal'})-[m:MEMBER_OF]->(c:Club) WHERE m.role = 'Secretary' "
+     "MATCH (s:Student)-[:MEMBER_OF]->(c) RETURN DISTINCT s.name"),
+], ids=["friends-with-the-president", "friends-with-the-secretary", "club-whose-secretary"])
+def test_a_chain_through_a_role_is_answered(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Payal kaunse saal mein padhti hai?", "MATCH (s:Student {name: 'Payal'}) RETURN s.year"),
+    ("Kaun se students Python jaante hain?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Python'}) RETURN s.name"),
+    ("Rahul kaunsa project banata hai?",
+     "MATCH (:Student {name: 'Rahul'})-[:WORKS_ON]->(p:Project) RETURN p.name"),
+    ("Karan ke paas kaunsi skills hain?",
+     "MATCH (:Student {name: 'Karan'})-[:HAS_SKILL]->(k:Skill) RETURN k.name"),
+    ("Campus Chatbot ke liye kaunsi skills chahiye?",
+     "MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(k:Skill) RETURN k.name"),
+    ("Aarav ki padhai kin subjects mein hai?",
+     "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(x:Subject) RETURN x.name"),
+], ids=["saal-padhti", "jaante", "banata", "ke-paas", "chahiye", "padhai-kin"])
+def test_hinglish_verb_forms_are_understood(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("How many study notes does DBMS have?",
+     "MATCH (:Subject {name: 'DBMS'})-[:COVERS]->(:Concept)<-[:EXPLAINS]-(n:Note) "
+     "RETURN count(DISTINCT n)"),
+    ("How many study notes are there for each subject?",
+     "MATCH (s:Subject) OPTIONAL MATCH (s)-[:COVERS]->(:Concept)<-[:EXPLAINS]-(n:Note) "
+     "RETURN s.name, count(DISTINCT n)"),
+])
+def test_a_count_of_notes_per_subject(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)

@@ -195,7 +195,8 @@ def each_of(reading: Reading) -> Reading:
     if len(people) < 2 or len({e.label for e in people}) != 1 or not reading.has("each") \
             or any(isinstance(e.value, tuple) for e in people):
         return reading
-    listed = re.search(r"§0(?:(?:,|,? and|,? aur|,? &) (?:§\d+))+", reading.text)
+    # "§0 and §1", "§0, §1 and §2" (a comma is its own word once the question is read)
+    listed = re.search(r"§0(?:(?: ?,(?: and| aur| &)?| and| aur| &) §\d+)+", reading.text)
     if listed is None or len(re.findall(r"§\d+", listed[0])) != len(people):
         return reading
     first = people[0]

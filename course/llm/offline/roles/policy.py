@@ -123,5 +123,5 @@ def rewrite(prompt: RolePrompt) -> str:
     if found and refers_back(prompt.question):
         return RuleUpdater().rewrite(prompt.question, [
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
-             [tuple(v) for v in p.get("values", [])]) for p in found])
+             [tuple(v) for v in p.get("values", [])]) for p in found], named=len(prompt.linked))
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)

@@ -73,6 +73,7 @@ ENGLISH_ONLY = WORDS.english_question_words | REQUESTS
 REFERRING = WORDS.referring
 # "each of them", "unmein se har ek": every value found before, one by one
 EACH_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.each_of_them)) + r")\b", re.I)
+ALL_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.all_of_them)) + r")\b", re.I)
 
 
 class Named(Protocol):
