@@ -220,6 +220,12 @@ def related(reading: Reading) -> str | None:
         target = hop.labels[-1] if hop else None
     if target is None:
         return None
+    if target != reading.person and _asks_for_people(reading):
+        # "Who is in §0's club?" asks for people: along a chain back to them, or not at all
+        hop = find_hop(reading, reading.entities[0].label, reading.person)
+        if hop is None or len(hop.patterns) != 2:
+            return None
+        target = reading.person
     body = conditions(reading, target, reading.entities)
     if body is None:
         return None
@@ -231,6 +237,15 @@ def related(reading: Reading) -> str | None:
     cols = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(reading.entities)
             if isinstance(e.value, tuple)] + cols
     return f"{match}{where(conds)}\nRETURN DISTINCT {', '.join(cols)}"
+
+
+def _asks_for_people(reading: Reading) -> bool:
+    """Does a question about one person open with "who" ("Who is in §0's club?"), not with
+    "which" ("kaun se clubs")?"""
+    if len(reading.entities) != 1 or reading.entities[0].label != reading.person:
+        return False
+    opening = re.match(rf"\s*(?:{reading.cue('who')})\b", reading.text)
+    return opening is not None and not re.match(rf"\s*(?:{reading.cue('which')})", reading.text)
 
 
 def _shown(reading: Reading, label: str) -> list[str]:
