@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from course.agents.agentic_roles import RuleRoles
+from course.llm.base import ToolCall, Usage
 from course.llm.offline import OfflineLLM
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
@@ -382,7 +384,9 @@ def test_a_chain_through_a_role_is_answered(college_db, chat, question, referenc
      "MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(k:Skill) RETURN k.name"),
     ("Aarav ki padhai kin subjects mein hai?",
      "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(x:Subject) RETURN x.name"),
-], ids=["saal-padhti", "jaante", "banata", "ke-paas", "chahiye", "padhai-kin"])
+    ("Library Management System ke liye kaun kaun si skills chahiye?",   # which, not who
+     "MATCH (:Project {name: 'Library Management System'})-[:REQUIRES]->(k:Skill) RETURN k.name"),
+], ids=["saal-padhti", "jaante", "banata", "ke-paas", "chahiye", "padhai-kin", "kaun-kaun-si"])
 def test_hinglish_verb_forms_are_understood(college_db, chat, question, reference):
     result = chat.answer(question)
     assert_answered_with(result, college_db, reference)
@@ -399,3 +403,56 @@ def test_hinglish_verb_forms_are_understood(college_db, chat, question, referenc
 def test_a_count_of_notes_per_subject(college_db, chat, question, reference):
     result = chat.answer(question)
     assert_answered_with(result, college_db, reference)
+
+
+# --- grounded answers: each part says where it came from; a shorter chain is no answer ----------
+
+def test_every_answered_part_names_where_it_came_from(learner):
+    result = learner.answer("Who is best at DBMS, and what is a page fault?")
+    best, note = result.sub_questions[0], result.sub_questions[-1]
+    assert (best.source, note.source) == ("best_in_subject", "note N20")
+    assert "(from best_in_subject)" in result.answer and "note N20" in result.answer
+    assert [p["source"] for p in result.to_dict()["sub_questions"]] == ["best_in_subject", "note N20"]
+
+
+def test_a_written_query_is_named_by_the_links_it_follows(learner):
+    result = learner.answer("Who is Payal, and which subjects do Aarav's friends study?")
+    assert result.sub_questions[-1].source == "a query over FRIENDS_WITH, STUDIES"
+    assert "(from a query over FRIENDS_WITH, STUDIES)" in result.answer
+
+
+class ShortcutRoles(RuleRoles):
+    """A mock router (the rules otherwise): it first answers any question about a club with
+    that club's members, as a model might, whatever chain the question names."""
+
+    def route(self, question, mentions, tools, run, context):
+        clubs = [m.value for m in mentions if m.label == "Club"]
+        if clubs and not run.sub_questions and "club_members" in {t.name for t in tools}:
+            return ToolCall("club_members", {"club": clubs[0]}), Usage()
+        return super().route(question, mentions, tools, run, context)
+
+
+def test_a_part_answered_along_a_shorter_chain_is_asked_again(college_db):
+    from course.agents.agentic import AgenticAgent
+
+    agent = AgenticAgent(college_db, OfflineLLM(), roles=ShortcutRoles())
+    result = agent.answer("Who are the friends of the president of the Robotics Club?")
+    shortcut = result.sub_questions[0]
+    assert shortcut.tool == "club_members" and not shortcut.found   # the critic caught it
+    assert "friends" in result.critic[0].missing[0] or not result.critic[0].complete
+    reference = ("MATCH (p:Student)-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+                 "WHERE m.role = 'President' MATCH (p)-[:FRIENDS_WITH]-(f:Student) "
+                 "RETURN DISTINCT f.name")
+    assert_answered_with(result, college_db, reference)
+
+
+def test_the_critic_names_the_link_a_query_skips():
+    from course.llm.offline.roles.critic import RuleCritic
+
+    part = {"part": 0, "question": "Who are Sneha's friends' clubs?", "tool": "student_profile",
+            "rewritten": "Which clubs are Sneha's friends in?", "arguments": {"student": "Sneha"},
+            "rows": [["Debate Society"]], "found": True, "status": "answered",
+            "asked": [["Student", "Sneha"]], "follows": ["MEMBER_OF"]}
+    review = RuleCritic().review(part["rewritten"], [], [part])
+    assert review.ungrounded == {0: "friends"} and not review.complete
+    assert review.missing == [part["rewritten"]]

@@ -110,7 +110,7 @@ def play_role(system: str | None, messages: Sequence[Message],
     if role == "critic":
         review = RuleCritic().review(prompt.question, prompt.linked, prompt.parts)
         return json.dumps({"complete": review.complete, "missing": review.missing,
-                           "narrowed": review.narrowed}), []
+                           "narrowed": review.narrowed, "ungrounded": review.ungrounded}), []
     found = [(p["rewritten"], p.get("answer", "")) for p in prompt.found()]
     call = RuleRouter().route(prompt.question, prompt.linked, tools, found, prompt.context)
     return ("No tool is left to try.", []) if call is None else ("", [call])
