@@ -12,7 +12,9 @@ Introduced in notebook 12. One question, in four moves:
    template (`course.agents.agentic_tools.AGENTIC_TOOLS`), `search_notes`, `text2cypher`, `answer_given`;
 3. the **answer critic** reads the question and every part's results and says complete, or
    names what is missing as new parts, which go back to the router (at most `max_rounds`);
-4. the answer covers every part in order, and says which part could not be answered.
+4. the answer covers every part in order, names where each part came from ("(from note
+   N17)", "(from best_in_subject)", "(from a query over FRIENDS_WITH, STUDIES)": each
+   `SubQuestion.source`), and says which part could not be answered.
 
 Each move is one `chat()` call (the router with the tools, the updater and the critic
 answering JSON: `course.agents.agentic_roles`), whatever the provider: with no key the

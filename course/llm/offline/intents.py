@@ -210,7 +210,11 @@ def related(reading: Reading) -> str | None:
     if not reading.entities:
         return None
     reading = each_of(reading)
-    targets = [t for t in reading.targets()]
+    # "§0 ke dost kaun se clubs mein hain?": the noun after a "which" word is the one asked,
+    # wherever it stands; "dost" before it is a step of the chain
+    asked = [t for t in reading.targets() if re.search(
+        rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(t)})", reading.text)]
+    targets = asked[:1] + [t for t in reading.targets() if t not in asked[:1]]
     target = next((t for t in targets if all(t != e.label for e in reading.entities)
                    or reading.self_loop(t) or direction(reading)), None)
     if target is None and len(reading.entities) > 1 and reading.person in targets:

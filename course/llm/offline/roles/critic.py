@@ -2,7 +2,9 @@
 
 Introduced in notebook 12. A part that found nothing is missing; so is a value the question
 names that no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for
-DSA). Rules, not a model: see `course.llm.offline.roles.words`.
+DSA); a part whose query does not follow a link its words name ("Aarav's friends" needs a
+friend link: `course.llm.offline.chain`) is not grounded, so it is asked again, and said
+unanswered when no tool follows it. Rules, not a model: see `course.llm.offline.roles.words`.
 
 >>> RuleCritic().review("Who is Payal?", [], [{"part": 0, "found": False, "status": "failed",
 ...                                          "rewritten": "Who is Payal?"}]).missing
