@@ -392,6 +392,13 @@ def test_hinglish_verb_forms_are_understood(college_db, chat, question, referenc
     assert_answered_with(result, college_db, reference)
 
 
+def test_a_relative_clause_names_the_first_link_of_a_chain(college_db, chat):
+    result = chat.answer("Which topics does the subject that comes just before Computer Networks cover?")
+    reference = ("MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+                 "MATCH (s)-[:COVERS]->(c:Concept) RETURN c.name")
+    assert_answered_with(result, college_db, reference)
+
+
 @pytest.mark.parametrize("question, reference", [
     ("Sneha ke dost kaunse clubs mein hain?",
      "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(c:Club) "
