@@ -399,6 +399,12 @@ def test_a_relative_clause_names_the_first_link_of_a_chain(college_db, chat):
     assert_answered_with(result, college_db, reference)
 
 
+def test_what_a_topic_must_be_learnt_before_is_what_it_leads_to(college_db, chat):
+    result = chat.answer("What must Paging be learnt before?")
+    reference = "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"
+    assert_answered_with(result, college_db, reference)
+
+
 @pytest.mark.parametrize("question, reference", [
     ("Sneha ke dost kaunse clubs mein hain?",
      "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(c:Club) "
