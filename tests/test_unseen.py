@@ -399,6 +399,14 @@ def test_a_relative_clause_names_the_first_link_of_a_chain(college_db, chat):
     assert_answered_with(result, college_db, reference)
 
 
+def test_a_hinglish_relative_clause_is_no_pronoun(college_db, chat):
+    chat.answer("Who is Payal?")      # "woh" points at the "jo" clause, not at Payal
+    result = chat.answer("Campus Chatbot ke liye jo skills chahiye, woh kis student ke paas hain?")
+    reference = ("MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(:Skill)<-[:HAS_SKILL]-"
+                 "(s:Student) RETURN DISTINCT s.name")
+    assert_answered_with(result, college_db, reference)
+
+
 def test_what_a_topic_must_be_learnt_before_is_what_it_leads_to(college_db, chat):
     result = chat.answer("What must Paging be learnt before?")
     reference = "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"
