@@ -490,3 +490,10 @@ def test_the_critic_names_the_link_a_query_skips():
     review = RuleCritic().review(part["rewritten"], [], [part])
     assert review.ungrounded == {0: "friends"} and not review.complete
     assert review.missing == [part["rewritten"]]
+
+
+def test_that_person_stands_for_the_person_found(college_db, learner):
+    result = learner.answer("Who knows React at an advanced level, and which club is that person in?")
+    clubs = "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) RETURN c.name"
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert any(same_rows(rows, rows_of(college_db, clubs)) for rows in parts_rows(result))

@@ -193,9 +193,11 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
     """The value a pointing word stands for, from the latest part that found something."""
     for question, asked_values, got_values in reversed(found):
         asked, got = list(asked_values), list(got_values)
-        if kind == "that":
-            label = noun.rstrip("s").lower()
-            hit = [v for lab, v in got + asked if lab.lower() == label]
+        if kind == "that":   # "that student", "that person": a label by its name or its nouns
+            labels = {noun.rstrip("s").lower()} | {
+                label.lower() for label in default_lexicon().labels
+                if re.fullmatch(default_lexicon().label(label), noun)}
+            hit = [v for lab, v in got + asked if lab.lower() in labels]
             if hit:
                 return hit[0]
             continue
