@@ -390,7 +390,7 @@ def test_ask_agent_agentic_json(college_db):
     for key in ("steps", "tool_calls", "stopped", "input_tokens", "output_tokens", "cost_usd"):
         assert key in first
     assert [set(s) for s in first["sub_questions"]] == [
-        {"question", "rewritten", "tool", "arguments", "rows", "answer"}] * 2
+        {"question", "rewritten", "tool", "arguments", "rows", "answer", "source"}] * 2
     assert first["sub_questions"][1]["rewritten"] == "which clubs is Payal in?"
     assert first["critic"] == [{"round": 1, "complete": True, "missing": []}]
     assert second["status"] == "answered" and 2 in [v for r in second["rows"] for v in r]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from course.agents.agentic_roles import RuleRoles
+from course.llm.base import ToolCall, Usage
 from course.llm.offline import OfflineLLM
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
@@ -324,3 +326,177 @@ def test_a_question_about_why_data_changes_is_no_request_to_change_it(chat, ques
 def test_the_learners_agent_answers_a_why_question_from_its_note(learner):
     result = learner.answer("Why do two threads that update the same variable sometimes lose an update?")
     assert result.status != "blocked"
+
+
+# --- the second fresh set's causes: every part answered, or said unanswered ---------------------
+
+def every_part_found(result) -> bool:
+    from course.agents.agentic_run import best_parts
+
+    return all(s.found for s in best_parts(result.sub_questions))
+
+
+@pytest.mark.parametrize("question, second", [
+    ("Who studies DSA, and which club is each of them in?",          # three names: a list with commas
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) MATCH (s)-[:MEMBER_OF]->(c:Club) "
+     "RETURN s.name, c.name"),
+    ("Debate Society ke members kaun hain, aur dono kis branch mein hain?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name, s.branch"),
+    ("Who works on the Library Management System, and what year are both in?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+     "RETURN s.name, s.year"),
+    ("Which students know SQL? In sab ka branch kya hai?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'SQL'}) RETURN s.name, s.branch"),
+], ids=["each-of-three", "dono", "both", "in-sab-ka"])
+def test_a_later_part_about_all_of_them_is_answered_for_every_value(college_db, learner, question,
+                                                                    second):
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert any(same_rows(rows, rows_of(college_db, second)) for rows in parts_rows(result))
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who is friends with the president of the Debate Society?",
+     "MATCH (p:Student)-[m:MEMBER_OF]->(:Club {name: 'Debate Society'}) WHERE m.role = 'President' "
+     "MATCH (p)-[:FRIENDS_WITH]-(f:Student) RETURN DISTINCT f.name"),
+    ("Which students are friends with the secretary of the Coding Club?",
+     "MATCH (p:Student)-[m:MEMBER_OF]->(:Club {name: 'Coding Club'}) WHERE m.role = 'Secretary' "
+     "MATCH (p)-[:FRIENDS_WITH]-(f:Student) RETURN DISTINCT f.name"),
+    ("Who is in the club whose secretary is Payal?",   # the others, as "the same club as" gives
+     "MATCH (p:Student {name: 'Payal'})-[m:MEMBER_OF]->(c:Club) WHERE m.role = 'Secretary' "
+     "MATCH (s:Student)-[:MEMBER_OF]->(c) WHERE s <> p RETURN DISTINCT s.name"),
+    ("Who is in Payal's club?",     # was answered with her clubs
+     "MATCH (p:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club)<-[:MEMBER_OF]-(s:Student) "
+     "WHERE s <> p RETURN DISTINCT s.name"),
+], ids=["friends-with-the-president", "friends-with-the-secretary", "club-whose-secretary",
+        "who-is-in-her-club"])
+def test_a_chain_through_a_role_is_answered(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Payal kaunse saal mein padhti hai?", "MATCH (s:Student {name: 'Payal'}) RETURN s.year"),
+    ("Kaun se students Python jaante hain?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Python'}) RETURN s.name"),
+    ("Rahul kaunsa project banata hai?",
+     "MATCH (:Student {name: 'Rahul'})-[:WORKS_ON]->(p:Project) RETURN p.name"),
+    ("Karan ke paas kaunsi skills hain?",
+     "MATCH (:Student {name: 'Karan'})-[:HAS_SKILL]->(k:Skill) RETURN k.name"),
+    ("Campus Chatbot ke liye kaunsi skills chahiye?",
+     "MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(k:Skill) RETURN k.name"),
+    ("Aarav ki padhai kin subjects mein hai?",
+     "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(x:Subject) RETURN x.name"),
+    ("Library Management System ke liye kaun kaun si skills chahiye?",   # which, not who
+     "MATCH (:Project {name: 'Library Management System'})-[:REQUIRES]->(k:Skill) RETURN k.name"),
+], ids=["saal-padhti", "jaante", "banata", "ke-paas", "chahiye", "padhai-kin", "kaun-kaun-si"])
+def test_hinglish_verb_forms_are_understood(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+def test_a_relative_clause_names_the_first_link_of_a_chain(college_db, chat):
+    result = chat.answer("Which topics does the subject that comes just before Computer Networks cover?")
+    reference = ("MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+                 "MATCH (s)-[:COVERS]->(c:Concept) RETURN c.name")
+    assert_answered_with(result, college_db, reference)
+
+
+def test_a_hinglish_relative_clause_is_no_pronoun(college_db, chat):
+    chat.answer("Who is Payal?")      # "woh" points at the "jo" clause, not at Payal
+    result = chat.answer("Campus Chatbot ke liye jo skills chahiye, woh kis student ke paas hain?")
+    reference = ("MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(:Skill)<-[:HAS_SKILL]-"
+                 "(s:Student) RETURN DISTINCT s.name")
+    assert_answered_with(result, college_db, reference)
+
+
+def test_what_a_topic_must_be_learnt_before_is_what_it_leads_to(college_db, chat):
+    result = chat.answer("What must Paging be learnt before?")
+    reference = "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"
+    assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Sneha ke dost kaunse clubs mein hain?",
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(c:Club) "
+     "RETURN DISTINCT c.name"),
+    ("Karan ke doston ko kaun si skills aati hain?",
+     "MATCH (:Student {name: 'Karan'})-[:FRIENDS_WITH]-(:Student)-[:HAS_SKILL]->(k:Skill) "
+     "RETURN DISTINCT k.name"),
+], ids=["dost-clubs", "doston-skills"])
+def test_a_hinglish_chain_asks_for_the_noun_after_which(college_db, chat, question, reference):
+    result = chat.answer(question)     # "X ke dost": a step of the chain, not what is asked
+    assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("How many study notes does DBMS have?",
+     "MATCH (:Subject {name: 'DBMS'})-[:COVERS]->(:Concept)<-[:EXPLAINS]-(n:Note) "
+     "RETURN count(DISTINCT n)"),
+    ("How many study notes are there for each subject?",
+     "MATCH (s:Subject) OPTIONAL MATCH (s)-[:COVERS]->(:Concept)<-[:EXPLAINS]-(n:Note) "
+     "RETURN s.name, count(DISTINCT n)"),
+])
+def test_a_count_of_notes_per_subject(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+# --- grounded answers: each part says where it came from; a shorter chain is no answer ----------
+
+def test_every_answered_part_names_where_it_came_from(learner):
+    result = learner.answer("Who is best at DBMS, and what is a page fault?")
+    best, note = result.sub_questions[0], result.sub_questions[-1]
+    assert (best.source, note.source) == ("best_in_subject", "note N20")
+    assert "(from best_in_subject)" in result.answer and "note N20" in result.answer
+    assert [p["source"] for p in result.to_dict()["sub_questions"]] == ["best_in_subject", "note N20"]
+
+
+def test_a_written_query_is_named_by_the_links_it_follows(learner):
+    result = learner.answer("Who is Payal, and which subjects do Aarav's friends study?")
+    assert result.sub_questions[-1].source == "a query over FRIENDS_WITH, STUDIES"
+    assert "(from a query over FRIENDS_WITH, STUDIES)" in result.answer
+
+
+class ShortcutRoles(RuleRoles):
+    """A mock router (the rules otherwise): it first answers any question about a club with
+    that club's members, as a model might, whatever chain the question names."""
+
+    def route(self, question, mentions, tools, run, context):
+        clubs = [m.value for m in mentions if m.label == "Club"]
+        if clubs and not run.sub_questions and "club_members" in {t.name for t in tools}:
+            return ToolCall("club_members", {"club": clubs[0]}), Usage()
+        return super().route(question, mentions, tools, run, context)
+
+
+def test_a_part_answered_along_a_shorter_chain_is_asked_again(college_db):
+    from course.agents.agentic import AgenticAgent
+
+    agent = AgenticAgent(college_db, OfflineLLM(), roles=ShortcutRoles())
+    result = agent.answer("Who are the friends of the president of the Robotics Club?")
+    shortcut = result.sub_questions[0]
+    assert shortcut.tool == "club_members" and not shortcut.found   # the critic caught it
+    assert "friends" in result.critic[0].missing[0] or not result.critic[0].complete
+    reference = ("MATCH (p:Student)-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+                 "WHERE m.role = 'President' MATCH (p)-[:FRIENDS_WITH]-(f:Student) "
+                 "RETURN DISTINCT f.name")
+    assert_answered_with(result, college_db, reference)
+
+
+def test_the_critic_names_the_link_a_query_skips():
+    from course.llm.offline.roles.critic import RuleCritic
+
+    part = {"part": 0, "question": "Who are Sneha's friends' clubs?", "tool": "student_profile",
+            "rewritten": "Which clubs are Sneha's friends in?", "arguments": {"student": "Sneha"},
+            "rows": [["Debate Society"]], "found": True, "status": "answered",
+            "asked": [["Student", "Sneha"]], "follows": ["MEMBER_OF"]}
+    review = RuleCritic().review(part["rewritten"], [], [part])
+    assert review.ungrounded == {0: "friends"} and not review.complete
+    assert review.missing == [part["rewritten"]]
+
+
+def test_that_person_stands_for_the_person_found(college_db, learner):
+    result = learner.answer("Who knows React at an advanced level, and which club is that person in?")
+    clubs = "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) RETURN c.name"
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert any(same_rows(rows, rows_of(college_db, clubs)) for rows in parts_rows(result))

@@ -12,7 +12,9 @@ Introduced in notebook 12. One question, in four moves:
    template (`course.agents.agentic_tools.AGENTIC_TOOLS`), `search_notes`, `text2cypher`, `answer_given`;
 3. the **answer critic** reads the question and every part's results and says complete, or
    names what is missing as new parts, which go back to the router (at most `max_rounds`);
-4. the answer covers every part in order, and says which part could not be answered.
+4. the answer covers every part in order, names where each part came from ("(from note
+   N17)", "(from best_in_subject)", "(from a query over FRIENDS_WITH, STUDIES)": each
+   `SubQuestion.source`), and says which part could not be answered.
 
 Each move is one `chat()` call (the router with the tools, the updater and the critic
 answering JSON: `course.agents.agentic_roles`), whatever the provider: with no key the
@@ -36,7 +38,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from course.agents.agentic_roles import ChatRoles
-from course.agents.agentic_run import AgenticResult, CriticRound, Run, SubQuestion, best_parts
+from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts,
+                                      source_of)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
@@ -52,6 +55,7 @@ DEFAULT_ROUNDS = 2
 MAX_PARTS = 5         # parts of one question answered (and missing parts asked per round)
 TOO_MANY = "Only the first {n} parts of a question are answered: ask this one on its own."
 UNANSWERED = {"en": "I could not answer this part", "hi": "Yeh hissa answer nahi ho paaya"}
+UNGROUNDED = "its query does not follow {word!r}, which the question names"
 
 
 class AgenticAgent(Agent):
@@ -134,6 +138,11 @@ class AgenticAgent(Agent):
             for s in run.sub_questions:
                 if s.part == part and s.found:
                     s.scope = text
+        for part, word in review.ungrounded.items():  # answered along a shorter chain: not answered
+            for s in run.sub_questions:
+                if s.part == part and s.found:
+                    s.found, s.status, s.source = False, "failed", ""
+                    s.error = s.answer = UNGROUNDED.format(word=word)
         asked, new = [], max((s.part for s in run.sub_questions), default=-1) + 1
         for missing in [] if review.complete else review.missing[:MAX_PARTS]:
             number = _part_of(run, missing)   # the same part again, or a new part of the answer
@@ -196,11 +205,13 @@ class AgenticAgent(Agent):
                       number: int, mentions: Sequence[Any]) -> SubQuestion:
         """The part's record, with the graph values its rows name (what "she" may stand for)."""
         found = out.found and out.status == "answered"
+        source = source_of(tool, out.columns, out.rows, out.cypher) if found else ""
         return SubQuestion(
             question=part, rewritten=rewritten, tool=tool, arguments=out.arguments,
             rows=out.rows, answer=out.answer, columns=out.columns, cypher=out.cypher,
             status=out.status, error=out.error, found=found, round=round_, part=number,
-            mentions=list(mentions), values=self._values(out.rows) if found else [])
+            mentions=list(mentions), values=self._values(out.rows) if found else [],
+            source=source)
 
     def _values(self, rows: Sequence[Sequence[Any]]) -> list[tuple[str, Any]]:
         """(label, value) of the cells of the first rows that are graph values, in order."""
@@ -241,13 +252,21 @@ def _part_of(run: Run, missing: str) -> int | None:
     return None
 
 
+def _from(part: SubQuestion) -> str:
+    """" (from note N17)", " (from club_members)": a found part names where it came from,
+    unless its answer already does (a note's answer quotes it by its id)."""
+    if not part.found or not part.source or part.source in part.answer:
+        return ""
+    return f" (from {part.source})"
+
+
 def _finish(result: AgenticResult, run: Run) -> None:
     """The answer covers every part, in order; the result's own fields from the parts."""
     best = best_parts(run.sub_questions)
     lines = []
     for s in best:
         text = s.answer if s.found else f"{UNANSWERED[result.language]}: {s.rewritten} ({s.answer})"
-        lines.append(text if len(best) == 1 else f"{s.scope or s.rewritten} {text}")
+        lines.append(text if len(best) == 1 else f"{s.scope or s.rewritten} {text}{_from(s)}")
     result.answer = "\n".join(lines)
     found = [s for s in best if s.found]
     first = found[0] if found else (best[0] if best else None)

@@ -20,6 +20,7 @@ from typing import Any
 from course.agents.agentic_run import Run, SubQuestion
 from course.llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from course.llm.offline import OfflineLLM
+from course.llm.offline.chain import traversed
 from course.llm.offline.roles.critic import Review
 from course.pipeline import prompts
 from course.pipeline.linking import Mention
@@ -44,7 +45,10 @@ Reply with JSON only: {"question": "..."}."""
 CRITIC_SYSTEM = """\
 You check whether the results below answer the WHOLE question. Reply with JSON only:
 {"complete": true, "missing": []} when they do, else {"complete": false, "missing": ["<a new
-atomic question for each missing piece>"]}. Judge only from the results; do not answer."""
+atomic question for each missing piece>"]}. A part whose query does not follow a link its
+question names ("Aarav's friends' subjects" needs a friend link: see "follows") is not
+answered: add "ungrounded": {"<part>": "<the word it leaves out>"} and ask it again in
+"missing". Judge only from the results; do not answer."""
 
 
 class ChatRoles:
@@ -93,9 +97,11 @@ class ChatRoles:
         data, usage = self._json(critic_prompt(question, mentions, run),
                                  lambda d: isinstance(d.get("complete"), bool))
         missing = [m for m in data.get("missing") or [] if isinstance(m, str) and m.strip()]
-        narrowed = {int(k): v for k, v in (data.get("narrowed") or {}).items()
-                    if str(k).isdigit() and isinstance(v, str)}
-        return Review(bool(data.get("complete")) and not missing, missing, narrowed), usage
+        narrowed, ungrounded = ({int(k): v for k, v in (data.get(key) or {}).items()
+                                 if str(k).isdigit() and isinstance(v, str)}
+                                for key in ("narrowed", "ungrounded"))
+        return Review(bool(data.get("complete")) and not missing and not ungrounded, missing,
+                      narrowed, ungrounded), usage
 
 
 class RuleRoles(ChatRoles):
@@ -181,4 +187,5 @@ def part_record(s: SubQuestion) -> dict[str, Any]:
             "arguments": s.arguments, "status": s.status, "found": s.found,
             "asked": [[m.label, m.value] for m in s.mentions],
             "values": [list(v) for v in s.values], "rows": rows,
+            "follows": sorted(traversed(s.cypher or "")),     # the relationships its query takes
             "answer": " ".join(s.answer.split())[:CELL_CHARS]}

@@ -17,6 +17,7 @@ from typing import Any
 
 from course.agents.tools import ToolResult
 from course.llm.base import Usage
+from course.llm.offline.chain import traversed
 from course.pipeline.linking import Mention
 from course.pipeline.results import (CallRecord, Status, Step, StepKind, printable,
                                     rows_table, text_table)
@@ -42,14 +43,15 @@ class SubQuestion:
     mentions: list[Mention] = field(default_factory=list, repr=False)
     values: list[tuple[str, Any]] = field(default_factory=list, repr=False)  # graph values in its rows
     scope: str | None = None      # what it answered, when the critic found it asked for more
+    source: str = ""              # where a found part came from: "note N17", "club_members", ...
 
     def contract(self) -> dict[str, Any]:
-        """The `--json` record: {question, rewritten, tool, arguments, rows, answer}."""
+        """The `--json` record: {question, rewritten, tool, arguments, rows, answer, source}."""
         from course.pipeline.results import plain
 
         return {"question": self.question, "rewritten": self.rewritten, "tool": self.tool,
                 "arguments": self.arguments, "rows": [[plain(v) for v in r] for r in self.rows],
-                "answer": self.answer}
+                "answer": self.answer, "source": self.source}
 
 
 @dataclass
@@ -129,6 +131,26 @@ class AgenticResult(ToolResult):
                 part["answer"] = None
         data["critic"] = [asdict(c) for c in self.critic]
         return data
+
+
+def source_of(tool: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
+              cypher: str | None) -> str:
+    """Where a part's answer came from, in a few words: the note its first row names, the
+    reviewed template, the relationships a written query follows, or the earlier parts.
+
+    >>> source_of("search_notes", ["note", "text"], [["N17", "..."]], None)
+    'note N17'
+    >>> source_of("text2cypher", ["name"], [], "MATCH (a)-[:FRIENDS_WITH]-(b)-[:STUDIES]->(s) RETURN s")
+    'a query over FRIENDS_WITH, STUDIES'
+    """
+    if "note" in columns and rows:
+        return f"note {rows[0][list(columns).index('note')]}"
+    if tool == "answer_given":
+        return "the parts answered before"
+    if tool != "text2cypher":
+        return tool
+    follows = ", ".join(sorted(traversed(cypher or "")))
+    return f"a query over {follows}" if follows else "a query"
 
 
 def best_parts(sub_questions: Sequence[SubQuestion]) -> list[SubQuestion]:

@@ -35,6 +35,7 @@ class Words:
     hinglish: frozenset[str]
     referring: frozenset[str]
     each_of_them: tuple[str, ...]
+    all_of_them: tuple[str, ...]
     pronouns: frozenset[str]
     person_pronouns: frozenset[str]
     continuing: tuple[str, ...]
@@ -122,4 +123,6 @@ def points_elsewhere(question: str) -> bool:
     (True, False)
     """
     pointing = WORDS.referring | set(WORDS.hindi_case) | set(WORDS.first_person)
-    return any(word in pointing for word in question_key(question).split())
+    key = f" {question_key(question)} "
+    return any(word in pointing for word in key.split()) or \
+        any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them)

@@ -28,7 +28,10 @@ from course.llm.offline.lexicon import Lexicon
 _OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+)$"   # "§0's friends", "friends' friends"
 FOLLOWS = re.compile(r"It follows: ([\w, ]+)\.")   # what a template's description says it traverses
 # "friends of §0", "friends of the members", "friends of the president of §0"
-_OF = r"^\s+of\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
+_OF = r"^\s+(?:of|with)\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
+# ("friends with §0", "friends with the secretary of §0": "with" hangs the step on it too)
+_THAT = r"\b[a-z]+\s+(?:that|which)\s+(?:[a-z]+\s+){0,2}$"   # "the subject that comes before §0"
+_WHOSE = r"^\s+whose\s+[a-z ]+\s+(?:is|are|was)\s+§\d+"   # "the club whose secretary is §0"
 
 
 def traversed(query: str) -> set[str]:
@@ -51,7 +54,8 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     steps: dict[tuple[int, int], set[str]] = {}
     for (a, b), _ in found:
         if re.search(_OWNER.format(word=any_word), text[:a]) or \
-                re.match(_OF.format(word=any_word), text[b:]):
+                re.match(_OF.format(word=any_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
+                (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])):
             # a word that overlaps another relationship word names its types too ("part of")
             steps[a, b] = {t for (c, d), t in found if c < b and a < d}
     return [(text[a:b], types) for (a, b), types in sorted(steps.items())]

@@ -56,7 +56,7 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     demonstrative = _demonstrative(reading)
     if demonstrative is not None:
         return demonstrative_readings(prompt, reading, demonstrative)
-    if reading.has("pronoun") and not _reflexive(reading):
+    if reading.has("pronoun") and not _reflexive(reading) and not reading.has("relative"):
         marker = f"§{len(reading.entities)}"
         text = re.sub(reading.cue("pronoun"), marker, reading.text, count=1)
         found = [replace(reading, text=text, entities=reading.entities + [e])

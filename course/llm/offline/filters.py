@@ -156,9 +156,11 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
         conds += c
         if len(hop.patterns) == 1:
             conds += rel_filters(reading, hop.patterns[0], f"r{i}")
-        else:    # "the friends of §0's president": the role is on the first link
-            conds += rel_filters(reading, hop.patterns[0], f"r{i}a") + \
-                rel_filters(reading, hop.patterns[1], f"r{i}")
+        else:    # "the friends of §0's president": the role is on the first link (and only
+            # there when both links are of one type: "the club whose secretary is §0")
+            conds += rel_filters(reading, hop.patterns[0], f"r{i}a")
+            if hop.patterns[1].type != hop.patterns[0].type:
+                conds += rel_filters(reading, hop.patterns[1], f"r{i}")
     if not entities:
         lines.append(f"MATCH (t:{target})")
         reached = " ".join(line for line, _ in rel_filter_hops(reading, target))

@@ -122,6 +122,12 @@ def _named_chain(reading: Reading, start: str, target: str, cues: list[str],
             if not _each_step_once(steps, (first.type, second.type)):
                 continue
             chains.append((first, second, middle))
+    if len({(f.type, s.type, m) for f, s, m in chains}) > 1:
+        # "the subject that comes before §0": a step whose word stands right before the
+        # name is the name's own link, the first of the chain
+        near = {t for word, types in _steps_at(reading) for t in types}
+        chains = [c for c in chains if c[0].type in near and c[0].start == c[0].end == start] \
+            or chains
     if len({(f.type, s.type, m) for f, s, m in chains}) != 1:
         return None
     first, second, middle = chains[0]
@@ -130,6 +136,12 @@ def _named_chain(reading: Reading, start: str, target: str, cues: list[str],
         if cue and len(re.findall(cue, reading.text)) > [first.type, second.type].count(step):
             return None
     return Hop((first, second), (start, middle, target))
+
+
+def _steps_at(reading: Reading) -> list[tuple[str, set[str]]]:
+    """The chain's steps whose word stands right before the first name ("before §0")."""
+    return [(word, types) for word, types in chained(reading.text, reading.lexicon)
+            if re.search(rf"\b{re.escape(word)}\s+(?:the\s+)?§0\b", reading.text)]
 
 
 def _verb_cues(reading: Reading) -> list[str]:

@@ -195,7 +195,8 @@ def each_of(reading: Reading) -> Reading:
     if len(people) < 2 or len({e.label for e in people}) != 1 or not reading.has("each") \
             or any(isinstance(e.value, tuple) for e in people):
         return reading
-    listed = re.search(r"§0(?:(?:,|,? and|,? aur|,? &) (?:§\d+))+", reading.text)
+    # "§0 and §1", "§0, §1 and §2" (a comma is its own word once the question is read)
+    listed = re.search(r"§0(?:(?: ?,(?: and| aur| &)?| and| aur| &) §\d+)+", reading.text)
     if listed is None or len(re.findall(r"§\d+", listed[0])) != len(people):
         return reading
     first = people[0]
@@ -209,7 +210,11 @@ def related(reading: Reading) -> str | None:
     if not reading.entities:
         return None
     reading = each_of(reading)
-    targets = [t for t in reading.targets()]
+    # "§0 ke dost kaun se clubs mein hain?": the noun after a "which" word is the one asked,
+    # wherever it stands; "dost" before it is a step of the chain
+    asked = [t for t in reading.targets() if re.search(
+        rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(t)})", reading.text)]
+    targets = asked[:1] + [t for t in reading.targets() if t not in asked[:1]]
     target = next((t for t in targets if all(t != e.label for e in reading.entities)
                    or reading.self_loop(t) or direction(reading)), None)
     if target is None and len(reading.entities) > 1 and reading.person in targets:
@@ -219,6 +224,12 @@ def related(reading: Reading) -> str | None:
         target = hop.labels[-1] if hop else None
     if target is None:
         return None
+    if target != reading.person and _asks_for_people(reading):
+        # "Who is in §0's club?" asks for people: along a chain back to them, or not at all
+        hop = find_hop(reading, reading.entities[0].label, reading.person)
+        if hop is None or len(hop.patterns) != 2:
+            return None
+        target = reading.person
     body = conditions(reading, target, reading.entities)
     if body is None:
         return None
@@ -230,6 +241,15 @@ def related(reading: Reading) -> str | None:
     cols = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(reading.entities)
             if isinstance(e.value, tuple)] + cols
     return f"{match}{where(conds)}\nRETURN DISTINCT {', '.join(cols)}"
+
+
+def _asks_for_people(reading: Reading) -> bool:
+    """Does a question about one person open with "who" ("Who is in §0's club?"), not with
+    "which" ("kaun se clubs")?"""
+    if len(reading.entities) != 1 or reading.entities[0].label != reading.person:
+        return False
+    opening = re.match(rf"\s*(?:{reading.cue('who')})\b", reading.text)
+    return opening is not None and not re.match(rf"\s*(?:{reading.cue('which')})", reading.text)
 
 
 def _shown(reading: Reading, label: str) -> list[str]:

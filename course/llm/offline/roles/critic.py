@@ -2,7 +2,9 @@
 
 Introduced in notebook 12. A part that found nothing is missing; so is a value the question
 names that no part used or found ("best at DBMS and DSA" answered for DBMS alone asks for
-DSA). Rules, not a model: see `course.llm.offline.roles.words`.
+DSA); a part whose query does not follow a link its words name ("Aarav's friends" needs a
+friend link: `course.llm.offline.chain`) is not grounded, so it is asked again, and said
+unanswered when no tool follows it. Rules, not a model: see `course.llm.offline.roles.words`.
 
 >>> RuleCritic().review("Who is Payal?", [], [{"part": 0, "found": False, "status": "failed",
 ...                                          "rewritten": "Who is Payal?"}]).missing
@@ -16,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course.foundation.language import question_key
+from course.llm.offline.chain import unfollowed_types
+from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import FALLBACK, NOTES, REFUSED, Named
 
 
@@ -30,6 +34,7 @@ class Review:
     complete: bool
     missing: list[str]
     narrowed: dict[int, str] = field(default_factory=dict)
+    ungrounded: dict[int, str] = field(default_factory=dict)   # part -> the link word it skipped
 
 
 class RuleCritic:
@@ -43,7 +48,12 @@ class RuleCritic:
 
     def review(self, question: str, mentions: Sequence[Named],
                parts: Sequence[dict[str, Any]]) -> Review:
-        """`parts`: {question, rewritten, tool, arguments, rows, found, status, part} so far."""
+        """`parts`: {question, rewritten, tool, arguments, rows, found, status, part, follows}
+        so far. A found part whose query skips a link its words name is not answered."""
+        ungrounded = {p["part"]: word for p in parts if p["found"]
+                      and (word := skipped_link(p)) is not None}
+        parts = [dict(p, found=False, status="failed") if p["part"] in ungrounded and p["found"]
+                 else p for p in parts]
         answered = {p["part"] for p in parts if p["found"]}
         latest = {p["part"]: p for p in parts if p["part"] not in answered}  # last attempt of each gap
         refused = [p for p in latest.values() if p["status"] in REFUSED]
@@ -60,7 +70,26 @@ class RuleCritic:
                     narrowed[asked["part"]] = _without(narrowed.get(asked["part"], asked["rewritten"]),
                                                        mention)
         missing = list(dict.fromkeys(missing))
-        return Review(not missing and not refused, missing, narrowed)
+        return Review(not missing and not refused, missing, narrowed, ungrounded)
+
+
+def skipped_link(part: dict[str, Any]) -> str | None:
+    """The word of a chain the part's question names ("Aarav's friends") that its query does
+    not follow (`follows`: the relationship types it traverses), or None. A part with no
+    query (a note, an answer from earlier parts) has nothing to check.
+
+    >>> skipped_link({"rewritten": "Which subjects do Aarav's friends study?",
+    ...               "asked": [["Student", "Aarav"]], "follows": ["STUDIES"]})
+    'friends'
+    """
+    follows = set(part.get("follows") or [])
+    if not follows:
+        return None
+    text = " " + part["rewritten"].lower().replace("\u2019", "'") + " "
+    for i, (_, value) in enumerate(part.get("asked") or []):
+        text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}(?!\w)", f" §{i} ", text)
+    text = re.sub(r" ?'s\b", "'s", " ".join(re.findall(r"§\d+|[\w'+#-]+|[^\s\w]", text)))
+    return unfollowed_types(text, follows, default_lexicon())
 
 
 def _covers(part: dict[str, Any], mention: Named) -> bool:

@@ -113,7 +113,7 @@ def play_role(system: str | None, messages: Sequence[Message],
     if role == "critic":
         review = RuleCritic().review(prompt.question, prompt.linked, prompt.parts)
         return json.dumps({"complete": review.complete, "missing": review.missing,
-                           "narrowed": review.narrowed}), []
+                           "narrowed": review.narrowed, "ungrounded": review.ungrounded}), []
     found = [(p["rewritten"], p.get("answer", "")) for p in prompt.found()]
     call = RuleRouter().route(prompt.question, prompt.linked, tools, found, prompt.context,
                               notes_clear=prompt.notes_clear)
@@ -127,5 +127,5 @@ def rewrite(prompt: RolePrompt) -> str:
     if found and refers_back(prompt.question):
         return RuleUpdater().rewrite(prompt.question, [
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
-             [tuple(v) for v in p.get("values", [])]) for p in found])
+             [tuple(v) for v in p.get("values", [])]) for p in found], named=len(prompt.linked))
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)

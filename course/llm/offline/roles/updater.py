@@ -15,8 +15,8 @@ from typing import Any
 
 from course.foundation.language import language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
-                                            EACH_OF_THEM,
+from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
+                                            DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
                                             WRITE_REQUEST, Named, tokens)
@@ -69,7 +69,7 @@ class RuleUpdater:
                 return [left.strip()] + self._split_conjunctions(right.strip())
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
-    def rewrite(self, part: str, found: Sequence[Found]) -> str:
+    def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0) -> str:
         """The part with "she", "it", "that student" or "uske" replaced by what it stands for.
 
         `found` holds (question, the values it named, the graph values of its rows) as
@@ -77,9 +77,11 @@ class RuleUpdater:
         prompt). A person's pronoun ("she", "his", "uske") stands for what the last
         part found when it asked "who" (the first value of its rows that names a graph value),
         else for what it asked about; so do "it" and "its"; "that student" stands for the
-        last value of that label.
+        last value of that label. "each of them" stands for every value the latest part found;
+        so do "both" and "dono" in a part that names no value of its own (`named`: how many the
+        part's LINKED VALUES hold).
         """
-        group = _each_of(part, found)
+        group = _each_of(part, found, named)
         if group is not None:
             return group
         words = part.rstrip().rstrip("?").split()
@@ -191,9 +193,11 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
     """The value a pointing word stands for, from the latest part that found something."""
     for question, asked_values, got_values in reversed(found):
         asked, got = list(asked_values), list(got_values)
-        if kind == "that":
-            label = noun.rstrip("s").lower()
-            hit = [v for lab, v in got + asked if lab.lower() == label]
+        if kind == "that":   # "that student", "that person": a label by its name or its nouns
+            labels = {noun.rstrip("s").lower()} | {
+                label.lower() for label in default_lexicon().labels
+                if re.fullmatch(default_lexicon().label(label), noun)}
+            hit = [v for lab, v in got + asked if lab.lower() in labels]
             if hit:
                 return hit[0]
             continue
@@ -204,10 +208,10 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
     return None
 
 
-def _each_of(part: str, found: Sequence[Found]) -> str | None:
+def _each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     """"what clubs is each of them in?" -> "what clubs is each of Payal and Aarav in?": every
     value of one label the latest part that found several found, in the part's language."""
-    m = EACH_OF_THEM.search(part)
+    m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part))
     if m is None:
         return None
     for _, _, got in reversed(found):
@@ -235,4 +239,5 @@ def refers_back(part: str) -> bool:
     >>> refers_back("which clubs is that student in?"), refers_back("Who is Payal?")
     (True, False)
     """
-    return any(w in REFERRING or w in HINDI_CASE for w in question_key(part).split())
+    return any(w in REFERRING or w in HINDI_CASE for w in question_key(part).split()) or \
+        bool(EACH_OF_THEM.search(part) or ALL_OF_THEM.search(part))

@@ -20,7 +20,8 @@ question words) and the question as tokens; one module per role:
   what an earlier part found, and "it" with what it asked about.
 - `RuleCritic` (`course.llm.offline.roles.critic`): a part that found nothing is missing; so is a
   value the question names that no part used or found ("best at DBMS and DSA" answered for
-  DBMS alone asks for DSA).
+  DBMS alone asks for DSA); a part whose query skips a link its words name ("Aarav's friends"
+  answered from Aarav's own rows) is not answered and is asked again.
 
 >>> from course.agents.agentic_tools import AGENTIC_TOOLS
 >>> from course.llm.offline.roles.router import RuleRouter
@@ -76,6 +77,7 @@ ENGLISH_ONLY = WORDS.english_question_words | REQUESTS
 REFERRING = WORDS.referring
 # "each of them", "unmein se har ek": every value found before, one by one
 EACH_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.each_of_them)) + r")\b", re.I)
+ALL_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.all_of_them)) + r")\b", re.I)
 
 
 class Named(Protocol):
