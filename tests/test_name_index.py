@@ -80,6 +80,14 @@ def linked_by_fulltext(db: Database, question: str, schema: GraphSchema,
     return _best_mentions(found, words)
 
 
+# Where the full-text index linked a word the name index rightly does not: (word, value).
+FULLTEXT_MISTAKES = {("karna", "Karan")}   # the Hindi verb "karna" (to do), not the student
+
+
+def without_mistakes(mentions: list[Mention]) -> list[Mention]:
+    return [m for m in mentions if (m.text, m.value) not in FULLTEXT_MISTAKES]
+
+
 LABEL_SETS = [FULLTEXT_PROPERTY, {"Concept": "name"}] + [{label: prop} for label, prop
                                                           in FULLTEXT_PROPERTY.items()]
 
@@ -92,7 +100,7 @@ def test_every_eval_question_links_as_the_fulltext_indexes_linked_it(college_db)
     differences = []
     for labels in LABEL_SETS:
         for question in questions:
-            before = linked_by_fulltext(college_db, question, schema, labels)
+            before = without_mistakes(linked_by_fulltext(college_db, question, schema, labels))
             now = link_entities(college_db, question, schema=schema, labels=labels)
             if now != before:
                 differences.append((list(labels), question, before, now))
