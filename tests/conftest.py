@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -137,28 +136,27 @@ class SpareCopy:
 
 
 CONTENT_QUERIES = (
-    "MATCH (n) RETURN id(n), labels(n), properties(n)",
-    "MATCH (a)-[r]->(b) RETURN id(r), type(r), id(a), id(b), properties(r)",
+    "MATCH (n) RETURN id(n), labels(n), properties(n) ORDER BY id(n)",
+    "MATCH (a)-[r]->(b) RETURN id(r), type(r), id(a), id(b), properties(r) ORDER BY id(r)",
     "CALL db.indexes() YIELD label, properties, types, options, entitytype "
-    "RETURN label, properties, types, options, entitytype",
+    "RETURN label, properties, types, options, entitytype ORDER BY label, entitytype",
     "CALL db.constraints() YIELD type, label, properties, entitytype "
-    "RETURN type, label, properties, entitytype",
+    "RETURN type, label, properties, entitytype ORDER BY type, label, entitytype",
 )
 ROW_LIMIT = 10_000   # the server's RESULTSET_SIZE: a read of that many rows may be cut short
 
 
 def content(db) -> str | None:
     """A digest of everything in db's graph: every node, relationship, property and index
-    (None for a graph too large to read whole: never taken for unchanged)."""
-    graph = db.client.select_graph(db.graph_name)
+    (None for a graph too large to read whole: never taken for unchanged). The rows come as
+    the server writes them (its verbose text): the client's parsing of every embedding would
+    take longer than the queries."""
     digest = hashlib.sha1()
     for cypher in CONTENT_QUERIES:
-        rows = graph.ro_query(cypher).result_set
+        rows = db.client.connection.execute_command("GRAPH.RO_QUERY", db.graph_name, cypher)[1]
         if len(rows) >= ROW_LIMIT:
             return None
-        for line in sorted(json.dumps(row, sort_keys=True, default=str) for row in rows):
-            digest.update(line.encode())
-        digest.update(b"|")
+        digest.update(repr(rows).encode())   # in a set order: the same content, the same text
     return digest.hexdigest()
 
 
