@@ -9,6 +9,7 @@ run. A cell whose text depends on how long something took (a padded number, a co
 widens, "under a second") then fails on every run, not only on a busy machine.
 """
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,21 @@ def worker_database() -> Path | None:
     return throwaway_database(worker) if worker else None
 
 
+def start_afresh(database: Path) -> None:
+    """Stop the server of a worker's database and remove its files: each run starts from
+    nothing, as on a fresh clone. (The files outlive a run, and a worker's notebooks are a
+    different set each time: one that is not 01, which resets the graph, would find what
+    another run's notebooks left.)"""
+    EmbeddedServer(database).stop()
+    for leftover in database.parent.glob(database.name + "*"):
+        if leftover.suffix == ".lock":   # the server's own locks stay: only data goes
+            continue
+        if leftover.is_dir():
+            shutil.rmtree(leftover)      # the append-only file's folder
+        else:
+            leftover.unlink()
+
+
 def pytest_configure(config):
     problem = throwaway_problem()  # the notebooks reset graphs: only on a throw-away database
     if problem:
@@ -66,6 +82,7 @@ def pytest_configure(config):
         config._notebook_env = pytest.MonkeyPatch()
         config._notebook_env.setenv("IPYTHONDIR", str(slow_clock_ipython_dir(folder)))
         if own is not None:
+            start_afresh(own)
             config._notebook_env.setenv("COURSE_DB", str(own))
 
 
