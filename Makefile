@@ -29,8 +29,9 @@ lab: $(STAMP)
 	$(BIN)/python -m course load
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# One worker per core (pytest-xdist); each worker has its own databases (notebooks/conftest.py).
 test: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest; status=$$?; \
+	$(OFFLINE) $(BIN)/python -m pytest -n auto; status=$$?; \
 	$(OFFLINE) $(BIN)/python -m course stop >/dev/null; exit $$status
 
 # Re-run every notebook offline and save its outputs (what nbval then checks).

@@ -20,6 +20,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return DoctestModule.from_parent(parent, path=file_path)
     return None
 
+def pytest_configure(config: pytest.Config) -> None:
+    """With workers (`-n`, as `make test` runs), each file goes whole to one worker.
+
+    A notebook's cells share one kernel and run in order, and a module's fixtures are built
+    once: pytest-xdist's default (`--dist load`) would share a file's tests out among the
+    workers, so any mode but `loadfile` (or none) becomes `loadfile`.
+    """
+    if getattr(config.option, "dist", "no") not in ("no", "loadfile"):
+        config.option.dist = "loadfile"
+
+
 COURSE_VARIABLES = ("FALKORDB_URL", "COURSE_DB", "COURSE_GRAPH", "COURSE_LLM", "GEMINI_API_KEY",
                     "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY", "GOOGLE_API_KEY",
                     "OPENAI_API_KEY", "COURSE_EMBEDDER")

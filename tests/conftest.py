@@ -1,6 +1,7 @@
 """Shared fixtures: every test gets its own environment and, when it asks, its own database."""
 from __future__ import annotations
 
+import hashlib
 import itertools
 import subprocess
 import sys
@@ -8,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from course.foundation import dataset, versioning
 from course.foundation.config import KEY_VARIABLES, _dotenv
 from course.foundation.connection import connect, throwaway_problem
 from course.foundation.dataset import copy_graph, load_college
+from course.foundation.db import version_key
+from course.pipeline import safety
 from course.retrieval.text_layer import text_layer_builder
 
 # Variables the course reads: no test sees the developer's keys, server or choices.
@@ -89,12 +93,92 @@ def _college_template(_shared_server, tmp_path_factory):
     return template
 
 
+class SpareCopy:
+    """A copy of the loaded college graph that the last test left exactly as it got it.
+
+    Most tests only read their college graph. Making a copy forks the server (some 0.1 s), so
+    a copy is handed to the next test when the last one changed nothing: the same nodes,
+    relationships, properties and indexes (`content`), no write counted, no key come or gone
+    on the server. Anything else, and the copy is deleted, as before. The process's caches of
+    that graph are emptied either way, so the next test finds it as a fresh copy.
+    """
+
+    def __init__(self, server, template: str):
+        self.server, self.template = server, template
+        self.kept: tuple[str, str | None] | None = None   # (graph name, its content) when idle
+
+    def take(self):
+        """(a database on a college copy, the keys the server holds now) for one test."""
+        if self.kept is None:
+            db = self.server.select(f"college_test_{next(_numbers)}")
+            copy_graph(db, self.template, db.graph_name)
+            self.kept = (db.graph_name, content(db))
+        return self.server.select(self.kept[0]), self._keys()
+
+    def give_back(self, db, keys_before: set[str]) -> None:
+        name, before = self.kept or ("", None)
+        self.kept = None
+        forget_cached(db)
+        raw = db.client.connection   # not the course's Database, which a test may have patched
+        writes = raw.execute_command("HGET", version_key(name), "writes")
+        raw.execute_command("DEL", version_key(name))   # a fresh copy has no version key yet
+        there = name in db.client.list_graphs()
+        if (there and before is not None and int(writes or 0) == 0
+                and self._keys() == keys_before and content(db) == before):
+            self.kept = (name, before)
+        elif there:
+            db.client.select_graph(name).delete()
+
+    def _keys(self) -> set[str]:
+        """The server's keys but the version keys and FalkorDB's own query telemetry."""
+        return {key for key in self.server.client.connection.execute_command("KEYS", "*")
+                if not key.startswith(("course:version:", "telemetry{"))}
+
+
+CONTENT_QUERIES = (
+    "MATCH (n) RETURN id(n), labels(n), properties(n) ORDER BY id(n)",
+    "MATCH (a)-[r]->(b) RETURN id(r), type(r), id(a), id(b), properties(r) ORDER BY id(r)",
+    "CALL db.indexes() YIELD label, properties, types, options, entitytype "
+    "RETURN label, properties, types, options, entitytype ORDER BY label, entitytype",
+    "CALL db.constraints() YIELD type, label, properties, entitytype "
+    "RETURN type, label, properties, entitytype ORDER BY type, label, entitytype",
+)
+ROW_LIMIT = 10_000   # the server's RESULTSET_SIZE: a read of that many rows may be cut short
+
+
+def content(db) -> str | None:
+    """A digest of everything in db's graph: every node, relationship, property and index
+    (None for a graph too large to read whole: never taken for unchanged). The rows come as
+    the server writes them (its verbose text): the client's parsing of every embedding would
+    take longer than the queries."""
+    digest = hashlib.sha1()
+    for cypher in CONTENT_QUERIES:
+        rows = db.client.connection.execute_command("GRAPH.RO_QUERY", db.graph_name, cypher)[1]
+        if len(rows) >= ROW_LIMIT:
+            return None
+        digest.update(repr(rows).encode())   # in a set order: the same content, the same text
+    return digest.hexdigest()
+
+
+def forget_cached(db) -> None:
+    """Drop what this process worked out from db's graph (its versions, procedures)."""
+    for key in [key for key in versioning._CACHE if key[:2] == (db.location, db.graph_name)]:
+        del versioning._CACHE[key]
+    safety._MODES.pop((db.location, db.graph_name), None)
+
+
+@pytest.fixture(scope="session")
+def _spare_copy(_shared_server, _college_template):
+    return SpareCopy(_shared_server, _college_template.graph_name)
+
+
 @pytest.fixture
-def college_db(empty_db, _college_template):
+def college_db(_spare_copy):
     """A graph of this test's own with the college graph loaded: a copy of one loaded graph,
-    indexes and all (a third of the time a load takes)."""
-    copy_graph(empty_db, _college_template.graph_name, empty_db.graph_name)
-    return empty_db
+    indexes and all, or the copy the last test read without changing (`SpareCopy`)."""
+    db, keys = _spare_copy.take()
+    yield db
+    _spare_copy.give_back(db, keys)
 
 
 @pytest.fixture(autouse=True)
@@ -115,3 +199,27 @@ def _python_processes_are_slow(request, monkeypatch):
             super().__init__(args, *rest, **kwargs)
 
     monkeypatch.setattr(subprocess, "Popen", QuickPopen)
+
+
+# The college graph is 207 rows (75 nodes, 132 relationships); 25 times it writes in moments,
+# a hundred times takes seconds.
+QUICK_ROWS = 10_000
+
+
+@pytest.fixture(autouse=True)
+def _large_graphs_are_slow(request, monkeypatch):
+    """A test that writes a graph of over QUICK_ROWS rows (the 100-times look-alike) takes
+    seconds: it must be marked `slow`. Unmarked, it fails here with that sentence."""
+    if request.node.get_closest_marker("slow"):
+        return
+    batches, written = dataset._batches, [0]
+
+    def counted(rows, *args, **kwargs):
+        written[0] += len(rows)
+        if written[0] > QUICK_ROWS:
+            pytest.fail(f"This test writes a graph of over {QUICK_ROWS:,} rows: mark it "
+                        "@pytest.mark.slow (the quick loop, -m 'not slow', skips those).",
+                        pytrace=False)
+        return batches(rows, *args, **kwargs)
+
+    monkeypatch.setattr(dataset, "_batches", counted)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import doctest
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -81,12 +82,22 @@ def _imports(path: Path) -> set[str]:
 
 
 def _graph() -> dict[str, set[str]]:
-    return {_module_name(p): _imports(p) for p in PACKAGE.rglob("*.py")}
+    return {module: set(imported) for module, imported in _read_graph().items()}   # a copy
+
+
+@functools.cache   # the package's source does not change during a run: parsed once
+def _read_graph() -> dict[str, frozenset[str]]:
+    return {_module_name(p): frozenset(_imports(p)) for p in PACKAGE.rglob("*.py")}
+
+
+@functools.cache
+def _read_docstrings() -> tuple[tuple[str, str], ...]:
+    return tuple((_module_name(p), ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or "")
+                 for p in PACKAGE.rglob("*.py"))
 
 
 def _docstrings() -> dict[str, str]:
-    return {_module_name(p): ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or ""
-            for p in PACKAGE.rglob("*.py")}
+    return dict(_read_docstrings())
 
 
 def lessons(docstrings: dict[str, str]) -> dict[str, int]:

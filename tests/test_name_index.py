@@ -122,6 +122,7 @@ def test_the_name_index_links_typos_endings_and_aliases(college_db, question, ex
                                                 FULLTEXT_PROPERTY)] == expected
 
 
+@pytest.mark.slow   # writes a graph 100 times the college one: seconds
 def test_a_graph_a_hundred_times_larger_links_the_same(empty_db):
     write_dataset(empty_db, synthetic_college(100))
     create_fulltext_indexes(empty_db, FULLTEXT_PROPERTY)

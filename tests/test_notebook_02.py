@@ -77,6 +77,7 @@ def synthetic(_shared_server, empty_db):
         graph.graph.delete()
 
 
+@pytest.mark.slow   # writes a graph 100 times the college one: seconds
 def test_at_100x_the_handwritten_prompt_is_some_20000_tokens_and_the_generated_one_is_flat(
         college_db, synthetic):
     big = synthetic(100)
@@ -89,6 +90,7 @@ def test_at_100x_the_handwritten_prompt_is_some_20000_tokens_and_the_generated_o
     assert [m.value for m in link_entities(big, QUESTION, schema=introspect(big))] == ["DBMS", "Debate Society"]
 
 
+@pytest.mark.slow   # writes a graph 100 times the college one: seconds
 def test_the_generated_prompt_is_the_same_at_10x_and_100x(synthetic):
     ten, hundred = synthetic(10), synthetic(100)
     assert size(generated_prompt(hundred, QUESTION))["chars"] == size(generated_prompt(ten, QUESTION))["chars"]

@@ -73,3 +73,58 @@ def test_the_notebook_kernels_run_on_the_slow_clock(tmp_path):
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+# --- a parallel run (`make test` runs pytest-xdist workers) ---------------------------------
+
+def test_each_parallel_worker_runs_its_notebooks_on_a_database_of_its_own(monkeypatch):
+    from course.foundation.connection import throwaway_database
+
+    conftest = _notebook_conftest()
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    assert conftest.worker_database() is None          # one process: .course/test.db, as before
+    found = []
+    for worker in ("gw0", "gw1"):
+        monkeypatch.setenv("PYTEST_XDIST_WORKER", worker)
+        found.append(conftest.worker_database())
+    assert found == [throwaway_database("gw0"), throwaway_database("gw1")]
+    assert len({throwaway_database(), *found}) == 3 and found[0].parent == throwaway_database().parent
+
+
+@pytest.mark.parametrize("name, refused", [("test.db", False), ("test-gw0.db", False),
+                                           ("test-gw12.db", False), ("college.db", True),
+                                           ("test-gw.db", True), ("test-other.db", True)])
+def test_a_run_takes_the_throwaway_database_or_a_workers_and_no_other(monkeypatch, name, refused):
+    from course.foundation.connection import throwaway_database, throwaway_problem
+
+    monkeypatch.setenv("COURSE_DB", str(throwaway_database().parent / name))
+    monkeypatch.setenv("FALKORDB_URL", "")
+    problem = throwaway_problem()
+    assert (problem is not None) == refused
+    assert problem is None or "use only their own throw-away database" in problem
+
+
+def test_a_worker_name_that_is_not_xdists_is_refused_in_a_sentence():
+    from course.foundation.connection import throwaway_database
+
+    with pytest.raises(ValueError, match="gw0, gw1"):
+        throwaway_database("../college")
+
+
+@pytest.mark.slow   # starts a server of its own
+def test_a_workers_database_starts_each_run_from_nothing():
+    # A worker's notebooks differ from run to run: one that is not 01 (which resets the graph)
+    # found what another run's notebook 15 left in the file, and notebook 13 failed.
+    from course.foundation.connection import connect, throwaway_database
+
+    conftest = _notebook_conftest()
+    database = throwaway_database("gw97")
+    try:
+        connect(path=database).query("CREATE (:Left {by: 'an earlier run'})")
+        conftest.start_afresh(database)
+        again = connect(path=database)
+        assert again.graph_name not in again.client.list_graphs()
+    finally:
+        conftest.start_afresh(database)
+        for lock in database.parent.glob(database.name + "*.lock"):
+            lock.unlink()

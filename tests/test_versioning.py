@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.dataset import load_college, staging_name, synthetic_college, write_dataset
 from course.foundation.db import version_key
@@ -21,6 +23,7 @@ from course.pipeline.graph_memory import GraphMemory
 PAYAL = "MATCH (s:Student {name: 'Payal'}) RETURN s.name, s.year, s.branch"
 
 
+@pytest.mark.slow   # writes a graph 100 times the college one: seconds
 def test_a_change_past_the_servers_row_limit_changes_the_version(empty_db):
     write_dataset(empty_db, synthetic_college(100))    # 13,200 relationships: more than 10,000
     before = data_version(empty_db)

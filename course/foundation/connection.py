@@ -113,9 +113,28 @@ def where_data_lives() -> dict[str, str]:
     return {"mode": "embedded", "file": str(path.resolve()), "graph": graph_name}
 
 
-def throwaway_database() -> Path:
-    """The throw-away database of `make test` and `make notebooks`: `.course/test.db` here."""
-    return PROJECT_ROOT / ".course" / "test.db"
+def throwaway_database(worker: str | None = None) -> Path:
+    """The throw-away database of `make test` and `make notebooks`: `.course/test.db` here.
+
+    A parallel test run (pytest-xdist) gives each worker a file of its own beside it, so two
+    notebooks running at once never reset each other's graph.
+
+    >>> throwaway_database().name, throwaway_database("gw1").name
+    ('test.db', 'test-gw1.db')
+    """
+    if worker is None:
+        return PROJECT_ROOT / ".course" / "test.db"
+    if not re.fullmatch(r"gw\d+", worker):
+        raise ValueError(f"A test worker is named gw0, gw1, ..., not {worker!r}.")
+    return PROJECT_ROOT / ".course" / f"test-{worker}.db"
+
+
+def _is_throwaway(path: Path) -> bool:
+    """Is `path` the project's throw-away database (or a parallel worker's), or in the temp folder?"""
+    path = path.resolve()
+    own = throwaway_database().resolve()
+    a_worker_s = path.parent == own.parent and re.fullmatch(r"test-gw\d+\.db", path.name) is not None
+    return path == own or a_worker_s or path.is_relative_to(Path(tempfile.gettempdir()).resolve())
 
 
 def throwaway_problem() -> str | None:
@@ -128,8 +147,7 @@ def throwaway_problem() -> str | None:
     graph_name, url, path = _resolve(None, None, None)
     if url:
         where = f"the FalkorDB server at {redact_url(url)}"
-    elif path is not None and (path.resolve() == throwaway_database().resolve() or
-                               path.resolve().is_relative_to(Path(tempfile.gettempdir()).resolve())):
+    elif path is not None and _is_throwaway(path):
         return None
     else:
         where = f"the database file {path}"

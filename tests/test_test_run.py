@@ -1,0 +1,87 @@
+"""How `make test` runs: in parallel, each notebook whole on one worker, mypy from its cache.
+
+The run's own speed is measured in bench/, not here; these tests keep the settings it rests on.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import tomllib
+from types import SimpleNamespace
+
+import pytest
+
+from course.foundation.config import PROJECT_ROOT
+
+SETTINGS = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _make_test_command() -> str:
+    makefile = (PROJECT_ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    return next(line for line in recipe.splitlines() if "-m pytest" in line)
+
+
+def test_make_test_runs_one_worker_per_core():
+    assert re.search(r"-m pytest -n auto\b", _make_test_command())
+
+
+@pytest.mark.parametrize("asked, run", [("load", "loadfile"), ("worksteal", "loadfile"),
+                                        ("loadfile", "loadfile"), ("no", "no")])
+def test_a_notebooks_cells_stay_together_on_one_worker_whoever_asks_for_workers(asked, run):
+    spec = importlib.util.spec_from_file_location("root_conftest", PROJECT_ROOT / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    root_conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(root_conftest)
+    config = SimpleNamespace(option=SimpleNamespace(dist=asked))   # what `-n 2` leaves: "load"
+    root_conftest.pytest_configure(config)
+    assert config.option.dist == run
+
+
+def test_the_parallel_runner_is_in_the_test_extra_and_pinned_with_what_it_needs():
+    assert any(spec.startswith("pytest-xdist") for spec in SETTINGS["project"]["optional-dependencies"]["test"])
+    pins = dict(line.split("==") for line in
+                (PROJECT_ROOT / "requirements.lock").read_text(encoding="utf-8").split())
+    assert {"pytest-xdist", "execnet"} <= pins.keys()
+
+
+def test_mypy_runs_from_the_projects_own_cache_which_git_ignores():
+    from test_types import MYPY_CACHE, MYPY_COMMAND
+
+    assert MYPY_COMMAND[MYPY_COMMAND.index("--cache-dir") + 1] == str(MYPY_CACHE)
+    assert MYPY_CACHE.parent == PROJECT_ROOT
+    assert ".mypy_cache/" in (PROJECT_ROOT / ".gitignore").read_text(encoding="utf-8").split()
+
+
+# --- the quick loop: a college copy per test only when the last one changed it -------------
+
+def test_a_copy_read_unchanged_goes_to_the_next_test_and_a_changed_one_is_deleted(_spare_copy):
+    spare = type(_spare_copy)(_spare_copy.server, _spare_copy.template)   # one of this test's own
+    graphs = _spare_copy.server.client.list_graphs
+    first, keys = spare.take()
+    assert first.counts() == {"nodes": 75, "relationships": 132}
+    spare.give_back(first, keys)
+    again, keys = spare.take()
+    assert again.graph_name == first.graph_name                           # only read: kept
+    again.graph.query("MATCH (s:Student {name: 'Payal'}) SET s.year = 9")  # a write no count sees
+    spare.give_back(again, keys)
+    assert first.graph_name not in graphs()
+    third, keys = spare.take()
+    assert third.graph_name != first.graph_name and third.run(
+        "MATCH (s:Student {name: 'Payal'}) RETURN s.year").rows != [[9]]
+    beside = third.select(third.graph_name + "_beside")
+    beside.query("CREATE (:Turn)")                                        # a key come on the server
+    spare.give_back(third, keys)
+    assert third.graph_name not in graphs()
+    beside.graph.delete()
+    fourth, keys = spare.take()
+    fourth.query("DROP INDEX ON :Student(id)")                            # counted, and an index gone
+    spare.give_back(fourth, keys)
+    assert fourth.graph_name not in graphs()
+
+
+def test_an_unmarked_test_that_writes_a_hundred_times_graph_fails_saying_mark_it_slow(empty_db):
+    from course.foundation.dataset import synthetic_college, write_dataset
+
+    with pytest.raises(pytest.fail.Exception, match=r"over 10,000 rows: mark it @pytest.mark.slow"):
+        write_dataset(empty_db, synthetic_college(50))                    # 10,350 rows
