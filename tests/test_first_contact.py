@@ -73,11 +73,12 @@ def test_wahi_wala_stands_for_what_the_last_answer_found(college_db, agent):
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_the_sets_own_conversation_is_right_or_refused(college_db, agent):
-    """x059-x061: the question before "that one" is not answered, so "that one" is unknown."""
+@pytest.mark.parametrize("pointer", ["that one", "that subject"])
+def test_the_sets_own_conversation_is_right_or_refused(college_db, agent, pointer):
+    """x059-x061: when the question before "that one" is not answered, "that one" is unknown."""
     result = ask(AGENTS[agent](college_db), ["What topics does Computer Networks cover?",
                                              "Which subject do I have to finish before it?",
-                                             "Who got an A in that one?"])
+                                             f"Who got an A in {pointer}?"])
     assert right_or_refused(college_db, result, A_IN_OS), result.answer
 
 
