@@ -462,11 +462,11 @@ class ShortcutRoles(RuleRoles):
     """A mock router (the rules otherwise): it first answers any question about a club with
     that club's members, as a model might, whatever chain the question names."""
 
-    def route(self, question, mentions, tools, run, context):
+    def route(self, question, mentions, tools, run, context, evidence=""):
         clubs = [m.value for m in mentions if m.label == "Club"]
         if clubs and not run.sub_questions and "club_members" in {t.name for t in tools}:
             return ToolCall("club_members", {"club": clubs[0]}), Usage()
-        return super().route(question, mentions, tools, run, context)
+        return super().route(question, mentions, tools, run, context, evidence)
 
 
 def test_a_part_answered_along_a_shorter_chain_is_asked_again(college_db):
