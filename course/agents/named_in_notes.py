@@ -21,20 +21,23 @@ RETURN n.id AS note, collect(DISTINCT toLower(x.name)) AS near"""
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
              rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    """The note rows that speak of every graph value the question names: by its name or the
-    question's word for it in the note's text, or as a node at most two links from the note
-    (its concept, that concept's subject). "What's Sneha's phone number?" asks about Sneha, whom
-    no note speaks of: a note that mentions phone numbers does not answer it.
+    """The note rows, when the best one speaks of every graph value the question names in full
+    (by its name or the question's word for it in the note's text, or as a node at most two
+    links from the note: its concept, that concept's subject); else none. A weaker note is
+    not promoted in its place: it did not answer the question either. "What's Sneha's phone
+    number?" asks about Sneha, whom no note speaks of: a note on phone numbers is no answer.
 
     >>> sneha = link_entities(db, "What is Sneha's phone number?")
     >>> speak_of(db, sneha, ["note", "text"], [["N02", "One row per phone number."]])
     []
     """
-    if not mentions or "note" not in columns or "text" not in columns:
+    named = [m for m in mentions if m.score >= 1.0]    # a partial link names nothing for sure
+    if not named or not rows or "note" not in columns or "text" not in columns:
         return [list(r) for r in rows]
     note, text = list(columns).index("note"), list(columns).index("text")
-    near = dict(db.run(NEAR_NOTES, {"notes": [r[note] for r in rows]}).rows) if rows else {}
-    return [list(r) for r in rows if all(
-        str(m.value).lower() in near.get(r[note], []) or
-        any(w.lower() in str(r[text]).lower() for w in (str(m.value), m.text) if w.strip())
-        for m in mentions)]
+    best = rows[0]
+    near = dict(db.run(NEAR_NOTES, {"notes": [best[note]]}).rows)
+    spoken = all(str(m.value).lower() in near.get(best[note], []) or
+                 any(w.lower() in str(best[text]).lower() for w in (str(m.value), m.text) if w.strip())
+                 for m in named)
+    return [list(r) for r in rows] if spoken else []
