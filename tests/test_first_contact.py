@@ -127,3 +127,10 @@ def test_the_lowest_grade_is_the_lowest_with_its_ties(college_db, question, subj
     result = AGENTS["agentic"](college_db).answer(question)
     assert right_or_refused(college_db, result, top_grades(subject, pick)), result.answer
     assert result.status == "answered"
+
+
+def test_a_word_half_linked_to_a_name_does_not_drop_the_right_note(college_db):
+    """"compute" half-names Computer Networks: a partial link names nothing for sure."""
+    question = "How do I compute the 50th Fibonacci number without the running time blowing up?"
+    result = AGENTS["agentic"](college_db).answer(question)
+    assert result.status == "answered" and result.rows[0][0] == "N15", result.answer
