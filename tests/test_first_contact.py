@@ -90,6 +90,13 @@ def test_a_pointer_that_finds_nothing_to_point_at_is_never_dropped(college_db, a
     assert result.status in REFUSED, result.answer
 
 
+@pytest.mark.parametrize("agent", AGENTS)
+def test_that_one_after_several_found_is_not_all_of_them(college_db, agent):
+    result = ask(AGENTS[agent](college_db), ["Which subjects does Aarav study?",
+                                             "Who got an A in that one?"])
+    assert result.status in REFUSED, result.answer
+
+
 # --- 2. a named person's attribute the graph does not have is no note question -----------------
 
 @pytest.mark.parametrize("question", ["What's Sneha's phone number?",

@@ -105,11 +105,11 @@ def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Mat
 
 def pointed_readings(prompt: Prompt, reading: Reading, one: re.Match[str]) -> list[Reading]:
     """"that one", "the same one", "wahi wala": the phrase replaced by what the last answer
-    found; a last answer that found nothing gives no reading (the sentinel), so the question is
-    refused rather than asked with the phrase dropped."""
+    found; a last answer that found nothing, or several where the phrase points at one, gives
+    no reading (the sentinel), so the question is refused rather than asked without it."""
     group = _last_answer(prompt, reading.schema)
-    if group is None:
-        return []
+    if group is None or (isinstance(group.value, tuple) and not one[0].endswith(("ones", "wale", "waale"))):
+        return []     # nothing found, or several where one is pointed at: which is unknown
     marker = f"§{len(reading.entities)}"
     text = reading.text[:one.start()] + marker + reading.text[one.end():]
     return [replace(reading, text=text, entities=reading.entities + [group])]
