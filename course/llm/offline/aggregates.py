@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from course.foundation.language import WORDS
 from course.llm.offline.cypher import alias, arrow, lit, node, plural, rank_case, where
 from course.llm.offline.filters import conditions, threshold
 from course.llm.offline.hops import hop_match, other, find_hop
@@ -232,10 +233,44 @@ def ranking(reading: Reading) -> str | None:
             order = rank_case(f"r.{prop}", scale) + (" DESC" if reading.has("worst") else "")
             extra = "" if reading.entities else f", x.{reading.schema.display(p.end)} AS {p.end.lower()}"
             name = reading.schema.display(p.start)
+            if asks_the_extreme(reading, prop):
+                return top_rows(reading, f"(s:{p.start})-[r:{rel_type}]->{x}{where(cond)}", prop,
+                                scale, f"s.{name} AS {alias(p.start, name)}{extra}")
             return (f"MATCH (s:{p.start})-[r:{rel_type}]->{x}{where(cond)}\n"
                     f"RETURN s.{name} AS {alias(p.start, name)}{extra}, r.{prop} AS {prop}\n"
                     f"ORDER BY {order}, s.{name}")
     return None
+
+
+def asks_the_extreme(reading: Reading, prop: str) -> bool:
+    """"What's the lowest grade in DSA?": a superlative of the scale's property, asked by a
+    question word that asks for a value, not for people ("Who got the top grade?" is a
+    ranking, best first)."""
+    return asks_extreme_value(reading.text, reading.cue("superlative"), reading.lexicon.prop(prop))
+
+
+def asks_extreme_value(text: str, superlative: str, prop: str) -> bool:
+    """Does the text ask for the top (or bottom) value of a property, not for who has it?
+
+    >>> asks_extreme_value("what's the lowest grade in dsa?", "lowest", "grades?")
+    True
+    >>> asks_extreme_value("who got the lowest grade in dsa?", "lowest", "grades?")
+    False
+    """
+    if not re.search(rf"{superlative}\s+(?:{prop})", text.lower()):
+        return False
+    asked = [w for w in re.findall(r"[a-z]+", text.lower()) if w in WORDS.question_words]
+    return bool(asked) and asked[0] not in WORDS.people
+
+
+def top_rows(reading: Reading, pattern: str, prop: str, scale: list[str], shown: str) -> str:
+    """The rows at the top of the scale (the bottom for "lowest"/"worst"), ties included, in
+    no order (a tie is no ranking); a value not on the scale is no one's best or worst."""
+    place = rank_case(f"r.{prop}", scale).rsplit(" ELSE ", 1)[0] + " END"
+    pick = "max" if reading.has("worst") else "min"
+    return (f"MATCH {pattern}\nWITH {pick}({place}) AS top\n"
+            f"MATCH {pattern}\nWITH s, r, x, top WHERE {place} = top\n"
+            f"RETURN {shown}, r.{prop} AS {prop}")
 
 
 def average(reading: Reading) -> str | None:

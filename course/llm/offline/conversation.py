@@ -53,6 +53,9 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     """
     if reading.has("excluding"):        # "who else ...": not the one just talked about
         reading = replace(reading, excluded=_in_focus(prompt, reading))
+    one = re.search(reading.cue("pointing_one"), reading.text)
+    if one is not None:     # "that one", "wahi wala": what the last answer found, or nothing
+        return pointed_readings(prompt, reading, one)
     demonstrative = _demonstrative(reading)
     if demonstrative is not None:
         return demonstrative_readings(prompt, reading, demonstrative)
@@ -91,11 +94,33 @@ def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Mat
     most recent one; nothing of that label to point at gives no reading (the sentinel)."""
     m, label = found
     group = _last_answer(prompt, reading.schema)
+    if group is None and _last_asked(prompt, reading) == label:
+        return []     # "that subject" after a question for a subject that found none: unknown
     referents = [group] if group is not None and group.label == label else []
     referents += [e for e in prompt.recent if e.label == label and e not in referents]
     marker = f"§{len(reading.entities)}"
     text = reading.text[:m.start()] + marker + reading.text[m.end():]
     return [replace(reading, text=text, entities=reading.entities + [e]) for e in referents[:1]]
+
+
+def pointed_readings(prompt: Prompt, reading: Reading, one: re.Match[str]) -> list[Reading]:
+    """"that one", "the same one", "wahi wala": the phrase replaced by what the last answer
+    found; a last answer that found nothing, or several where the phrase points at one, gives
+    no reading (the sentinel), so the question is refused rather than asked without it."""
+    group = _last_answer(prompt, reading.schema)
+    if group is None or (isinstance(group.value, tuple) and not one[0].endswith(("ones", "wale", "waale"))):
+        return []     # nothing found, or several where one is pointed at: which is unknown
+    marker = f"§{len(reading.entities)}"
+    text = reading.text[:one.start()] + marker + reading.text[one.end():]
+    return [replace(reading, text=text, entities=reading.entities + [group])]
+
+
+def _last_asked(prompt: Prompt, reading: Reading) -> str | None:
+    """The label the last question asked for ("Which club ...?": its label), if any."""
+    if not prompt.turns:
+        return None
+    asked = read(prompt.turns[-1][0], [], prompt.schema, reading.lexicon).targets()
+    return asked[0] if asked else None
 
 
 def _reflexive(reading: Reading) -> bool:

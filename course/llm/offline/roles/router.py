@@ -21,6 +21,7 @@ from typing import Any
 
 from course.foundation.language import depends_on_context, question_key
 from course.llm.base import ToolCall, ToolSpec
+from course.llm.offline.aggregates import asks_extreme_value
 from course.llm.offline.chain import FOLLOWS, unfollowed_types
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES,
@@ -127,6 +128,7 @@ class RuleRouter:
         words = placeholders(question, mentions)
         scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
                   if follows_chain(question, mentions, spec) and filters_values(question, spec)
+                  and not ranks_for_a_value(question, spec)
                   for example in examples(spec)]
         score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
         if best is None or score < self.min_similarity:
@@ -160,6 +162,23 @@ def filters_values(question: str, spec: ToolSpec) -> bool:
     text = question.lower()
     return not any(words and re.search(words, text) and prop not in arguments
                    for prop, words in default_lexicon().value_words.items())
+
+
+def ranks_for_a_value(question: str, spec: ToolSpec) -> bool:
+    """True for a template that ranks ("ranked ..., best first") and a question that asks for
+    the top or bottom value ("What's the lowest grade in DSA?"), not for who is best: the
+    ranking is no answer to it, so text2cypher answers it (with the ties), or refuses.
+
+    >>> from course.llm.base import ToolSpec
+    >>> best = ToolSpec("best", "The students ranked by grade, best first.", {"properties": {}})
+    >>> ranks_for_a_value("What is the best grade in DBMS?", best), ranks_for_a_value("Who is best?", best)
+    (True, False)
+    """
+    if "ranked" not in spec.description.lower():
+        return False
+    lexicon = default_lexicon()
+    return asks_extreme_value(question, lexicon.cues.get("superlative", r"(?!)"),
+                              "|".join(lexicon.properties.values()))
 
 
 def follows_chain(question: str, mentions: Sequence[Named], spec: ToolSpec) -> bool:
