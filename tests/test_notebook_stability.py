@@ -128,3 +128,19 @@ def test_a_workers_database_starts_each_run_from_nothing():
         conftest.start_afresh(database)
         for lock in database.parent.glob(database.name + "*.lock"):
             lock.unlink()
+
+
+def test_a_project_in_the_temp_folder_still_refuses_the_learners_database(monkeypatch):
+    # A clone in /tmp put the learner's .course/college.db inside the temp folder, which is
+    # otherwise a throw-away place: the project's own folder has its own rule.
+    import tempfile
+
+    from course.foundation.connection import throwaway_database, throwaway_problem
+
+    folder = throwaway_database().parent
+    monkeypatch.setattr(tempfile, "tempdir", str(folder.parent.parent))
+    monkeypatch.setenv("FALKORDB_URL", "")
+    monkeypatch.setenv("COURSE_DB", str(folder / "college.db"))
+    assert throwaway_problem() is not None
+    monkeypatch.setenv("COURSE_DB", str(folder / "test-gw1.db"))
+    assert throwaway_problem() is None

@@ -133,8 +133,9 @@ def _is_throwaway(path: Path) -> bool:
     """Is `path` the project's throw-away database (or a parallel worker's), or in the temp folder?"""
     path = path.resolve()
     own = throwaway_database().resolve()
-    a_worker_s = path.parent == own.parent and re.fullmatch(r"test-gw\d+\.db", path.name) is not None
-    return path == own or a_worker_s or path.is_relative_to(Path(tempfile.gettempdir()).resolve())
+    if path.parent == own.parent:   # the project's own folder (even when the project is in /tmp)
+        return path == own or re.fullmatch(r"test-gw\d+\.db", path.name) is not None
+    return path.is_relative_to(Path(tempfile.gettempdir()).resolve())
 
 
 def throwaway_problem() -> str | None:
