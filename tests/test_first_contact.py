@@ -141,3 +141,14 @@ def test_a_word_half_linked_to_a_name_does_not_drop_the_right_note(college_db):
     question = "How do I compute the 50th Fibonacci number without the running time blowing up?"
     result = AGENTS["agentic"](college_db).answer(question)
     assert result.status == "answered" and result.rows[0][0] == "N15", result.answer
+
+
+# --- 4. a pronoun with nothing before it: every agent asks who is meant ------------------------
+
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("question, word", [("uska year kya hai?", '"uska" se kaun matlab hai?'),
+                                            ("Which clubs is she in?", 'Who do you mean by "she"?')])
+def test_a_pronoun_with_nothing_before_it_asks_who_is_meant(college_db, agent, question, word):
+    result = AGENTS[agent](college_db).answer(question)
+    assert result.status == "out_of_scope"
+    assert result.answer.startswith(word)

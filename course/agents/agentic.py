@@ -98,6 +98,9 @@ class AgenticAgent(Agent):
         self.last = run = Run(result.question, on_step=self.on_step)
         self._answer(run, result)
         _finish(result, run)
+        if result.status == "out_of_scope":   # "who do you mean?" when it points at nothing said
+            result.refuse("out_of_scope", context=self.context(result.question),
+                          labels=list(self.schema.labels))
 
     def _answer(self, run: Run, result: AgenticResult) -> None:
         roles = self.roles

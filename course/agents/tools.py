@@ -323,6 +323,8 @@ class ToolAgent(Agent):
                              rows_only=not self.writes_answer, on_step=self.on_step)
         assert isinstance(result, ToolResult)
         _finish(result, self.last, toolbox.last)
+        if result.status == "out_of_scope":   # "who do you mean?" when it points at nothing said
+            result.refuse("out_of_scope", context=context, labels=list(self.schema.labels))
 
 
 def _finish(result: ToolResult, run: Trajectory, last: Rows | None) -> None:
