@@ -44,17 +44,17 @@ def bm25(terms: Sequence[str], documents: Sequence[str], *, scaled: bool = False
     average = sum(lengths) / len(docs) or 1.0
     wanted = list(dict.fromkeys(terms))
     df = {t: sum(t in d for d in docs) for t in wanted}
+    idf = {t: math.log(1 + (len(docs) - df[t] + 0.5) / (df[t] + 0.5)) for t in wanted}
     scores = []
     for doc, length in zip(docs, lengths):
         score = 0.0
         for term in wanted:
             tf = doc.get(term, 0)
             if tf:
-                idf = math.log(1 + (len(docs) - df[term] + 0.5) / (df[term] + 0.5))
-                score += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
+                score += idf[term] * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
         scores.append(score)
     if scaled:
-        weight = sum(math.log(1 + (len(docs) - df[t] + 0.5) / (df[t] + 0.5)) for t in wanted)
+        weight = sum(idf.values())
         return [min(1.0, s / weight) if weight else 0.0 for s in scores]
     return scores
 
