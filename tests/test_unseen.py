@@ -500,3 +500,85 @@ def test_that_person_stands_for_the_person_found(college_db, learner):
     clubs = "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) RETURN c.name"
     assert result.status == "answered" and every_part_found(result), result.answer
     assert any(same_rows(rows, rows_of(college_db, clubs)) for rows in parts_rows(result))
+
+
+# --- chains composed from the schema: any two links it allows, the words naming both ------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which skills do the projects Rahul works on need?",      # "projects" is no second hop
+     "MATCH (:Student {name: 'Rahul'})-[:WORKS_ON]->(:Project)-[:REQUIRES]->(k:Skill) "
+     "RETURN DISTINCT k.name"),
+    ("Which skills are needed for the projects Sneha is part of?",
+     "MATCH (:Student {name: 'Sneha'})-[:WORKS_ON]->(:Project)-[:REQUIRES]->(k:Skill) "
+     "RETURN DISTINCT k.name"),
+    ("Which topics are covered in the subject that must be done before Computer Networks?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+     "MATCH (s)-[:COVERS]->(c:Concept) RETURN DISTINCT c.name"),
+    ("Rahul ke doston ke projects kaunse hain?",
+     "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(:Student)-[:WORKS_ON]->(p:Project) "
+     "RETURN DISTINCT p.name"),
+], ids=["projects-he-works-on", "projects-she-is-part-of", "subject-done-before", "doston-ke-projects"])
+def test_a_chain_the_schema_allows_is_composed(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+def test_a_property_of_the_second_link_of_a_chain(college_db, chat):
+    """"the grade Sneha's friend got in DBMS": the friend hop, then the grade on STUDIES."""
+    result = chat.answer("What grade did Sneha's friend get in DBMS?")
+    reference = ("MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student)-[e:STUDIES]->"
+                 "(:Subject {name: 'DBMS'}) RETURN f.name, e.grade")
+    assert_answered_with(result, college_db, reference)
+
+
+# --- aggregates over a relationship or a property, composed from the schema ---------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which concept has the most subtopics?",       # was: the concepts the most students study
+     "MATCH (c:Concept)-[:INCLUDES]->(d:Concept) WITH c, count(d) AS n "
+     "WITH max(n) AS top MATCH (c:Concept)-[:INCLUDES]->(d:Concept) WITH c, count(d) AS n, top "
+     "WHERE n = top RETURN c.name, n"),
+    ("Which concept is divided into the fewest sub-topics?",
+     "MATCH (c:Concept)-[:INCLUDES]->(d:Concept) WITH c, count(d) AS n "
+     "WITH min(n) AS top MATCH (c:Concept)-[:INCLUDES]->(d:Concept) WITH c, count(d) AS n, top "
+     "WHERE n = top RETURN c.name, n"),
+    ("What is the total number of credits across all subjects?",
+     "MATCH (s:Subject) RETURN sum(s.credits)"),
+], ids=["most-subtopics", "fewest-sub-topics", "total-across"])
+def test_an_aggregate_over_a_link_of_a_label_to_itself(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("DSA lene se pehle kaunsa subject karna padega?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'DSA'}) RETURN s.name"),
+    ("Attendance Tracker ka status kya chal raha hai abhi?",
+     "MATCH (p:Project {name: 'Attendance Tracker'}) RETURN p.name, p.status"),
+], ids=["lene-se-pehle", "chal-raha"])
+def test_hinglish_words_that_carry_no_link(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+# --- multi-part: a later part's plain plural pronoun stands for every value found ----------------
+
+@pytest.mark.parametrize("question, second", [
+    ("Who studies DBMS and which clubs are they in?",            # was: Payal's clubs alone
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) MATCH (s)-[:MEMBER_OF]->(c:Club) "
+     "RETURN s.name, c.name"),
+    ("Which skills does the Campus Chatbot need, and who has them?",   # was: who works on it
+     "MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(k:Skill)<-[:HAS_SKILL]-(s:Student) "
+     "RETURN k.name, s.name"),
+    ("Who is in the Debate Society, and what are their branches?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name, s.branch"),
+    ("What clubs is Aarav in and when did he join them?",        # was: "when did Aarav join Aarav?"
+     "MATCH (:Student {name: 'Aarav'})-[m:MEMBER_OF]->(:Club) RETURN m.since"),
+    ("What clubs is Payal in and when did she join both of them?",   # "she" too, not left as is
+     "MATCH (:Student {name: 'Payal'})-[m:MEMBER_OF]->(c:Club) RETURN c.name, m.since"),
+], ids=["they", "them-skills", "their", "he-them", "she-both"])
+def test_a_plural_pronoun_in_a_later_part_stands_for_every_value(college_db, learner, question,
+                                                                 second):
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, second)), result.answer

@@ -48,6 +48,7 @@ class Words:
     function: frozenset[str]
     conjunctions: tuple[str, ...]
     personal: frozenset[str]
+    plural: frozenset[str]
     possessive: frozenset[str]
     demonstrative: frozenset[str]
     hindi_case: dict[str, str]

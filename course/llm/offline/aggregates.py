@@ -34,7 +34,9 @@ def most(reading: Reading) -> str | None:
         return _extreme_property(reading, group, numeric[0])
     loop = reading.self_loop(group)
     others = [t for t in labels if t != group]
-    counted = others[0] if others else (reading.person if group != reading.person or loop else None)
+    # "the most subtopics": a link of the group's label to itself counts its own kind
+    counted = others[0] if others else (group if loop else reading.person if group != reading.person
+                                         else None)
     if counted is None or (group == counted and not loop):
         return None
     hop = find_hop(reading, group, counted)

@@ -107,7 +107,10 @@ def yes_no(reading: Reading) -> str | None:
 
 
 def relationship_property(reading: Reading) -> str | None:
-    """A property of the link between two named nodes: Payal's grade in DBMS, role in a club."""
+    """A property of the link between two named nodes: Payal's grade in DBMS, role in a club;
+    or between one and each of several ("When did Payal join each of X and Y?")."""
+    if len(reading.entities) > 2:
+        return _link_property_each(reading)
     if len(reading.entities) != 2:
         return None
     a, b = reading.entities
@@ -121,6 +124,30 @@ def relationship_property(reading: Reading) -> str | None:
     link = arrow(hop.patterns[0], a.label, "r")
     cols = ", ".join(f"r.{p} AS {p}" for p in asked)
     return f"MATCH {na}{link}{nb}{where(ca + cb)}\nRETURN {cols}"
+
+
+def _link_property_each(reading: Reading) -> str | None:
+    """The property of the link from one named node to each of several of one other label,
+    one row per node, with its name."""
+    labels = [e.label for e in reading.entities]
+    ones = [e for e in reading.entities if labels.count(e.label) == 1]
+    many = [e for e in reading.entities if labels.count(e.label) > 1]
+    if len(ones) != 1 or len({e.label for e in many}) != 1 \
+            or any(isinstance(e.value, tuple) for e in reading.entities):
+        return None
+    a, label = ones[0], many[0].label
+    hop = find_hop(replace(reading, text=""), a.label, label)
+    if hop is None or len(hop.patterns) != 1 or not hop.patterns[0].props:
+        return None
+    asked = reading.asked_properties("", hop.patterns[0].props)
+    if not asked:
+        return None
+    na, ca = node("a", a, relaxed=reading.relaxed)
+    name = reading.schema.display(label)
+    values = ", ".join(lit(e.value) for e in many)
+    cols = ", ".join([f"b.{name} AS {alias(label, name)}"] + [f"r.{p} AS {p}" for p in asked])
+    return (f"MATCH {na}{arrow(hop.patterns[0], a.label, 'r')}(b:{label}){where(ca + [f'b.{name} IN [{values}]'])}"
+            f"\nRETURN {cols}")
 
 
 def shared(reading: Reading) -> str | None:

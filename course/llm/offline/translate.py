@@ -18,6 +18,7 @@ import re
 from typing import Sequence
 
 from course.llm.offline.chain import unfollowed
+from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
@@ -103,18 +104,35 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         return f"unknown word {unknown[0]!r}", SENTINEL_QUERY
     if is_follow_up(reading) and prompt.turns:
         reading = follow_up(prompt, reading)
+    refusal = "not understood"
     for candidate in readings(prompt, reading):
         found = build(candidate, intents)
         if found and valid(found[1], prompt.schema):
-            left_out = unused(candidate, found[1])
-            if left_out is not None:
-                return f"{found[0]}, but the query leaves out {left_out!r}", SENTINEL_QUERY
-            step = unfollowed(candidate.text, found[1], candidate.lexicon)
-            if step is not None:
-                return f"{found[0]}, but the query does not follow {step!r}", SENTINEL_QUERY
-            if candidate.has("pairing") and found[0] not in PAIRING_INTENTS:
-                return f"{found[0]}, but the question compares two things", SENTINEL_QUERY
-            if candidate.has("average") and found[0] != "average":   # "average grade": letters
-                return f"{found[0]}, but the question asks for an average", SENTINEL_QUERY
-            return found
-    return "not understood", SENTINEL_QUERY
+            wrong = objection(candidate, *found)
+            if wrong is None:
+                return found
+            refusal = f"{found[0]}, but {wrong}"
+        else:
+            found = None
+        # before refusing: a chain of two links the schema allows and the words name
+        chain = compose(candidate, lambda r, q: valid(q, prompt.schema) and objection(r, "", q) is None)
+        if chain is not None:
+            return "a chain composed from the schema", chain
+        if found:
+            break
+    return refusal, SENTINEL_QUERY
+
+
+def objection(reading: Reading, intent: str, query: str) -> str | None:
+    """Why a query does not answer the question (a reason to refuse), or None."""
+    left_out = unused(reading, query)
+    if left_out is not None:
+        return f"the query leaves out {left_out!r}"
+    step = unfollowed(reading.text, query, reading.lexicon)
+    if step is not None:
+        return f"the query does not follow {step!r}"
+    if reading.has("pairing") and intent not in PAIRING_INTENTS:
+        return "the question compares two things"
+    if reading.has("average") and intent != "average":   # "average grade": letters
+        return "the question asks for an average"
+    return None

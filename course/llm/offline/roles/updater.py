@@ -18,7 +18,7 @@ from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
-                                            PERSONAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
+                                            PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
                                             WRITE_REQUEST, Named, tokens)
 
 
@@ -81,9 +81,8 @@ class RuleUpdater:
         so do "both" and "dono" in a part that names no value of its own (`named`: how many the
         part's LINKED VALUES hold).
         """
-        group = _each_of(part, found, named)
-        if group is not None:
-            return group
+        # "when did she join both of them?": every value found, and "she" as any pronoun
+        part = _each_of(part, found, named) or part
         words = part.rstrip().rstrip("?").split()
         out: list[str] = []
         skip = False
@@ -95,6 +94,8 @@ class RuleUpdater:
                 continue
             kind = _kind_of(bare, nxt)
             value = _stands_for(kind, nxt, found) if kind else None
+            group = _all_found(found, language_of(part)) if bare in PLURAL else None
+            value = group or value
             if value is None:
                 out.append(word)
             elif kind == "that":
@@ -226,6 +227,21 @@ def _each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     else:
         group = f"each of {', '.join(values[:-1])} and {values[-1]}"
     return part[:m.start()] + group + part[m.end():]
+
+
+def _all_found(found: Sequence[Found], language: str) -> str | None:
+    """"they", "their", "unka" in a later part: every value of one label the latest part that
+    found something found ("each of Payal and Aarav"), or the one value it found."""
+    for _, _, got in reversed(found):
+        if got:
+            label = got[0][0]
+            values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
+            if len(values) == 1:
+                return values[0]
+            if language == "hi":
+                return f"{', '.join(values[:-1])} aur {values[-1]} mein se har ek"
+            return f"each of {', '.join(values[:-1])} and {values[-1]}"
+    return None
 
 
 def _as_question(text: str) -> str:

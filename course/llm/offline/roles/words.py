@@ -67,6 +67,7 @@ PEOPLE = WORDS.people                         # answered by people
 FUNCTION_WORDS = QUESTION_WORDS | AUXILIARY | WORDS.function
 CONJUNCTIONS = WORDS.conjunctions
 PERSONAL = WORDS.personal
+PLURAL = WORDS.plural                         # "they", "unka": every value found
 POSSESSIVE = WORDS.possessive
 DEMONSTRATIVE = WORDS.demonstrative
 HINDI_CASE = WORDS.hindi_case

@@ -1,0 +1,140 @@
+"""A chain of two links composed from the schema, when no intent's query follows the question
+(notebooks 05 and 09).
+
+"Which skills are needed for the projects Karan is part of?" names two links: Karan to his
+projects, the projects to the skills they need. No intent writes that query, and the one that
+comes closest (Karan's own skills) leaves out "needed", so it is refused. Before refusing, the
+provider tries every chain of two links the schema allows from the question's name to the
+label it asks for (or, with two names, every node between them), using only links the
+question's words name. Each candidate query then meets the same checks as any other: every
+word that names something is used (`coverage.unused`), every step of a possessive chain is
+followed (`chain.unfollowed`). The question is answered only when exactly one candidate passes;
+none or several is still a refusal.
+
+>>> from course import Agent, OfflineLLM
+>>> sorted(Agent(db, OfflineLLM()).answer("Which skills do the projects Rahul works on need?").values())
+['Docker', 'Machine Learning']
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from course.llm.offline.cypher import alias, arrow, node, where
+from course.llm.offline.filters import node_filters, rel_filters
+from course.llm.offline.hops import direction, other
+from course.llm.offline.prompt import Entity, Pattern
+from course.llm.offline.reading import Reading
+
+Check = Callable[[Reading, str], bool]     # does a query pass the provider's checks?
+
+
+def named_types(reading: Reading) -> set[str]:
+    """The relationship types the words name: by a word of their own, or by a word for a
+    value of one of their properties ("the president" names a membership)."""
+    valued = {q for q, words in reading.lexicon.value_words.items()
+              if words and re.search(words, reading.text)}
+    return set(reading.relations()) | {p.type for p in reading.schema.patterns
+                                       if valued & set(p.props)}
+
+
+def asked_label(reading: Reading) -> str | None:
+    """The label asked for: the noun after a "which" word, else the first label noun that is
+    no name's own label, else the person label for "who"."""
+    names = {e.label for e in reading.entities}
+    for label in reading.targets():
+        if re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(label)})", reading.text):
+            return label
+    rest = [t for t in reading.targets() if t not in names]
+    if rest:
+        return rest[0]
+    return reading.person if reading.has("who") or reading.person in reading.targets() else None
+
+
+def compose(reading: Reading, passes: Check) -> str | None:
+    """The one two-link query that passes `passes`; None when none or several do."""
+    target = asked_label(reading)
+    if target is None or not 1 <= len(reading.entities) <= 2 \
+            or any(isinstance(e.value, tuple) for e in reading.entities):
+        return None
+    found = {(query, middle) for query, middle, types in _candidates(reading, target)
+             if _hops_enough(reading, types) and passes(reading, query)}
+    if len(found) > 1:      # "the topics of the subject that comes before §0": the words name
+        nouns = {t for t in reading.targets() if t != target or         # the label in the
+                 len(re.findall(reading.lexicon.label(t), reading.text)) > 1}   # middle of the chain
+        found = {(query, middle) for query, middle in found if middle in nouns}
+    return found.pop()[0] if len(found) == 1 else None
+
+
+def _hops_enough(reading: Reading, types: tuple[str, str]) -> bool:
+    """Does a link of a label to itself get a hop for each time the words name it ("§0's
+    friends' friends' friends" is three hops, more than two links)?"""
+    loops = {p.type for p in reading.schema.patterns if p.start == p.end}
+    words = {t: reading.lexicon.relation(t) for t in loops & set(types)}
+    return all(len(re.findall(regex, reading.text)) <= types.count(t)
+               for t, regex in words.items() if regex)
+
+
+def _candidates(reading: Reading, target: str) -> Iterator[tuple[str, str, tuple[str, str]]]:
+    """(query, the label between its two links, their types) for each chain the named links
+    allow."""
+    named = named_types(reading)
+    links = [p for p in reading.schema.patterns if p.type in named]
+    if len(reading.entities) == 1:
+        e = reading.entities[0]
+        for first in links:
+            for second in links:
+                if e.label in (first.start, first.end) and \
+                        target in (second.start, second.end) and \
+                        other(first, e.label) in (second.start, second.end) and \
+                        other(second, other(first, e.label)) == target:
+                    yield (_through(reading, e, (first, second), target), other(first, e.label),
+                           (first.type, second.type))
+        return
+    a, b = reading.entities
+    for first in links:
+        for second in links:
+            if a.label in (first.start, first.end) and other(first, a.label) == target and \
+                    b.label in (second.start, second.end) and other(second, b.label) == target:
+                yield (_between(reading, (a, b), (first, second), target), target,
+                       (first.type, second.type))
+
+
+def _through(reading: Reading, e: Entity, links: tuple[Pattern, Pattern], target: str) -> str:
+    """(name)-first-(middle)-second-(t:target), returning t's name."""
+    first, second = links
+    way = direction(reading)
+    middle = other(first, e.label)
+    x, conds = node("x0", e, relaxed=reading.relaxed)
+    match = (f"MATCH {x}{arrow(first, e.label, 'r0a', direction=way)}(m:{middle})"
+             f"{arrow(second, middle, 'r0', direction=way)}(t:{target})")
+    conds = conds + rel_filters(reading, first, "r0a") + node_filters(reading, target)
+    if second.type != first.type:
+        conds += rel_filters(reading, second, "r0")
+    conds += ["t <> x0"] if target == e.label else []
+    return _returning(reading, match, conds, target, {"r0": second})
+
+
+def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Pattern, Pattern],
+             target: str) -> str:
+    """(a)-first-(t:target)-second-(b): the nodes linked to both names, with the asked
+    properties of either link ("the grade Sneha's friend got in DBMS")."""
+    (a, b), (first, second) = names, links
+    way = direction(reading)
+    x0, c0 = node("x0", a, relaxed=reading.relaxed)
+    x1, c1 = node("x1", b, relaxed=reading.relaxed)
+    match = (f"MATCH {x0}{arrow(first, a.label, 'r0', direction=way)}(t:{target})"
+             f"{arrow(second, target, 'r1', direction=way)}{x1}")
+    conds = c0 + c1 + rel_filters(reading, first, "r0") + rel_filters(reading, second, "r1")
+    conds += [f"t <> x{i}" for i, e in enumerate(names) if e.label == target]
+    return _returning(reading, match, conds, target, {"r0": first, "r1": second})
+
+
+def _returning(reading: Reading, match: str, conds: list[str], target: str,
+               links: dict[str, Pattern]) -> str:
+    name = reading.schema.display(target)
+    cols = [f"t.{name} AS {alias(target, name)}"]
+    for var, p in links.items():
+        cols += [f"{var}.{q} AS {q}" for q in reading.asked_properties("", p.props)
+                 if not rel_filters(reading, p, var)]
+    return f"{match}{where(conds)}\nRETURN DISTINCT {', '.join(dict.fromkeys(cols))}"
