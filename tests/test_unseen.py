@@ -582,3 +582,43 @@ def test_a_plural_pronoun_in_a_later_part_stands_for_every_value(college_db, lea
     result = learner.answer(question)
     assert result.status == "answered" and every_part_found(result), result.answer
     assert same_rows(parts_rows(result)[-1], rows_of(college_db, second)), result.answer
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("Tell me Sneha's year, the project she works on, and who her friends are.", [
+        "MATCH (s:Student {name: 'Sneha'}) RETURN s.name, s.year",
+        "MATCH (:Student {name: 'Sneha'})-[:WORKS_ON]->(p:Project) RETURN p.name",
+        "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name"]),
+    ("Show me Rahul's branch, the club he's in and his skills", [
+        "MATCH (s:Student {name: 'Rahul'}) RETURN s.name, s.branch",
+        "MATCH (:Student {name: 'Rahul'})-[:MEMBER_OF]->(c:Club) RETURN c.name",
+        "MATCH (:Student {name: 'Rahul'})-[:HAS_SKILL]->(k:Skill) RETURN k.name"]),
+], ids=["tell-me-three", "show-me-three"])
+def test_a_list_of_things_about_one_name_is_answered_part_by_part(college_db, learner, question,
+                                                                   parts):
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    found = parts_rows(result)
+    assert len(found) == len(parts), result.answer
+    for rows, reference in zip(found, parts):
+        assert same_rows(rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, second", [
+    ("Which subject comes after Operating Systems, and who studies it?",   # "it": the one found
+     "MATCH (:Subject {name: 'Operating Systems'})-[:PREREQUISITE_FOR]->(:Subject)<-[:STUDIES]-"
+     "(s:Student) RETURN s.name"),
+    ("Who is the third-year student in ECE, what skills do they have, and who are their friends?",
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name"),
+], ids=["it-the-subject-found", "their-the-person-asked-about"])
+def test_a_pointer_stands_for_what_the_part_before_was_about(college_db, learner, question, second):
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, second)), result.answer
+
+
+def test_a_property_of_a_link_in_a_chain_says_whose_it_is(college_db, chat):
+    result = chat.answer("What grades did Payal's friends get, subject by subject?")
+    reference = ("MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)-[r:STUDIES]->"
+                 "(x:Subject) RETURN f.name, x.name, r.grade")
+    assert_answered_with(result, college_db, reference)

@@ -67,12 +67,15 @@ def compose(reading: Reading, passes: Check) -> str | None:
 
 
 def _hops_enough(reading: Reading, types: tuple[str, str]) -> bool:
-    """Does a link of a label to itself get a hop for each time the words name it ("§0's
-    friends' friends' friends" is three hops, more than two links)?"""
+    """Does each link get a word of its own (a type used twice is named twice), and a link of
+    a label to itself a hop for each time the words name it ("§0's friends' friends' friends"
+    is three hops, more than two links)?"""
     loops = {p.type for p in reading.schema.patterns if p.start == p.end}
-    words = {t: reading.lexicon.relation(t) for t in loops & set(types)}
-    return all(len(re.findall(regex, reading.text)) <= types.count(t)
-               for t, regex in words.items() if regex)
+    for t in set(types):
+        named = len(re.findall(reading.lexicon.relation(t) or r"(?!)", reading.text))
+        if named < types.count(t) or (t in loops and named > types.count(t)):
+            return False
+    return True
 
 
 def _candidates(reading: Reading, target: str) -> Iterator[tuple[str, str, tuple[str, str]]]:
@@ -112,7 +115,10 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, Pattern], target
     if second.type != first.type:
         conds += rel_filters(reading, second, "r0")
     conds += ["t <> x0"] if target == e.label else []
-    return _returning(reading, match, conds, target, {"r0": second})
+    # a property of the second link belongs to the middle node too: say whose it is
+    owner = f"m.{reading.schema.display(middle)} AS {alias(middle, reading.schema.display(middle))}" \
+        if reading.asked_properties("", second.props) and middle != target else None
+    return _returning(reading, match, conds, target, {"r0": second}, owner)
 
 
 def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Pattern, Pattern],
@@ -131,9 +137,9 @@ def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Patter
 
 
 def _returning(reading: Reading, match: str, conds: list[str], target: str,
-               links: dict[str, Pattern]) -> str:
+               links: dict[str, Pattern], owner: str | None = None) -> str:
     name = reading.schema.display(target)
-    cols = [f"t.{name} AS {alias(target, name)}"]
+    cols = ([owner] if owner else []) + [f"t.{name} AS {alias(target, name)}"]
     for var, p in links.items():
         cols += [f"{var}.{q} AS {q}" for q in reading.asked_properties("", p.props)
                  if not rel_filters(reading, p, var)]

@@ -4,7 +4,8 @@ A blocked retry, a request to change the data, an unknown attribute or word, neg
 opinion come first; then a follow-up is filled in from the conversation, the intents are
 tried in order, and a query that leaves out a word that names something is refused
 (`coverage.unused`), and so is one that does not follow the question's chain of relations
-(`chain.unfollowed`: "Aarav's friends" is not Aarav). Whatever happens inside, `translate` returns a query: a question the
+(`chain.unfollowed`: "Aarav's friends" is not Aarav); before refusing, a chain of two links
+the schema allows and the words name is tried (`compose`). Whatever happens inside, `translate` returns a query: a question the
 rules trip over gets the sentinel, never an exception.
 
 >>> from course import Agent, OfflineLLM
@@ -105,21 +106,19 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     if is_follow_up(reading) and prompt.turns:
         reading = follow_up(prompt, reading)
     refusal = "not understood"
-    for candidate in readings(prompt, reading):
+    candidates = readings(prompt, reading)
+    for i, candidate in enumerate(candidates):
         found = build(candidate, intents)
         if found and valid(found[1], prompt.schema):
             wrong = objection(candidate, *found)
             if wrong is None:
                 return found
-            refusal = f"{found[0]}, but {wrong}"
-        else:
-            found = None
-        # before refusing: a chain of two links the schema allows and the words name
+            refusal, candidates = f"{found[0]}, but {wrong}", candidates[:i + 1]
+            break
+    for candidate in candidates:      # before refusing: a chain of two links the words name
         chain = compose(candidate, lambda r, q: valid(q, prompt.schema) and objection(r, "", q) is None)
         if chain is not None:
             return "a chain composed from the schema", chain
-        if found:
-            break
     return refusal, SENTINEL_QUERY
 
 

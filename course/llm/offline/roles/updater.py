@@ -19,7 +19,14 @@ from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
+                                            REQUESTS,
                                             WRITE_REQUEST, Named, tokens)
+
+
+# "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
+# is on and her friends") is one request per thing, each thing a possessive or "the" phrase
+_REQUEST = re.compile(r"^\s*(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?", re.I)
+_LISTED = re.compile(r"^(?:the|" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)
 
 
 def _is_question(words: Sequence[str], *, opening: bool) -> bool:
@@ -67,6 +74,9 @@ class RuleUpdater:
             left, right = text[:match.start()], text[match.end():]
             if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
+            request = _REQUEST.match(left)
+            if request and _LISTED.match(right):     # "Tell me X's year, the project she ..."
+                return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
     def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0) -> str:
@@ -92,9 +102,14 @@ class RuleUpdater:
             if skip:
                 skip = False
                 continue
+            said = _stands_for("person", nxt, found) if bare[:-2] in HE_SHE and \
+                bare.endswith("'s") else None
+            if said is not None:           # "the club he's in": he is
+                out.append(f"{said} is")
+                continue
             kind = _kind_of(bare, nxt)
             value = _stands_for(kind, nxt, found) if kind else None
-            group = _all_found(found, language_of(part)) if bare in PLURAL else None
+            group = _all_found(found, language_of(part), words) if bare in PLURAL else None
             value = group or value
             if value is None:
                 out.append(word)
@@ -203,10 +218,20 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
                 return hit[0]
             continue
         by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE)
-        ordered = got + asked if by_people else asked + got
+        # "which subject comes after §0, and who studies it?": "it" is the subject found
+        by_things = kind in ("it", "its") and _asks_for_nodes(question)
+        ordered = got + asked if by_people or by_things else asked + got
         if ordered:
             return ordered[0][1]
     return None
+
+
+def _asks_for_nodes(question: str) -> bool:
+    """Does a question ask "which <label>" ("which subject comes after DSA?")?"""
+    lexicon = default_lexicon()
+    nouns = "|".join(f"(?:{regex})" for regex in lexicon.labels.values() if regex) or r"(?!)"
+    which = lexicon.cues.get("which", r"(?!)")
+    return bool(re.search(rf"(?:{which})\s+(?:{nouns})", question.lower()))
 
 
 def _each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
@@ -229,10 +254,17 @@ def _each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     return part[:m.start()] + group + part[m.end():]
 
 
-def _all_found(found: Sequence[Found], language: str) -> str | None:
+def _all_found(found: Sequence[Found], language: str, words: Sequence[str]) -> str | None:
     """"they", "their", "unka" in a later part: every value of one label the latest part that
-    found something found ("each of Payal and Aarav"), or the one value it found."""
-    for _, _, got in reversed(found):
+    found something found ("each of Payal and Aarav"), or the one value it found. Not when
+    that part was about a person it named and asked no "who" ("what skills does Karan have,
+    and who are their friends?": Karan's), unless "he" or "she" already stands for that person
+    ("when did he join them?": the clubs)."""
+    person = default_lexicon().person
+    for question, asked, got in reversed(found):
+        about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
+        if about and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
+            return None
         if got:
             label = got[0][0]
             values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
