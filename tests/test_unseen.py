@@ -622,3 +622,16 @@ def test_a_property_of_a_link_in_a_chain_says_whose_it_is(college_db, chat):
     reference = ("MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)-[r:STUDIES]->"
                  "(x:Subject) RETURN f.name, x.name, r.grade")
     assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who are the friends of the people who know Docker?",     # was: who knows Docker
+     "MATCH (:Skill {name: 'Docker'})<-[:HAS_SKILL]-(p:Student)-[:FRIENDS_WITH]-(f:Student) "
+     "RETURN DISTINCT f.name"),
+    ("Name the friends of the students working on the Attendance Tracker.",
+     "MATCH (:Project {name: 'Attendance Tracker'})<-[:WORKS_ON]-(p:Student)-[:FRIENDS_WITH]-"
+     "(f:Student) RETURN DISTINCT f.name"),
+], ids=["friends-of-the-people-who", "friends-of-the-students-working"])
+def test_a_step_that_hangs_on_a_label_noun_is_followed(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)

@@ -51,10 +51,13 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     regexes = {t: r for t, r in lexicon.relationships.items() if r}
     any_word = "|".join(f"(?:{r})" for r in regexes.values()) or r"(?!)"
     found = [(m.span(), t) for t, regex in regexes.items() for m in re.finditer(regex, text)]
+    # "the friends of the people who ...": a step hangs on a label's noun as well
+    nouns = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r)
+    of_word = f"{any_word}|{nouns}" if nouns else any_word
     steps: dict[tuple[int, int], set[str]] = {}
     for (a, b), _ in found:
         if re.search(_OWNER.format(word=any_word), text[:a]) or \
-                re.match(_OF.format(word=any_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
+                re.match(_OF.format(word=of_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
                 (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])):
             # a word that overlaps another relationship word names its types too ("part of")
             steps[a, b] = {t for (c, d), t in found if c < b and a < d}
