@@ -635,3 +635,30 @@ def test_a_property_of_a_link_in_a_chain_says_whose_it_is(college_db, chat):
 def test_a_step_that_hangs_on_a_label_noun_is_followed(college_db, chat, question, reference):
     result = chat.answer(question)
     assert_answered_with(result, college_db, reference)
+
+
+# --- a value of a property said with "not" ------------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which projects are not completed yet?",
+     "MATCH (p:Project) WHERE p.status <> 'Completed' RETURN p.name"),
+    ("How many projects haven't been finished?",
+     "MATCH (p:Project) WHERE p.status <> 'Completed' RETURN count(p)"),
+    ("Which projects are finished?",
+     "MATCH (p:Project) WHERE p.status = 'Completed' RETURN p.name"),
+], ids=["not-completed", "how-many-not-finished", "finished"])
+def test_a_value_said_in_other_words_or_with_not_is_a_filter(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
+def test_not_with_a_value_in_a_multi_part_question(college_db, learner):
+    result = learner.answer("Which projects aren't done yet, and who works on each of them?")
+    second = ("MATCH (p:Project) WHERE p.status <> 'Completed' MATCH (s:Student)-[:WORKS_ON]->(p) "
+              "RETURN p.name, s.name")
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, second)), result.answer
+
+
+def test_not_elsewhere_is_still_refused(chat):
+    assert chat.answer("Which students are not in any club?").status == "out_of_scope"

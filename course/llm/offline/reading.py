@@ -24,6 +24,7 @@ class Reading:
     relaxed: bool = False          # after a failed attempt: match names loosely
     lexicon: Lexicon = field(default_factory=default_lexicon)
     excluded: list[Entity] = field(default_factory=list)   # "who else": left out of the answer
+    negated: str = ""              # "not finished": this property's named values are left out
 
     def has(self, cue: str) -> bool:
         """Whether the question has the lexicon's cue (a cue the lexicon lacks: never)."""

@@ -23,6 +23,7 @@ from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
+from course.llm.offline.filters import negated
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Prompt
@@ -98,6 +99,8 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading):
         return "unknown attribute", SENTINEL_QUERY
+    if reading.has("negation"):       # "not finished": the other values; any other "not": refused
+        reading = negated(reading) or reading
     if reading.has("negation") or reading.has("opinion"):
         return "not supported (negation or opinion)", SENTINEL_QUERY
     unknown = unknown_words(reading)

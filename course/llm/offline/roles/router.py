@@ -129,6 +129,7 @@ class RuleRouter:
         scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
                   if follows_chain(question, mentions, spec) and filters_values(question, spec)
                   and not ranks_for_a_value(question, spec)
+                  and takes_every_value(question, mentions, spec)
                   for example in examples(spec)]
         score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
         if best is None or score < self.min_similarity:
@@ -192,6 +193,20 @@ def follows_chain(question: str, mentions: Sequence[Named], spec: ToolSpec) -> b
     for i, mention in enumerate(mentions):
         text = re.sub(rf"\b{re.escape(mention.text.lower())}\b", f"§{i}", text, count=1)
     return unfollowed_types(text, set(re.findall(r"\w+", follows[1])), default_lexicon()) is None
+
+
+def takes_every_value(question: str, mentions: Sequence[Named], spec: ToolSpec) -> bool:
+    """False for a question about each of several values and a template with fewer arguments
+    of their label ("who works on each of X and Y?": one project argument would answer for X
+    alone). Without "each" the critic asks for the part left out ("best at DBMS and DSA?")."""
+    if not re.search(default_lexicon().cues.get("each", r"(?!)"), question.lower()):
+        return True
+    typed = [m.group(1) for p in spec.parameters.get("properties", {}).values()
+             if (m := _LINKED.search(str(p.get("description", ""))))]
+    if not typed:
+        return True
+    labels = [m.label for m in mentions]
+    return all(labels.count(label) <= typed.count(label) for label in set(typed))
 
 
 def _points_inside(question: str, mentions: Sequence[Named]) -> bool:
