@@ -662,3 +662,13 @@ def test_not_with_a_value_in_a_multi_part_question(college_db, learner):
 
 def test_not_elsewhere_is_still_refused(chat):
     assert chat.answer("Which students are not in any club?").status == "out_of_scope"
+
+
+@pytest.mark.parametrize("question", ["Is the Attendance Tracker done?",
+                                      "Is the Campus Chatbot finished?"])
+def test_a_yes_no_question_about_a_value_word_shows_the_value(college_db, chat, question):
+    """"done" names a value of the status: the status answers it, no filter needed."""
+    result = chat.answer(question)
+    name = question.split("the ", 1)[1].rsplit(" ", 1)[0]
+    assert_answered_with(result, college_db,
+                         f"MATCH (p:Project {{name: '{name}'}}) RETURN p.name, p.status")
