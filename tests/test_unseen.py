@@ -672,3 +672,11 @@ def test_a_yes_no_question_about_a_value_word_shows_the_value(college_db, chat, 
     name = question.split("the ", 1)[1].rsplit(" ", 1)[0]
     assert_answered_with(result, college_db,
                          f"MATCH (p:Project {{name: '{name}'}}) RETURN p.name, p.status")
+
+
+def test_a_node_between_two_names_is_read_from_each_names_side(college_db, chat):
+    result = chat.answer("Which topics of Operating Systems come before Deadlocks?")
+    reference = ("MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept)"
+                 "-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN c.name")
+    assert rows_of(college_db, reference), "the reference finds something"
+    assert_answered_with(result, college_db, reference)

@@ -129,8 +129,9 @@ def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Patter
     way = direction(reading)
     x0, c0 = node("x0", a, relaxed=reading.relaxed)
     x1, c1 = node("x1", b, relaxed=reading.relaxed)
-    match = (f"MATCH {x0}{arrow(first, a.label, 'r0', direction=way)}(t:{target})"
-             f"{arrow(second, target, 'r1', direction=way)}{x1}")
+    # each link is read from its own name's side: "the topics of §0 that come before §1"
+    match = (f"MATCH {x0}{arrow(first, a.label, 'r0', direction=way)}(t:{target})\n"
+             f"MATCH {x1}{arrow(second, b.label, 'r1', direction=way)}(t)")
     conds = c0 + c1 + rel_filters(reading, first, "r0") + rel_filters(reading, second, "r1")
     conds += [f"t <> x{i}" for i, e in enumerate(names) if e.label == target]
     return _returning(reading, match, conds, target, {"r0": first, "r1": second})
