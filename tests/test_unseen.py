@@ -680,3 +680,17 @@ def test_a_node_between_two_names_is_read_from_each_names_side(college_db, chat)
                  "-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN c.name")
     assert rows_of(college_db, reference), "the reference finds something"
     assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which of Payal's friends study Operating Systems?",    # was: friends of its students
+     "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)-[:STUDIES]->"
+     "(:Subject {name: 'Operating Systems'}) RETURN f.name"),
+    ("Which of Karan's friends know Python?",
+     "MATCH (:Student {name: 'Karan'})-[:FRIENDS_WITH]-(f:Student)-[:HAS_SKILL]->"
+     "(:Skill {name: 'Python'}) RETURN f.name"),
+], ids=["payals-friends-os", "karans-friends-python"])
+def test_a_step_named_for_one_name_is_not_taken_by_the_other(college_db, chat, question, reference):
+    assert rows_of(college_db, reference), "the reference finds something"
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)

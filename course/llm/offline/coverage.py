@@ -92,12 +92,12 @@ def unused(reading: Reading, query: str) -> str | None:
     for word, ok in _words(reading, reading.text, used):
         if not ok:
             return word
-    shown = returned(query)[1] if reading.has("yes_no") else set()
+    answering = returned(query)[1] if reading.has("yes_no") else set()
     for key in [*reading.schema.values, *reading.schema.scales]:
         prop = key.split(".")[1]
         for value in filter_values(reading, key):   # or the same property of another link
             if lit(value) not in used.literals and not re.search(rf"\.{prop} (=|IN)", used.literals) \
-                    and prop not in shown:          # "Is X finished?": its status answers it
+                    and prop not in answering:      # "Is X finished?": its status answers it
                 return str(value)
     for value, op in numbers(reading):
         shown = rf"{re.escape(op)} {value}\b" if op != "=" else rf"(= |IN \[[^\]]*){value}\b"

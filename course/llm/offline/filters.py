@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow, exclude, lit, node
 from course.llm.offline.hops import direction, hop_match, other, find_hop, twice
 from course.llm.offline.prompt import Entity, Pattern
@@ -138,16 +139,30 @@ def generic(reading: Reading, target: str) -> list[str]:
         rf"{article}( \w+)? (?:{reading.lexicon.label(label)})", reading.text)]
 
 
+def _steps_done(reading: Reading, done: set[str]) -> Reading:
+    """"Which of §0's friends study §1?": once §0's hop followed the friend step, §1's hop
+    does not take it again (§1 is linked to the friends, not to friends of its students)."""
+    steps = chained(reading.text, reading.lexicon)
+    if not done or not steps or not all(types & done for _, types in steps):
+        return reading
+    text = reading.text
+    for word, _ in steps:
+        text = re.sub(rf"(§\d+(?: ?'?s\b|'| ka| ki| ke)\s+){re.escape(word)}\b", r"\1", text)
+    return replace(reading, text=text)
+
+
 def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[str, list[str]] | None:
     """MATCH lines linking (t:target) to every entity, plus the value filters, as (text, WHERE)."""
     either = reading.has("either") and len(entities) > 1 and len({e.label for e in entities}) == 1
     lines, conds = [], []
     groups = [entities] if either else [[e] for e in entities]
+    done: set[str] = set()        # the links the names before followed
     for i, group in enumerate(groups):
         e = group[0]
         if e.label == target and not reading.relations() and not direction(reading):
             return None
-        hop = twice(reading, find_hop(reading, e.label, target, strict=len(groups) == 1))
+        hop = twice(reading, find_hop(_steps_done(reading, done), e.label, target,
+                                      strict=len(groups) == 1))
         if hop is None:
             return None
         t = f"t:{target}" if i == 0 else "t"
@@ -155,6 +170,7 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
             lines.append(f"MATCH {hop_match(reading, hop, f'x{i}:{e.label}', t, rel=f'r{i}')}")
             conds.append(f"x{i}.{e.prop} IN [{', '.join(lit(g.value) for g in group)}]")
             continue
+        done |= {p.type for p in hop.patterns}
         x, c = node(f"x{i}", e, relaxed=reading.relaxed)
         lines.append(f"MATCH {hop_match(reading, hop, x[1:-1], t, rel=f'r{i}')}")
         conds += c
