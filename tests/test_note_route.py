@@ -12,7 +12,7 @@ import pytest
 from course.agents.named_in_notes import asks_beyond_notes
 from course.llm.offline import OfflineLLM
 from course.pipeline.memory import ShortTermMemory
-from course.pipeline.refusal import WHO_IS_MEANT
+from course.pipeline.refusal import WHO_IS_MEANT, refusal
 from course.retrieval.search import BEST_MODE, clears, search
 
 
@@ -112,3 +112,20 @@ def test_a_part_asking_which_subject_is_not_answered_from_a_note(learner):
                    "teaches this?")
     second = [s for s in learner.last.sub_questions if "course" in s.question]
     assert second and not any(s.tool == "search_notes" and s.found for s in second)
+
+
+# --- 5. a thing-pronoun after a clause of its own question points inside it ---------------------
+
+@pytest.mark.parametrize("question", [
+    "A shelf of 12 boxes, each inside exactly one other box: can it ever form a cycle?",
+    "My print queue keeps growing. Why does it never shrink?",
+])
+def test_it_after_a_clause_of_the_same_question_asks_no_one(question):
+    assert refusal(question, [], language="en", context="") is None
+
+
+@pytest.mark.parametrize("question, word", [("What does it cover?", "it"),
+                                            ("My print queue keeps growing. Why does she care?", "she"),
+                                            ("Which clubs is he in?", "he")])
+def test_a_pronoun_with_nothing_in_the_question_before_it_still_asks(question, word):
+    assert refusal(question, [], language="en", context="") == WHO_IS_MEANT["en"].format(word=word)

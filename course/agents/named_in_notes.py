@@ -15,6 +15,7 @@ from typing import Any
 
 from course.foundation.db import Database
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import WRITE_REQUEST
 from course.pipeline.linking import Mention, link_entities
 
 NEAR_NOTES = """\
@@ -58,6 +59,16 @@ def asks_beyond_notes(db: Database, question: str) -> bool:
         return True
     labels = [label for (label,) in db.run(ALL_LABELS).rows if label in lexicon.labels and label != "Note"]
     return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text) for label in labels)
+
+
+def note_question(db: Database, question: str) -> bool:
+    """May a note answer it at all: it asks for no graph nodes (`asks_beyond_notes`) and reads
+    as no change to the data ("How do I insert a new student?" is refused, not explained).
+
+    >>> note_question(db, "Why does an index make lookups fast?"), note_question(db, "How do I insert a new student?")
+    (True, False)
+    """
+    return not asks_beyond_notes(db, question) and not WRITE_REQUEST.search(question.lower())
 
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
