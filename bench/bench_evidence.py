@@ -7,9 +7,10 @@ clearly ahead of the second (`course.retrieval.search.clears`: the hybrid score 
 `NOTE_MIN_SCORE`, its lead over the next note at least `NOTE_MIN_MARGIN` of that score), and
 the agent's own rules let a note answer the question at all (`course.agents.named_in_notes`:
 it asks for no graph nodes, "Who is the youngest student?", reads as no change to the data,
-and names no graph value its note does not speak of, "What's Sneha's phone number?"). A note question whose best note is the right one and that
-clears is a right answer; one whose best note is another note, or a question no note answers,
-that clears is a wrong one, and a wrong answer counts three refusals.
+and names no graph value its note does not speak of, "What's Sneha's phone number?"). A note
+question whose best note is the right one and that clears is a right answer; one whose best
+note is another note, or a question no note answers, that clears is a wrong one, and a wrong
+answer counts three refusals.
 
 Negatives: the out-of-scope questions of every set (not the write requests), and the questions
 the graph answers that name no graph value (the router may send those to the notes first). A

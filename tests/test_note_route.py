@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from course.agents.named_in_notes import asks_beyond_notes
+from course.agents.named_in_notes import asks_for_nodes
 from course.llm.offline import OfflineLLM
 from course.pipeline.memory import ShortTermMemory
 from course.pipeline.refusal import WHO_IS_MEANT, refusal
@@ -75,8 +75,8 @@ def test_a_person_pointer_with_nothing_before_still_asks_who_is_meant(learner):
 
 @pytest.mark.parametrize("question", ["Who is the oldest student?", "Which clubs meet on Fridays?",
                                       "Kaun sabse lamba hai?", "Which projects use Rust?"])
-def test_a_question_for_nodes_no_note_reaches_asks_beyond_the_notes(college_db, question):
-    assert asks_beyond_notes(college_db, question)
+def test_a_question_for_people_clubs_or_projects_asks_for_nodes(college_db, question):
+    assert asks_for_nodes(college_db, question)
 
 
 @pytest.mark.parametrize("question", [
@@ -84,7 +84,7 @@ def test_a_question_for_nodes_no_note_reaches_asks_beyond_the_notes(college_db, 
     "What does an index cost when I insert rows?",
 ])
 def test_a_concept_question_that_mentions_students_does_not(college_db, question):
-    assert not asks_beyond_notes(college_db, question)
+    assert not asks_for_nodes(college_db, question)
 
 
 def test_the_oldest_student_is_not_answered_from_a_note(learner):
@@ -102,7 +102,7 @@ def test_a_how_do_i_question_about_changing_rows_is_still_no_note_question(learn
 
 @pytest.mark.parametrize("question", ["Which subject covers that?", "What topics come under it?"])
 def test_a_question_for_a_subject_or_topic_asks_the_graph(college_db, question):
-    assert asks_beyond_notes(college_db, question)
+    assert asks_for_nodes(college_db, question)
 
 
 def test_a_part_asking_which_subject_is_not_answered_from_a_note(learner):

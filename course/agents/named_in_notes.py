@@ -3,9 +3,9 @@
 Introduced in notebook 12, with the agentic agent's note search: a note answers a concept
 question, and a question that names a student, a club or a project asks about that node.
 "What's Sneha's phone number?" is no note question though a note mentions phone numbers: no
-note speaks of Sneha. Nor is a question that asks for nodes no note reaches ("Who is the
-youngest student?", "Which clubs ...?"): it asks the graph for people, clubs or projects,
-whatever a note says about students (`asks_beyond_notes`).
+note speaks of Sneha. Nor is a question that asks for nodes of the graph ("Who is the youngest
+student?", "Which clubs ...?", "which subject teaches that?"): the graph answers it, whatever
+a note says about students (`asks_for_nodes`).
 """
 from __future__ import annotations
 
@@ -42,33 +42,37 @@ def beyond_notes(db: Database) -> list[str]:
     return [label for (label,) in db.run(ALL_LABELS).rows if label not in near]
 
 
-def asks_beyond_notes(db: Database, question: str) -> bool:
+def asks_for_nodes(db: Database, question: str) -> bool:
     """Does the question ask for nodes of the graph rather than for what a note explains:
     "who" (the person label, which no note reaches), or a "which"/"what" word before a label's
     noun ("Which clubs ...?", "which subject teaches that?", "kaunse projects")? The graph
     answers such a question, whatever a note says about students or subjects.
 
-    >>> asks_beyond_notes(db, "Who is the youngest student?"), asks_beyond_notes(db, "Which clubs meet on Fridays?")
+    >>> asks_for_nodes(db, "Who is the youngest student?"), asks_for_nodes(db, "Which clubs meet?")
     (True, True)
-    >>> asks_beyond_notes(db, "Why does my table repeat the student's name on every row?")
+    >>> asks_for_nodes(db, "Why does my table repeat the student's name on every row?")
     False
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
     if lexicon.person in beyond_notes(db) and re.search(lexicon.cues.get("who", r"(?!)"), text):
         return True
-    labels = [label for (label,) in db.run(ALL_LABELS).rows if label in lexicon.labels and label != "Note"]
-    return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text) for label in labels)
+    labels = [label for (label,) in db.run(ALL_LABELS).rows
+              if label in lexicon.labels and label != "Note"]
+    return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text)
+               for label in labels)
 
 
 def note_question(db: Database, question: str) -> bool:
-    """May a note answer it at all: it asks for no graph nodes (`asks_beyond_notes`) and reads
+    """May a note answer it at all: it asks for no graph nodes (`asks_for_nodes`) and reads
     as no change to the data ("How do I insert a new student?" is refused, not explained).
 
-    >>> note_question(db, "Why does an index make lookups fast?"), note_question(db, "How do I insert a new student?")
-    (True, False)
+    >>> note_question(db, "Why does an index make lookups fast?")
+    True
+    >>> note_question(db, "How do I insert a new student?")
+    False
     """
-    return not asks_beyond_notes(db, question) and not WRITE_REQUEST.search(question.lower())
+    return not asks_for_nodes(db, question) and not WRITE_REQUEST.search(question.lower())
 
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
