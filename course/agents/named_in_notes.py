@@ -3,20 +3,76 @@
 Introduced in notebook 12, with the agentic agent's note search: a note answers a concept
 question, and a question that names a student, a club or a project asks about that node.
 "What's Sneha's phone number?" is no note question though a note mentions phone numbers: no
-note speaks of Sneha.
+note speaks of Sneha. Nor is a question that asks for nodes of the graph ("Who is the youngest
+student?", "Which clubs ...?", "which subject teaches that?"): the graph answers it, whatever
+a note says about students (`asks_for_nodes`).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from course.foundation.db import Database
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import WRITE_REQUEST
 from course.pipeline.linking import Mention, link_entities
 
 NEAR_NOTES = """\
 MATCH (n:Note)-[*1..2]-(x)
 WHERE n.id IN $notes AND x.name IS NOT NULL
 RETURN n.id AS note, collect(DISTINCT toLower(x.name)) AS near"""
+
+
+NOTES_REACH = """\
+MATCH (:Note)-[*1..2]-(x)
+UNWIND labels(x) AS label
+RETURN DISTINCT label"""
+ALL_LABELS = "CALL db.labels() YIELD label RETURN label"
+
+
+def beyond_notes(db: Database) -> list[str]:
+    """The graph's labels more than two links from every note (not the notes themselves):
+    what no note speaks of. In the college graph, notes explain concepts of subjects.
+
+    >>> sorted(beyond_notes(db))
+    ['Club', 'Project', 'Skill', 'Student']
+    """
+    near = {label for (label,) in db.run(NOTES_REACH).rows} | {"Note"}
+    return [label for (label,) in db.run(ALL_LABELS).rows if label not in near]
+
+
+def asks_for_nodes(db: Database, question: str) -> bool:
+    """Does the question ask for nodes of the graph rather than for what a note explains:
+    "who" (the person label, which no note reaches), or a "which"/"what" word before a label's
+    noun ("Which clubs ...?", "which subject teaches that?", "kaunse projects")? The graph
+    answers such a question, whatever a note says about students or subjects.
+
+    >>> asks_for_nodes(db, "Who is the youngest student?"), asks_for_nodes(db, "Which clubs meet?")
+    (True, True)
+    >>> asks_for_nodes(db, "Why does my table repeat the student's name on every row?")
+    False
+    """
+    lexicon, text = default_lexicon(), " ".join(question.lower().split())
+    which = lexicon.cues.get("which", r"(?!)")
+    if lexicon.person in beyond_notes(db) and re.search(lexicon.cues.get("who", r"(?!)"), text):
+        return True
+    labels = [label for (label,) in db.run(ALL_LABELS).rows
+              if label in lexicon.labels and label != "Note"]
+    return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text)
+               for label in labels)
+
+
+def note_question(db: Database, question: str) -> bool:
+    """May a note answer it at all: it asks for no graph nodes (`asks_for_nodes`) and reads
+    as no change to the data ("How do I insert a new student?" is refused, not explained).
+
+    >>> note_question(db, "Why does an index make lookups fast?")
+    True
+    >>> note_question(db, "How do I insert a new student?")
+    False
+    """
+    return not asks_for_nodes(db, question) and not WRITE_REQUEST.search(question.lower())
 
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],

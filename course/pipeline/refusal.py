@@ -41,16 +41,26 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
     """The first word of the question that can only stand for someone named before, if any.
 
     A word in capitals is a name ("the IT branch"); "it" or "they" in a question that names a
-    kind of node may point at it ("the project with the fewest people on it"); "she" may not.
+    kind of node may point at it ("the project with the fewest people on it"), and so may one
+    after a clause of the question's own ("My queue keeps growing. Why does it never shrink?");
+    "she" may not.
 
     >>> pronoun("uska year kya hai?"), pronoun("Who is in IT?"), pronoun("Which project is it?", ["Project"])
     ('uska', None, None)
+    >>> pronoun("A tree of 10 folders: can it loop?"), pronoun("What does it cover?")
+    (None, 'it')
     """
-    words = re.findall(r"[A-Za-z]+", question)
     nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
-    named = any(w.lower() in nouns for w in words)
-    return next((w.lower() for w in words if w.lower() in WORDS.pronouns and not w.isupper()
-                 and (w.lower() in WORDS.person_pronouns or not named)), None)
+    named = any(w.lower() in nouns for w in re.findall(r"[A-Za-z]+", question))
+    for found in re.finditer(r"[A-Za-z]+", question):
+        w = found.group()
+        if w.lower() not in WORDS.pronouns or w.isupper():
+            continue
+        if w.lower() in WORDS.person_pronouns:
+            return w.lower()
+        if not named and not re.search(r"\w[.,:;?!]\s", question[:found.start()]):
+            return w.lower()
+    return None
 
 
 def refusal(question: str, mentions: Sequence[Mention], *, language: str,
