@@ -109,3 +109,10 @@ def test_an_unmarked_test_that_writes_a_hundred_times_graph_fails_saying_mark_it
 
     with pytest.raises(pytest.fail.Exception, match=r"over 10,000 rows: mark it @pytest.mark.slow"):
         write_dataset(empty_db, synthetic_college(50))                    # 10,350 rows
+
+
+def test_no_worker_imports_a_pytest_plugin_the_tests_never_use():
+    """LangSmith's plugin (it comes with the peers extra) took most of a second per worker."""
+    import sys
+
+    assert "langsmith.pytest_plugin" not in sys.modules
