@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from course.foundation.config import PROJECT_ROOT
+from course.foundation.versioning import data_version
 
 SETTINGS = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
@@ -87,11 +88,13 @@ def _reads_of_whole_graphs(server) -> int:
 
 
 def test_a_copy_only_read_is_given_back_without_reading_it_whole(_spare_copy):
-    """Nothing written on the server since the copy was handed out (its own count of changes):
-    the copy goes to the next test without the four queries that read every node again."""
+    """Only reads (and the data version a reader stamps) since the copy was handed out, by the
+    server's own count of commands: the copy goes to the next test without the four queries
+    that read every node again."""
     spare = type(_spare_copy)(_spare_copy.server, _spare_copy.template)
     first, keys = spare.take()
     assert first.run("MATCH (s:Student) RETURN count(s)").rows == [[5]]
+    data_version(first)                                   # a reader stamps the version it read
     reads = _reads_of_whole_graphs(spare.server)
     spare.give_back(first, keys)
     assert _reads_of_whole_graphs(spare.server) == reads
