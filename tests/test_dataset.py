@@ -173,3 +173,25 @@ def test_a_copy_refused_for_another_reason_is_not_tried_again():
     with pytest.raises(QueryFailed, match="already exists"):
         copy_graph(db, "college", "college__staging")
     assert db.busy == 0 and db.copies == []
+
+
+def test_the_schema_file_is_parsed_once_while_it_is_unchanged(tmp_path, monkeypatch):
+    """Every agent built read data/college/schema.yaml again (pure-Python YAML, most of an
+    agent's start): it is parsed again only when the file changes, and each caller gets a
+    copy of its own to change."""
+    import yaml
+
+    from course.foundation.dataset import load_schema
+
+    data = tmp_path / "college"
+    shutil.copytree(DATA_DIR, data)
+    parsed = []
+    safe_load = yaml.safe_load
+    monkeypatch.setattr(yaml, "safe_load", lambda text: parsed.append(1) or safe_load(text))
+    first = load_schema(data)
+    first["labels"].clear()                                    # a caller's own copy
+    second = load_schema(data)
+    assert len(parsed) == 1 and second["labels"] and second == load_schema(data)
+    schema_file = data / "schema.yaml"
+    schema_file.write_text(schema_file.read_text(encoding="utf-8") + "\nextra: 1\n", encoding="utf-8")
+    assert load_schema(data)["extra"] == 1 and len(parsed) == 2

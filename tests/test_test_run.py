@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from course.foundation.config import PROJECT_ROOT
+from course.foundation.versioning import data_version
 
 SETTINGS = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
@@ -80,8 +81,41 @@ def test_a_copy_read_unchanged_goes_to_the_next_test_and_a_changed_one_is_delete
     assert fourth.graph_name not in graphs()
 
 
+def _reads_of_whole_graphs(server) -> int:
+    """How many read-only graph queries the server has run (its own count)."""
+    stats = server.client.connection.execute_command("INFO", "commandstats")
+    return sum(entry["calls"] for name, entry in stats.items() if name.lower() == "cmdstat_graph.ro_query")
+
+
+def test_a_copy_only_read_is_given_back_without_reading_it_whole(_spare_copy):
+    """Only reads (and the data version a reader stamps) since the copy was handed out, by the
+    server's own count of commands: the copy goes to the next test without the four queries
+    that read every node again."""
+    spare = type(_spare_copy)(_spare_copy.server, _spare_copy.template)
+    first, keys = spare.take()
+    assert first.run("MATCH (s:Student) RETURN count(s)").rows == [[5]]
+    data_version(first)                                   # a reader stamps the version it read
+    reads = _reads_of_whole_graphs(spare.server)
+    spare.give_back(first, keys)
+    assert _reads_of_whole_graphs(spare.server) == reads
+    again, keys = spare.take()
+    assert again.graph_name == first.graph_name
+    again.graph.query("MATCH (s:Student {name: 'Payal'}) SET s.year = 2")   # the value it had
+    spare.give_back(again, keys)                                          # read whole, kept
+    third, keys = spare.take()
+    assert third.graph_name == first.graph_name
+    third.graph.delete()
+
+
 def test_an_unmarked_test_that_writes_a_hundred_times_graph_fails_saying_mark_it_slow(empty_db):
     from course.foundation.dataset import synthetic_college, write_dataset
 
     with pytest.raises(pytest.fail.Exception, match=r"over 10,000 rows: mark it @pytest.mark.slow"):
         write_dataset(empty_db, synthetic_college(50))                    # 10,350 rows
+
+
+def test_no_worker_imports_a_pytest_plugin_the_tests_never_use():
+    """LangSmith's plugin (it comes with the peers extra) took most of a second per worker."""
+    import sys
+
+    assert "langsmith.pytest_plugin" not in sys.modules

@@ -167,3 +167,21 @@ def test_text_values_flattens_rows_keeping_text_once():
 def test_values_may_come_from_a_generator(college_db, tmp_path):
     picture = draw_graph(college_db, highlight=(v for v in ["Karan", "Rahul"]), directory=tmp_path)
     assert picture.highlighted == ["Karan", "Rahul"]
+
+
+def test_pyvis_template_is_compiled_once_per_process(college_db, tmp_path, monkeypatch):
+    """pyvis gives every Network its own template environment, so each picture compiled the
+    same page template again (most of a picture's time); the course's pictures share one."""
+    import jinja2
+
+    graph = read_graph(college_db)
+    draw_graph(graph=graph, directory=tmp_path)          # the first picture may compile it
+    compiled = []
+    compile_ = jinja2.Environment.compile
+    monkeypatch.setattr(jinja2.Environment, "compile",
+                        lambda self, *args, **kwargs: compiled.append(1) or compile_(self, *args, **kwargs))
+    first = draw_graph(graph=graph, directory=tmp_path, name="again")
+    second = draw_graph(graph=graph, highlight=["Payal"], directory=tmp_path, name="lit")
+    assert compiled == []
+    assert (first.nodes, first.edges) == (75, 132) and second.highlighted == ["Payal"]
+    assert "new vis.Network" in second.path.read_text(encoding="utf-8")

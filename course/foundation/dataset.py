@@ -10,6 +10,7 @@ nothing. `synthetic_college(scale)` makes a larger look-alike graph for notebook
 """
 from __future__ import annotations
 
+import copy
 import csv
 import random
 import re
@@ -66,11 +67,23 @@ class Dataset:
 
 
 def load_schema(data_dir: Path = DATA_DIR) -> dict[str, Any]:
+    """The data folder's schema.yaml, a copy of its own for each caller.
+
+    The file is parsed again only when it changes (its modification time or size): every
+    agent reads it when it starts, and parsing YAML takes longer than copying what it gave.
+    """
     path = data_dir / "schema.yaml"
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        stat = path.stat()
+        stamp, name = (stat.st_mtime_ns, stat.st_size), str(path.resolve())
+        if name not in _SCHEMAS or _SCHEMAS[name][0] != stamp:
+            _SCHEMAS[name] = (stamp, yaml.safe_load(path.read_text(encoding="utf-8")))
+        return copy.deepcopy(_SCHEMAS[name][1])
     except (OSError, yaml.YAMLError) as exc:
         raise DataFileError(f"{path.name}: cannot be read ({exc}).") from exc
+
+
+_SCHEMAS: dict[str, tuple[tuple[int, int], Any]] = {}   # file -> ((modified, size), its content)
 
 
 def _convert(value: str, kind: str, where: str) -> Any:

@@ -23,6 +23,7 @@ import io
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from collections.abc import Set
 from typing import Any, Iterable
@@ -239,6 +240,7 @@ def build_network(graph: GraphData, keep: set[int], *, lit: Set[int] = frozenset
 
     positions = positions if positions is not None else layout(graph, keep)
     net = Network(height=f"{height}px", width="100%", directed=True, cdn_resources="in_line")
+    net.templateEnv = _templates(net.template_dir)
     dim = bool(lit or mentioned) and len(keep) == len(graph.nodes)
     order = {label: i for i, label in enumerate(LABEL_COLOURS)}
     for node in sorted((graph.nodes[i] for i in keep),
@@ -253,6 +255,16 @@ def build_network(graph: GraphData, keep: set[int], *, lit: Set[int] = frozenset
                      color=LIT_BORDER if both_lit else "#b0b0b0")
     net.options = _options(edge_labels=len(edges) <= 60)
     return net
+
+
+@lru_cache(maxsize=None)
+def _templates(folder: str) -> Any:
+    """One template environment for every picture: pyvis makes a new one per Network, which
+    compiles its page template again each time (most of a picture's time); this one compiles
+    it once per process and only reads it afterwards."""
+    from jinja2 import Environment, FileSystemLoader
+
+    return Environment(loader=FileSystemLoader(folder))
 
 
 def still_image(graph: GraphData, keep: Set[int], positions: dict[int, tuple[float, float]], *,
