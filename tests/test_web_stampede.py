@@ -284,3 +284,137 @@ def test_a_question_that_failed_leaves_nobody_waiting_for_it(college_db):
         land(key)
     finally:
         GraphMemory.forget_user(college_db, user)
+
+
+# --- a question that stands alone is one computation for the room --------------------------
+
+def _strip_cache_note(answer: str) -> str:
+    from course.pipeline.graph_memory import CACHE_NOTE
+
+    note = CACHE_NOTE["en"].format(answer="")
+    return answer[:-len(note)] if answer.endswith(note) else answer
+
+
+@pytest.mark.parametrize("agent", ["pipeline", "tools", "agentic"])
+def test_sessions_with_different_conversations_share_a_stand_alone_answer(college_db, agent):
+    from course.pipeline.answer_cache import AnswerCache
+
+    AnswerCache(college_db).clear()
+    chat = web_chat(college_db, agent=agent)
+    first, second = client_for(chat), client_for(chat)
+    try:
+        assert of(events(first, "Who is Rahul?"), "answer")       # two different conversations
+        assert of(events(second, "Who is Sneha?"), "answer")
+        computed, = of(events(first, "Who should I learn ML from?"), "answer")
+        shared, = of(events(second, "Who should I learn ML from?"), "answer")
+        assert computed["status"] == "answered" and computed["provider"] != "answer cache"
+        assert (shared["provider"], shared["from_memory"], shared["llm_calls"]) == \
+            ("answer cache", True, 0)
+        assert _strip_cache_note(shared["answer"]) == computed["answer"]
+        assert shared["rows"] == computed["rows"] and shared["rows"][0][0] == "Rahul"
+    finally:
+        AnswerCache(college_db).clear()
+
+
+@pytest.mark.parametrize("agent", ["pipeline", "tools", "agentic"])
+def test_a_follow_up_still_resolves_in_its_own_conversation_and_is_not_shared(college_db, agent):
+    from course.pipeline.answer_cache import AnswerCache
+
+    AnswerCache(college_db).clear()
+    chat = web_chat(college_db, agent=agent)
+    rahul, sneha = client_for(chat), client_for(chat)
+    try:
+        assert of(events(rahul, "Who is Rahul?"), "answer")
+        assert of(events(sneha, "Who is Sneha?"), "answer")
+        his, = of(events(rahul, "What project does he work on?"), "answer")
+        hers, = of(events(sneha, "What project does she work on?"), "answer")
+        again, = of(events(sneha, "What project does he work on?"), "answer")   # Rahul's words
+        assert his["status"] == hers["status"] == "answered"
+        assert "Campus Chatbot" in his["answer"] and "Attendance Tracker" in hers["answer"]
+        assert again["provider"] != "answer cache" and "Campus Chatbot" not in again["answer"]
+    finally:
+        AnswerCache(college_db).clear()
+
+
+def test_a_stand_alone_questions_prompt_is_the_same_after_any_conversation(college_db):
+    """The Cypher prompt of a question that stands alone holds no conversation, so every session
+    sends the model the same prompt (and gets the same answer); a follow-up keeps its own."""
+    from course.llm.scripted import ScriptedLLM
+    from course.pipeline.agent import Agent
+    from course.pipeline.memory import ShortTermMemory
+
+    class RecordingLLM(ScriptedLLM):   # a mock provider: the offline answers, prompts recorded
+        def __init__(self) -> None:
+            super().__init__([])
+            from course.llm.offline import OfflineLLM
+            self.offline = OfflineLLM()
+
+        def complete(self, prompt: str, *, system: str | None = None):
+            self.prompts.append(prompt)
+            return self.offline.complete(prompt, system=system)
+
+    question = "Who is the best person to teach me DBMS?"
+    alone = Agent(college_db, RecordingLLM(), memory=ShortTermMemory())
+    first = alone.answer(question)
+    talked = Agent(college_db, RecordingLLM(), memory=ShortTermMemory())
+    talked.answer("Who is Rahul?")
+    later = talked.answer(question)
+    assert later.answer == first.answer and later.rows == first.rows
+    assert talked.llm.prompts[2] == alone.llm.prompts[0]          # its Cypher prompt
+    assert "CONVERSATION SO FAR" not in talked.llm.prompts[2]
+    follow = talked.answer("uska year kya hai?")
+    assert "CONVERSATION SO FAR" in talked.llm.prompts[-2] and follow.rows[0][-1] == 2
+
+
+def test_a_room_with_different_conversations_computes_a_stand_alone_question_once(college_db):
+    import threading
+    import time
+
+    from course.foundation.versioning import data_version
+    from course.llm.base import Completion
+    from course.llm.offline import OfflineLLM
+    from course.pipeline.agent import Agent, provider_config
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+    from course.pipeline.in_flight import waiting
+
+    question, user = "Who is the best person to teach me DBMS?", "talked-" + college_db.graph_name
+    openers = ["Who is Rahul?", "Who is Sneha?", "Which club is Karan in?", "Aarav kaun hai?"]
+    calls: list[str] = []
+    key = AnswerCache(college_db).key(question, version=data_version(college_db),
+                                      provider=provider_config(OfflineLLM()))
+
+    class CountingLLM(OfflineLLM):   # a mock provider: the offline one, its calls for the
+        def complete(self, prompt: str, *, system: str | None = None) -> Completion:
+            if prompt.endswith(f"QUESTION: {question}") and not calls:   # question counted; the
+                deadline = time.monotonic() + 10   # first waits until the room waits for it
+                while waiting(key) < len(openers) - 1 and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            if question in prompt:
+                calls.append(prompt)
+            return super().complete(prompt, system=system)
+
+    AnswerCache(college_db).clear()
+    agents = [Agent(college_db, CountingLLM(), memory=GraphMemory(
+        college_db, session=f"talked-{i}", user=user, cache=AnswerCache(college_db)))
+        for i in range(len(openers))]
+    results: list = [None] * len(agents)
+
+    def ask(i: int) -> None:
+        agents[i].answer(openers[i])
+        results[i] = agents[i].answer(question)
+
+    try:
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(agents))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(calls) == 2                       # one query written, one answer written
+        assert all(r.status == "answered" and r.rows[0][0] == "Payal" for r in results)
+        assert sorted(r.provider for r in results) == ["Offline"] + ["answer cache"] * 3
+        for agent in agents:                          # each session still remembers its turn
+            assert [turn.question for turn in agent.memory.turns][-1] == question
+    finally:
+        GraphMemory.forget_user(college_db, user)
+        AnswerCache(college_db).clear()

@@ -82,7 +82,8 @@ class AnswerCache:
         key = self.key(result.question, version=version, provider=provider, agent=agent)
         value = json.dumps({"question": result.question, "cypher": result.cypher,
                             "columns": result.columns, "rows": result.rows, "answer": result.answer,
-                            "provider": result.provider, "truncated": result.truncated}, ensure_ascii=False, default=str)
+                            "provider": result.provider, "truncated": result.truncated,
+                            "parameters": result.parameters}, ensure_ascii=False, default=str)
         self._call(self.redis.set, key, value, ex=self.ttl_s)
         return key
 

@@ -32,7 +32,7 @@ from course.foundation.graphs import MEMORY_GRAPH_PREFIX
 from course.pipeline.group_save import together
 from course.pipeline.in_flight import land, take_off, wait_for
 from course.pipeline.linking import Mention
-from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
+from course.pipeline.memory import (Link, ShortTermMemory, Turn, conversation_for, one_line,
                                     question_key)
 from course.pipeline.prompts import AS_DATA, fence
 from course.pipeline.results import Result
@@ -79,7 +79,8 @@ def still_given(db: Database, stored: dict[str, Any]) -> bool:
     cypher, rows = stored.get("cypher"), stored.get("rows") or []
     cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
     try:
-        fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
+        fresh = (run_guarded(db, cypher, stored.get("parameters") or None, max_rows=max(cap, 1))
+                 if cypher else None)
     except CourseError:
         fresh = None
     return fresh is not None and _as_json(fresh.rows) == _as_json(rows)
@@ -92,7 +93,8 @@ def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: s
                   columns=list(stored.get("columns") or []), rows=list(stored.get("rows") or []),
                   answer=note.format(answer=stored.get("answer", "")), status="answered",
                   provider=provider, llm_calls=0, mentions=list(mentions),
-                  language=language_of(question), from_memory=True)
+                  language=language_of(question), from_memory=True,
+                  parameters=dict(stored.get("parameters") or {}))
 
 
 REPEAT_NOTE = {
@@ -114,7 +116,8 @@ class _Pending:
     version: str
     provider: str
     context_key: str    # "" when the question stands alone
-    # True when the prompts of this answer hold no conversation (nothing to recall yet): only
+    # True when the prompts of this answer hold no conversation (the question stands alone, or
+    # nothing was said yet): only
     # such an answer may be shared, since what steered it (question, schema, rows) is the same
     # for every user, and the rows are checked again before it is served.
     alone: bool = False
@@ -215,6 +218,10 @@ class GraphMemory(ShortTermMemory):
         return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n"
                 f"{fence(older, note=AS_DATA)}" if older else ""] + super()._blocks()
 
+    def asked(self) -> list[str]:
+        """The questions the prompt can show: the older turns' and the window's."""
+        return [turn.question for turn in self.earlier] + super().asked()
+
     # -- repeats and the cache: called by the agent before its loop ------------------------
 
     def context_key(self, question: str, mentions: Sequence[Mention] = ()) -> str:
@@ -223,7 +230,7 @@ class GraphMemory(ShortTermMemory):
         "uska year kya hai?" after Payal and after Rahul are different questions: the key
         holds the entities and the last question, so only the same context is a repeat.
         """
-        if not depends_on_context(question, mentions):
+        if self.stands_alone(question, mentions):
             return ""
         last = question_key(self.turns[-1].question) if self.turns else ""
         state = json.dumps([list(self.entities.items()), last], ensure_ascii=False)
@@ -236,8 +243,8 @@ class GraphMemory(ShortTermMemory):
         The agent calls this before asking the LLM; a Result from here has llm_calls 0.
         """
         pending = _Pending(question, data_version(self.db), provider,
-                           self.context_key(question, mentions), alone=not self.context(),
-                           agent=agent)
+                           self.context_key(question, mentions),
+                           alone=not conversation_for(self, question, mentions), agent=agent)
         self._land()    # a question before this one that ended with no turn to remember
         self._pending = pending
         found = self._find_repeat(question, pending)
