@@ -40,7 +40,6 @@ from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
 from course.pipeline.linking import Mention, link_entities, name_index
-from course.pipeline.memory import conversation_for
 from course.pipeline.questions import MAX_QUESTION_CHARS, check_question  # noqa: F401 - re-exported
 from course.pipeline.results import Attempt, CallRecord, Result, Step, StepKind, printable
 from course.pipeline.safety import run_guarded
@@ -166,7 +165,7 @@ class Agent:
         - Payal leads the Robotics Club
         DATA>>>
         """
-        blocks = [conversation_for(self.memory, question, mentions)]
+        blocks = [prompts.conversation_for(self.memory, question, mentions)]
         found = self.context_for(self.db, question).strip() if self.context_for else ""
         if found:
             blocks.append("FOR THIS QUESTION:\n" + prompts.fence(found, note=prompts.FROM_THE_GRAPH))

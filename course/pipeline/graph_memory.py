@@ -32,9 +32,8 @@ from course.foundation.graphs import MEMORY_GRAPH_PREFIX
 from course.pipeline.group_save import together
 from course.pipeline.in_flight import land, take_off, wait_for
 from course.pipeline.linking import Mention
-from course.pipeline.memory import (Link, ShortTermMemory, Turn, conversation_for, one_line,
-                                    question_key)
-from course.pipeline.prompts import AS_DATA, fence
+from course.pipeline.memory import Link, ShortTermMemory, Turn, one_line, question_key
+from course.pipeline.prompts import AS_DATA, conversation_for, fence
 from course.pipeline.results import Result
 
 if TYPE_CHECKING:

@@ -183,22 +183,3 @@ class ShortTermMemory:
         self.turns.clear()
         self.entities.clear()
 
-
-def conversation_for(memory: Any, question: str, mentions: Sequence[Mention] | None) -> str:
-    """What of the conversation goes into the prompt of `question`: memory's `context()`, or ""
-    when the question stands alone (a memory with `stands_alone`, the question's `mentions`
-    known). A stand-alone question's prompt is then the same in every session, and so is its
-    answer: the answer cache shares it (notebook 10).
-
-    >>> memory = ShortTermMemory()
-    >>> memory.turns.append(Turn(1, "Who is Rahul?", None, "[]", "Rahul is in CSE."))
-    >>> conversation_for(memory, "Which club is Payal in?", []), bool(conversation_for(memory, "uska year?", []))
-    ('', True)
-    """
-    if memory is None:
-        return ""
-    alone = getattr(memory, "stands_alone", None)
-    if mentions is not None and callable(alone) and alone(question, mentions):
-        return ""
-    return str(memory.context())
-
