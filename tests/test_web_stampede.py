@@ -418,3 +418,34 @@ def test_a_room_with_different_conversations_computes_a_stand_alone_question_onc
     finally:
         GraphMemory.forget_user(college_db, user)
         AnswerCache(college_db).clear()
+
+
+def test_an_answer_that_lands_between_the_miss_and_the_take_off_is_served(college_db, monkeypatch):
+    """The cache missed, then another session stored the answer and landed before this one took
+    off: this one reads the cache again rather than computing the answer a second time."""
+    import course.pipeline.graph_memory as graph_memory
+    from course.llm.offline import OfflineLLM
+    from course.pipeline.agent import Agent
+    from course.pipeline.answer_cache import AnswerCache
+    from course.pipeline.graph_memory import GraphMemory
+
+    user, question = "race-" + college_db.graph_name, "Who should I learn ML from?"
+    first, late = (Agent(college_db, OfflineLLM(), memory=GraphMemory(
+        college_db, session=name, user=user, cache=AnswerCache(college_db)))
+        for name in ("first", "late"))
+    real_take_off = graph_memory.take_off
+
+    def take_off_after_the_first_landed(key: str) -> bool:   # a spy around the real take-off
+        monkeypatch.setattr(graph_memory, "take_off", real_take_off)
+        assert first.answer(question).provider != "answer cache"   # computed, stored, landed
+        return real_take_off(key)
+
+    AnswerCache(college_db).clear()
+    try:
+        monkeypatch.setattr(graph_memory, "take_off", take_off_after_the_first_landed)
+        served = late.answer(question)
+        assert (served.provider, served.llm_calls) == ("answer cache", 0)
+        assert graph_memory.take_off is real_take_off
+    finally:
+        GraphMemory.forget_user(college_db, user)
+        AnswerCache(college_db).clear()

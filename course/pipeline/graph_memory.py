@@ -257,19 +257,27 @@ class GraphMemory(ShortTermMemory):
         if cached is None:   # someone in this process may be answering it now: wait for theirs
             key = self.cache.key(question, version=pending.version, provider=provider, agent=agent)
             if pending.alone and take_off(key):
-                pending.flight = key          # this answer is the one the others wait for
+                # it may have landed between the miss and the take-off: read the cache again
+                cached = self._from_cache(question, pending, mentions, again=True)
+                if cached is None:
+                    pending.flight = key      # this answer is the one the others wait for
+                else:
+                    land(key)
             elif wait_for(key):
                 cached = self._from_cache(question, pending, mentions)
         return cached
 
-    def _from_cache(self, question: str, pending: _Pending,
-                    mentions: Sequence[Mention]) -> Result | None:
-        """The cache's answer, if its query still gives its rows."""
+    def _from_cache(self, question: str, pending: _Pending, mentions: Sequence[Mention],
+                    again: bool = False) -> Result | None:
+        """The cache's answer, if its query still gives its rows (`again`: a second look after
+        a miss; found, the miss counts as a hit)."""
         assert self.cache is not None
         cached = self.cache.get(question, version=pending.version, provider=pending.provider,
-                                agent=pending.agent)
-        if cached is None or not self.cache.stands_behind(cached, self.db):
+                                agent=pending.agent, count=not again)
+        if cached is None or not self.cache.stands_behind(cached, self.db, count=not again):
             return None
+        if again:
+            self.cache.hits, self.cache.misses = self.cache.hits + 1, self.cache.misses - 1
         return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
                            provider="answer cache", mentions=mentions)
 
