@@ -193,9 +193,13 @@ def main(sessions: int = 40, agent: str = "pipeline") -> int:
         finally:
             server.terminate()
             server.wait(timeout=30)
-        db = connect()
-        everything = [a for answers in found.values() for a in answers]
-        errors, wrong = check(db, everything, node_names(db))
+        db = connect()       # the server's database, still running: stopped once judged
+        try:
+            everything = [a for answers in found.values() for a in answers]
+            errors, wrong = check(db, everything, node_names(db))
+        finally:
+            if db.server is not None:
+                db.server.stop()
     for n, _, event in everything:
         if event["type"] != "answer" or event["status"] != "answered":
             print(f"question {n}: {event.get('message') or event.get('error') or event}"[:300])
