@@ -449,3 +449,99 @@ def test_an_answer_that_lands_between_the_miss_and_the_take_off_is_served(colleg
     finally:
         GraphMemory.forget_user(college_db, user)
         AnswerCache(college_db).clear()
+
+
+def _check_key(db, stored):
+    from course.pipeline.graph_memory import _as_json
+
+    return ("still given", db.location, db.graph_name, stored["cypher"],
+            _as_json(stored.get("parameters") or None), len(stored["rows"]) + 1,
+            _as_json(stored["rows"]))
+
+
+PAYAL_STORED = {"cypher": "MATCH (s:Student {name: $name}) RETURN s.name, s.year",
+                "parameters": {"name": "Payal"}, "rows": [["Payal", 2]]}
+
+
+def test_a_room_served_one_cached_answer_runs_its_check_once_per_round(college_db, monkeypatch):
+    """Six sessions served the same stored answer at once: its query runs twice (the first
+    asker's round, then one round for the five who came while it ran), not six times."""
+    import threading
+    import time
+
+    from course.pipeline import safety
+    from course.pipeline.graph_memory import still_given
+    from course.pipeline.joined_check import waiting
+
+    room, runs, real = 6, [], safety.run_guarded
+    key = _check_key(college_db, PAYAL_STORED)
+
+    def counted(*args, **kwargs):     # a spy around the real guarded door: its first run waits
+        if not runs:                  # until the rest of the room has asked
+            deadline = time.monotonic() + 10
+            while waiting(key) < room - 1 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        runs.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(safety, "run_guarded", counted)
+    found: list[bool] = []
+    asked = [threading.Thread(target=lambda: found.append(still_given(college_db, PAYAL_STORED)))
+             for _ in range(room)]
+    for one in asked:
+        one.start()
+        time.sleep(0.02)              # the first asker's run has begun before the others ask
+    for one in asked:
+        one.join(30)
+    assert found == [True] * room and len(runs) == 2
+
+
+def test_a_check_begun_before_a_write_is_not_handed_to_one_who_asked_after_it(college_db,
+                                                                              monkeypatch):
+    """The first check reads Payal's year 2, then a write around the course makes it 3; whoever
+    asks after the write gets a check of its own, which the stored rows fail."""
+    import threading
+    import time
+
+    from course.pipeline import safety
+    from course.pipeline.graph_memory import still_given
+    from course.pipeline.joined_check import waiting
+
+    key, real = _check_key(college_db, PAYAL_STORED), safety.run_guarded
+    first_ran, go = threading.Event(), threading.Event()
+
+    def held(*args, **kwargs):       # a spy around the real door: the first run, once read,
+        rows = real(*args, **kwargs)  # is held until the second asker has asked
+        if not first_ran.is_set():
+            first_ran.set()
+            go.wait(10)
+        return rows
+
+    monkeypatch.setattr(safety, "run_guarded", held)
+    found: dict[str, bool] = {}
+    before = threading.Thread(target=lambda: found.update(before=still_given(college_db,
+                                                                             PAYAL_STORED)))
+    before.start()
+    assert first_ran.wait(10)
+    college_db.graph.query("MATCH (s:Student {name: 'Payal'}) SET s.year = 3")   # not counted
+    after = threading.Thread(target=lambda: found.update(after=still_given(college_db,
+                                                                           PAYAL_STORED)))
+    after.start()
+    deadline = time.monotonic() + 10
+    while waiting(key) < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    go.set()
+    before.join(30)
+    after.join(30)
+    assert found == {"before": True, "after": False}
+
+
+def test_a_failing_check_fails_everyone_who_joined_it():
+    from course.pipeline.joined_check import joined
+
+    def broken() -> bool:
+        raise ValueError("the check could not run")
+
+    with pytest.raises(ValueError, match="could not run"):
+        joined(("broken",), broken)
+    assert joined(("broken",), lambda: True) is True      # the next round runs again
