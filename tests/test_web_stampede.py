@@ -3,6 +3,8 @@ agent), a question asked by many at once (answered once), the rate limit (per br
 address), the graph read again when it changes. bench/bench_serve.py measures the load."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from course.cli_doors import web_chat
@@ -545,3 +547,54 @@ def test_a_failing_check_fails_everyone_who_joined_it():
     with pytest.raises(ValueError, match="could not run"):
         joined(("broken",), broken)
     assert joined(("broken",), lambda: True) is True      # the next round runs again
+
+
+def test_a_rooms_shared_picture_is_written_out_once(college_db, monkeypatch):
+    """Three browsers asking the same question get the same picture; its event (the graph's
+    nodes, a few kilobytes of JSON, cleaned of any key) is written out once, not per answer."""
+    from course.ui.web import app
+
+    written: list[str] = []
+    real = app.json_line
+
+    def counted(event):              # a spy around the real json_line: which events it wrote
+        written.append(event.get("type", "") if isinstance(event, dict) else "")
+        return real(event)
+
+    monkeypatch.setattr(app, "json_line", counted)
+    chat = web_chat(college_db)
+    pictures = [of(events(client_for(chat), "Who is Payal?"), "graph")[0] for _ in range(3)]
+    assert pictures[0] == pictures[1] == pictures[2] and pictures[0]["lit"] == ["Payal"]
+    assert written.count("graph") == 1 and written.count("answer") == 3
+
+
+def test_the_stages_queued_at_once_go_out_in_one_piece(college_db):
+    """Stages that queued up while the stream was not looking (a remembered answer's come
+    from the worker all at once) are sent in one piece (one write to the socket), not one
+    piece per stage. Here the event loop is held until the worker is done, so all have queued."""
+    import asyncio
+    import threading
+
+    chat = web_chat(college_db)
+    session_id, real_work, done = "stream-" + "a" * 16, chat.work, threading.Event()
+
+    def spied(*args):                 # a spy around the real work: says when it has ended
+        real_work(*args)
+        done.set()
+
+    chat.work = spied                 # type: ignore[method-assign]
+
+    async def pieces() -> list[str]:
+        stream = chat.stream(session_id, "Who is Payal?")
+        first = asyncio.ensure_future(stream.__anext__())
+        for _ in range(5):
+            await asyncio.sleep(0)    # the stream hands the question to the worker, then waits
+        assert done.wait(30)          # the loop is held: every stage queues up meanwhile
+        return [await first] + [piece async for piece in stream]
+
+    for _ in range(2):                # the second time, the answer comes from the memory
+        done.clear()
+        sent = asyncio.run(pieces())
+    stages = [line for piece in sent for line in piece.split("\n\n") if line.startswith("data: ")]
+    assert [json.loads(s[6:])["type"] for s in stages] == ["linked", "answer", "graph"]
+    assert len(sent) == 1

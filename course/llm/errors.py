@@ -272,7 +272,8 @@ def configured_secrets() -> tuple[str, ...]:
     """
     path = dotenv_path()
     try:
-        stamp: tuple[int, int] | None = (path.stat().st_mtime_ns, path.stat().st_size)
+        found = os.stat(path)
+        stamp: tuple[int, int] | None = (found.st_mtime_ns, found.st_size)
     except OSError:
         stamp = None
     return _secrets(tuple(os.environ.get(name) for name in KEY_VARIABLES), str(path), stamp)
