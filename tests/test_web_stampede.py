@@ -576,9 +576,11 @@ def test_the_stages_queued_at_once_go_out_in_one_piece(college_db):
     import threading
 
     chat = web_chat(college_db)
-    session_id, real_work, done = "stream-" + "a" * 16, chat.work, threading.Event()
+    session_id, real_work = "stream-" + "a" * 16, chat.work
+    held, done = threading.Event(), threading.Event()
 
-    def spied(*args):                 # a spy around the real work: says when it has ended
+    def spied(*args):                 # a spy around the real work: starts once the loop is
+        assert held.wait(30)          # held, says when it has ended
         real_work(*args)
         done.set()
 
@@ -589,12 +591,37 @@ def test_the_stages_queued_at_once_go_out_in_one_piece(college_db):
         first = asyncio.ensure_future(stream.__anext__())
         for _ in range(5):
             await asyncio.sleep(0)    # the stream hands the question to the worker, then waits
+        held.set()
         assert done.wait(30)          # the loop is held: every stage queues up meanwhile
         return [await first] + [piece async for piece in stream]
 
     for _ in range(2):                # the second time, the answer comes from the memory
+        held.clear()
         done.clear()
         sent = asyncio.run(pieces())
     stages = [line for piece in sent for line in piece.split("\n\n") if line.startswith("data: ")]
     assert [json.loads(s[6:])["type"] for s in stages] == ["linked", "answer", "graph"]
     assert len(sent) == 1
+
+
+def test_the_names_in_a_text_are_linked_once_per_data_version(college_db, monkeypatch):
+    """A room's questions and shared answers are the same texts: their names are looked up once
+    per data version; a counted write (a new student) gives a new version, so a new lookup."""
+    from course.pipeline import linking
+    from course.pipeline.schema import introspect
+
+    looked_up: list[int] = []
+    real = linking._best_mentions
+
+    def counted(found, words):        # a spy around the real ranking: one call per lookup
+        looked_up.append(1)
+        return real(found, words)
+
+    monkeypatch.setattr(linking, "_best_mentions", counted)
+    schema, text = introspect(college_db), "Who is Zoya, and who is Payal?"
+    first = linking.link_entities(college_db, text, schema=schema)
+    assert linking.link_entities(college_db, text, schema=schema) == first
+    assert len(looked_up) == 1 and [m.value for m in first] == ["Payal"]
+    college_db.query("CREATE (:Student {id: 'S06', name: 'Zoya', year: 1, branch: 'ECE'})")
+    again = linking.link_entities(college_db, text, schema=introspect(college_db))
+    assert len(looked_up) == 2 and [m.value for m in again] == ["Zoya", "Payal"]
