@@ -46,9 +46,15 @@ question asked by many at once with an empty cache was answered by each
 (`course.pipeline.in_flight`), and the four questions after a session's first were never
 shared, their prompt holding the session's conversation (a stand-alone question is now asked
 without it); the keys every shown text is cleaned of were worked out again dozens of times per
-answer. What is left is each session's own work: its HTTP stream, its memory (the turn read
-and saved), the names linked in the question and the answer, the cached answer's query run
-again; the offline provider computes an answer in about the time a cached one is served, so
+answer. Then, on a warm stampede (the samples holding the GIL): half the server's time was the
+HTTP layer (uvicorn, Starlette; uvicorn now parses with httptools), a fifth writing the events
+out, each cleaned of keys (a room's shared picture is now written out once, the stages queued
+at once go out in one piece, and .env's stamp, a tenth of it all, is found with plain `os`
+calls); a redis round trip or two per answer re-ran the cached answer's query (now once per
+round for all who asked before the round began: `course.pipeline.joined_check`), and the
+names in the question and the answer were linked each time (now once per text and data
+version). What is left is each session's own work: its HTTP stream, its memory (the turn
+read and saved, the repeat looked up), its rate limit; the offline provider computes an answer in about the time a cached one is served, so
 sharing saves most where computing is dear (the tool loop's answers, a real model's calls).
 The exit status is 0 only when both goals are met with no error.
 """
