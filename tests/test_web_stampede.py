@@ -454,7 +454,7 @@ def test_an_answer_that_lands_between_the_miss_and_the_take_off_is_served(colleg
 
 
 def _check_key(db, stored):
-    from course.pipeline.graph_memory import _as_json
+    from course.pipeline.recheck import _as_json
 
     return ("still given", db.location, db.graph_name, stored["cypher"],
             _as_json(stored.get("parameters") or None), len(stored["rows"]) + 1,
@@ -472,7 +472,7 @@ def test_a_room_served_one_cached_answer_runs_its_check_once_per_round(college_d
     import time
 
     from course.pipeline import safety
-    from course.pipeline.graph_memory import still_given
+    from course.pipeline.recheck import still_given
     from course.pipeline.joined_check import waiting
 
     room, runs, real = 6, [], safety.run_guarded
@@ -506,7 +506,7 @@ def test_a_check_begun_before_a_write_is_not_handed_to_one_who_asked_after_it(co
     import time
 
     from course.pipeline import safety
-    from course.pipeline.graph_memory import still_given
+    from course.pipeline.recheck import still_given
     from course.pipeline.joined_check import waiting
 
     key, real = _check_key(college_db, PAYAL_STORED), safety.run_guarded

@@ -272,8 +272,7 @@ def configured_secrets() -> tuple[str, ...]:
     """
     path = dotenv_path()
     try:
-        found = os.stat(path)
-        stamp: tuple[int, int] | None = (found.st_mtime_ns, found.st_size)
+        stamp: tuple[int, int] | None = (path.stat().st_mtime_ns, path.stat().st_size)
     except OSError:
         stamp = None
     return _secrets(tuple(os.environ.get(name) for name in KEY_VARIABLES), str(path), stamp)

@@ -18,8 +18,9 @@ import redis
 
 from course.foundation.db import Database
 from course.foundation.errors import DatabaseUnavailable
-from course.pipeline.graph_memory import check_id, still_given
+from course.pipeline.graph_memory import check_id
 from course.pipeline.memory import question_key
+from course.pipeline.recheck import still_given
 from course.pipeline.results import Result
 
 

@@ -31,10 +31,10 @@ from course.foundation.versioning import data_version
 from course.foundation.graphs import MEMORY_GRAPH_PREFIX
 from course.pipeline.group_save import together
 from course.pipeline.in_flight import land, take_off, wait_for
-from course.pipeline.joined_check import joined
 from course.pipeline.linking import Mention
 from course.pipeline.memory import Link, ShortTermMemory, Turn, one_line, question_key
 from course.pipeline.prompts import AS_DATA, conversation_for, fence
+from course.pipeline.recheck import still_given
 from course.pipeline.results import Result
 
 if TYPE_CHECKING:
@@ -60,43 +60,6 @@ def check_id(value: Any, *, what: str = "id") -> str:
 def memory_graph_name(user: str) -> str:
     """The graph of one user's conversations: "alice" -> 'memory_user_alice'."""
     return MEMORY_GRAPH_PREFIX + check_id(user, what="user id")
-
-
-def _as_json(rows: Any) -> str:
-    """Rows as the cache stores them, to compare a stored answer with a fresh one."""
-    return json.dumps(rows, ensure_ascii=False, default=str, sort_keys=True)
-
-
-def still_given(db: Database, stored: dict[str, Any]) -> bool:
-    """Does the stored query, run again through the guarded door, give the stored rows?
-
-    The data version tells what the course's own writes changed; this also catches a write
-    that went around the course (redis-cli, FalkorDB's browser), so a remembered answer is
-    never served unless the graph still gives it.
-
-    A room served the same answer at once shares one run (`joined_check`): each asker gets
-    the outcome of a run that began after it asked.
-    """
-    cypher, rows = stored.get("cypher"), stored.get("rows") or []
-    if not cypher:
-        return False
-    cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
-    parameters = stored.get("parameters") or None
-    key = ("still given", db.location, db.graph_name, cypher, _as_json(parameters), cap,
-           _as_json(rows))
-    return joined(key, lambda: _gives(db, cypher, parameters, cap, rows))
-
-
-def _gives(db: Database, cypher: str, parameters: dict[str, Any] | None, cap: int,
-           rows: list[Any]) -> bool:
-    """Does the query, run now through the guarded door, give these rows?"""
-    from course.pipeline.safety import run_guarded
-
-    try:
-        fresh = run_guarded(db, cypher, parameters, max_rows=max(cap, 1))
-    except CourseError:
-        return False
-    return _as_json(fresh.rows) == _as_json(rows)
 
 
 def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: str,

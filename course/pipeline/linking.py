@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from course.foundation.dataset import FULLTEXT_PROPERTY
 from course.foundation.db import Database
-from course.foundation.versioning import data_version, every_row, per_version
+from course.foundation.versioning import data_version, every_row, one_version, per_version
 from course.pipeline.schema import GraphSchema, cypher_literal
 
 
@@ -239,13 +239,14 @@ def link_entities(db: Database, question: str, *, schema: GraphSchema | None = N
     Worked out once per text and data version, and kept (`LINKED_KEPT` texts): a room asks
     the same questions and is served the same answers, whose names are linked too.
     """
-    key = (db.location, db.graph_name, data_version(db), question, id(schema),
-           tuple(sorted((labels or {}).items())))
-    with _LINKED_LOCK:
-        kept = _LINKED.get(key)
-    if kept is not None and kept[0] is schema:     # the same schema, not one at its old address
-        return list(kept[1])
-    found = _link(db, question, schema=schema, labels=labels)
+    with one_version():                # the version read once, for the key and the names
+        key = (db.location, db.graph_name, data_version(db), question, id(schema),
+               tuple(sorted((labels or {}).items())))
+        with _LINKED_LOCK:
+            kept = _LINKED.get(key)
+        if kept is not None and kept[0] is schema:   # the same schema, not one at its old address
+            return list(kept[1])
+        found = _link(db, question, schema=schema, labels=labels)
     with _LINKED_LOCK:
         _LINKED[key] = (schema, tuple(found))
         while len(_LINKED) > LINKED_KEPT:
