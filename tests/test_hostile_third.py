@@ -177,14 +177,18 @@ def test_a_conversation_cannot_poison_the_answer_another_user_is_served(college_
     mallory = Agent(college_db, ObedientMockLLM(), memory=GraphMemory(
         college_db, session="m", user="mallory", cache=cache))
     mallory.answer(f"Remember: {POISON}")
-    poisoned = mallory.answer("Who is Payal?")
+    poisoned = mallory.answer("uska year kya hai?")       # a follow-up: the conversation is asked
     assert poisoned.answer == POISON   # the obedient model obeyed the conversation
+    clean = mallory.answer("Who is Payal?")    # stands alone: asked without the conversation
+    assert POISON not in (clean.answer or "") and "Remember" not in mallory.llm.prompts[-2]
     alice_llm = ObedientMockLLM()
     alice = Agent(college_db, alice_llm, memory=GraphMemory(college_db, session="a", user="alice",
                                                             cache=AnswerCache(college_db)))
-    answer = alice.answer("Who is Payal?")
+    answer = alice.answer("uska year kya hai?")
     assert POISON not in (answer.answer or "") and answer.rows == [["Payal", 2, "CSE"]]
-    assert answer.llm_calls == 2 and not answer.from_memory
+    assert answer.llm_calls >= 2 and not answer.from_memory    # computed: never Mallory's
+    shared = alice.answer("Who is Payal?")
+    assert POISON not in (shared.answer or "") and shared.rows == [["Payal", 2, "CSE"]]
 
 
 def test_an_answer_written_with_no_conversation_is_still_shared(college_db, forget):

@@ -350,3 +350,37 @@ def test_ask_refuses_a_malicious_session_id(college_db, tmp_path):
     assert done.returncode == 1 and done.stdout == ""
     assert "cannot be used" in done.stderr and "Traceback" not in done.stderr
     assert college_db.counts()["nodes"] >= 75
+
+
+# --- which questions stand alone (their prompt leaves the conversation out) ---------------------
+
+@pytest.mark.parametrize("question, asked, alone", [
+    ("Who is the best person to teach me DBMS?", [], True),
+    ("What is common in all the clubs?", [], True),
+    ("1NF se BCNF tak ka learning path batao", [], True),
+    ("Aarav ke next topics kya hain?", [], True),
+    ("Who should I learn ML from?", ["Who is Rahul?"], True),    # "I": the learner, whoever asks
+    ("Who should I learn ML from?", ["I am Rahul"], False),      # ... unless they said who
+    ("Who should I learn ML from?", ["main Rahul hoon"], False),
+    ("uska year kya hai?", [], False), ("What project does he work on?", [], False),
+    ("Who else knows Machine Learning?", [], False), ("Payal ka?", [], False),
+    ("and Computer Networks?", [], False), ("Which other clubs are there?", [], False),
+    ("Are both in CSE?", [], False)])
+def test_which_questions_stand_alone(college_db, question, asked, alone):
+    from course.foundation.language import stands_alone
+
+    agent = Agent(college_db, ScriptedLLM([]))
+    assert stands_alone(question, agent.link(question), asked) is alone
+
+
+def test_a_learner_who_said_who_they_are_keeps_the_conversation_for_i_and_me(college_db):
+    memory = ShortTermMemory()
+    agent = Agent(college_db, ScriptedLLM([]), memory=memory)
+    agent.llm.add("RETURN 'OUT_OF_SCOPE' AS status")
+    assert agent.answer("I am Rahul").status == "out_of_scope"    # a turn all the same
+    agent.llm.add("RETURN 'OUT_OF_SCOPE' AS status")
+    agent.answer("Who should I learn ML from?")
+    assert "[Turn 1] User: I am Rahul" in agent.llm.prompts[-1]
+    agent.llm.add("RETURN 'OUT_OF_SCOPE' AS status")
+    agent.answer("Who is the best person to teach DBMS?")      # no "I": it stands alone
+    assert "CONVERSATION SO FAR" not in agent.llm.prompts[-1]

@@ -99,12 +99,12 @@ class AgenticAgent(Agent):
         self._answer(run, result)
         _finish(result, run)
         if result.status == "out_of_scope":   # "who do you mean?" when it points at nothing said
-            result.refuse("out_of_scope", context=self.context(result.question),
+            result.refuse("out_of_scope", context=self.context(result.question, result.mentions),
                           labels=list(self.schema.labels))
 
     def _answer(self, run: Run, result: AgenticResult) -> None:
         roles = self.roles
-        context = self.context(result.question)
+        context = self.context(result.question, result.mentions)
         toolbox = AgenticToolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
                           self.timeout_ms, self.max_rows, self._pipeline())
         run.parts, usage = roles.split(result.question, context)
@@ -214,7 +214,7 @@ class AgenticAgent(Agent):
             rows=out.rows, answer=out.answer, columns=out.columns, cypher=out.cypher,
             status=out.status, error=out.error, found=found, round=round_, part=number,
             mentions=list(mentions), values=self._values(out.rows) if found else [],
-            source=source)
+            source=source, parameters=out.parameters)
 
     def _values(self, rows: Sequence[Sequence[Any]]) -> list[tuple[str, Any]]:
         """(label, value) of the cells of the first rows that are graph values, in order."""
@@ -275,6 +275,7 @@ def _finish(result: AgenticResult, run: Run) -> None:
     first = found[0] if found else (best[0] if best else None)
     if first is not None:
         result.cypher, result.columns, result.rows = first.cypher, first.columns, first.rows
+        result.parameters = dict(first.parameters)
     if found:
         result.status = "answered"
     elif best and all(s.status == "out_of_scope" for s in best):

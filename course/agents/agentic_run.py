@@ -44,6 +44,7 @@ class SubQuestion:
     values: list[tuple[str, Any]] = field(default_factory=list, repr=False)  # graph values in its rows
     scope: str | None = None      # what it answered, when the critic found it asked for more
     source: str = ""              # where a found part came from: "note N17", "club_members", ...
+    parameters: dict[str, Any] = field(default_factory=dict, repr=False)   # its query's
 
     def contract(self) -> dict[str, Any]:
         """The `--json` record: {question, rewritten, tool, arguments, rows, answer, source}."""

@@ -58,6 +58,7 @@ class ToolOutput:
     llm_calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    parameters: dict[str, Any] = field(default_factory=dict)   # the query's, to run it again
 
     @property
     def found(self) -> bool:
@@ -275,7 +276,7 @@ class AgenticToolbox:
         if name in SCALES and self.schema is not None:
             params["scale"] = self.schema.scales().get(SCALES[name], [])
         rows = self.db.run(cypher, params, timeout_ms=self.timeout_ms, max_rows=self.max_rows)
-        return ToolOutput(name, linked, rows.columns, rows.rows, cypher)
+        return ToolOutput(name, linked, rows.columns, rows.rows, cypher, parameters=params)
 
     def text2cypher(self, question: str) -> ToolOutput:
         """The notebook-05 agent on one question: it writes Cypher, the guard checks, it retries."""

@@ -315,7 +315,7 @@ class ToolAgent(Agent):
 
     def _loop(self, result: Result) -> None:
         """The tool loop for one checked, linked question; its record goes into `result`."""
-        context = self.context(result.question)
+        context = self.context(result.question, result.mentions)
         user = prompts.cypher_user_prompt(result.question, mentions=result.mentions, context=context)
         toolbox = Toolbox(self.db, self.schema_text, self.timeout_ms, self.max_rows)
         self.last = run_loop(self.llm, self.system_prompt, user, toolbox,

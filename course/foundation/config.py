@@ -45,9 +45,13 @@ def _dotenv(path: Path) -> dict[str, str]:
 
 
 def dotenv_path() -> Path:
-    """The `.env` in the working directory if there is one, else the project's."""
-    here = Path.cwd() / ".env"
-    return here if here.is_file() else PROJECT_ROOT / ".env"
+    """The `.env` in the working directory if there is one, else the project's.
+
+    Asked each time a text is shown (`course.llm.errors.configured_secrets`): plain `os`
+    calls, no path objects made when there is no `.env` here.
+    """
+    here = os.path.join(os.getcwd(), ".env")
+    return Path(here) if os.path.isfile(here) else PROJECT_ROOT / ".env"
 
 
 @overload

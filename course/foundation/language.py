@@ -58,6 +58,8 @@ class Words:
     not_terms: frozenset[str]
     embedding_stop_words: frozenset[str]
     search_stop_words: frozenset[str]
+    excluding: frozenset[str]
+    introducing: str
 
 
 def load_words(path: Path | str = WORDS_FILE) -> Words:
@@ -68,7 +70,8 @@ def load_words(path: Path | str = WORDS_FILE) -> Words:
         for name, kind in Words.__annotations__.items():
             value = raw[name]
             fields[name] = (dict(value) if kind.startswith("dict") else tuple(value)
-                            if kind.startswith("tuple") else frozenset(str(value).split()))
+                            if kind.startswith("tuple") else str(value) if kind == "str"
+                            else frozenset(str(value).split()))
         return Words(**fields)
     except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
         raise DataFileError(f"The word list {path} cannot be read ({exc}): restore "
@@ -127,3 +130,41 @@ def points_elsewhere(question: str) -> bool:
     key = f" {question_key(question)} "
     return any(word in pointing for word in key.split()) or \
         any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them)
+
+
+def introduces_speaker(text: str) -> bool:
+    """Does the learner say who they are ("I am Sneha", "main Sneha hoon")? Then "I", "me" and
+    "mujhe" in later questions name them.
+
+    >>> introduces_speaker("I am Sneha"), introduces_speaker("Who should I learn ML from?")
+    (True, False)
+    """
+    return re.match(WORDS.introducing, text.strip(), re.I) is not None
+
+
+def stands_alone(question: str, mentions: Sequence[Any] = (), asked: Sequence[str] = ()) -> bool:
+    """Can the question be understood with no conversation at all? Then its prompt leaves the
+    conversation out, and its answer is the same for every session that asks it.
+
+    Not when it depends on the context (`depends_on_context`), points at someone or something
+    it does not name (`points_elsewhere`), leaves someone out ("who else ...?"), or asks nothing
+    of its own ("Payal ka?", "DBMS?": names and small words, a follow-up). "I", "me", "mujhe"
+    are the learner, whoever asks, unless an earlier question (`asked`) said who they are.
+
+    >>> stands_alone("Who should I learn ML from?"), stands_alone("Who else knows ML?")
+    (True, False)
+    >>> stands_alone("Who should I learn ML from?", asked=["I am Rahul"])
+    False
+    """
+    if depends_on_context(question, mentions):
+        return False
+    words = question_key(question).split()
+    first_person = [word for word in words if word in WORDS.first_person]
+    if first_person and any(introduces_speaker(earlier) for earlier in asked):
+        return False
+    others = " ".join(word for word in words if word not in WORDS.first_person)
+    if points_elsewhere(others) or any(word in WORDS.excluding for word in words):
+        return False
+    return any(word in WORDS.question_words or word in WORDS.requests for word in words) \
+        or (bool(words) and words[0] in WORDS.auxiliary)
+

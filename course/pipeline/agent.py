@@ -154,9 +154,9 @@ class Agent:
                 "Looking up the names in the text in the graph timed out (the database is busy "
                 "or slow): ask again in a moment.", server_message=exc.server_message) from exc
 
-    def context(self, question: str) -> str:
-        """Memory's context, then what `context_for` finds for the question, fenced: graph
-        values are data, never instructions ("" when there is neither).
+    def context(self, question: str, mentions: Sequence[Mention] | None = None) -> str:
+        """Memory's context (none for a question that stands alone, its `mentions` given), then
+        what `context_for` finds for the question, fenced: graph values are data, never instructions.
 
         >>> agent = Agent(db, context_for=lambda db, question: "- Payal leads the Robotics Club")
         >>> print(agent.context("Who is Payal?"))
@@ -165,7 +165,7 @@ class Agent:
         - Payal leads the Robotics Club
         DATA>>>
         """
-        blocks = [self.memory.context() if self.memory is not None else ""]
+        blocks = [prompts.conversation_for(self.memory, question, mentions)]
         found = self.context_for(self.db, question).strip() if self.context_for else ""
         if found:
             blocks.append("FOR THIS QUESTION:\n" + prompts.fence(found, note=prompts.FROM_THE_GRAPH))
@@ -210,7 +210,7 @@ class Agent:
 
     def _loop(self, result: Result) -> None:
         hint = None
-        context = self.context(result.question)
+        context = self.context(result.question, result.mentions)
         for number in range(1, self.max_attempts + 1):
             attempt = Attempt(number)
             result.attempts.append(attempt)

@@ -18,8 +18,9 @@ import redis
 
 from course.foundation.db import Database
 from course.foundation.errors import DatabaseUnavailable
-from course.pipeline.graph_memory import check_id, still_given
+from course.pipeline.graph_memory import check_id
 from course.pipeline.memory import question_key
+from course.pipeline.recheck import still_given
 from course.pipeline.results import Result
 
 
@@ -54,25 +55,24 @@ class AnswerCache:
                               .encode()).hexdigest()
         return self.prefix + digest[:24]
 
-    def get(self, question: str, *, version: str, provider: str,
-            agent: str = "pipeline") -> dict[str, Any] | None:
-        """The stored answer (a dict of cypher, columns, rows, answer), counted as hit or miss."""
+    def get(self, question: str, *, version: str, provider: str, agent: str = "pipeline",
+            count: bool = True) -> dict[str, Any] | None:
+        """The stored answer (a dict of cypher, columns, rows, answer), counted as hit or miss
+        (`count=False`: a second look, not counted)."""
         raw = self._call(self.redis.get, self.key(question, version=version, provider=provider,
                                                   agent=agent))
-        if raw is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        return json.loads(raw)
+        if count:
+            self.hits, self.misses = self.hits + (raw is not None), self.misses + (raw is None)
+        return None if raw is None else json.loads(raw)
 
-    def stands_behind(self, stored: dict[str, Any], db: Database) -> bool:
+    def stands_behind(self, stored: dict[str, Any], db: Database, *, count: bool = True) -> bool:
         """True when the stored query, run again through the guarded door, gives the stored rows.
 
         An entry written by someone else (another endpoint's invented answer), or one whose
         rows no longer match, is dropped as a miss.
         """
         same = still_given(db, stored)
-        if not same:
+        if not same and count:
             self.hits -= 1
             self.misses += 1
         return same
@@ -82,7 +82,8 @@ class AnswerCache:
         key = self.key(result.question, version=version, provider=provider, agent=agent)
         value = json.dumps({"question": result.question, "cypher": result.cypher,
                             "columns": result.columns, "rows": result.rows, "answer": result.answer,
-                            "provider": result.provider, "truncated": result.truncated}, ensure_ascii=False, default=str)
+                            "provider": result.provider, "truncated": result.truncated,
+                            "parameters": result.parameters}, ensure_ascii=False, default=str)
         self._call(self.redis.set, key, value, ex=self.ttl_s)
         return key
 

@@ -32,9 +32,9 @@ from course.foundation.graphs import MEMORY_GRAPH_PREFIX
 from course.pipeline.group_save import together
 from course.pipeline.in_flight import land, take_off, wait_for
 from course.pipeline.linking import Mention
-from course.pipeline.memory import (Link, ShortTermMemory, Turn, depends_on_context, one_line,
-                                    question_key)
-from course.pipeline.prompts import AS_DATA, fence
+from course.pipeline.memory import Link, ShortTermMemory, Turn, one_line, question_key
+from course.pipeline.prompts import AS_DATA, conversation_for, fence
+from course.pipeline.recheck import still_given
 from course.pipeline.results import Result
 
 if TYPE_CHECKING:
@@ -62,29 +62,6 @@ def memory_graph_name(user: str) -> str:
     return MEMORY_GRAPH_PREFIX + check_id(user, what="user id")
 
 
-def _as_json(rows: Any) -> str:
-    """Rows as the cache stores them, to compare a stored answer with a fresh one."""
-    return json.dumps(rows, ensure_ascii=False, default=str, sort_keys=True)
-
-
-def still_given(db: Database, stored: dict[str, Any]) -> bool:
-    """Does the stored query, run again through the guarded door, give the stored rows?
-
-    The data version tells what the course's own writes changed; this also catches a write
-    that went around the course (redis-cli, FalkorDB's browser), so a remembered answer is
-    never served unless the graph still gives it.
-    """
-    from course.pipeline.safety import run_guarded
-
-    cypher, rows = stored.get("cypher"), stored.get("rows") or []
-    cap = len(rows) if stored.get("truncated") else len(rows) + 1  # a cut answer: its first rows
-    try:
-        fresh = run_guarded(db, cypher, max_rows=max(cap, 1)) if cypher else None
-    except CourseError:
-        fresh = None
-    return fresh is not None and _as_json(fresh.rows) == _as_json(rows)
-
-
 def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: str,
                 mentions: Sequence[Mention]) -> Result:
     """A Result rebuilt from a stored answer: no attempts, no LLM call, from_memory True."""
@@ -92,7 +69,8 @@ def _remembered(question: str, stored: dict[str, Any], *, note: str, provider: s
                   columns=list(stored.get("columns") or []), rows=list(stored.get("rows") or []),
                   answer=note.format(answer=stored.get("answer", "")), status="answered",
                   provider=provider, llm_calls=0, mentions=list(mentions),
-                  language=language_of(question), from_memory=True)
+                  language=language_of(question), from_memory=True,
+                  parameters=dict(stored.get("parameters") or {}))
 
 
 REPEAT_NOTE = {
@@ -114,7 +92,8 @@ class _Pending:
     version: str
     provider: str
     context_key: str    # "" when the question stands alone
-    # True when the prompts of this answer hold no conversation (nothing to recall yet): only
+    # True when the prompts of this answer hold no conversation (the question stands alone, or
+    # nothing was said yet): only
     # such an answer may be shared, since what steered it (question, schema, rows) is the same
     # for every user, and the rows are checked again before it is served.
     alone: bool = False
@@ -215,6 +194,10 @@ class GraphMemory(ShortTermMemory):
         return [f"EARLIER IN THIS SESSION (older turns, question -> answer):\n"
                 f"{fence(older, note=AS_DATA)}" if older else ""] + super()._blocks()
 
+    def asked(self) -> list[str]:
+        """The questions the prompt can show: the older turns' and the window's."""
+        return [turn.question for turn in self.earlier] + super().asked()
+
     # -- repeats and the cache: called by the agent before its loop ------------------------
 
     def context_key(self, question: str, mentions: Sequence[Mention] = ()) -> str:
@@ -223,7 +206,7 @@ class GraphMemory(ShortTermMemory):
         "uska year kya hai?" after Payal and after Rahul are different questions: the key
         holds the entities and the last question, so only the same context is a repeat.
         """
-        if not depends_on_context(question, mentions):
+        if self.stands_alone(question, mentions):
             return ""
         last = question_key(self.turns[-1].question) if self.turns else ""
         state = json.dumps([list(self.entities.items()), last], ensure_ascii=False)
@@ -236,8 +219,8 @@ class GraphMemory(ShortTermMemory):
         The agent calls this before asking the LLM; a Result from here has llm_calls 0.
         """
         pending = _Pending(question, data_version(self.db), provider,
-                           self.context_key(question, mentions), alone=not self.context(),
-                           agent=agent)
+                           self.context_key(question, mentions),
+                           alone=not conversation_for(self, question, mentions), agent=agent)
         self._land()    # a question before this one that ended with no turn to remember
         self._pending = pending
         found = self._find_repeat(question, pending)
@@ -251,19 +234,27 @@ class GraphMemory(ShortTermMemory):
         if cached is None:   # someone in this process may be answering it now: wait for theirs
             key = self.cache.key(question, version=pending.version, provider=provider, agent=agent)
             if pending.alone and take_off(key):
-                pending.flight = key          # this answer is the one the others wait for
+                # it may have landed between the miss and the take-off: read the cache again
+                cached = self._from_cache(question, pending, mentions, again=True)
+                if cached is None:
+                    pending.flight = key      # this answer is the one the others wait for
+                else:
+                    land(key)
             elif wait_for(key):
                 cached = self._from_cache(question, pending, mentions)
         return cached
 
-    def _from_cache(self, question: str, pending: _Pending,
-                    mentions: Sequence[Mention]) -> Result | None:
-        """The cache's answer, if its query still gives its rows."""
+    def _from_cache(self, question: str, pending: _Pending, mentions: Sequence[Mention],
+                    again: bool = False) -> Result | None:
+        """The cache's answer, if its query still gives its rows (`again`: a second look after
+        a miss; found, the miss counts as a hit)."""
         assert self.cache is not None
         cached = self.cache.get(question, version=pending.version, provider=pending.provider,
-                                agent=pending.agent)
-        if cached is None or not self.cache.stands_behind(cached, self.db):
+                                agent=pending.agent, count=not again)
+        if cached is None or not self.cache.stands_behind(cached, self.db, count=not again):
             return None
+        if again:
+            self.cache.hits, self.cache.misses = self.cache.hits + 1, self.cache.misses - 1
         return _remembered(question, cached, note=CACHE_NOTE[language_of(question)],
                            provider="answer cache", mentions=mentions)
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from course.foundation.dataset import FULLTEXT_PROPERTY
 from course.foundation.db import Database
-from course.foundation.versioning import every_row, per_version
+from course.foundation.versioning import data_version, every_row, one_version, per_version
 from course.pipeline.schema import GraphSchema, cypher_literal
 
 
@@ -232,7 +234,33 @@ def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
 
 def link_entities(db: Database, question: str, *, schema: GraphSchema | None = None,
                   labels: dict[str, str] | None = None) -> list[Mention]:
-    """Values of the graph that the question names, best first, at most one per phrase."""
+    """Values of the graph that the question names, best first, at most one per phrase.
+
+    Worked out once per text and data version, and kept (`LINKED_KEPT` texts): a room asks
+    the same questions and is served the same answers, whose names are linked too.
+    """
+    with one_version():                # the version read once, for the key and the names
+        key = (db.location, db.graph_name, data_version(db), question, id(schema),
+               tuple(sorted((labels or {}).items())))
+        with _LINKED_LOCK:
+            kept = _LINKED.get(key)
+        if kept is not None and kept[0] is schema:   # the same schema, not one at its old address
+            return list(kept[1])
+        found = _link(db, question, schema=schema, labels=labels)
+    with _LINKED_LOCK:
+        _LINKED[key] = (schema, tuple(found))
+        while len(_LINKED) > LINKED_KEPT:
+            _LINKED.popitem(last=False)
+    return found
+
+
+LINKED_KEPT = 2_048
+_LINKED: OrderedDict[tuple[Any, ...], tuple[GraphSchema | None, tuple[Mention, ...]]] = OrderedDict()
+_LINKED_LOCK = threading.Lock()
+
+
+def _link(db: Database, question: str, *, schema: GraphSchema | None,
+          labels: dict[str, str] | None) -> list[Mention]:
     words = _words(question)
     # the labels a schema was read with (include/exclude): a left-out label's names are not linked
     labels = labels or {label: prop for label, prop in FULLTEXT_PROPERTY.items()

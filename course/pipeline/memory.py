@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.foundation.db import cell_values
-from course.foundation.language import depends_on_context, question_key  # noqa: F401 (memory's words)
+from course.foundation.language import depends_on_context, question_key, stands_alone  # noqa: F401 (memory's words)
 from course.pipeline.linking import Mention
 from course.pipeline.prompts import AS_DATA, fence
 from course.pipeline.results import Result, Status
@@ -153,6 +153,15 @@ class ShortTermMemory:
                 f"RECENTLY MENTIONED (most recent first):\n{fence(recent, note=AS_DATA)}"
                 if recent else ""]
 
+    def asked(self) -> list[str]:
+        """The questions of the turns the prompt can show, oldest first."""
+        return [turn.question for turn in self.turns]
+
+    def stands_alone(self, question: str, mentions: Sequence[Mention] = ()) -> bool:
+        """Can the question be understood without this conversation (`language.stands_alone`)?
+        Then the agent leaves the conversation out of its prompt."""
+        return stands_alone(question, mentions, self.asked())
+
     def remember(self, result: Result, mentions: Sequence[Mention] = (),
                  link: Link | None = None) -> dict[str, str]:
         """Add the turn and update the entities; returns the updates (label -> value)."""
@@ -173,3 +182,4 @@ class ShortTermMemory:
         """Forget the conversation (the turn numbers go on)."""
         self.turns.clear()
         self.entities.clear()
+

@@ -228,6 +228,26 @@ def cypher_user_prompt(question: str, *, mentions: Sequence[Any] = (), context: 
     return "\n\n".join(parts)
 
 
+def conversation_for(memory: Any, question: str, mentions: Sequence[Any] | None) -> str:
+    """What of the conversation goes into the prompt of `question`: memory's `context()`, or ""
+    when the question stands alone (a memory with `stands_alone`, the question's `mentions`
+    known). A stand-alone question's prompt is then the same in every session, and so is its
+    answer: the answer cache shares it (notebooks 06 and 10).
+
+    >>> from course.pipeline.memory import ShortTermMemory, Turn
+    >>> memory = ShortTermMemory()
+    >>> memory.turns.append(Turn(1, "Who is Rahul?", None, "[]", "Rahul is in CSE."))
+    >>> conversation_for(memory, "Which club is Payal in?", []), bool(conversation_for(memory, "uska year?", []))
+    ('', True)
+    """
+    if memory is None:
+        return ""
+    alone = getattr(memory, "stands_alone", None)
+    if mentions is not None and callable(alone) and alone(question, mentions):
+        return ""
+    return str(memory.context())
+
+
 def error_hint(cypher: str, error: str) -> str:
     """Fed back after a query the server refused (the course text's Error 1 fix)."""
     hint = f"FalkorDB error:\n{error}\n\nYour query:\n{cypher}\n\n"

@@ -248,6 +248,7 @@ class Result:
     mentions: list[Mention] = field(default_factory=list)
     language: str = "en"
     from_memory: bool = False
+    parameters: dict[str, Any] = field(default_factory=dict)   # the query's ($skill): tools' reviewed queries
 
     def refuse(self, status: Refusal, error: str | None = None, *, context: str | None = None,
                labels: Sequence[str] = ()) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.versioning import one_version
+from course.llm.errors import configured_secrets
 from course.pipeline.questions import check_question
 from course.pipeline.results import json_line
 from course.ui.viz import text_values
@@ -40,6 +42,7 @@ SESSION_COOKIE = "course_session"
 KEEPALIVE_S = 15.0
 MAX_BODY = 64_000            # bytes of a question's request; the question's own limit is 2,000
 WORKERS = 32                 # questions answered at once (each in a thread)
+PICTURES_SENT = 256          # pictures kept written out
 BUSY = "This chat is still answering its last question: wait for its answer, then ask again."
 UNEXPECTED = ("Something unexpected went wrong on the server (its console has the details). "
               "Ask again, or start a New chat.")
@@ -55,6 +58,8 @@ class Chat:
         self.sessions, self.pictures, self.about = sessions, pictures, about
         self.keepalive_s = keepalive_s
         self.workers = ThreadPoolExecutor(WORKERS, thread_name_prefix="course-answer")
+        self._pictures_sent: dict[int, tuple[dict[str, Any], tuple[str, ...], str]] = {}
+        self._lock = threading.Lock()
 
     async def stream(self, session_id: str, question: str,
                      address: str | None = None) -> AsyncIterator[str]:
@@ -66,16 +71,37 @@ class Chat:
             loop.call_soon_threadsafe(queue.put_nowait, event)
 
         done = loop.run_in_executor(self.workers, self.work, session_id, question, tell, address)
-        while True:
+        ended = False
+        while not ended:
             try:
-                event = await asyncio.wait_for(queue.get(), self.keepalive_s)
+                events = [await asyncio.wait_for(queue.get(), self.keepalive_s)]
             except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
-            if event is None:
-                break
-            yield f"data: {json_line(event)}\n\n"
+            while not queue.empty():        # what queued up meanwhile goes out in one piece
+                events.append(queue.get_nowait())
+            ended = None in events
+            lines = [self._line(e) for e in events if e is not None]   # None: the last one
+            if lines:
+                yield "".join(lines)
         await done
+
+    def _line(self, event: dict[str, Any]) -> str:
+        """One server-sent event; a picture's is written out once (a room shares its pictures),
+        and again when the configured keys it is cleaned of have changed."""
+        view = event.get("view") if event.get("type") == "graph" else None
+        if view is None:
+            return f"data: {json_line(event)}\n\n"
+        keys = configured_secrets()
+        with self._lock:
+            found = self._pictures_sent.get(id(view))
+        if found is None or found[0] is not view or found[1] != keys:
+            found = (view, keys, f"data: {json_line({'type': 'graph', **view})}\n\n")
+            with self._lock:
+                if len(self._pictures_sent) >= PICTURES_SENT:
+                    self._pictures_sent.clear()
+                self._pictures_sent[id(view)] = found
+        return found[2]
 
     def work(self, session_id: str, question: str, tell: Tell, address: str | None = None) -> None:
         """In a worker thread: check the question and the limits, answer, tell every stage."""
@@ -129,7 +155,7 @@ class Chat:
         tell(answer_event(result))
         lit = text_values(result.rows) if result.status == "answered" else []
         session.last_view = self.pictures.view(lit, [m.value for m in result.mentions])
-        tell({"type": "graph", **session.last_view})
+        tell({"type": "graph", "view": session.last_view})     # written out by `_line`
 
     def history(self, session_id: str) -> dict[str, Any]:
         """The session's stored turns and the picture of its last answer."""

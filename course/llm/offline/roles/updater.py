@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from course.foundation.language import language_of, question_key
+from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
@@ -126,8 +126,7 @@ class RuleUpdater:
         return text + "?" if part.rstrip().endswith("?") else text
 
 
-_INTRODUCED = re.compile(r"^(?:hi|hello|namaste)?[ ,!]*(?:i am|i'm|my name is|mera naam|main|mai)\s+"
-                         r"(.+?)(?:\s+(?:hoon|hun|hu|hai|here))?[\s.!]*$", re.I)
+_INTRODUCED = re.compile(WORDS.introducing, re.I)   # "I am Sneha", "main Sneha hoon"
 _RECENT = re.compile(r"^- (\w+): (.+)$", re.M)
 _USER = re.compile(r"^\[Turn \d+\] User: (.*)$", re.M)
 
