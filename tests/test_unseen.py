@@ -694,3 +694,27 @@ def test_a_step_named_for_one_name_is_not_taken_by_the_other(college_db, chat, q
     assert rows_of(college_db, reference), "the reference finds something"
     result = chat.answer(question)
     assert_answered_with(result, college_db, reference)
+
+
+# --- a direction word belongs to the link it names ----------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which clubs are Rahul's friends part of?",
+     "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(c:Club) "
+     "RETURN DISTINCT c.name"),
+    ("Which projects are Rahul's friends part of?",
+     "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(:Student)-[:WORKS_ON]->(p:Project) "
+     "RETURN DISTINCT p.name"),
+], ids=["clubs", "projects"])
+def test_a_direction_word_of_another_link_does_not_turn_a_friendship(college_db, chat, question,
+                                                                      reference):
+    """'part of' says which way a concept's parts go; a friend is a friend either way."""
+    assert rows_of(college_db, reference)
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_direction_word_of_the_link_itself_still_counts(college_db, chat):
+    result = chat.answer("Which subject comes before Operating Systems?")
+    assert_answered_with(result, college_db,
+                         "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) "
+                         "RETURN s.name")

@@ -106,11 +106,10 @@ def _candidates(reading: Reading, target: str) -> Iterator[tuple[str, str, tuple
 def _through(reading: Reading, e: Entity, links: tuple[Pattern, Pattern], target: str) -> str:
     """(name)-first-(middle)-second-(t:target), returning t's name."""
     first, second = links
-    way = direction(reading)
     middle = other(first, e.label)
     x, conds = node("x0", e, relaxed=reading.relaxed)
-    match = (f"MATCH {x}{arrow(first, e.label, 'r0a', direction=way)}(m:{middle})"
-             f"{arrow(second, middle, 'r0', direction=way)}(t:{target})")
+    match = (f"MATCH {x}{arrow(first, e.label, 'r0a', direction=direction(reading, first))}(m:{middle})"
+             f"{arrow(second, middle, 'r0', direction=direction(reading, second))}(t:{target})")
     conds = conds + rel_filters(reading, first, "r0a") + node_filters(reading, target)
     if second.type != first.type:
         conds += rel_filters(reading, second, "r0")
@@ -126,12 +125,11 @@ def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Patter
     """(a)-first-(t:target)-second-(b): the nodes linked to both names, with the asked
     properties of either link ("the grade Sneha's friend got in DBMS")."""
     (a, b), (first, second) = names, links
-    way = direction(reading)
     x0, c0 = node("x0", a, relaxed=reading.relaxed)
     x1, c1 = node("x1", b, relaxed=reading.relaxed)
     # each link is read from its own name's side: "the topics of §0 that come before §1"
-    match = (f"MATCH {x0}{arrow(first, a.label, 'r0', direction=way)}(t:{target})\n"
-             f"MATCH {x1}{arrow(second, b.label, 'r1', direction=way)}(t)")
+    match = (f"MATCH {x0}{arrow(first, a.label, 'r0', direction=direction(reading, first))}(t:{target})\n"
+             f"MATCH {x1}{arrow(second, b.label, 'r1', direction=direction(reading, second))}(t)")
     conds = c0 + c1 + rel_filters(reading, first, "r0") + rel_filters(reading, second, "r1")
     conds += [f"t <> x{i}" for i, e in enumerate(names) if e.label == target]
     return _returning(reading, match, conds, target, {"r0": first, "r1": second})

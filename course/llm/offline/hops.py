@@ -18,8 +18,18 @@ from course.llm.offline.prompt import Pattern
 from course.llm.offline.reading import Reading
 
 
-def direction(reading: Reading) -> str:
-    """For a relationship between two nodes of one label: 'in', 'out' or '' (either way)."""
+_DIRECTION_CUES = ("direction_out", "part_of_name", "direction_in", "part_in", "part_out")
+
+
+def direction(reading: Reading, pattern: Pattern | None = None) -> str:
+    """For a relationship between two nodes of one label: 'in', 'out' or '' (either way).
+
+    Given the `pattern`, a direction word that names another link says nothing about this
+    one: in "Which clubs are §0's friends part of?", "part of" is a concept's parts, and a
+    friend is a friend either way.
+    """
+    if pattern is not None and not _turns(reading, pattern.type):
+        return ""
     if reading.has("direction_out") or reading.has("part_of_name"):
         return "out"
     if reading.has("direction_in") or reading.has("part_in"):
@@ -27,6 +37,22 @@ def direction(reading: Reading) -> str:
     if reading.has("part_out"):
         return "out"
     return ""
+
+
+def _spans(regex: str, text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in re.finditer(regex, text)] if regex else []
+
+
+def _turns(reading: Reading, link: str) -> bool:
+    """Does a direction word of the question belong to `link`: it overlaps one of the link's
+    own words, or it names no link at all ("opens", "inside")?"""
+    def overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+        return any(a < span[1] and span[0] < b for a, b in spans)
+    said = [s for cue in _DIRECTION_CUES for s in _spans(reading.lexicon.cues.get(cue, ""), reading.text)]
+    own = _spans(reading.lexicon.relation(link) or "", reading.text)
+    others = [s for t in reading.relations() if t != link
+              for s in _spans(reading.lexicon.relation(t) or "", reading.text)]
+    return any(overlaps(s, own) or not overlaps(s, others) for s in said)
 
 
 @dataclass(frozen=True)
@@ -166,13 +192,13 @@ def _each_step_once(steps: list[set[str]], types: tuple[str, str]) -> bool:
 
 def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "r") -> str:
     """`(left)-[r:TYPE]->(right:Label)` (or via a middle node) for a resolved Hop."""
-    way = direction(reading)
     if len(hop.patterns) == 1:
-        return f"({left}){arrow(hop.patterns[0], hop.labels[0], rel, direction=way)}({right})"
+        only = hop.patterns[0]
+        return f"({left}){arrow(only, hop.labels[0], rel, direction=direction(reading, only))}({right})"
     first, second = hop.patterns     # the first link is `{rel}a`: a filter may need it
-    return (f"({left}){arrow(first, hop.labels[0], f'{rel}a' if rel else '', direction=way)}"
+    return (f"({left}){arrow(first, hop.labels[0], f'{rel}a' if rel else '', direction=direction(reading, first))}"
             f"(:{hop.labels[1]})"
-            f"{arrow(second, hop.labels[1], rel, direction=way)}({right})")
+            f"{arrow(second, hop.labels[1], rel, direction=direction(reading, second))}({right})")
 
 
 def twice(reading: Reading, hop: Hop | None) -> Hop | None:
