@@ -718,3 +718,87 @@ def test_a_direction_word_of_the_link_itself_still_counts(college_db, chat):
     assert_answered_with(result, college_db,
                          "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) "
                          "RETURN s.name")
+
+
+# --- an age word orders nodes along the property that dates them --------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which club is the newest?",
+     "MATCH (c:Club) WITH max(c.founded) AS top MATCH (c:Club) WHERE c.founded = top RETURN c.name"),
+    ("Sabse purana club kaunsa hai?",
+     "MATCH (c:Club) WITH min(c.founded) AS top MATCH (c:Club) WHERE c.founded = top RETURN c.name"),
+], ids=["newest", "hinglish-oldest"])
+def test_an_age_word_picks_the_node_its_dating_property_makes_extreme(college_db, chat, question,
+                                                                      reference):
+    """'oldest' names no property: the one a "when" asks for (a club's founding year) dates it."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Sort the clubs from newest to oldest.",
+     "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded DESC"),
+    ("List every club, earliest founded first.",
+     "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded"),
+], ids=["newest-to-oldest", "earliest-first"])
+def test_an_ordered_list_along_a_dating_property(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(college_db, reference), ordered=True), result.rows
+
+
+def test_an_age_word_with_no_dating_property_is_still_refused(chat):
+    """A student has a year of study, not a birth date: "the oldest student" is not a guess."""
+    assert chat.answer("Who is the oldest student?").status == "out_of_scope"
+
+
+# --- a prerequisite said in other words -------------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which subject should I complete before beginning Computer Networks?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
+    ("Computer Networks se pehle kaunsa subject karna hoga?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
+    ("Which topic can I move on to once I've learned Threads?",
+     "MATCH (:Concept {name: 'Threads'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+], ids=["complete-before-beginning", "hinglish-karna-hoga", "move-on-once-learned"])
+def test_a_prerequisite_in_other_words(college_db, chat, question, reference):
+    assert rows_of(college_db, reference)
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+# --- aggregates: the average per node, a count of nodes without a link ------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("What is the average number of credits per subject?",
+     "MATCH (s:Subject) RETURN avg(s.credits)"),
+    ("How many concepts have no note explaining them?",
+     "MATCH (c:Concept) WHERE NOT (c)<-[:EXPLAINS]-(:Note) RETURN count(c)"),
+    ("Kitne topics ka koi note nahi hai?",
+     "MATCH (c:Concept) WHERE NOT (c)<-[:EXPLAINS]-(:Note) RETURN count(c)"),
+], ids=["average-per-subject", "count-without-note", "hinglish-count-without-note"])
+def test_an_aggregate_said_in_other_words(college_db, chat, question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+# --- a role that is a value of a link's property ------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who is the team lead on the Library Management System?",
+     "MATCH (s:Student)-[w:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+     "WHERE w.role = 'Team Lead' RETURN s.name"),
+    ("Who runs the Robotics Club as its president?",
+     "MATCH (s:Student)-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+     "WHERE m.role = 'President' RETURN s.name"),
+], ids=["team-lead-of-a-project", "runs-as-president"])
+def test_a_role_named_by_its_value_filters_the_link(college_db, chat, question, reference):
+    assert rows_of(college_db, reference)
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_what_role_after_a_profile_asks_for_the_role(college_db, learner):
+    learner.answer("Tell me about Sneha")
+    result = learner.answer("What role does she have in her club?")
+    reference = ("MATCH (:Student {name: 'Sneha'})-[m:MEMBER_OF]->(c:Club) "
+                 "RETURN c.name, m.role")
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(college_db, reference)), result.answer

@@ -106,12 +106,41 @@ def extreme_pick(reading: Reading) -> str | None:
     return None
 
 
+def dating(reading: Reading, label: str) -> str | None:
+    """The number property of a label the question names, else the one a "when" asks for (a
+    club's founding year dates it: "the oldest club"); None when neither is one alone."""
+    schema = reading.schema
+    named = [p for p in reading.asked_properties(label, schema.labels.get(label, []))
+             if f"{label}.{p}" in schema.numbers]
+    dated = [p for p in reading.lexicon.when if f"{label}.{p}" in schema.numbers]
+    found = named or dated
+    return found[0] if len(found) == 1 else None
+
+
+def in_order(reading: Reading) -> str | None:
+    """Every node of one label in the order of a number property: "List the clubs from
+    oldest to newest" (the first age word says which end comes first)."""
+    labels = reading.targets()
+    if reading.entities or len(set(labels)) != 1:
+        return None
+    label = labels[0]
+    prop = dating(reading, label)
+    if prop is None:
+        return None
+    ends = sorted((m.start(), pick) for pick, regex in reading.lexicon.extremes.items()
+                  for m in re.finditer(regex, reading.text))
+    down = " DESC" if ends and ends[0][1] == "max" else ""
+    name = reading.schema.display(label)
+    return (f"MATCH (g:{label})\nRETURN g.{name} AS {alias(label, name)}, g.{prop} AS {prop}\n"
+            f"ORDER BY g.{prop}{down}, g.{name}")
+
+
 def extreme(reading: Reading) -> str | None:
     """Who or what has the smallest or largest value of a number property of a node or of a
     link: 'Which club was founded first?', 'Who joined a club first?'."""
     pick = extreme_pick(reading)
     labels = reading.targets()
-    if pick is None or reading.entities or not labels:
+    if pick is None or reading.entities or not labels or reading.has("order"):   # a list, not one
         return None
     group, schema = asked_label(reading, labels), reading.schema
     numeric = [p for p in reading.asked_properties(group, schema.labels.get(group, []))
@@ -121,6 +150,9 @@ def extreme(reading: Reading) -> str | None:
     links = [(p, q) for p in schema.touching(group) if p.start != p.end
              and (other(p, group) in labels or len(labels) == 1)
              for q in reading.asked_properties("", p.props) if f"{p.type}.{q}" in schema.numbers]
+    if not links and len(set(labels)) == 1:     # "the oldest club": the property that dates it
+        prop = dating(reading, group)
+        return _extreme_property(reading, group, prop, pick) if prop else None
     if len(links) != 1:
         return None
     p, prop = links[0]

@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from course.llm.offline.aggregates import (average, common, count, extreme, most, per_group,
+from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
                                            ranking, total)
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import conditions, filters
@@ -324,6 +324,7 @@ INTENTS: tuple[Intent, ...] = (
     ("learning path", "path", path),
     ("next topics", "next", next_topics),
     ("count per group", "each", per_group),
+    ("in order", "order", in_order),
     ("first / last", None, extreme),
     ("most / fewest", "most", most),
     ("most / fewest", "least", most),
