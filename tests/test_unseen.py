@@ -661,7 +661,8 @@ def test_not_with_a_value_in_a_multi_part_question(college_db, learner):
 
 
 def test_not_elsewhere_is_still_refused(chat):
-    assert chat.answer("Which students are not in any club?").status == "out_of_scope"
+    # ("Which students are not in any club?" is answered now: nodes with no link of a kind)
+    assert chat.answer("Which students do not study DBMS?").status == "out_of_scope"
 
 
 @pytest.mark.parametrize("question", ["Is the Attendance Tracker done?",
@@ -778,6 +779,17 @@ def test_a_prerequisite_in_other_words(college_db, chat, question, reference):
 ], ids=["average-per-subject", "count-without-note", "hinglish-count-without-note"])
 def test_an_aggregate_said_in_other_words(college_db, chat, question, reference):
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_total_per_node_is_not_one_sum(chat):
+    """"The total credits per subject" is each subject's own: never the sum over all."""
+    result = chat.answer("What is the total credits per subject?")
+    assert [15] not in [[v for v in row if isinstance(v, (int, float))] for row in result.rows]
+
+
+def test_no_link_with_a_filter_it_would_drop_is_refused(chat):
+    """A "no club" question that also names a branch is not answered without the branch."""
+    assert chat.answer("Which students in CSE have no club?").status == "out_of_scope"
 
 
 # --- a role that is a value of a link's property ------------------------------------------------

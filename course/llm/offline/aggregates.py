@@ -307,6 +307,14 @@ def top_rows(reading: Reading, pattern: str, prop: str, scale: list[str], shown:
             f"RETURN {shown}, r.{prop} AS {prop}")
 
 
+def _per_itself(reading: Reading, label: str) -> bool:
+    """"The average number of credits per subject": "per" names the label whose number is
+    averaged (one value each), not a group to average in."""
+    groups = re.findall(reading.lexicon.cues.get("group_by", r"(?!)"), reading.text)
+    return bool(groups) and all(g[0] == "per" and re.fullmatch(reading.lexicon.label(label), g[-1])
+                                for g in groups)
+
+
 def average(reading: Reading) -> str | None:
     """The average of a number property over the asked nodes: "the average year of students",
     "average credits of the subjects Aarav studies". One label, one number property asked."""
@@ -320,11 +328,9 @@ def total(reading: Reading) -> str | None:
 
 
 def _of_numbers(reading: Reading, function: str, name: str) -> str | None:
-    if reading.has("each"):
-        return None
     targets = reading.targets()
     label = next((t for t in targets if all(t != e.label for e in reading.entities)), None)
-    if label is None:
+    if label is None or (reading.has("each") and not (function == "avg" and _per_itself(reading, label))):
         return None
     numeric = [p for p in reading.asked_properties(label, reading.schema.labels.get(label, []))
                if f"{label}.{p}" in reading.schema.numbers]

@@ -18,6 +18,7 @@ import logging
 import re
 from typing import Sequence
 
+from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
@@ -101,6 +102,11 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         return "unknown attribute", SENTINEL_QUERY
     if reading.has("negation"):       # "not finished": the other values; any other "not": refused
         reading = negated(reading) or reading
+    if reading.has("negation") and not reading.has("opinion"):   # "no note", "not in any club"
+        lacking = absent_link(reading)
+        if lacking and valid(lacking, prompt.schema) and not unknown_words(reading) \
+                and unused(reading, lacking) is None:
+            return "without a link", lacking
     if reading.has("negation") or reading.has("opinion"):
         return "not supported (negation or opinion)", SENTINEL_QUERY
     unknown = unknown_words(reading)
