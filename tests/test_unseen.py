@@ -759,9 +759,12 @@ def test_an_age_word_with_no_dating_property_is_still_refused(chat):
      "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
     ("Computer Networks se pehle kaunsa subject karna hoga?",
      "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
+    ("Computer Networks se pehle kaunsa subject padhna padega?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
     ("Which topic can I move on to once I've learned Threads?",
      "MATCH (:Concept {name: 'Threads'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
-], ids=["complete-before-beginning", "hinglish-karna-hoga", "move-on-once-learned"])
+], ids=["complete-before-beginning", "hinglish-karna-hoga", "hinglish-padhna-padega",
+        "move-on-once-learned"])
 def test_a_prerequisite_in_other_words(college_db, chat, question, reference):
     assert rows_of(college_db, reference)
     assert_answered_with(chat.answer(question), college_db, reference)
