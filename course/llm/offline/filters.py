@@ -85,10 +85,11 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
         elif loose and v.lower() not in lex.common and ((plain and (cue or len(v) >= 3))
                                                          or beside):
             found.append(v)
-        elif any(re.search(word, reading.text) and re.search(means, v.lower())
-                 for word, means in lex.value_means.get(prop, [])):
-            found.append(v)
-    return found
+    if found:       # "runs the club as secretary": the value named, not what "runs" may mean
+        return found
+    return [v for v in dict.fromkeys(values) if isinstance(v, str) and any(
+        re.search(word, reading.text) and re.search(means, v.lower())
+        for word, means in lex.value_means.get(prop, []))]
 
 
 def filters(reading: Reading, key: str, var: str) -> list[str]:

@@ -172,6 +172,7 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
             case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
                 "'s" if _kind_of(bare, nxt) == "possessive" else ""
             out.append(third + case + tail)
+            third = None    # named once: a later "her" points at the name, as a pronoun
         else:
             out.append(word)
     return " ".join(out)
