@@ -151,7 +151,7 @@ def test_out_of_scope_questions_get_the_sentinel(agent, question):
 
 
 @pytest.mark.parametrize("question", [
-    "Who is the team lead of the Library Management System?",   # the prompt lists no project roles
+    "Who leads the Campus Chatbot?",   # the prompt lists no project roles: "leads" names none
     "Which students are friends of friends of friends of Aarav?",  # more hops than the rules count
 ])
 def test_a_word_the_query_would_drop_gives_the_sentinel(agent, question):
@@ -167,7 +167,8 @@ def test_a_role_is_a_filter_once_the_prompt_lists_it(system):
                                       mentions=[mention("library management system", "Project",
                                                         "Library Management System")])
     assert "r0.role = 'Team Lead'" in OfflineLLM().generate(user, system=listed)
-    assert OfflineLLM().generate(user, system=system) == prompts.SENTINEL_QUERY
+    # unlisted, the words of the value are looked for in the property's text
+    assert "toLower(r0.role) CONTAINS 'team lead'" in OfflineLLM().generate(user, system=system)
 
 
 @pytest.mark.parametrize("question", [

@@ -80,7 +80,7 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
         note(m, bool(loops & used.types) or bool(re.match(r"\s+\d", text[m.end():]) and used.ops))
     for prop, regex in lex.value_words.items():          # "team lead": a value of `prop`
         for m in re.finditer(regex, text):
-            note(m, bool(re.search(rf"\.{prop} (=|IN)", used.literals)))
+            note(m, bool(re.search(rf"\.{prop}\)? (=|IN|CONTAINS)", used.literals)))
     # a word used in any meaning (any match overlapping it) is used: "needed for" the skills
     return [(word, ok or any(o and a < end and start < b for a, b, _, o in meanings))
             for start, end, word, ok in sorted(meanings)]
@@ -96,7 +96,7 @@ def unused(reading: Reading, query: str) -> str | None:
     for key in [*reading.schema.values, *reading.schema.scales]:
         prop = key.split(".")[1]
         for value in filter_values(reading, key):   # or the same property of another link
-            if lit(value) not in used.literals and not re.search(rf"\.{prop} (=|IN)", used.literals) \
+            if lit(value) not in used.literals and not re.search(rf"\.{prop}\)? (=|IN|CONTAINS)", used.literals) \
                     and prop not in answering:      # "Is X finished?": its status answers it
                 return str(value)
     for value, op in numbers(reading):

@@ -101,6 +101,8 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
     found = filter_values(reading, key)
     conds = [f"{var}.{prop} = {lit(found[0])}" if len(found) == 1
              else f"{var}.{prop} IN [{', '.join(map(lit, found))}]"] if found else []
+    if not found and key not in reading.schema.values:
+        conds = unlisted(reading, key, var)
     if found and prop == reading.negated:      # "not finished": every other value
         conds = [f"{var}.{prop} <> {lit(found[0])}" if len(found) == 1
                  else f"NOT {var}.{prop} IN [{', '.join(map(lit, found))}]"]
@@ -112,6 +114,18 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
                   [f"{var}.{prop} IN [{', '.join(map(str, equal))}]"] if equal else [])
         conds += [f"{var}.{prop} {op} {v}" for v, op in pairs if op != "="]
     return conds
+
+
+def unlisted(reading: Reading, key: str, var: str) -> list[str]:
+    """A value the schema does not list, named in the words of its values ("the team lead" of
+    a project): the property holds those words. A word that only means a value ("leads") is
+    no value's text, and gives no filter."""
+    lex, prop = reading.lexicon, key.split(".")[1]
+    m = re.search(lex.value_words.get(prop, r"(?!)"), reading.text)
+    if m is None or key in reading.schema.numbers or any(
+            re.fullmatch(word, m[0]) for word, _ in lex.value_means.get(prop, [])):
+        return []
+    return [f"toLower({var}.{prop}) CONTAINS {lit(m[0])}"]
 
 
 def node_filters(reading: Reading, label: str) -> list[str]:
