@@ -817,3 +817,28 @@ def test_what_role_after_a_profile_asks_for_the_role(college_db, learner):
                  "RETURN c.name, m.role")
     assert result.status == "answered", result.answer
     assert same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+# --- multi-part halves: "if so", "among", a pronoun no one was named for ------------------------
+
+@pytest.mark.parametrize("question, second", [
+    ("Did anyone get an A+ in a subject? If so, what skills does that student have?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'A+' "
+     "MATCH (s)-[:HAS_SKILL]->(k:Skill) RETURN DISTINCT k.name"),
+    ("Which skill does the Attendance Tracker require, and who among the students knows it?",
+     "MATCH (:Project {name: 'Attendance Tracker'})-[:REQUIRES]->(k:Skill)<-[:HAS_SKILL]-"
+     "(s:Student) RETURN s.name"),
+], ids=["if-so", "among-the-students"])
+def test_a_second_part_in_other_words_is_answered(college_db, learner, question, second):
+    assert rows_of(college_db, second)
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, second)), result.answer
+
+
+def test_who_are_they_after_a_count_is_not_answered_from_a_note(learner):
+    """A count names no one: "who are they?" then has no one to stand for, and a note (which
+    holds no people) must not answer it."""
+    result = learner.answer("How many students are from IT, and who are they?")
+    assert not any(s.tool == "search_notes" and s.found for s in result.sub_questions), \
+        result.answer

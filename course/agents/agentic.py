@@ -43,7 +43,7 @@ from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuest
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
-from course.foundation.language import points_elsewhere, question_key
+from course.foundation.language import asks_who_unnamed, points_elsewhere, question_key
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -176,8 +176,8 @@ class AgenticAgent(Agent):
             run.step("text2cypher", f"{out.llm_calls} call(s) of the notebook-05 agent",
                      Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model,
                      calls=out.llm_calls)
-        if tool == "text2cypher" and out.status == "out_of_scope" and \
-                "search_notes" in {t.name for t in toolbox.specs(without=tried)}:
+        if tool == "text2cypher" and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
+                and "search_notes" in {t.name for t in toolbox.specs(without=tried)}:
             # text2cypher before refusal, then the notes: a note that clears the search's
             # evidence bar answers what no query could (a refusal only when both say no)
             notes = self._run_tool(run, toolbox, "search_notes", {"query": rewritten}, rewritten,

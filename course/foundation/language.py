@@ -132,6 +132,19 @@ def points_elsewhere(question: str) -> bool:
         any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them)
 
 
+def asks_who_unnamed(question: str) -> bool:
+    """Does the question ask for people by a pronoun alone ("who are they?", "who among them
+    has Python?")? A note holds no people: such a question is never answered from the notes.
+
+    >>> asks_who_unnamed("who are they?"), asks_who_unnamed("Who decides which process runs?")
+    (True, False)
+    """
+    words = question_key(question).split()
+    asked = [w for w in words if w in WORDS.question_words]
+    pronouns = WORDS.third_person | WORDS.plural
+    return bool(asked) and asked[0] in WORDS.people and any(w in pronouns for w in words)
+
+
 def introduces_speaker(text: str) -> bool:
     """Does the learner say who they are ("I am Sneha", "main Sneha hoon")? Then "I", "me" and
     "mujhe" in later questions name them.

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from course.foundation.language import depends_on_context, question_key
+from course.foundation.language import asks_who_unnamed, depends_on_context, question_key
 from course.llm.base import ToolCall, ToolSpec
 from course.llm.offline.aggregates import asks_extreme_value
 from course.llm.offline.chain import FOLLOWS, unfollowed_types
@@ -138,6 +138,8 @@ class RuleRouter:
             # text2cypher first ("Who takes Operating Systems?" is a query, whatever a note says).
             notes_first = notes_clear and not mentions
             preferred = (NOTES, FALLBACK) if notes_first else (FALLBACK, NOTES)
+            if asks_who_unnamed(question):      # "who are they?": no note names people
+                preferred = (FALLBACK,)
             fallback = next((name for name in preferred if name in names), None)
             if fallback is None:
                 return None
