@@ -129,21 +129,22 @@ def test_course_eval_prints_the_same_scores_as_evaluate(college_db, reports):
     assert done.stdout.splitlines()[:7] == reports["one"].table().splitlines()[:7]
 
 
-def test_the_shipped_rules_refuse_the_oldest_club_and_a_taught_copy_answers_it(college_db):
-    assert Agent(college_db, OfflineLLM()).answer("Which is the oldest club?").status == "out_of_scope"
-    words = offline.default_lexicon().with_words("cues", "age", ["oldest", "newest", "youngest club"])
+def test_the_shipped_rules_refuse_the_lightest_subject_and_a_taught_copy_answers_it(college_db):
+    question = "Which is the lightest subject?"
+    assert Agent(college_db, OfflineLLM()).answer(question).status == "out_of_scope"
+    words = offline.default_lexicon().with_words("cues", "weight", ["lightest", "heaviest"])
 
-    def oldest(reading):
-        labels = [label for label in reading.targets() if "founded" in reading.schema.labels[label]]
+    def lightest(reading):
+        labels = [label for label in reading.targets() if "credits" in reading.schema.labels[label]]
         if reading.entities or not labels:
             return None
-        order = "DESC" if "newest" in reading.text else "ASC"
-        return (f"MATCH (c:{labels[0]})\nRETURN c.name AS name, c.founded AS founded\n"
-                f"ORDER BY c.founded {order}\nLIMIT 1")
-    intents = [*offline.INTENTS[:2], ("oldest / newest", "age", oldest), *offline.INTENTS[2:]]
+        order = "DESC" if "heaviest" in reading.text else "ASC"
+        return (f"MATCH (c:{labels[0]})\nRETURN c.name AS name, c.credits AS credits\n"
+                f"ORDER BY c.credits {order}\nLIMIT 1")
+    intents = [*offline.INTENTS[:2], ("lightest / heaviest", "weight", lightest), *offline.INTENTS[2:]]
     teaching = OfflineLLM(lexicon=words, intents=intents)
-    assert Agent(college_db, teaching).answer("Which is the oldest club?").rows == [["Debate Society", 2012]]
-    assert Agent(college_db, OfflineLLM()).answer("Which is the oldest club?").status == "out_of_scope"
+    assert Agent(college_db, teaching).answer(question).rows == [["Computer Networks", 3]]
+    assert Agent(college_db, OfflineLLM()).answer(question).status == "out_of_scope"
 
 
 def test_a_word_added_to_a_copy_of_the_lexicon_answers_when_payal_joined(college_db):

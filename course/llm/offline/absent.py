@@ -36,7 +36,12 @@ def _link(reading: Reading, asked: str, missing: str) -> Pattern | None:
 def absent_link(reading: Reading) -> str | None:
     """The asked nodes with no link to any node of the label the "no" stands by.
 
-    The question names no node and exactly two labels, the asked one first."""
+    The question names no node and exactly two labels, the asked one first.
+
+    >>> from course import Agent, OfflineLLM
+    >>> Agent(db, OfflineLLM()).answer("How many concepts have no note explaining them?").rows
+    [[5]]
+    """
     labels = reading.targets()
     if reading.entities or len(labels) != 2 or labels[0] == labels[1]:
         return None

@@ -137,7 +137,7 @@ class RuleRouter:
             # best note clears the evidence bar, goes to the notes first; any other question to
             # text2cypher first ("Who takes Operating Systems?" is a query, whatever a note says).
             notes_first = notes_clear and not mentions
-            preferred = (NOTES, FALLBACK) if notes_first else (FALLBACK, NOTES)
+            preferred: tuple[str, ...] = (NOTES, FALLBACK) if notes_first else (FALLBACK, NOTES)
             if asks_who_unnamed(question):      # "who are they?": no note names people
                 preferred = (FALLBACK,)
             fallback = next((name for name in preferred if name in names), None)
