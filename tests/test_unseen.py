@@ -828,7 +828,9 @@ def test_what_role_after_a_profile_asks_for_the_role(college_db, learner):
     ("Which skill does the Attendance Tracker require, and who among the students knows it?",
      "MATCH (:Project {name: 'Attendance Tracker'})-[:REQUIRES]->(k:Skill)<-[:HAS_SKILL]-"
      "(s:Student) RETURN s.name"),
-], ids=["if-so", "among-the-students"])
+    ("Which students are in CSE, and who are they friends with?",    # two 'student' columns
+     "MATCH (s:Student {branch: 'CSE'})-[:FRIENDS_WITH]-(f:Student) RETURN s.name, f.name"),
+], ids=["if-so", "among-the-students", "they-friends-with"])
 def test_a_second_part_in_other_words_is_answered(college_db, learner, question, second):
     assert rows_of(college_db, second)
     result = learner.answer(question)

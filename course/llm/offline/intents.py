@@ -265,9 +265,12 @@ def related(reading: Reading) -> str | None:
     rel_props = _asked_rel_props(reading, target) if len(reading.entities) == 1 else []
     cols += [f"r0.{p} AS {p}" for p in rel_props]
     # a group ("their skills" after "Karan and Rahul"): say whose each row is
-    cols = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(reading.entities)
-            if isinstance(e.value, tuple)] + cols
-    return f"{match}{where(conds)}\nRETURN DISTINCT {', '.join(cols)}"
+    whose = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(reading.entities)
+             if isinstance(e.value, tuple)]
+    if any(w.split(" AS ")[1] == c.split(" AS ")[1] for w in whose for c in cols):
+        # "who are each of §0 and §1 friends with?": two columns of one name cannot be returned
+        whose = [w + "_named" for w in whose]
+    return f"{match}{where(conds)}\nRETURN DISTINCT {', '.join(whose + cols)}"
 
 
 def _asks_for_people(reading: Reading) -> bool:
