@@ -14,6 +14,7 @@ from course.foundation.config import KEY_VARIABLES, _dotenv
 from course.foundation.connection import connect, throwaway_problem
 from course.foundation.dataset import copy_graph, load_college
 from course.foundation.db import version_key
+from course.foundation.versioning import fingerprint
 from course.pipeline import safety
 from course.retrieval.text_layer import text_layer_builder
 
@@ -99,8 +100,14 @@ class SpareCopy:
     Most tests only read their college graph. Making a copy forks the server (some 0.1 s), so
     a copy is handed to the next test when the last one changed nothing: the same nodes,
     relationships, properties and indexes (`content`), no write counted, no key come or gone
-    on the server. Anything else, and the copy is deleted, as before. The process's caches of
-    that graph are emptied either way, so the next test finds it as a fresh copy.
+    on the server. Anything else, and the copy is deleted, as before.
+
+    What the process worked out from a copy handed on (its data version, schema, names,
+    procedures: `versioning.per_version`) is handed on with it: the content is the same, so
+    it is still true, and the next test does not read it all again. It stays only while the
+    version stamped beside the copy is nothing or the one its content has (the template's,
+    worked out once); a copy deleted takes its caches and its version key with it. (No test
+    needs a copy seen as by its first reader: the ones that count commands warm up first.)
 
     Reading the copy whole takes longer than most tests, so it is done only when the server's
     own count of commands shows one since the copy was handed out that could change a graph:
@@ -111,6 +118,7 @@ class SpareCopy:
         self.server, self.template = server, template
         self.kept: tuple[str, str | None] | None = None   # (graph name, its content) when idle
         self.commands: dict[str, int] | None = None       # the server's counts when handed out
+        self.version = fingerprint(server.select(template))   # of every copy handed out
 
     def take(self):
         """(a database on a college copy, the keys the server holds now) for one test."""
@@ -126,15 +134,17 @@ class SpareCopy:
         name, before = self.kept or ("", None)
         self.kept = None
         untouched = self.commands is not None and self._only_reads_since(self.commands)
-        forget_cached(db)
         raw = db.client.connection   # not the course's Database, which a test may have patched
-        writes = raw.execute_command("HGET", version_key(name), "writes")
-        raw.execute_command("DEL", version_key(name))   # a fresh copy has no version key yet
+        writes, stamped = raw.execute_command("HMGET", version_key(name), "writes", "version")
         there = name in db.client.list_graphs()
         if (there and before is not None and int(writes or 0) == 0
                 and self._keys() == keys_before and (untouched or content(db) == before)):
             self.kept = (name, before)
-        elif there:
+            if stamped is None or _text(stamped) == f"0 {self.version}":
+                return                     # its caches and version key are still true
+        forget_cached(db)
+        raw.execute_command("DEL", version_key(name))   # a fresh copy has no version key yet
+        if there and self.kept is None:
             db.client.select_graph(name).delete()
 
     def _commands(self) -> dict[str, int]:
@@ -170,6 +180,10 @@ CONTENT_QUERIES = (
     "RETURN type, label, properties, entitytype ORDER BY type, label, entitytype",
 )
 ROW_LIMIT = 10_000   # the server's RESULTSET_SIZE: a read of that many rows may be cut short
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def content(db) -> str | None:

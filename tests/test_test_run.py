@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from course.foundation.config import PROJECT_ROOT
-from course.foundation.versioning import data_version
+from course.foundation.versioning import data_version, fingerprint
 
 SETTINGS = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
@@ -105,6 +105,42 @@ def test_a_copy_only_read_is_given_back_without_reading_it_whole(_spare_copy):
     third, keys = spare.take()
     assert third.graph_name == first.graph_name
     third.graph.delete()
+
+
+def test_what_was_worked_out_from_a_copy_only_read_goes_with_it_and_is_never_stale(_spare_copy):
+    """The next test of a copy only read finds its names kept (one command: the version), a
+    version stamped that is not the content's is dropped with what was kept under it, and a
+    write through the course hands no cache on: the next test's linking sees the graph as
+    loaded."""
+    from test_server_commands import commands_of
+
+    from course.foundation.db import version_key
+    from course.foundation.versioning import per_version
+    from course.pipeline.linking import link_entities, name_index
+
+    spare = type(_spare_copy)(_spare_copy.server, _spare_copy.template)
+    first, keys = spare.take()
+    names = name_index(first).warm()
+    spare.give_back(first, keys)
+    again, keys = spare.take()
+    assert again.graph_name == first.graph_name
+    sent = commands_of(again, lambda: name_index(again))
+    assert name_index(again) is names and sum(sent.values()) == 1, sent   # kept: not read again
+    again.command("HSET", version_key(again.graph_name), "version", "0 not-its-content")
+    per_version(again, "names", lambda: "stale")
+    spare.give_back(again, keys)
+    third, keys = spare.take()
+    assert third.graph_name == first.graph_name                          # the content is the same
+    assert data_version(third) == fingerprint(third) and name_index(third) is not names
+    assert isinstance(name_index(third), type(names))                    # not what the stamp kept
+    third.query("MATCH (s:Student {name: 'Payal'}) SET s.name = 'Zara'")  # counted
+    assert [m.value for m in link_entities(third, "Who is Zara?")] == ["Zara"]
+    spare.give_back(third, keys)
+    fourth, keys = spare.take()
+    assert fourth.graph_name != first.graph_name
+    assert [m.value for m in link_entities(fourth, "Who is Payal?")] == ["Payal"]
+    assert link_entities(fourth, "Who is Zara?") == []
+    spare.give_back(fourth, keys)
 
 
 def test_an_unmarked_test_that_writes_a_hundred_times_graph_fails_saying_mark_it_slow(empty_db):
