@@ -844,3 +844,17 @@ def test_who_are_they_after_a_count_is_not_answered_from_a_note(learner):
     result = learner.answer("How many students are from IT, and who are they?")
     assert not any(s.tool == "search_notes" and s.found for s in result.sub_questions), \
         result.answer
+
+
+# --- a later part's "they" after a part a note answered ------------------------------------------
+
+@pytest.mark.parametrize("question", [
+    "What is a page fault, and what bugs do I risk when they happen often?",
+    "How does DNS resolve a domain name, and how long do they stay cached?",
+])
+def test_they_after_a_note_answer_is_not_every_note_the_search_ranked(learner, question):
+    """A note answer is one note: the other notes the search ranked below it are not what
+    "they" stands for (it was rewritten as "each of" five concepts, most unrelated)."""
+    result = learner.answer(question)
+    later = [s.rewritten for s in result.sub_questions if s.part == 1]
+    assert later and not any("each of" in text for text in later), later

@@ -209,11 +209,13 @@ class AgenticAgent(Agent):
         """The part's record, with the graph values its rows name (what "she" may stand for)."""
         found = out.found and out.status == "answered"
         source = source_of(tool, out.columns, out.rows, out.cypher) if found else ""
+        # a note answer is its best note: the notes ranked below it are not what "they" means
+        answered = out.rows[:1] if tool == "search_notes" else out.rows
         return SubQuestion(
             question=part, rewritten=rewritten, tool=tool, arguments=out.arguments,
             rows=out.rows, answer=out.answer, columns=out.columns, cypher=out.cypher,
             status=out.status, error=out.error, found=found, round=round_, part=number,
-            mentions=list(mentions), values=self._values(out.rows) if found else [],
+            mentions=list(mentions), values=self._values(answered) if found else [],
             source=source, parameters=out.parameters)
 
     def _values(self, rows: Sequence[Sequence[Any]]) -> list[tuple[str, Any]]:
