@@ -11,6 +11,16 @@ from course.cli_doors import web_chat
 from test_web_app import client_for, events, of
 
 
+@pytest.fixture
+def no_cached_answers(college_db):
+    """The answer cache empty before the test and after it."""
+    from course.pipeline.answer_cache import AnswerCache
+
+    AnswerCache(college_db).clear()
+    yield
+    AnswerCache(college_db).clear()
+
+
 def test_the_answer_cache_keeps_each_agents_answers_apart(college_db):
     events(client_for(web_chat(college_db, agent="pipeline")), "Who is Payal?")   # cached
     for agent in ("tools", "agentic"):
@@ -298,44 +308,34 @@ def _strip_cache_note(answer: str) -> str:
 
 
 @pytest.mark.parametrize("agent", ["pipeline", "tools", "agentic"])
-def test_sessions_with_different_conversations_share_a_stand_alone_answer(college_db, agent):
-    from course.pipeline.answer_cache import AnswerCache
-
-    AnswerCache(college_db).clear()
+def test_sessions_with_different_conversations_share_a_stand_alone_answer(college_db, agent,
+                                                                          no_cached_answers):
     chat = web_chat(college_db, agent=agent)
     first, second = client_for(chat), client_for(chat)
-    try:
-        assert of(events(first, "Who is Rahul?"), "answer")       # two different conversations
-        assert of(events(second, "Who is Sneha?"), "answer")
-        computed, = of(events(first, "Who should I learn ML from?"), "answer")
-        shared, = of(events(second, "Who should I learn ML from?"), "answer")
-        assert computed["status"] == "answered" and computed["provider"] != "answer cache"
-        assert (shared["provider"], shared["from_memory"], shared["llm_calls"]) == \
-            ("answer cache", True, 0)
-        assert _strip_cache_note(shared["answer"]) == computed["answer"]
-        assert shared["rows"] == computed["rows"] and shared["rows"][0][0] == "Rahul"
-    finally:
-        AnswerCache(college_db).clear()
+    assert of(events(first, "Who is Rahul?"), "answer")       # two different conversations
+    assert of(events(second, "Who is Sneha?"), "answer")
+    computed, = of(events(first, "Who should I learn ML from?"), "answer")
+    shared, = of(events(second, "Who should I learn ML from?"), "answer")
+    assert computed["status"] == "answered" and computed["provider"] != "answer cache"
+    assert (shared["provider"], shared["from_memory"], shared["llm_calls"]) == \
+        ("answer cache", True, 0)
+    assert _strip_cache_note(shared["answer"]) == computed["answer"]
+    assert shared["rows"] == computed["rows"] and shared["rows"][0][0] == "Rahul"
 
 
 @pytest.mark.parametrize("agent", ["pipeline", "tools", "agentic"])
-def test_a_follow_up_still_resolves_in_its_own_conversation_and_is_not_shared(college_db, agent):
-    from course.pipeline.answer_cache import AnswerCache
-
-    AnswerCache(college_db).clear()
+def test_a_follow_up_still_resolves_in_its_own_conversation_and_is_not_shared(college_db, agent,
+                                                                             no_cached_answers):
     chat = web_chat(college_db, agent=agent)
     rahul, sneha = client_for(chat), client_for(chat)
-    try:
-        assert of(events(rahul, "Who is Rahul?"), "answer")
-        assert of(events(sneha, "Who is Sneha?"), "answer")
-        his, = of(events(rahul, "What project does he work on?"), "answer")
-        hers, = of(events(sneha, "What project does she work on?"), "answer")
-        again, = of(events(sneha, "What project does he work on?"), "answer")   # Rahul's words
-        assert his["status"] == hers["status"] == "answered"
-        assert "Campus Chatbot" in his["answer"] and "Attendance Tracker" in hers["answer"]
-        assert again["provider"] != "answer cache" and "Campus Chatbot" not in again["answer"]
-    finally:
-        AnswerCache(college_db).clear()
+    assert of(events(rahul, "Who is Rahul?"), "answer")
+    assert of(events(sneha, "Who is Sneha?"), "answer")
+    his, = of(events(rahul, "What project does he work on?"), "answer")
+    hers, = of(events(sneha, "What project does she work on?"), "answer")
+    again, = of(events(sneha, "What project does he work on?"), "answer")   # Rahul's words
+    assert his["status"] == hers["status"] == "answered"
+    assert "Campus Chatbot" in his["answer"] and "Attendance Tracker" in hers["answer"]
+    assert again["provider"] != "answer cache" and "Campus Chatbot" not in again["answer"]
 
 
 def test_a_stand_alone_questions_prompt_is_the_same_after_any_conversation(college_db):
