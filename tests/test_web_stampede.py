@@ -10,6 +10,17 @@ import pytest
 from course.cli_doors import web_chat
 from test_web_app import client_for, events, of
 
+def at_once(ask, count: int) -> None:
+    """Call ask(0) ... ask(count - 1), each in a thread of its own, all at once."""
+    import threading
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+
 
 @pytest.fixture
 def no_cached_answers(college_db):
@@ -178,7 +189,6 @@ def test_a_group_write_hands_each_writer_its_own_outcome():
 
 
 def test_a_room_asking_the_same_first_question_at_once_gets_one_answer_computed(college_db):
-    import threading
     import time
 
     from course.foundation.versioning import data_version
@@ -212,11 +222,7 @@ def test_a_room_asking_the_same_first_question_at_once_gets_one_answer_computed(
         results[i] = agents[i].answer("Who is Payal?")
 
     try:
-        threads = [threading.Thread(target=ask, args=(i,)) for i in range(room)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(60)
+        at_once(ask, room)
         assert len(calls) == 2                       # one query written, one answer written
         assert all(r.status == "answered" and r.rows[0][0] == "Payal" for r in results)
         assert sorted(r.provider for r in results) == ["Offline"] + ["answer cache"] * (room - 1)
@@ -369,7 +375,6 @@ def test_a_stand_alone_questions_prompt_is_the_same_after_any_conversation(colle
 
 
 def test_a_room_with_different_conversations_computes_a_stand_alone_question_once(college_db):
-    import threading
     import time
 
     from course.foundation.versioning import data_version
@@ -407,11 +412,7 @@ def test_a_room_with_different_conversations_computes_a_stand_alone_question_onc
         results[i] = agents[i].answer(question)
 
     try:
-        threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(agents))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(60)
+        at_once(ask, len(agents))
         assert len(calls) == 2                       # one query written, one answer written
         assert all(r.status == "answered" and r.rows[0][0] == "Payal" for r in results)
         assert sorted(r.provider for r in results) == ["Offline"] + ["answer cache"] * 3
