@@ -159,7 +159,8 @@ class Database:
                 pipe.execute_command(*args)
             return pipe.execute()
 
-        return self._call(run, "; ".join(" ".join(map(str, args)) for args in commands), None)
+        # Named by each command's first two words: a RESTORE's payload can be megabytes.
+        return self._call(run, "; ".join(" ".join(map(str, args[:2])) for args in commands), None)
 
     def run(self, cypher: str, params: dict[str, Any] | None = None, *,
             timeout_ms: int = DEFAULT_TIMEOUT_MS, max_rows: int = DEFAULT_MAX_ROWS) -> Rows:
@@ -194,9 +195,14 @@ class Database:
         return ServerLock(self.client.connection, LOCK_PREFIX + name, timeout_s=timeout_s)
 
     def command(self, *args: Any) -> Any:
-        """A raw command (GRAPH.COPY, RENAME, ...) with the same error handling as a query."""
+        """A raw command (RENAME, GRAPH.DELETE, ...) with the same error handling as a query."""
         return self._call(lambda _cypher, _params: self.client.connection.execute_command(*args),
                           " ".join(map(str, args)), None)
+
+    def dump(self, key: str) -> bytes | None:
+        """A key's value in Redis's own serialized form (DUMP), as bytes; None if no such key."""
+        return self._call(lambda _cypher, _params: self.client.connection.dump(key),
+                          f"DUMP {key}", None)
 
     def counts(self) -> dict[str, int]:
         """Nodes and relationships of the course graph (the text layer is not counted)."""
