@@ -99,78 +99,8 @@ def test_an_emptied_graph_is_loaded_again(college_db):
     assert college_db.counts() == {"nodes": 75, "relationships": 132}
 
 
-def _forks(db) -> int:
-    return db.command("INFO", "stats")["total_forks"]
-
-
-def test_a_copy_forks_nothing_and_is_the_whole_graph(college_db):
-    """FalkorDB's GRAPH.COPY forks the server, and the child can hang for good on a lock that a
-    query running at that moment held (a CI run's setup waited 80 s for a copy that never
-    came; three reader threads and 1,500 copies hung one in two runs here). A copy is DUMP and
-    RESTORE instead: no fork, and the same graph, indexes and name."""
-    target = college_db.graph_name + "_copied"
-    forks = _forks(college_db)
-    copy_graph(college_db, college_db.graph_name, target)
-    copied = college_db.select(target)
-    try:
-        assert _forks(college_db) == forks
-        assert target in college_db.client.list_graphs()       # named as its key, not its source
-        for cypher in ("MATCH (n) RETURN labels(n), properties(n) ORDER BY id(n)",
-                       "MATCH (a)-[r]->(b) RETURN id(a), type(r), properties(r), id(b) ORDER BY id(r)",
-                       "CALL db.indexes() YIELD label, properties, types, status "
-                       "RETURN label, properties, types, status ORDER BY label"):
-            assert copied.run(cypher, max_rows=10**6).rows == college_db.run(cypher, max_rows=10**6).rows
-        found = copied.run("CALL db.idx.fulltext.queryNodes('Student', 'Rahul') YIELD node "
-                           "RETURN node.name").rows
-        assert found == [["Rahul"]]
-        assert college_db.counts() == {"nodes": 75, "relationships": 132}   # the source as it was
-    finally:
-        copied.command("GRAPH.DELETE", target)
-
-
-def test_a_copy_onto_a_graph_is_refused_and_changes_neither(college_db):
-    other = college_db.select(college_db.graph_name + "_other")
-    other.query("CREATE (:Marker {n: 1})")
-    try:
-        keys = set(college_db.command("KEYS", "*"))
-        with pytest.raises(QueryFailed, match="already exists"):
-            copy_graph(college_db, college_db.graph_name, other.graph_name)
-        assert other.run("MATCH (n) RETURN labels(n), n.n").rows == [[["Marker"], 1]]
-        assert set(college_db.command("KEYS", "*")) == keys        # no scratch key left behind
-        assert college_db.counts() == {"nodes": 75, "relationships": 132}
-        assert college_db.graph_name in college_db.client.list_graphs()
-    finally:
-        other.command("GRAPH.DELETE", other.graph_name)
-
-
-def test_a_copy_of_no_graph_says_so(empty_db):
-    with pytest.raises(QueryFailed, match="no graph"):
-        copy_graph(empty_db, "no_such_graph", empty_db.graph_name)
-
-
-class NoDumpMock:
-    """A mock server whose user may not DUMP or RESTORE (a managed server's ACL): GRAPH.COPY."""
-
-    def __init__(self) -> None:
-        self.copies: list[tuple[str, ...]] = []
-
-    def dump(self, key):
-        raise QueryFailed("FalkorDB refused the query: NOPERM User learner has no permissions "
-                          "to run the 'dump' command", server_message="NOPERM ...")
-
-    def command(self, *args):
-        self.copies.append(args)
-
-
-def test_a_server_that_refuses_dump_is_copied_by_graph_copy():
-    db = NoDumpMock()
-    copy_graph(db, "college", "college__staging")
-    assert db.copies == [("GRAPH.COPY", "college", "college__staging")]
-
-
-class ForkingServerMock(NoDumpMock):
-    """A mock database (may not DUMP) whose server is saving in the background for its first
-    `busy` copies."""
+class ForkingServerMock:
+    """A mock database whose server is saving in the background for its first `busy` copies."""
 
     def __init__(self, busy: int, message: str = "GRAPH.COPY failed, could not fork") -> None:
         self.busy, self.message, self.copies = busy, message, []
@@ -206,9 +136,8 @@ def test_a_save_that_never_ends_is_the_servers_sentence(monkeypatch):
     assert 60 <= sum(slept) < 62
 
 
-class SlowServerMock(NoDumpMock):
-    """A mock server (may not DUMP) too busy to answer the copy in time, which makes it `late`
-    checks later."""
+class SlowServerMock:
+    """A mock server too busy to answer the copy in time, which makes it `late` checks later."""
 
     def __init__(self, late: int | None) -> None:
         self.late, self.graphs = late, ["college"]

@@ -54,6 +54,35 @@ def test_mypy_runs_from_the_projects_own_cache_which_git_ignores():
     assert ".mypy_cache/" in (PROJECT_ROOT / ".gitignore").read_text(encoding="utf-8").split()
 
 
+# --- the test server: a fork of it can hang a test's setup ----------------------------------
+
+def test_the_test_server_saves_nothing_in_the_background(_shared_server):
+    """A background save or append-only rewrite forks the server; a throw-away one needs neither."""
+    assert _shared_server.command("CONFIG", "GET", "appendonly") == {"appendonly": "no"}
+    assert _shared_server.command("CONFIG", "GET", "save") == {"save": ""}
+
+
+def test_a_college_copy_forks_nothing_and_is_the_whole_template(_spare_copy):
+    """A CI run's setup waited 80 s for a GRAPH.COPY (a fork) that never came: the copies are
+    made by DUMP and RESTORE, the same graph, indexes and name, without a fork."""
+    spare = type(_spare_copy)(_spare_copy.server, _spare_copy.template)   # one of this test's own
+    forks = spare.server.command("INFO", "stats")["total_forks"]
+    db, keys = spare.take()
+    try:
+        assert spare.server.command("INFO", "stats")["total_forks"] == forks
+        assert db.graph_name in db.client.list_graphs()          # named as its key in FalkorDB
+        template = spare.server.select(spare.template)
+        assert fingerprint(db) == fingerprint(template)
+        indexes = ("CALL db.indexes() YIELD label, properties, types, status "
+                   "RETURN label, properties, types, status ORDER BY label")
+        assert db.run(indexes).rows == template.run(indexes).rows
+        assert db.run("CALL db.idx.fulltext.queryNodes('Student', 'Rahul') YIELD node "
+                      "RETURN node.name").rows == [["Rahul"]]
+        assert not [key for key in db.command("KEYS", "*") if key.endswith(":restoring")]
+    finally:
+        db.graph.delete()
+
+
 # --- the quick loop: a college copy per test only when the last one changed it -------------
 
 def test_a_copy_read_unchanged_goes_to_the_next_test_and_a_changed_one_is_deleted(_spare_copy):

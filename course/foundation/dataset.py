@@ -221,39 +221,18 @@ def staging_name(graph_name: str) -> str:
 
 
 def copy_graph(db: Database, source: str, target: str, *, wait_s: float = 60.0) -> None:
-    """Copy graph `source` to `target` (which must not exist), indexes and all, without a fork.
+    """GRAPH.COPY `source` to `target` (which must not exist), waiting out a background save.
 
-    FalkorDB's own GRAPH.COPY forks the server, and the forked child can hang for good on a
-    lock that a query running at that moment held: the copy never comes, and the server forks
-    no more (no background save either). So the graph is copied as Redis copies any key:
-    DUMP it, then, in one transaction, RESTORE it under a scratch key and rename that to
-    `target` (the rename also gives the graph its new name inside FalkorDB). It runs on the
-    server's main thread: at 100 times the college data, about 0.1 s. A server whose user
-    may not DUMP or RESTORE (a managed server's ACL) is asked for GRAPH.COPY instead.
-    """
-    try:
-        payload = db.dump(source)
-    except QueryFailed as exc:
-        if not exc.server_message.startswith(("NOPERM", "unknown command", "ERR unknown command")):
-            raise
-        _graph_copy(db, source, target, wait_s=wait_s)
-        return
-    if payload is None:
-        raise QueryFailed(f"There is no graph {source!r} to copy.")
-    scratch = f"{target}:restoring"
-    _, _, renamed, _ = db.transaction(("DEL", scratch), ("RESTORE", scratch, 0, payload),
-                                      ("RENAMENX", scratch, target), ("DEL", scratch))
-    if not renamed:
-        raise QueryFailed(f"The graph {target!r} already exists: it was not copied over.")
+    FalkorDB copies a graph in a forked process, and the server cannot fork while it is already
+    saving in the background (rewriting its append-only file): "could not fork". That lasts
+    moments on an idle machine and many seconds on a busy one, so the copy is tried again,
+    less often as time goes on, for up to `wait_s` seconds.
 
-
-def _graph_copy(db: Database, source: str, target: str, *, wait_s: float) -> None:
-    """GRAPH.COPY `source` to `target`, waiting out a background save.
-
-    The server cannot fork while it is already saving in the background (rewriting its
-    append-only file): "could not fork". That lasts moments on an idle machine and many
-    seconds on a busy one, so the copy is tried again, less often as time goes on, for up to
-    `wait_s` seconds.
+    The fork is FalkorDB's weak spot under reads: in FalkorDB 4.22 a copy made while queries
+    read the same graph can hang for good (the child waits on a lock a reader held at the
+    fork), and a DUMP/RESTORE copy made then can crash the server; `bench/bench_copy.py`
+    shows both. A learner's graph is rarely read while it is being reloaded, so the loader
+    keeps GRAPH.COPY, the one of the two that loses nothing when it fails.
     """
     waited, pause = 0.0, 0.05
     while True:

@@ -195,14 +195,9 @@ class Database:
         return ServerLock(self.client.connection, LOCK_PREFIX + name, timeout_s=timeout_s)
 
     def command(self, *args: Any) -> Any:
-        """A raw command (RENAME, GRAPH.DELETE, ...) with the same error handling as a query."""
+        """A raw command (GRAPH.COPY, RENAME, ...) with the same error handling as a query."""
         return self._call(lambda _cypher, _params: self.client.connection.execute_command(*args),
                           " ".join(map(str, args)), None)
-
-    def dump(self, key: str) -> bytes | None:
-        """A key's value in Redis's own serialized form (DUMP), as bytes; None if no such key."""
-        return self._call(lambda _cypher, _params: self.client.connection.dump(key),
-                          f"DUMP {key}", None)
 
     def counts(self) -> dict[str, int]:
         """Nodes and relationships of the course graph (the text layer is not counted)."""

@@ -5,7 +5,7 @@ into the graph (the CSV loader is the other writer, of the course's own data). W
 writes is a `Diff` that was shown first; the Cypher is its own, with every value a
 parameter, and labels and types only from the schema. A model's text is never Cypher.
 
-- **Whole or not at all**: the graph is copied (`copy_graph`) into a scratch graph, the diff
+- **Whole or not at all**: the graph is copied (GRAPH.COPY) into a scratch graph, the diff
   written there, and the copy swapped in with the loader's atomic RENAME; a failure on the
   way deletes the copy and leaves the graph as it was. The swap counts the write beside the
   graph, so the data version changes and every cache and name index notices.
