@@ -33,3 +33,34 @@ def test_the_keys_look_stats_each_place_of_dotenv_once(tmp_path, monkeypatch):
     looked.clear()
     configured_secrets()
     assert len(looked) == 2 and looked[0] == str(tmp_path / ".env")
+
+
+def test_the_page_is_read_from_disk_once_while_it_is_unchanged(college_db, monkeypatch):
+    """Every browser opens the page first: a room, forty at once. Its bytes are kept, and read
+    again only when the file has changed."""
+    import builtins
+
+    from starlette.testclient import TestClient
+
+    from course.cli_doors import web_chat
+    from course.ui.web.access import Gate
+    from course.ui.web.app import STATIC, create_app
+
+    page = STATIC / "index.html"
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def counted(file, *args, **kwargs):
+        if os.fspath(file) == os.fspath(page):
+            opened.append("page")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counted)
+    client = TestClient(create_app(web_chat(college_db), Gate(None, 8000)),
+                        base_url="http://127.0.0.1:8000")
+    bodies = [client.get("/") for _ in range(3)]
+    assert all(b.status_code == 200 and b.content == page.read_bytes() for b in bodies)
+    assert bodies[0].headers["content-type"].startswith("text/html")
+    assert bodies[0].headers["cache-control"] == "no-store"
+    assert "course_session" in bodies[0].cookies
+    assert len(opened) == 1          # (the test's own reads are Path.read_bytes: not counted)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +23,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -48,6 +49,23 @@ UNEXPECTED = ("Something unexpected went wrong on the server (its console has th
               "Ask again, or start a New chat.")
 log = logging.getLogger("course.serve")
 Tell = Callable[[dict[str, Any] | None], None]
+
+
+class PageFile:
+    """The page's bytes, read again only when the file has changed (its time or size): every
+    browser opens the page first, a room forty at once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._kept: tuple[tuple[int, int], bytes] | None = None
+
+    def read(self) -> bytes:
+        found = os.stat(self.path)
+        stamp, kept = (found.st_mtime_ns, found.st_size), self._kept
+        if kept is None or kept[0] != stamp:
+            with open(self.path, "rb") as file:
+                kept = self._kept = (stamp, file.read())
+        return kept[1]
 
 
 class Chat:
@@ -196,8 +214,11 @@ def create_app(chat: Chat | None, gate: Gate | None) -> Starlette:
         found = request.cookies.get(SESSION_COOKIE)
         return found if valid_session_id(found) else None
 
+    page_file = PageFile(STATIC / "index.html")
+
     async def page(request: Request) -> Response:
-        response = FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        response = Response(page_file.read(), media_type="text/html",
+                            headers={"Cache-Control": "no-store"})
         return response if session_of(request) else _session_cookie(response, new_session_id())
 
     async def ask(request: Request) -> Response:
