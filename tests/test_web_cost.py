@@ -64,3 +64,32 @@ def test_the_page_is_read_from_disk_once_while_it_is_unchanged(college_db, monke
     assert bodies[0].headers["cache-control"] == "no-store"
     assert "course_session" in bodies[0].cookies
     assert len(opened) == 1          # (the test's own reads are Path.read_bytes: not counted)
+
+
+def test_a_stream_is_written_without_a_task_group_per_request(college_db, monkeypatch):
+    """Starlette's StreamingResponse runs each stream beside a listener for the browser leaving,
+    in a task group of their own (anyio: a tenth of the server's time per request in a room).
+    The answer is worked out to its end whether the browser stays or not (its turn is saved);
+    a browser gone only makes its writes go nowhere (uvicorn drops them): no listener needed."""
+    import starlette.responses
+    from starlette.testclient import TestClient
+
+    from course.cli_doors import web_chat
+    from course.ui.web.access import Gate
+    from course.ui.web.app import create_app
+
+    groups: list[int] = []
+    real = starlette.responses.create_collapsing_task_group
+
+    def counted(*args, **kwargs):
+        groups.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(starlette.responses, "create_collapsing_task_group", counted)
+    client = TestClient(create_app(web_chat(college_db), Gate(None, 8000)),
+                        base_url="http://127.0.0.1:8000")
+    client.get("/")
+    response = client.post("/api/ask", json={"question": "Who is Payal?"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith(
+        "text/event-stream")
+    assert '"type": "answer"' in response.text and groups == []

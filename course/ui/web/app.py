@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.versioning import one_version
@@ -49,6 +50,19 @@ UNEXPECTED = ("Something unexpected went wrong on the server (its console has th
               "Ask again, or start a New chat.")
 log = logging.getLogger("course.serve")
 Tell = Callable[[dict[str, Any] | None], None]
+
+
+class EventStream(StreamingResponse):
+    """Server-sent events written as they come, with no listener for the browser leaving.
+
+    Starlette runs a stream beside such a listener, in a task group of their own, per request
+    (a tenth of the server's time in a room). Here the answer is worked out to its end whether
+    the browser stays or not (its turn is saved), and the writes to a browser gone go nowhere
+    (uvicorn drops them), so the stream is simply written.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.stream_response(send)
 
 
 class PageFile:
@@ -229,8 +243,8 @@ def create_app(chat: Chat | None, gate: Gate | None) -> Starlette:
         if question is None:
             return JSONResponse({"error": 'Send {"question": "..."} as JSON.'}, status_code=400)
         address = request.client.host if request.client else None
-        return StreamingResponse(chat.stream(session_id, question, address), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return EventStream(chat.stream(session_id, question, address), media_type="text/event-stream",
+                           headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     def history(request: Request) -> Response:       # a plain function: Starlette runs it in a thread
         session_id = session_of(request)
