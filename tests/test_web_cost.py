@@ -93,3 +93,27 @@ def test_a_stream_is_written_without_a_task_group_per_request(college_db, monkey
     assert response.status_code == 200 and response.headers["content-type"].startswith(
         "text/event-stream")
     assert '"type": "answer"' in response.text and groups == []
+
+
+def test_the_machines_folders_are_worked_out_once_per_home(tmp_path, monkeypatch):
+    """Every shown text is cleared of this machine's folders (the project, the home, Python's,
+    the temp folder): worked out once, and again when HOME changes, not for every text."""
+    from pathlib import Path
+
+    from course.ui.web.access import page_text
+
+    asked: list[int] = []
+    real_home = Path.home
+
+    def counted() -> Path:
+        asked.append(1)
+        return real_home()
+
+    monkeypatch.setenv("HOME", str(tmp_path / "first"))
+    page_text("warm up")
+    monkeypatch.setattr(Path, "home", staticmethod(counted))
+    shown = [page_text(f"see {tmp_path}/first/notes/a{i}.txt and more") for i in range(3)]
+    assert asked == [] and all(str(tmp_path) not in s for s in shown)
+    monkeypatch.setenv("HOME", str(tmp_path / "second"))
+    assert str(tmp_path / "second") not in page_text(f"in {tmp_path}/second/x ok")
+    assert asked == [1]
