@@ -10,9 +10,9 @@ the web app sent for it (the page, and each demo question's stream of events, re
 
 It prints, as bench_serve.py does, one session alone (eight, one after the other) and a
 stampede (SESSIONS at once, back to back): p95 per answer, the stampede's as a ratio to one
-session alone, and the client's CPU per answer. A stampede ratio far above bench_serve's goal
-here says the goal cannot be met on this machine by any server: the client alone takes the
-time. The numbers are from this one run.
+session alone, and the client's CPU per answer. Its stampede p95 is the part of
+bench_serve's that no server can remove on this machine (bench_serve's stampede p95 less this
+is the server's part); the numbers are from this one run.
 """
 from __future__ import annotations
 
