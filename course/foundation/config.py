@@ -9,12 +9,14 @@ Nothing here ever prints a key: `mask()` is the only way a key is shown.
 from __future__ import annotations
 
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import overload
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]   # course/foundation/config.py -> the repository
 
+_PROJECT_DOTENV = str(PROJECT_ROOT / ".env")
 # Every variable the course reads; .env.example lists the same names.
 KEY_VARIABLES = ("GEMINI_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY")
 
@@ -45,13 +47,24 @@ def _dotenv(path: Path) -> dict[str, str]:
 
 
 def dotenv_path() -> Path:
-    """The `.env` in the working directory if there is one, else the project's.
+    """The `.env` in the working directory if there is one, else the project's."""
+    return Path(dotenv_stamp()[0])
 
-    Asked each time a text is shown (`course.llm.errors.configured_secrets`): plain `os`
-    calls, no path objects made when there is no `.env` here.
+
+def dotenv_stamp() -> tuple[str, tuple[int, int] | None]:
+    """`dotenv_path()` as text, and that file's (time, size), None when it is not there.
+
+    Asked each time a text is shown (`course.llm.errors.configured_secrets`): one stat per
+    place looked at, plain `os` calls.
     """
-    here = os.path.join(os.getcwd(), ".env")
-    return Path(here) if os.path.isfile(here) else PROJECT_ROOT / ".env"
+    for place in (os.path.join(os.getcwd(), ".env"), _PROJECT_DOTENV):
+        try:
+            found = os.stat(place)
+        except OSError:
+            continue
+        if stat.S_ISREG(found.st_mode):
+            return place, (found.st_mtime_ns, found.st_size)
+    return _PROJECT_DOTENV, None
 
 
 @overload

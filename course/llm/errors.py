@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from urllib.parse import quote, quote_plus
 
-from course.foundation.config import KEY_VARIABLES, dotenv_path, get_key
+from course.foundation.config import KEY_VARIABLES, dotenv_stamp, get_key
 from course.foundation.errors import CourseError
 
 
@@ -270,12 +270,8 @@ def configured_secrets() -> tuple[str, ...]:
     Every text shown is redacted with them, dozens of times an answer: they are worked out
     again only when the environment's keys or the .env in use (its place, time and size) change.
     """
-    path = dotenv_path()
-    try:
-        stamp: tuple[int, int] | None = (path.stat().st_mtime_ns, path.stat().st_size)
-    except OSError:
-        stamp = None
-    return _secrets(tuple(os.environ.get(name) for name in KEY_VARIABLES), str(path), stamp)
+    path, stamp = dotenv_stamp()
+    return _secrets(tuple(os.environ.get(name) for name in KEY_VARIABLES), path, stamp)
 
 
 @lru_cache(maxsize=16)

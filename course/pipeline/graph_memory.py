@@ -129,13 +129,21 @@ RETURN t.n, t.question, t.cypher, t.result, t.answer, t.status,
        collect(CASE WHEN e IS NULL THEN NULL ELSE [e.label, e.value] END) AS about
 ORDER BY t.n
 """
+# The session first (WITH), found by its index: a match naming the turn's fields would start
+# from every Turn of every session (FalkorDB's plan), a cost growing with all ever asked.
 _FIND_REPEAT = """
-MATCH (:Session {id: $session})-[:HAS_TURN]->(t:Turn)
+MATCH (s:Session {id: $session})
+WITH s
+MATCH (s)-[:HAS_TURN]->(t:Turn)
 WHERE t.norm = $norm AND t.data_version = $version AND t.context_key = $context_key
   AND t.status = 'answered' AND t.from_memory = false AND t.answer IS NOT NULL
 RETURN t.n, t.cypher, t.columns, t.rows, t.answer, t.provider
 ORDER BY t.n DESC LIMIT 1
 """
+
+
+_INDEX_SESSIONS = "CREATE INDEX FOR (s:Session) ON (s.id)"
+_indexed: set[tuple[str, str]] = set()     # (server, memory graph) known to have the index
 
 
 class GraphMemory(ShortTermMemory):
@@ -332,10 +340,25 @@ class GraphMemory(ShortTermMemory):
 
     def _store_turn(self, params: dict[str, Any]) -> int:
         try:
+            self._index_sessions()
             return int(self.store.query(_SAVE_TURN, params).result_set[0][0])
         except redis.RedisError as exc:
             raise DatabaseUnavailable(f"The turn could not be stored ({exc}); check the database "
                                       "with `python -m course info`.") from exc
+
+    def _index_sessions(self) -> None:
+        """Sessions found by their id through an index (made once per graph, under the saving
+        lock): every read and save of a turn starts there, the same cost however many turns the
+        graph holds."""
+        where = (self.db.location, self.store.graph_name)
+        if where in _indexed:
+            return
+        try:
+            self.store.query(_INDEX_SESSIONS)
+        except QueryFailed as exc:
+            if "already indexed" not in exc.server_message:
+                raise
+        _indexed.add(where)
 
     @contextmanager
     def _saving(self) -> Iterator[None]:
@@ -366,4 +389,5 @@ class GraphMemory(ShortTermMemory):
         if name not in db.client.list_graphs():
             return False
         db.select(name).graph.delete()
+        _indexed.discard((db.location, name))     # its index went with it
         return True

@@ -15,12 +15,14 @@ key), and no password in a URL or path of this machine.
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import secrets
 import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from starlette.requests import Request
@@ -71,10 +73,17 @@ def host_allowed(host_header: str | None, port: int) -> bool:
     return is_loopback(name) and int(given_port) == port
 
 
-def _machine_paths() -> list[str]:
-    """Folders of this machine that a message might name: never shown on the page."""
-    places = {str(PROJECT_ROOT), str(Path.home()), sys.prefix, tempfile.gettempdir()}
-    return sorted((p for p in places if len(p) > 1), key=len, reverse=True)
+def _machine_paths() -> tuple[str, ...]:
+    """Folders of this machine that a message might name: never shown on the page.
+
+    Asked for every shown text: worked out again only when HOME or the temp folder changes."""
+    return _folders(os.environ.get("HOME"), tempfile.gettempdir())
+
+
+@lru_cache(maxsize=8)
+def _folders(home: str | None, temp: str) -> tuple[str, ...]:
+    places = {str(PROJECT_ROOT), str(Path.home()), sys.prefix, temp}
+    return tuple(sorted((p for p in places if len(p) > 1), key=len, reverse=True))
 
 
 def page_text(text: object, limit: int | None = None) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,9 +23,10 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.versioning import one_version
@@ -48,6 +50,36 @@ UNEXPECTED = ("Something unexpected went wrong on the server (its console has th
               "Ask again, or start a New chat.")
 log = logging.getLogger("course.serve")
 Tell = Callable[[dict[str, Any] | None], None]
+
+
+class EventStream(StreamingResponse):
+    """Server-sent events written as they come, with no listener for the browser leaving.
+
+    Starlette runs a stream beside such a listener, in a task group of their own, per request
+    (a tenth of the server's time in a room). Here the answer is worked out to its end whether
+    the browser stays or not (its turn is saved), and the writes to a browser gone go nowhere
+    (uvicorn drops them), so the stream is simply written.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.stream_response(send)
+
+
+class PageFile:
+    """The page's bytes, read again only when the file has changed (its time or size): every
+    browser opens the page first, a room forty at once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._kept: tuple[tuple[int, int], bytes] | None = None
+
+    def read(self) -> bytes:
+        found = os.stat(self.path)
+        stamp, kept = (found.st_mtime_ns, found.st_size), self._kept
+        if kept is None or kept[0] != stamp:
+            with open(self.path, "rb") as file:
+                kept = self._kept = (stamp, file.read())
+        return kept[1]
 
 
 class Chat:
@@ -196,8 +228,11 @@ def create_app(chat: Chat | None, gate: Gate | None) -> Starlette:
         found = request.cookies.get(SESSION_COOKIE)
         return found if valid_session_id(found) else None
 
+    page_file = PageFile(STATIC / "index.html")
+
     async def page(request: Request) -> Response:
-        response = FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        response = Response(page_file.read(), media_type="text/html",
+                            headers={"Cache-Control": "no-store"})
         return response if session_of(request) else _session_cookie(response, new_session_id())
 
     async def ask(request: Request) -> Response:
@@ -208,8 +243,8 @@ def create_app(chat: Chat | None, gate: Gate | None) -> Starlette:
         if question is None:
             return JSONResponse({"error": 'Send {"question": "..."} as JSON.'}, status_code=400)
         address = request.client.host if request.client else None
-        return StreamingResponse(chat.stream(session_id, question, address), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return EventStream(chat.stream(session_id, question, address), media_type="text/event-stream",
+                           headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     def history(request: Request) -> Response:       # a plain function: Starlette runs it in a thread
         session_id = session_of(request)
