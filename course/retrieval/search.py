@@ -32,6 +32,7 @@ from typing import Any, Callable, Sequence
 
 from course.agents.agentic_tools import NOTE_HITS, grounded, search_notes
 from course.agents.named_in_notes import note_question
+from course.agents.note_holds import note_holds
 from course.foundation.config import PROJECT_ROOT, get_setting
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput
@@ -276,7 +277,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         columns = ["note", "concept", "score", "text"]
         rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
         if not (mode in SIMILARITY_MODES and clears(hits) and note_question(db, query)):
-            rows = grounded(query, columns, rows)
+            rows = grounded(query, columns, rows)   # then: does it hold what is asked?
+        rows = rows if rows and note_holds(db, query, str(rows[0][0])) else []
         return Rows(columns, rows,
                     cypher=f"// course.retrieval.search.search(query, mode={mode!r}, k={k})")
 
@@ -286,7 +288,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         hits = kept[db.graph_name, query] = search(db, query, mode=mode, k=k)
         best, second = [*hits, Hit("-", None, 0.0, ""), Hit("-", None, 0.0, "")][:2]
         return note_evidence_line(best.note, best.concept, best.score, best.score - second.score,
-                                  mode in SIMILARITY_MODES and clears(hits) and note_question(db, query))
+                                  mode in SIMILARITY_MODES and clears(hits) and note_question(db, query)
+                                  and note_holds(db, query, best.note))
     run.weighs_evidence = True    # type: ignore[attr-defined]
     run.evidence = evidence       # type: ignore[attr-defined]
     return run

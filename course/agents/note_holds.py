@@ -1,0 +1,68 @@
+"""Does the note hold what the question asks for? (issue 23, with the agentic note search)
+
+Introduced in notebook 12, with the agentic agent's note search and its evidence bar.
+A note can be far ahead of every other note because the question names its topic, and still
+not hold the thing asked: "Which port does HTTPS use by default?" finds the note on HTTP, which
+names HTTPS but no port; "What's new in HTTP/3?" finds it too, and it names no version. Two
+general marks of what is asked, read from the question's grammar, not from any topic:
+
+- the kind of thing a "which"/"what" asks for, when a verb follows it ("which port does",
+  "what year was"): the note must use that word (or a form of it), or it cannot say which;
+- a specific name made of letters and digits or a dotted number ("HTTP/2", "IPv6", "1.3"):
+  the note must name it, or it speaks of something else.
+
+Everything else a learner says in their own words is left to the search's score.
+"""
+from __future__ import annotations
+
+import re
+
+from course.foundation.db import Database
+from course.foundation.language import WORDS
+
+# "which port does", "what year was", "which algorithm of X is": the noun before the verb.
+_ASKED_KIND = re.compile(r"\b(?:which|what)\s+([a-z]+)\s+(?:of\s+\w+\s+)?"
+                         r"(?:does|do|did|is|are|was|were|has|have|can|should|will|would)\b")
+# "http/2", "ipv6", "tls1.3" (letters then digits) or "1.2" (a dotted number): a version or an id.
+_SPECIFIC = re.compile(r"(?<![\w/.])(?:[a-z]+/?\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w.]*\w)")
+_STEM = 5   # a word's first letters: "ports" holds "port", "years" holds "year"
+
+
+def asked_for(question: str) -> list[str]:
+    """What the question asks for that a note answering it must name.
+
+    >>> asked_for("Which port does HTTPS use by default?")
+    ['port']
+    >>> asked_for("What's the difference between HTTP/2 and HTTP/3?")
+    ['http/2', 'http/3']
+    >>> asked_for("Why does my laptop crawl when I open many apps?")
+    []
+    """
+    text = " ".join(question.lower().split())
+    kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms]
+    return list(dict.fromkeys(kinds + _SPECIFIC.findall(text)))
+
+
+def holds_what_is_asked(question: str, note_text: str) -> bool:
+    """Does the note's text name everything `asked_for` finds in the question?
+
+    >>> holds_what_is_asked("Which port does DNS use?", "DNS mostly uses UDP on port 53.")
+    True
+    >>> holds_what_is_asked("Which port does HTTPS use?", "HTTPS adds TLS encryption on top.")
+    False
+    """
+    text = " ".join(note_text.lower().split())
+    return all((re.search(rf"(?<![\w/.]){re.escape(term)}(?![\w.]*\w)", text)
+                if _SPECIFIC.fullmatch(term) else re.search(rf"\b{re.escape(term[:_STEM])}", text))
+               for term in asked_for(question))
+
+
+def note_holds(db: Database, question: str, note: str) -> bool:
+    """`holds_what_is_asked` over the whole text of the note with this id (a search hit may
+    be one of its sentences).
+
+    >>> note_holds(db, "Which port does DNS use?", "N23"), note_holds(db, "What's new in HTTP/3?", "N22")
+    (True, False)
+    """
+    found = db.run("MATCH (n:Note {id: $id}) RETURN n.text", {"id": note}).rows
+    return bool(found) and holds_what_is_asked(question, str(found[0][0]))
