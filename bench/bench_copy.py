@@ -109,7 +109,12 @@ def main(copies: int = 1000, readers: int = 3) -> None:
         finally:
             assert db.server is not None
             kill_forked_children(db)
-            db.server.stop()
+            try:
+                db.server.stop()
+            except DatabaseUnavailable as exc:   # a server a fault left stuck: said, then killed
+                print(exc)
+                if (pid := db.server.pid()) is not None:
+                    psutil.Process(pid).kill()
     print(f"{copies} copies of the college graph each way, {readers} readers reading it throughout\n")
     print(f"{'way':30} {'made':>6} {'never came':>11} {'failed':>7} {'crashed':>8} {'median ms':>10}")
     for name, (times, hung, failed, crashed) in results.items():
