@@ -17,7 +17,7 @@ from course.foundation.dataset import load_college
 import course.retrieval.search as searching
 from course.retrieval.search import MODES, search
 
-SETS = ("retrieval", "notes", "notes2", "unseen", "unseen2")
+SETS = ("retrieval", "notes", "notes2", "unseen", "unseen2", "unseen3", "unseen4", "unseen5")
 DEPTH = 10
 WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 

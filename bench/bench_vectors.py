@@ -26,7 +26,7 @@ from course.foundation.connection import connect
 from course.foundation.dataset import load_college
 from course.foundation.db import Database
 from course.retrieval.embeddings import EMBEDDERS, EmbedderUnavailable, make_embedder
-from course.retrieval.search import load_search_questions
+from course.retrieval.search_eval import load_search_questions
 from course.retrieval.text_layer import EF_RUNTIME, build_text_layer, chunk_vectors
 
 TOP = 10

@@ -82,7 +82,7 @@ SHARED: dict[str, dict[str, Any]] = {
                        help="attempts per question, for the pipeline (default 2)"),
     "--agent": dict(choices=("pipeline", "tools", "agentic"), default="pipeline", help=AGENTS),
     "--embedder": dict(default=None, metavar="NAME",
-                       help="bow, wordllama (default) or fastembed: the model the notes' text "
+                       help="bow, wordllama, minilm (default) or fastembed: the model the notes' text "
                             "layer is embedded with (or COURSE_EMBEDDER)"),
 }
 

@@ -8,8 +8,9 @@ from course import Agent, make_llm
 from course.agents.agentic import AgenticAgent
 from course.foundation.dataset import load_college
 from course.retrieval.embeddings import HashedBagOfWords, make_embedder
-from course.retrieval.search import (agent_search, fulltext_search, load_search_questions,
-                                     parent_search, score_search, search, search_with_step_back)
+from course.retrieval.search_eval import load_search_questions, score_search
+from course.retrieval.search import (agent_search, fulltext_search,
+                                     parent_search, search, search_with_step_back)
 from course.retrieval.text_layer import build_text_layer
 
 TEXTS = ["A deadlock needs circular wait.",

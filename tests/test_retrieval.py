@@ -1,6 +1,6 @@
 """Notebook 13: the text layer, the embedders and the search modes, on the real embedded FalkorDB.
 
-The embedders are the real ones (WordLlama's bundled model, the hashed bag of words); the
+The embedders are the real ones (MiniLM's and WordLlama's bundled models, the hashed bag of words); the
 reference answers are computed independently (numpy's exact cosine, hand-made rankings).
 """
 from __future__ import annotations
@@ -21,9 +21,10 @@ from course.pipeline.graph_memory import data_version
 from course.pipeline.schema import introspect
 from course.retrieval.embeddings import (EmbedderUnavailable, FastEmbedEmbedder, HashedBagOfWords,
                                          make_embedder)
+from course.retrieval.search_eval import load_search_questions, score_search
 from course.retrieval.search import (EmbedderMismatch, Hit, fulltext_search, fulltext_terms,
-                                     load_search_questions, parent_search, reciprocal_rank_fusion,
-                                     score_search, search, step_back, vector_search)
+                                     parent_search, reciprocal_rank_fusion,
+                                     search, step_back, vector_search)
 from course.retrieval.text_layer import (build_text_layer, split_into_chunks, stored_embedder,
                                         text_layer_builder, text_layer_counts)
 from course.ui.viz import read_graph
@@ -62,7 +63,7 @@ def test_the_load_command_reports_the_text_layer_beside_75_nodes_and_132_relatio
     notes = empty_db.run("MATCH (n:Note) RETURN n.text", max_rows=100).rows
     expected = sum(len(split_into_chunks(text)) for (text,) in notes)
     assert counts["chunks"] == counts["chunk_links"] == expected > 25
-    assert counts["embedder"] == "wordllama" and counts["dimension"] == 256
+    assert counts["embedder"] == "minilm" and counts["dimension"] == 384
     assert set(counts["labels"]) == {"Student", "Subject", "Club", "Skill", "Project", "Concept", "Note"}
     assert len(counts["types"]) == 10  # PREREQUISITE_FOR joins two label pairs: eleven patterns
 
@@ -77,7 +78,7 @@ def test_every_count_of_the_course_graph_leaves_the_text_layer_out(college_db):
 
 
 def test_the_schema_prompt_leaves_the_chunks_out(college_db):
-    assert stored_embedder(college_db) == "wordllama"  # the text layer is there...
+    assert stored_embedder(college_db) == "minilm"  # the text layer is there...
     prompt = introspect(college_db).render()
     assert "Chunk" not in prompt and "PART_OF" not in prompt and "embedding" not in prompt
     assert "- (:Note)-[:EXPLAINS]->(:Concept)" in prompt
@@ -92,7 +93,7 @@ def test_the_offline_agent_still_answers_with_the_text_layer_loaded(college_db):
 
 def test_building_again_changes_nothing_and_another_embedder_rebuilds(college_db):
     before = chunk_ids(college_db)
-    assert build_text_layer(college_db, make_embedder("wordllama"))["chunks"] == len(before)
+    assert build_text_layer(college_db, make_embedder("minilm"))["chunks"] == len(before)
     assert chunk_ids(college_db) == before           # idempotent: nothing rewritten
     layer = build_text_layer(college_db, make_embedder("bow"))
     assert (layer["embedder"], layer["dimension"]) == ("bow", 512)
@@ -109,14 +110,15 @@ def test_the_builder_writes_only_to_the_graph_it_is_given(college_db):
     other = college_db.select(college_db.graph_name + "_staging")
     try:
         load_college(other, also=text_layer_builder("bow"))
-        assert stored_embedder(other) == "bow" and stored_embedder(college_db) == "wordllama"
+        assert stored_embedder(other) == "bow" and stored_embedder(college_db) == "minilm"
     finally:
         other.graph.delete()
 
 
 # --- embedders ----------------------------------------------------------------------------
 
-def test_wordllama_loads_and_embeds_with_no_network(monkeypatch):
+@pytest.mark.parametrize("name, dimension", [("wordllama", 256), ("minilm", 384)])
+def test_a_bundled_model_loads_and_embeds_with_no_network(monkeypatch, name, dimension):
     from course.retrieval import embeddings
 
     def no_network(*args, **kwargs):
@@ -125,11 +127,11 @@ def test_wordllama_loads_and_embeds_with_no_network(monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", no_network)
     embeddings._make.cache_clear()
     try:
-        model = make_embedder("wordllama")
+        model = make_embedder(name)
         vectors = model.embed(["A deadlock needs circular wait.", "Processes wait for each other forever."])
     finally:
         embeddings._make.cache_clear()
-    assert vectors.shape == (2, 256)
+    assert vectors.shape == (2, dimension)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 
@@ -144,7 +146,7 @@ def test_the_bag_of_words_is_the_same_in_every_process():
 
 
 def test_an_unknown_embedder_is_a_sentence():
-    with pytest.raises(InvalidInput, match="choose one of bow, wordllama, fastembed"):
+    with pytest.raises(InvalidInput, match="choose one of bow, wordllama, minilm, fastembed"):
         make_embedder("word2vec")
 
 
@@ -157,13 +159,13 @@ def test_fastembed_offline_fails_at_once_with_a_sentence(monkeypatch, tmp_path):
         port = s.getsockname()[1]
     with pytest.raises(EmbedderUnavailable, match="cannot be reached") as caught:
         FastEmbedEmbedder(host=("127.0.0.1", port))
-    assert "COURSE_EMBEDDER=wordllama" in str(caught.value)
+    assert "COURSE_EMBEDDER=minilm" in str(caught.value)
 
 
 # --- the modes ------------------------------------------------------------------------------
 
 def test_the_vector_index_is_read_closest_first(college_db):
-    embedder = make_embedder("wordllama")
+    embedder = make_embedder()
     query = "Why do threads need mutexes?"
     ids_text = college_db.run("MATCH (c:Chunk) RETURN c.text", max_rows=1000).rows
     texts = [t for (t,) in ids_text]
@@ -179,7 +181,7 @@ def test_the_vector_index_is_read_closest_first(college_db):
 
 
 def test_parent_mode_dedupes_k_times_4_chunks_into_k_notes(college_db):
-    embedder = make_embedder("wordllama")
+    embedder = make_embedder()
     query = "What do the normal forms remove from a table?"
     chunks = vector_search(college_db, query, k=12, embedder=embedder)
     expected = list(dict.fromkeys(h.note for h in chunks))[:3]
@@ -255,10 +257,10 @@ def test_an_empty_or_overlong_query_is_a_sentence(college_db, query, expected):
 
 
 def test_a_graph_embedded_with_another_model_is_not_queried_with_this_one(college_db, monkeypatch):
-    with pytest.raises(EmbedderMismatch, match="embedded with wordllama, not bow"):
+    with pytest.raises(EmbedderMismatch, match="embedded with minilm, not bow"):
         search(college_db, "paging", embedder="bow")
     monkeypatch.setenv("COURSE_EMBEDDER", "bow")
-    with pytest.raises(EmbedderMismatch, match="--embedder wordllama"):
+    with pytest.raises(EmbedderMismatch, match="--embedder minilm"):
         search(college_db, "paging", mode="fulltext")
 
 
@@ -284,7 +286,7 @@ def test_cli_search_json_is_one_object_per_query_best_first(college_db):
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0 and len(records) == 2
     assert set(records[0]) == {"query", "mode", "embedder", "results"}
-    assert (records[0]["mode"], records[0]["embedder"]) == ("hybrid", "wordllama")   # the default: BEST_MODE
+    assert (records[0]["mode"], records[0]["embedder"]) == ("hybrid", "minilm")   # the default: BEST_MODE
     assert [set(r) for r in records[0]["results"]] == [{"note", "concept", "score", "text"}] * 2
     assert records[0]["results"][0]["note"] == "N17" and records[1]["results"][0]["note"] == "N20"
     scores = [r["score"] for r in records[0]["results"]]
@@ -299,9 +301,9 @@ def test_cli_search_reads_queries_from_standard_input(college_db):
 
 
 @pytest.mark.parametrize("args, env, expected", [
-    (["--embedder", "bow", "paging"], {}, "embedded with wordllama, not bow"),
+    (["--embedder", "bow", "paging"], {}, "embedded with minilm, not bow"),
     (["--embedder", "nope", "paging"], {}, "Unknown embedder"),
-    (["paging"], {"COURSE_EMBEDDER": "bow"}, "embedded with wordllama, not bow"),
+    (["paging"], {"COURSE_EMBEDDER": "bow"}, "embedded with minilm, not bow"),
     (["--k", "0", "paging"], {}, "--k must be"),
 ])
 @pytest.mark.slow

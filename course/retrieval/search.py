@@ -27,13 +27,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from course.agents.agentic_tools import NOTE_HITS, grounded, search_notes
 from course.agents.named_in_notes import note_question
 from course.agents.note_holds import note_holds
-from course.foundation.config import PROJECT_ROOT, get_setting
+from course.foundation.config import get_setting
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.language import WORDS
@@ -44,7 +43,7 @@ from course.llm.offline.roles.words import note_evidence_line
 from course.pipeline.questions import MAX_QUESTION_CHARS, check_question
 from course.pipeline.linking import link_entities
 from course.pipeline.prompts import STEP_BACK_SYSTEM
-from course.retrieval.embeddings import Embedder, chosen_embedder, make_embedder
+from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
@@ -55,7 +54,6 @@ PARENT_POOL = 4   # parent mode: k * 4 chunks become at most k notes
 RRF_K = 60        # reciprocal-rank fusion: 1 / (60 + rank), the usual constant
 HYBRID_POOL = 20  # hybrid: at least this many notes from each half are fused
 KEYWORD_WEIGHT = 0.5   # hybrid: similarity + 0.5 x scaled BM25 (chosen in bench/bench_notes.py)
-EVAL_FILE = PROJECT_ROOT / "data" / "eval" / "retrieval.jsonl"
 
 
 class EmbedderMismatch(CourseError):
@@ -238,8 +236,12 @@ def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAU
 
 AGENT_MODE = BEST_MODE   # its score is a similarity, so a threshold on it means something
 # A note answers when it is this similar to the question and leads the next by this share of
-# its score (bench/bench_evidence.py: calibrated on one split, reported on another).
-NOTE_MIN_SCORE, NOTE_MIN_MARGIN = 0.63, 0.22
+# its score (bench/bench_evidence.py: calibrated on one split, reported on another). Each model
+# has its own bar: their similarities are on different scales. MiniLM ranks the right note first
+# so often that a lead barely matters; WordLlama's needed one. A model never calibrated (bow,
+# fastembed) gets WordLlama's, the stricter.
+NOTE_BARS = {"minilm": (0.61, 0.02), "wordllama": (0.63, 0.22)}
+NOTE_MIN_SCORE, NOTE_MIN_MARGIN = NOTE_BARS[DEFAULT_EMBEDDER]
 SIMILARITY_MODES = ("vector", "parent", "hybrid")   # whose score is (or starts from) 1 - distance
 
 
@@ -249,13 +251,21 @@ def clears(hits: Sequence[Hit], *, min_score: float = NOTE_MIN_SCORE,
 
     >>> clears([Hit("N1", "A", 0.8, ""), Hit("N2", "B", 0.5, "")])
     True
-    >>> clears([Hit("N1", "A", 0.8, ""), Hit("N2", "B", 0.7, "")])   # two notes alike
+    >>> clears([Hit("N1", "A", 0.8, ""), Hit("N2", "B", 0.795, "")])   # two notes alike
+    False
+    >>> clears([Hit("N1", "A", 0.5, ""), Hit("N2", "B", 0.1, "")])   # far ahead, but not close
     False
     """
     if not hits or hits[0].score < min_score:
         return False
     second = next((h.score for h in hits[1:] if h.note != hits[0].note), 0.0)
     return hits[0].score - second >= min_margin * hits[0].score
+
+
+def note_bar(db: Database) -> dict[str, float]:
+    """The evidence bar of the model the graph's notes were embedded with, as `clears` takes it."""
+    score, margin = NOTE_BARS.get(stored_embedder(db) or "", NOTE_BARS["wordllama"])
+    return {"min_score": score, "min_margin": margin}
 
 
 def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Database, str], Rows]:
@@ -276,7 +286,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         hits = kept.pop((db.graph_name, query), None) or search(db, query, mode=mode, k=k)
         columns = ["note", "concept", "score", "text"]
         rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
-        if not (mode in SIMILARITY_MODES and clears(hits) and note_question(db, query)):
+        if not (mode in SIMILARITY_MODES and clears(hits, **note_bar(db))
+                and note_question(db, query)):
             rows = grounded(query, columns, rows)   # then: does it hold what is asked?
         rows = rows if rows and note_holds(db, query, str(rows[0][0])) else []
         return Rows(columns, rows,
@@ -288,7 +299,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         hits = kept[db.graph_name, query] = search(db, query, mode=mode, k=k)
         best, second = [*hits, Hit("-", None, 0.0, ""), Hit("-", None, 0.0, "")][:2]
         return note_evidence_line(best.note, best.concept, best.score, best.score - second.score,
-                                  mode in SIMILARITY_MODES and clears(hits) and note_question(db, query)
+                                  mode in SIMILARITY_MODES and clears(hits, **note_bar(db))
+                                  and note_question(db, query)
                                   and note_holds(db, query, best.note))
     run.weighs_evidence = True    # type: ignore[attr-defined]
     run.evidence = evidence       # type: ignore[attr-defined]
@@ -361,40 +373,3 @@ def search_with_step_back(db: Database, question: str, *, llm: LLM | None = None
                   for h in search(db, broader.broader, mode=mode, k=k, embedder=embedder)
                   if h.note not in seen]
     return broader, direct + background
-
-
-# --- evaluation -------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SearchQuestion:
-    id: str
-    question: str
-    notes: tuple[str, ...]
-
-
-def load_search_questions(path: Path = EVAL_FILE) -> list[SearchQuestion]:
-    """data/eval/retrieval.jsonl: paraphrased questions, each with the notes that answer it."""
-    questions = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                row = json.loads(line)
-                questions.append(SearchQuestion(row["id"], row["question"], tuple(row["notes"])))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise InvalidInput(f"{path.name}, line {number}: not a question with notes ({exc}).") from exc
-    return questions
-
-
-def score_search(db: Database, questions: Sequence[SearchQuestion], *, mode: str,
-                 embedder: str | None = None, depth: int = 10) -> dict[str, Any]:
-    """recall@1, recall@3 and MRR (first right note within `depth`) of one mode."""
-    ranks = []
-    for q in questions:
-        notes = list(dict.fromkeys(h.note for h in search(db, q.question, mode=mode, k=depth,
-                                                          embedder=embedder)))
-        ranks.append(next((i for i, note in enumerate(notes, 1) if note in q.notes), None))
-    n = len(ranks) or 1
-    return {"embedder": stored_embedder(db), "mode": mode, "questions": len(ranks),
-            "recall@1": round(sum(r == 1 for r in ranks) / n, 3),
-            "recall@3": round(sum(r is not None and r <= 3 for r in ranks) / n, 3),
-            "mrr": round(sum(1 / r for r in ranks if r) / n, 3)}

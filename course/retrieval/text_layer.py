@@ -19,7 +19,7 @@ retrieval refuses to query vectors of one model with a question embedded by anot
 ['Paging maps pages of a process to frames of RAM.', 'A TLB caches recent translations of page numbers. It is fast.']
 >>> layer = ensure_text_layer(db)     # built here if the graph has none yet
 >>> layer["embedder"], layer["dimension"], layer["chunk_links"] == layer["chunks"]
-('wordllama', 256, True)
+('minilm', 384, True)
 """
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def ensure_text_layer(db: Database, embedder: str | None = None) -> dict[str, An
     """The text layer's counts, building it first if the graph has none (a search's first use).
 
     The same chunks as `python -m course load` makes: `embedder` (default COURSE_EMBEDDER, else
-    wordllama) is used only when there is nothing yet. One builder at a time per graph.
+    minilm) is used only when there is nothing yet. One builder at a time per graph.
     """
     if stored_embedder(db) is None:
         with loading(db):
@@ -162,7 +162,7 @@ def _ensure_indexes(db: Database, dimension: int) -> None:
 
 
 def text_layer_counts(db: Database) -> dict[str, Any]:
-    """{"chunks": 76, "chunk_links": 76, "embedder": "wordllama", "dimension": 256}."""
+    """{"chunks": 76, "chunk_links": 76, "embedder": "minilm", "dimension": 384}."""
     chunks = db.run(f"MATCH (c:{CHUNK_LABEL}) RETURN count(c)").rows[0][0]
     links = db.run(f"MATCH (:{CHUNK_LABEL})-[r:{CHUNK_LINK}]->(:Note) RETURN count(r)").rows[0][0]
     return {"chunks": chunks, "chunk_links": links, "embedder": stored_embedder(db),
