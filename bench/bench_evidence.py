@@ -10,7 +10,7 @@ it asks for no graph nodes, "Who is the youngest student?", reads as no change t
 and names no graph value its note does not speak of, "What's Sneha's phone number?"). A note
 question whose best note is the right one and that clears is a right answer; one whose best
 note is another note, or a question no note answers, that clears is a wrong one, and a wrong
-answer counts three refusals.
+answer counts five refusals.
 
 Negatives: the out-of-scope questions of every set (not the write requests), and the questions
 the graph answers that name no graph value (the router may send those to the notes first). A
@@ -38,7 +38,10 @@ from course.pipeline.linking import link_entities
 from course.retrieval.search import BEST_MODE, NOTE_MIN_MARGIN, NOTE_MIN_SCORE, search
 
 EVAL = PROJECT_ROOT / "data" / "eval"
-WRONG_COST = 3
+# A wrong answer costs five refusals. At three, MiniLM's calibration chose a bar with almost no
+# lead (0.02 x score), which answered "Can a table already be in third normal form and still need
+# to be split further?" from the 3NF note (BCNF's answers it); the issue asks for no wrong answer.
+WRONG_COST = 5
 CALIBRATION = ("notes", "retrieval", "unseen", "questions", "heldout", "multipart")
 REPORT = ("notes2", "unseen2", "unseen3", "unseen4", "unseen5", "paraphrases", "heldout2",
           "multipart2", "hops")

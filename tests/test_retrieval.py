@@ -421,3 +421,35 @@ def test_a_note_is_evidence_when_similar_enough_and_clearly_ahead(college_db):
     hits = search(college_db, learner, mode=BEST_MODE, k=2)
     assert clears(hits) and hits[0].note == "N20"
     assert not clears(search(college_db, "What is the weather in Delhi?", mode=BEST_MODE, k=2))
+
+
+# Questions in a learner's own words, written for this test before either model was scored on
+# them: the note that explains each, never named. WordLlama's averaged word vectors put the right
+# note first for 8 of the 12; the default model (MiniLM) for 11.
+LEARNER_WORDED = [
+    ("My two background jobs each grabbed one lock and now each waits for the other's lock, "
+     "forever. What's going on?", "N18"),
+    ("Why does my old PC grind to a halt and the hard drive rattle nonstop when I open too many "
+     "programs?", "N20"),
+    ("Who turns a website's name into the number my computer actually connects to?", "N23"),
+    ("Two threads both add one to the same counter and sometimes an increment just vanishes. Why?",
+     "N17"),
+    ("How does a bank make sure money never leaves one account without arriving in the other?",
+     "N08"),
+    ("Why does looking up one row in a huge table get so much faster after adding an index on "
+     "that column?", "N06"),
+    ("Computing the 40th Fibonacci number recursively recalculates the same values millions of "
+     "times. How do I avoid that?", "N15"),
+    ("What's the trick for visiting every node of a network nearest-first, ring by ring?", "N13"),
+    ("My table has a column 'subjects' that holds 'maths, physics'. What rule is that breaking?",
+     "N02"),
+    ("How does the OS let every program believe it has the whole memory to itself?", "N20"),
+    ("When the browser asks a server for a page, what does the request and the reply look like?",
+     "N22"),
+    ("How can one office network be chopped into smaller ones for each department?", "N25"),
+]
+
+
+def test_a_learners_own_words_find_the_note_that_explains_them(college_db):
+    firsts = [search(college_db, question, k=1)[0].note == note for question, note in LEARNER_WORDED]
+    assert sum(firsts) >= 11, [q for (q, _), first in zip(LEARNER_WORDED, firsts) if not first]
