@@ -18,23 +18,30 @@ TEXTS = ["A deadlock needs circular wait.",
          "Processes stuck forever, each holding what another one wants."]
 
 
-def test_a_paraphrase_shares_no_word_and_wordllama_still_brings_it_closer():
+@pytest.mark.parametrize("name", ["wordllama", "minilm"])
+def test_a_paraphrase_shares_no_word_and_a_learned_model_still_brings_it_closer(name):
     bow = HashedBagOfWords().embed(TEXTS)
     assert float(bow[0] @ bow[2]) == 0.0 < float(bow[0] @ bow[1])
-    wordllama = make_embedder("wordllama")
-    learned = wordllama.embed(TEXTS)
-    unrelated = wordllama.embed(["HTTP is the protocol browsers use to talk to web servers."])[0]
+    model = make_embedder(name)
+    learned = model.embed(TEXTS)
+    unrelated = model.embed(["HTTP is the protocol browsers use to talk to web servers."])[0]
     assert float(learned[0] @ learned[2]) > float(learned[0] @ unrelated)
     assert float(learned[0] @ learned[2]) > float(bow[0] @ bow[2])
 
 
+def test_minilm_brings_the_paraphrase_closer_than_wordllama():
+    closeness = {name: float(v[0] @ v[2]) for name in ("wordllama", "minilm")
+                 for v in [make_embedder(name).embed(TEXTS)]}
+    assert closeness["minilm"] > closeness["wordllama"]
+
+
 def test_the_indexs_closest_chunk_is_numpys_closest_and_from_the_threads_note(college_db):
-    wordllama = make_embedder("wordllama")
-    q = [float(x) for x in wordllama.embed(["Why do two threads writing one counter need a mutex?"])[0]]
+    model = make_embedder()   # the graph's own: the default
+    q = [float(x) for x in model.embed(["Why do two threads writing one counter need a mutex?"])[0]]
     raw = college_db.run("CALL db.idx.vector.queryNodes('Chunk', 'embedding', 74, vecf32($q)) "
                          "YIELD node, score MATCH (node)-[:PART_OF]->(n:Note) "
                          "RETURN n.id, node.text, score ORDER BY score", {"q": q}).rows
-    exact = wordllama.embed([r[1] for r in raw]) @ np.array(q)
+    exact = model.embed([r[1] for r in raw]) @ np.array(q)
     assert raw[int(np.argmax(exact))][1] == raw[0][1] and raw[0][0] == "N17"
 
 
@@ -48,7 +55,7 @@ def test_the_cypher_agent_answers_at_most_two_note_questions_and_search_finds_25
 
 def test_parent_search_returns_four_different_notes(college_db):
     parents = parent_search(college_db, "What do the normal forms remove from a table?", k=4,
-                            embedder=make_embedder("wordllama"))
+                            embedder=make_embedder())
     assert len({h.note for h in parents}) == len(parents) == 4
 
 
@@ -77,7 +84,7 @@ def test_graph_search_adds_a_prerequisites_note(college_db):
 def scores(_shared_server):
     """The notebook's table: recall and MRR per embedder and mode, each embedder on its own graph."""
     questions, table = load_search_questions(), {}
-    for name in ("bow", "wordllama"):
+    for name in ("bow", "wordllama", "minilm"):
         graph = _shared_server.select(f"nb13_test_{name}")
         load_college(graph, reset_first=True)
         build_text_layer(graph, make_embedder(name))
@@ -87,7 +94,7 @@ def scores(_shared_server):
     return table
 
 
-@pytest.mark.parametrize("embedder", ["bow", "wordllama"])
+@pytest.mark.parametrize("embedder", ["bow", "wordllama", "minilm"])
 def test_the_tables_claims_hold_for_each_embedder(scores, embedder):
     mine = {mode: scores[embedder, mode] for mode in ("vector", "parent", "fulltext", "hybrid")}
     assert mine["fulltext"]["mrr"] == min(s["mrr"] for s in mine.values())       # full-text weakest
@@ -106,11 +113,13 @@ def test_the_agentic_agent_answers_from_the_note_and_refuses_what_no_note_holds(
 
 
 def test_both_in_one_agent_the_graph_answers_payal_and_a_note_answers_race_conditions(college_db):
-    """The notebook's `answer_both`: Cypher first, else the closest chunk, naming its note."""
+    """The notebook's `answer_both`: Cypher first, else the best note (hybrid), naming it."""
     assert Agent(college_db, make_llm("offline")).answer(
         "Who studies the same subjects as Payal?").status == "answered"
-    hit = search(college_db, "What is a race condition?", mode="vector", k=1)[0]
+    hit = search(college_db, "What is a race condition?", k=1)[0]
     assert (hit.note, hit.concept) == ("N17", "Threads") and "race conditions" in hit.text
+    # The closest single chunk is the deadlocks note's "four conditions": the notebook shows why.
+    assert search(college_db, "What is a race condition?", mode="vector", k=1)[0].note == "N18"
 
 
 @pytest.mark.slow
