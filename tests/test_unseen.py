@@ -245,6 +245,25 @@ def test_each_of_several_names_answers_for_every_one(college_db, chat, question,
     assert_answered_with(result, college_db, reference)
 
 
+@pytest.mark.parametrize("question, reference", [
+    ("How many members does each of Robotics Club and Coding Club have?",
+     "MATCH (c:Club)<-[:MEMBER_OF]-(s:Student) WHERE c.name IN ['Robotics Club', 'Coding Club'] "
+     "RETURN c.name, count(DISTINCT s)"),
+    ("How many skills do Karan and Sneha each have?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(k:Skill) WHERE s.name IN ['Karan', 'Sneha'] "
+     "RETURN s.name, count(DISTINCT k)"),
+    ("How many students take each of Operating Systems and DSA?",
+     "MATCH (x:Subject)<-[:STUDIES]-(s:Student) WHERE x.name IN ['Operating Systems', 'DSA'] "
+     "RETURN x.name, count(DISTINCT s)"),
+])
+def test_how_many_for_each_of_several_names_is_a_count_per_name(college_db, chat, question,
+                                                                 reference):
+    """Not the list of what each has: "how many" asks for a number (it was answered with the
+    students of each subject, the count left to the reader)."""
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)
+
+
 def test_both_is_still_what_they_have_in_common(college_db, chat):
     result = chat.answer("Which subjects do Aarav and Payal both study?")
     reference = ("MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(x:Subject)<-[:STUDIES]-"

@@ -17,7 +17,7 @@ from course.llm.offline.cypher import alias, arrow, lit, node, plural, rank_case
 from course.llm.offline.filters import conditions, threshold
 from course.llm.offline.hops import hop_match, other, find_hop
 from course.llm.offline.prompt import Entity
-from course.llm.offline.reading import Reading
+from course.llm.offline.reading import Reading, each_of
 
 
 def most(reading: Reading) -> str | None:
@@ -227,9 +227,14 @@ def _in_common(reading: Reading, a: Entity, b: Entity) -> str | None:
 
 
 def count(reading: Reading) -> str | None:
-    """How many students (in DBMS, in CSE, ...), how many concepts a subject covers."""
-    if reading.has("each"):       # per group: `per_group` answers it, or no one does
+    """How many students (in DBMS, in CSE, ...), how many concepts a subject covers; for each
+    of several names, one count per name ("How many members does each of X and Y have?")."""
+    grouped = each_of(reading)
+    named = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(grouped.entities)
+             if isinstance(e.value, tuple)]
+    if reading.has("each") and not named:   # per group: `per_group` answers it, or no one does
         return None
+    reading = grouped
     targets = reading.targets()
     target = next((t for t in targets if all(t != e.label for e in reading.entities)), None)
     if target is None and reading.entities and targets:
@@ -245,7 +250,7 @@ def count(reading: Reading) -> str | None:
         return None
     match, conds = body
     noun = plural(target)
-    return f"{match}{where(conds)}\nRETURN count(DISTINCT t) AS {noun}"
+    return f"{match}{where(conds)}\nRETURN {', '.join(named + [f'count(DISTINCT t) AS {noun}'])}"
 
 
 def ranking(reading: Reading) -> str | None:

@@ -22,7 +22,7 @@ from course.llm.offline.aggregates import (average, common, count, extreme, in_o
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop, twice
-from course.llm.offline.reading import Reading
+from course.llm.offline.reading import Reading, each_of
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 Builder = Callable[[Reading], "str | None"]
@@ -213,23 +213,6 @@ def properties(reading: Reading) -> str | None:
         return f"MATCH {e}{where(cond)}\nRETURN {cols}"
     values = ", ".join(lit(e.value) for e in reading.entities)
     return f"MATCH (e:{label})\nWHERE e.{name} IN [{values}]\nRETURN {cols}"
-
-
-def each_of(reading: Reading) -> Reading:
-    """"What skills do §0 and §1 each have?": every name on its own, as one group whose rows
-    say whose they are (not the skills both have). Other readings are returned as they are."""
-    people = reading.entities
-    if len(people) < 2 or len({e.label for e in people}) != 1 or not reading.has("each") \
-            or any(isinstance(e.value, tuple) for e in people):
-        return reading
-    # "§0 and §1", "§0, §1 and §2" (a comma is its own word once the question is read)
-    listed = re.search(r"§0(?:(?: ?,(?: and| aur| &)?| and| aur| &) §\d+)+", reading.text)
-    if listed is None or len(re.findall(r"§\d+", listed[0])) != len(people):
-        return reading
-    first = people[0]
-    group = replace(first, value=tuple(str(e.value) for e in people))
-    text = reading.text[:listed.start()] + "§0" + reading.text[listed.end():]
-    return replace(reading, text=text, entities=[group])
 
 
 def related(reading: Reading) -> str | None:

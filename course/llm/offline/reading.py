@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 
 from course.llm.offline.lexicon import Lexicon, default_lexicon
@@ -111,3 +111,20 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
     return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon)
+
+
+def each_of(reading: Reading) -> Reading:
+    """"What skills do §0 and §1 each have?": every name on its own, as one group whose rows
+    say whose they are (not the skills both have). Other readings are returned as they are."""
+    people = reading.entities
+    if len(people) < 2 or len({e.label for e in people}) != 1 or not reading.has("each") \
+            or any(isinstance(e.value, tuple) for e in people):
+        return reading
+    # "§0 and §1", "§0, §1 and §2" (a comma is its own word once the question is read)
+    listed = re.search(r"§0(?:(?: ?,(?: and| aur| &)?| and| aur| &) §\d+)+", reading.text)
+    if listed is None or len(re.findall(r"§\d+", listed[0])) != len(people):
+        return reading
+    first = people[0]
+    group = replace(first, value=tuple(str(e.value) for e in people))
+    text = reading.text[:listed.start()] + "§0" + reading.text[listed.end():]
+    return replace(reading, text=text, entities=[group])
