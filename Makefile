@@ -29,9 +29,13 @@ lab: $(STAMP)
 	$(BIN)/python -m course load
 	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# The notebooks run under nbval, loaded here only (pyproject.toml's addopts keep it out of the
+# quick loop, where its import costs seconds a process).
+NBVAL := -p nbval --nbval --nbval-current-env --nbval-cell-timeout=300
+
 # One worker per core (pytest-xdist); each worker has its own databases (notebooks/conftest.py).
 test: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest -n auto; status=$$?; \
+	$(OFFLINE) $(BIN)/python -m pytest -n auto $(NBVAL); status=$$?; \
 	$(OFFLINE) $(BIN)/python -m course stop >/dev/null; exit $$status
 
 # Re-run every notebook offline and save its outputs (what nbval then checks).

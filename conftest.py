@@ -29,6 +29,12 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if getattr(config.option, "dist", "no") not in ("no", "loadfile"):
         config.option.dist = "loadfile"
+    # nbval is loaded only when asked (pyproject.toml's addopts): a notebook named without it
+    # would be "not found", so say what to add instead.
+    if not config.pluginmanager.has_plugin("nbval") and \
+            any(str(arg).split("::")[0].endswith(".ipynb") for arg in config.args):
+        raise pytest.UsageError("Notebooks run under nbval, which the quick loop leaves out: add "
+                                "`-p nbval --nbval --nbval-current-env` (as `make test` does).")
 
 
 COURSE_VARIABLES = ("FALKORDB_URL", "COURSE_DB", "COURSE_GRAPH", "COURSE_LLM", "GEMINI_API_KEY",

@@ -3,8 +3,8 @@
     python bench/bench_tests.py [--rounds N] [--quick-only]
 
 Runs what a contributor runs while working (`python -m pytest -n auto -m "not slow" tests
-course`, as the README says) and what `make test` runs (`python -m pytest -n auto`: doctests,
-tests, mypy and every notebook under nbval), each in a process of its own with the offline
+course`, as the README says) and what `make test` runs (`python -m pytest -n auto -p nbval
+--nbval ...`: doctests, tests, mypy and every notebook under nbval), each in a process of its own with the offline
 settings the Makefile gives, and prints each one's wall time and the quick loop's share of the
 full run (issue 21's goal: at most 0.25, and the full run under 5 minutes on an idle 2-core
 machine). Both are measured in one run; with `--rounds N` the two alternate N times and the
@@ -31,7 +31,8 @@ OFFLINE = {"COURSE_DB": str(ROOT / ".course" / "test.db"), "COURSE_LLM": "offlin
            "GEMINI_API_KEY": "", "GROQ_API_KEY": "", "MISTRAL_API_KEY": "",
            "OPENROUTER_API_KEY": "", "FALKORDB_URL": ""}
 QUICK = ["-m", "pytest", "-n", "auto", "-m", "not slow", "tests", "course", "-q"]
-FULL = ["-m", "pytest", "-n", "auto", "-q"]
+FULL = ["-m", "pytest", "-n", "auto", "-q",     # the Makefile's NBVAL: the notebooks too
+        "-p", "nbval", "--nbval", "--nbval-current-env", "--nbval-cell-timeout=300"]
 GOAL_SHARE, GOAL_FULL_S = 0.25, 300
 
 

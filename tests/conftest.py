@@ -263,6 +263,8 @@ def _python_processes_are_slow(request, monkeypatch):
             super().__init__(args, *rest, **kwargs)
 
     monkeypatch.setattr(subprocess, "Popen", QuickPopen)
+    # jupyter_client starts kernels with the Popen it imported by name
+    monkeypatch.setattr("jupyter_client.launcher.Popen", QuickPopen)
 
 
 # The college graph is 207 rows (75 nodes, 132 relationships); 25 times it writes in moments,

@@ -10,6 +10,7 @@ import tomllib
 from types import SimpleNamespace
 
 import pytest
+from jupyter_client import launcher   # imported before any test's guard, as in a whole run
 
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.versioning import data_version, fingerprint
@@ -184,3 +185,51 @@ def test_no_worker_imports_a_pytest_plugin_the_tests_never_use():
     import sys
 
     assert "langsmith.pytest_plugin" not in sys.modules
+
+
+# --- nbval only where notebooks run ----------------------------------------------------------
+
+def _pytest(*arguments: str) -> "subprocess.CompletedProcess[str]":
+    import os
+    import subprocess
+    import sys
+    environment = {**os.environ, "COURSE_DB": str(PROJECT_ROOT / ".course" / "test.db")}
+    return subprocess.run([sys.executable, *arguments], cwd=PROJECT_ROOT, capture_output=True,
+                          text=True, timeout=300, env=environment)
+
+
+@pytest.mark.slow
+def test_the_quick_loop_never_imports_nbval():
+    """Importing nbval (nbformat, jsonschema's format checkers) cost every quick-loop process
+    seconds of CPU; `-X importtime` lists every module a process imports."""
+    done = _pytest("-X", "importtime", "-m", "pytest", "-s", "--collect-only", "-q", "-m", "not slow",
+                   "course/foundation/db.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "course.foundation.db" in imported and not any(m.startswith("nbval") for m in imported)
+
+
+@pytest.mark.slow
+def test_make_test_still_runs_every_notebook_under_nbval():
+    command = _make_test_command()
+    assert "$(NBVAL)" in command
+    nbval = re.search(r"^NBVAL := (.+)$", (PROJECT_ROOT / "Makefile").read_text(), re.M)[1].split()
+    done = _pytest("-m", "pytest", "--collect-only", "-q", *nbval, "notebooks/01_load_graph.ipynb")
+    assert "notebooks/01_load_graph.ipynb::Cell 0" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_a_notebook_named_without_nbval_gets_a_sentence_saying_what_to_add():
+    done = _pytest("-m", "pytest", "-q", "notebooks/01_load_graph.ipynb")
+    assert done.returncode != 0 and "-p nbval --nbval" in done.stderr + done.stdout
+    assert "not found" not in done.stderr + done.stdout
+
+
+def test_a_quick_test_cannot_start_a_kernel_unmarked_either():
+    """The guard against unmarked process-starting tests patched `subprocess.Popen` only, and
+    jupyter_client starts kernels with the `Popen` it imported by name: that one is guarded too."""
+    import subprocess
+
+    assert launcher.Popen is subprocess.Popen   # the guard's, in this unmarked test
+    with pytest.raises(pytest.fail.Exception, match="mark it @pytest.mark.slow"):
+        launcher.Popen(["python", "-c", "pass"])
