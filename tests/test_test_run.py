@@ -35,7 +35,8 @@ def test_a_notebooks_cells_stay_together_on_one_worker_whoever_asks_for_workers(
     assert spec is not None and spec.loader is not None
     root_conftest = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(root_conftest)
-    config = SimpleNamespace(option=SimpleNamespace(dist=asked))   # what `-n 2` leaves: "load"
+    config = SimpleNamespace(option=SimpleNamespace(dist=asked),   # what `-n 2` leaves: "load"
+                             pluginmanager=SimpleNamespace(has_plugin=lambda name: True), args=[])
     root_conftest.pytest_configure(config)
     assert config.option.dist == run
 
