@@ -453,3 +453,15 @@ LEARNER_WORDED = [
 def test_a_learners_own_words_find_the_note_that_explains_them(college_db):
     firsts = [search(college_db, question, k=1)[0].note == note for question, note in LEARNER_WORDED]
     assert sum(firsts) >= 11, [q for (q, _), first in zip(LEARNER_WORDED, firsts) if not first]
+
+
+def test_minilm_embeds_a_text_once_and_gives_the_same_vector_again(monkeypatch):
+    """The notes are embedded again at every load (and every test's college graph): a text
+    embedded before comes from the kept vectors, the same numbers."""
+    model = make_embedder("minilm")._model
+    texts = ["A text no test embeds but this one.", "And another, to batch with it."]
+    first = model.embed(texts)
+    passes = []
+    monkeypatch.setattr(model, "_forward", lambda batch: passes.append(batch) or [])
+    again = model.embed([texts[1], texts[0], texts[1]])
+    assert passes == [] and np.array_equal(again, first[[1, 0, 1]])

@@ -21,7 +21,8 @@ tokens' vectors scaled to length 1.
 """
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+import threading
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -31,6 +32,7 @@ from threadpoolctl import ThreadpoolController
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 LAYERS, HEADS, MAX_TOKENS = 6, 12, 256   # the model's config.json and sentence_bert_config.json
 BATCH = 32   # texts per forward pass: longer batches pad more
+KEPT_TEXTS = 20_000   # vectors kept by text (30 MB); past that, the kept ones are forgotten
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -62,6 +64,8 @@ class MiniLM:
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._blas = ThreadpoolController()
+        self._kept: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def bundled(cls) -> MiniLM:
@@ -93,20 +97,30 @@ class MiniLM:
         return layers
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One unit-length 384-dimension vector per text; similar meanings, close vectors."""
-        if len(texts) == 1:   # a question: asked again and again (a room, a retry, a test)
-            return self._one(texts[0])[None, :].copy()
+        """One unit-length 384-dimension vector per text; similar meanings, close vectors.
+
+        A text embedded before is not embedded again: a question asked again (a room, a
+        retry), the same notes loaded again (a reload, an undo, every test's college graph).
+        """
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._kept]
+        computed = self._batches(missing)
+        with self._lock:
+            if len(self._kept) + len(missing) > KEPT_TEXTS:
+                self._kept.clear()
+            self._kept.update(zip(missing, computed))
+            found = dict(zip(missing, computed)) | {t: self._kept[t] for t in texts
+                                                     if t in self._kept}
+        return np.array([found[t] for t in texts], dtype=np.float32).reshape(len(texts), 384)
+
+    def _batches(self, texts: list[str]) -> list[np.ndarray]:
         out = np.zeros((len(texts), 384), dtype=np.float32)
         # Texts of similar length share a batch, so little padding is computed.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), BATCH):
             rows = order[start:start + BATCH]
             out[rows] = self._forward([texts[i] for i in rows])
-        return out
-
-    @lru_cache(maxsize=4096)
-    def _one(self, text: str) -> np.ndarray:
-        return self._forward([text])[0]
+        return list(out)
 
     def _forward(self, texts: list[str]) -> np.ndarray:
         # These matrices are small: BLAS threads cost more to start than they save, and on a
