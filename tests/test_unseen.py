@@ -877,3 +877,18 @@ def test_they_after_a_note_answer_is_not_every_note_the_search_ranked(learner, q
     result = learner.answer(question)
     later = [s.rewritten for s in result.sub_questions if s.part == 1]
     assert later and not any("each of" in text for text in later), later
+
+
+# --- a later part that points back at parts that found nothing ---------------------------------
+
+@pytest.mark.parametrize("question", [
+    "Who won the cricket match yesterday, and how does it break a table into smaller ones?",
+    "What is the capital of France? And what problem does that solve?",
+])
+def test_a_part_pointing_back_at_nothing_found_is_not_answered(learner, question):
+    """"it", "that" in a later part stand for what an earlier part found; when the parts before
+    found nothing, the part is said to be unanswered, never answered about something else (the
+    cricket match's "it" was answered from the normalisation note)."""
+    result = learner.answer(question)
+    assert not any(s.found for s in learner.last.sub_questions[1:]), result.answer
+    assert "points back" in result.answer

@@ -43,7 +43,7 @@ from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuest
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
-from course.foundation.language import asks_who_unnamed, points_elsewhere, question_key
+from course.foundation.language import asks_who_unnamed, points_back, points_elsewhere, question_key
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -55,6 +55,8 @@ DEFAULT_ROUNDS = 2
 MAX_PARTS = 5         # parts of one question answered (and missing parts asked per round)
 TOO_MANY = "Only the first {n} parts of a question are answered: ask this one on its own."
 UNANSWERED = {"en": "I could not answer this part", "hi": "Yeh hissa answer nahi ho paaya"}
+NOTHING_BEFORE = ("it points back to what the question asked before, and that found nothing: "
+                  "ask it again with the name of what you mean")
 UNGROUNDED = "its query does not follow {word!r}, which the question names"
 
 
@@ -157,6 +159,13 @@ class AgenticAgent(Agent):
               number: int, round_: int, context: str) -> None:
         """Rewrite (a part that says what it does not name), route, run the tool, answer."""
         rewritten = part
+        if round_ == 0 and number > 0 and not run.found() and points_back(part):
+            # "and how does it ...?" after parts that found nothing: there is nothing for "it"
+            # to stand for, and any answer would be about something else
+            run.sub_questions.append(SubQuestion(
+                question=part, rewritten=part, tool="", arguments={}, rows=[], answer=NOTHING_BEFORE,
+                status="failed", error=NOTHING_BEFORE, part=number))
+            return
         if round_ == 0 and (run.found() or context) and points_elsewhere(part):
             rewritten, usage = roles.rewrite(part, self.link(part), run, context)
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)

@@ -126,7 +126,18 @@ def points_elsewhere(question: str) -> bool:
     >>> points_elsewhere("mujhe DBMS ke liye partner chahiye"), points_elsewhere("Who is Payal?")
     (True, False)
     """
-    pointing = WORDS.referring | set(WORDS.hindi_case) | set(WORDS.first_person)
+    key = f" {question_key(question)} "
+    return points_back(question) or any(word in WORDS.first_person for word in key.split())
+
+
+def points_back(question: str) -> bool:
+    """Does the question point at something said before ("it", "that", "uske", "each of
+    them")? Not "I" or "mujhe": the learner is always there to point at.
+
+    >>> points_back("and why is that slow?"), points_back("what should I learn next?")
+    (True, False)
+    """
+    pointing = WORDS.referring | set(WORDS.hindi_case)
     key = f" {question_key(question)} "
     return any(word in pointing for word in key.split()) or \
         any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them)
