@@ -890,5 +890,14 @@ def test_a_part_pointing_back_at_nothing_found_is_not_answered(learner, question
     found nothing, the part is said to be unanswered, never answered about something else (the
     cricket match's "it" was answered from the normalisation note)."""
     result = learner.answer(question)
-    assert not any(s.found for s in learner.last.sub_questions[1:]), result.answer
-    assert "points back" in result.answer
+    later = [s for s in learner.last.sub_questions if s.part > 0]
+    assert later and not any(s.found for s in later), result.answer
+    assert all("points back" in s.answer for s in later) and result.status == "out_of_scope"
+
+
+def test_a_part_pointing_back_at_a_part_that_found_something_is_still_answered(college_db, learner):
+    result = learner.answer("Who is the president of the Debate Society, and what does she study?")
+    reference = ("MATCH (:Club {name: 'Debate Society'})<-[:MEMBER_OF {role: 'President'}]-(s:Student)"
+                 "-[:STUDIES]->(x:Subject) RETURN x.name")
+    assert result.status == "answered" and same_rows(learner.last.sub_questions[-1].rows,
+                                                     rows_of(college_db, reference))

@@ -164,7 +164,7 @@ class AgenticAgent(Agent):
             # to stand for, and any answer would be about something else
             run.sub_questions.append(SubQuestion(
                 question=part, rewritten=part, tool="", arguments={}, rows=[], answer=NOTHING_BEFORE,
-                status="failed", error=NOTHING_BEFORE, part=number))
+                status="out_of_scope", error=NOTHING_BEFORE, part=number))
             return
         if round_ == 0 and (run.found() or context) and points_elsewhere(part):
             rewritten, usage = roles.rewrite(part, self.link(part), run, context)
