@@ -901,3 +901,20 @@ def test_a_part_pointing_back_at_a_part_that_found_something_is_still_answered(c
                  "-[:STUDIES]->(x:Subject) RETURN x.name")
     assert result.status == "answered" and same_rows(learner.last.sub_questions[-1].rows,
                                                      rows_of(college_db, reference))
+
+
+# --- a clause that sets the scene is not a question of its own --------------------------------
+
+@pytest.mark.parametrize("question, parts", [
+    ("When my phone runs out of RAM, what does the operating system do with the pages?", 1),
+    ("When two programs wait on each other, why can neither of them continue?", 1),
+    ("Jab main DBMS padhta hoon, normalization kyun zaroori hai?", 1),
+    ("When was the Robotics Club founded, and who is its president?", 2),
+    ("When did Payal join the Coding Club, and what does she study?", 2),
+])
+def test_a_when_clause_before_the_question_is_not_split_off(question, parts):
+    """"When I type a site's name, how does my computer find its address?" was split at the
+    comma: the first half refused as a question of its own, the second, without it, answered from
+    another note. "When" asks only when a verb comes next ("When was ...", "When did ...")."""
+    from course.llm.offline.roles.updater import RuleUpdater
+    assert len(RuleUpdater().split(question)) == parts

@@ -47,6 +47,8 @@ class Words:
     people: frozenset[str]
     function: frozenset[str]
     conjunctions: tuple[str, ...]
+    subordinating: frozenset[str]
+    sentence_openers: frozenset[str]
     personal: frozenset[str]
     plural: frozenset[str]
     possessive: frozenset[str]

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from course.foundation.language import WORDS
+
 _PHRASE = re.compile(r"[A-Z][\w']*(?:-[\w']+)*(?:\s+[A-Z][\w']*(?:-[\w']+)*)*")
-# Words that begin a sentence with a capital and name nothing.
-OPENERS = frozenset("the a an this that these those in on at of for to it he she they we i "
-                    "and but or so if when while after before meetings bring".split())
+OPENERS = WORDS.sentence_openers   # begin a sentence with a capital and name nothing
 
 
 @dataclass(frozen=True)

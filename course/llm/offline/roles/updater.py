@@ -44,6 +44,13 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
         words[1] in PERSONAL or words[1] in DEMONSTRATIVE)
 
 
+def _sets_the_scene(words: Sequence[str]) -> bool:
+    """A clause the question after it rests on ("when I type a site's name", "if I cut a /24"),
+    not a question of its own: a verb right after "when" asks ("when was", "when did")."""
+    return bool(words) and words[0] in WORDS.subordinating and (
+        len(words) < 2 or words[1] not in AUXILIARY)
+
+
 class RuleUpdater:
     """Splits a question into parts and rewrites later parts with what earlier ones found."""
 
@@ -72,6 +79,8 @@ class RuleUpdater:
         pattern = r",?\s+\b(" + "|".join(CONJUNCTIONS) + r")\b\s+|,\s+(?=\w)"
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
+            if _sets_the_scene(tokens(left)):
+                continue
             if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = _REQUEST.match(left)
