@@ -1,6 +1,8 @@
 """Notebook 13 (vector vs graph): the facts its cells print, checked here rather than in the lesson."""
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pytest
 
@@ -9,8 +11,9 @@ from course.agents.agentic import AgenticAgent
 from course.foundation.dataset import load_college
 from course.retrieval.embeddings import HashedBagOfWords, make_embedder
 from course.retrieval.search_eval import load_search_questions, score_search
-from course.retrieval.search import (agent_search, fulltext_search,
-                                     parent_search, search, search_with_step_back)
+from course.retrieval.search import (Hit, agent_search, fulltext_search, parent_search,
+                                     reciprocal_rank_fusion, search, search_with_step_back,
+                                     vector_search)
 from course.retrieval.text_layer import build_text_layer
 
 TEXTS = ["A deadlock needs circular wait.",
@@ -53,10 +56,12 @@ def test_the_cypher_agent_answers_at_most_two_note_questions_and_search_finds_25
     assert len(answered) <= 2 and len(found) >= 25
 
 
-def test_parent_search_returns_four_different_notes(college_db):
-    parents = parent_search(college_db, "What do the normal forms remove from a table?", k=4,
-                            embedder=make_embedder())
-    assert len({h.note for h in parents}) == len(parents) == 4
+def test_vector_search_repeats_the_threads_note_and_parent_search_returns_four_notes(college_db):
+    question, model = "How do threads differ from processes?", make_embedder()
+    chunks = [h.note for h in vector_search(college_db, question, k=4, embedder=model)]
+    parents = [h.note for h in parent_search(college_db, question, k=4, embedder=model)]
+    assert chunks.count("N17") == 3 and "N16" in chunks
+    assert len(set(parents)) == len(parents) == 4 and parents[:2] == ["N17", "N16"]
 
 
 def test_a_whole_question_finds_nothing_in_full_text_and_hybrid_finds_the_http_note(college_db):
@@ -65,6 +70,25 @@ def test_a_whole_question_finds_nothing_in_full_text_and_hybrid_finds_the_http_n
     assert whole == 0
     assert "N22" in [h.note for h in fulltext_search(college_db, "What does a 404 status code mean?", k=3)]
     assert search(college_db, "What does a 404 status code mean?", mode="hybrid", k=1)[0].note == "N22"
+
+
+def test_fused_by_rank_hybrid_ranks_below_parent_and_the_courses_hybrid_above_it(college_db):
+    """The summary's "measure before believing": reciprocal-rank fusion loses to plain parent."""
+    model, questions = make_embedder(), load_search_questions()
+
+    def mrr(ranked: Callable[[str], list[Hit]]) -> float:
+        total = 0.0
+        for q in questions:
+            notes = list(dict.fromkeys(h.note for h in ranked(q.question)))
+            total += next((1 / rank for rank, n in enumerate(notes, 1) if n in q.notes), 0.0)
+        return total / len(questions)
+
+    parent = mrr(lambda text: parent_search(college_db, text, k=3, embedder=model))
+    fused = mrr(lambda text: reciprocal_rank_fusion(
+        parent_search(college_db, text, k=12, embedder=model),
+        fulltext_search(college_db, text, k=12), k=3))
+    hybrid = mrr(lambda text: search(college_db, text, mode="hybrid", k=3))
+    assert fused < parent < hybrid
 
 
 def test_step_back_adds_the_virtual_memory_note_hybrid_missed(college_db):
