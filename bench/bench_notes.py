@@ -5,7 +5,7 @@
 Sets: retrieval.jsonl (the notes that answer each question), notes.jsonl, notes2.jsonl and the
 note questions of unseen.jsonl and unseen2.jsonl (the note each names as its first row). The
 right note's rank among the first 10 notes a mode returns; a note not there counts 0 in MRR.
-The default embedder (wordllama). Then hybrid's keyword weight
+The default embedder (minilm; COURSE_EMBEDDER=wordllama for the other). Then hybrid's keyword weight
 (`course.retrieval.search.KEYWORD_WEIGHT`) per value: chosen on retrieval + notes (the
 calibration split), the other sets reported beside it. One run.
 """

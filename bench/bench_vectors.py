@@ -9,8 +9,9 @@ one run on one embedded database:
 - the index's recall@10 against the exact scan (HNSW is approximate), with FalkorDB's default
   efRuntime (10 candidates kept while searching) and with 100;
 - the time each embedder takes per 1,000 chunks.
-Synthetic chunks are the real chunks' WordLlama vectors with noise added, so they cluster by
-topic the way real notes do; the queries are the 30 questions of data/eval/retrieval.jsonl.
+Synthetic chunks are the real chunks' vectors (the default embedder's) with noise added, so they
+cluster by topic the way real notes do; the queries are the 30 questions of
+data/eval/retrieval.jsonl, embedded by the same model.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from course.retrieval.search_eval import load_search_questions
 from course.retrieval.text_layer import EF_RUNTIME, build_text_layer, chunk_vectors
 
 TOP = 10
-NOISE = 0.08        # per-dimension noise on a unit vector of 256: neighbours stay near their topic
+NOISE = 0.08        # per-dimension noise on a unit vector: neighbours stay near their topic
 INSERT_BATCH = 1_000
 EF_RUNTIMES = (10, EF_RUNTIME)  # FalkorDB's default, and the text layer's
 
@@ -74,7 +75,9 @@ def compare(db: Database, queries: np.ndarray) -> dict[str, float]:
 
 def embedding_cost(texts: list[str]) -> dict[str, str]:
     """Milliseconds per 1,000 chunks for each embedder (a sentence when one cannot run here)."""
-    thousand = (texts * (1000 // len(texts) + 1))[:1000]
+    # each one different: an embedder that keeps the vectors of texts it has seen (MiniLM) must
+    # embed every one of them
+    thousand = [f"{text} ({i})" for i, text in enumerate((texts * (1000 // len(texts) + 1))[:1000])]
     cost = {}
     for name in EMBEDDERS:
         try:
@@ -82,7 +85,7 @@ def embedding_cost(texts: list[str]) -> dict[str, str]:
         except EmbedderUnavailable as exc:
             cost[name] = f"not run: {exc}"
             continue
-        embedder.embed(thousand[:10])  # warm up
+        embedder.embed(["a warm-up text no chunk holds"])
         started = time.perf_counter()
         embedder.embed(thousand)
         cost[name] = f"{(time.perf_counter() - started) * 1000:8.1f} ms per 1,000 chunks"
@@ -97,7 +100,7 @@ def main(sizes: list[int]) -> None:
             load_college(college)
             build_text_layer(college)   # notebook 13's text layer: loading the graph builds none
             _, base = chunk_vectors(college)
-            embedder = make_embedder("wordllama")
+            embedder = make_embedder()    # the model the text layer was built with
             queries = embedder.embed([q.question for q in load_search_questions()])
             texts = [t for (t,) in college.run("MATCH (c:Chunk) RETURN c.text", max_rows=10**4).rows]
             results = {f"25 notes ({len(base)} chunks)": compare(college, queries)}
