@@ -918,3 +918,21 @@ def test_a_when_clause_before_the_question_is_not_split_off(question, parts):
     another note. "When" asks only when a verb comes next ("When was ...", "When did ...")."""
     from course.llm.offline.roles.updater import RuleUpdater
     assert len(RuleUpdater().split(question)) == parts
+
+
+# --- a level named in a "who is good at" question filters -------------------------------------
+
+@pytest.mark.parametrize("question, skill, answered", [
+    ("Who's really good at Python, like at an advanced level?", "Python", True),
+    # not followed by the rules ("I mean"): refused, never ranked
+    ("Who knows Machine Learning well, advanced level I mean?", "Machine Learning", False),
+])
+def test_a_named_level_filters_instead_of_ranking(college_db, chat, question, skill, answered):
+    """"Who's good at X" is a ranking, best first; a level the question names is a filter ("like
+    advanced level" was answered with the intermediate ones listed second)."""
+    reference = ("MATCH (s:Student)-[h:HAS_SKILL]->(:Skill {name: $skill}) "
+                 "WHERE h.level = 'Advanced' RETURN s.name")
+    result = chat.answer(question)
+    assert (result.status == "answered") == answered, result.answer
+    if answered:
+        assert same_rows(result.rows, college_db.run(reference, {"skill": skill}).rows)

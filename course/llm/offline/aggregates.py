@@ -259,6 +259,8 @@ def ranking(reading: Reading) -> str | None:
         return None
     for key, scale in reading.schema.scales.items():
         rel_type, prop = key.split(".")
+        if any(re.search(rf"\b{re.escape(str(value).lower())}\b", reading.text) for value in scale):
+            continue    # "good at X, like advanced level": the level named is a filter, not an order
         for p in reading.schema.patterns:
             if p.type != rel_type or p.start != reading.person:
                 continue
