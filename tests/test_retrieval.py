@@ -465,3 +465,14 @@ def test_minilm_embeds_a_text_once_and_gives_the_same_vector_again(monkeypatch):
     monkeypatch.setattr(model, "_forward", lambda batch: passes.append(batch) or [])
     again = model.embed([texts[1], texts[0], texts[1]])
     assert passes == [] and np.array_equal(again, first[[1, 0, 1]])
+
+
+def test_minilm_forgetting_its_kept_vectors_loses_none_of_a_call(monkeypatch):
+    """Past KEPT_TEXTS the kept vectors are forgotten: a call holding a kept text and a new one
+    still gets both (it raised KeyError when the forgetting came between the two)."""
+    from course.retrieval import minilm
+    model = make_embedder("minilm")._model
+    first = model.embed(["One text kept before the limit is reached."])
+    monkeypatch.setattr(minilm, "KEPT_TEXTS", 1)
+    both = model.embed(["One text kept before the limit is reached.", "A text new to the model."])
+    assert both.shape == (2, 384) and np.array_equal(both[0], first[0])

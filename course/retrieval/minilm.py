@@ -102,15 +102,15 @@ class MiniLM:
         A text embedded before is not embedded again: a question asked again (a room, a
         retry), the same notes loaded again (a reload, an undo, every test's college graph).
         """
-        with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._kept]
+        with self._lock:   # taken now: the kept ones may be forgotten while these are computed
+            found = {t: self._kept[t] for t in texts if t in self._kept}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
         computed = self._batches(missing)
+        found.update(zip(missing, computed))
         with self._lock:
             if len(self._kept) + len(missing) > KEPT_TEXTS:
                 self._kept.clear()
             self._kept.update(zip(missing, computed))
-            found = dict(zip(missing, computed)) | {t: self._kept[t] for t in texts
-                                                     if t in self._kept}
         return np.array([found[t] for t in texts], dtype=np.float32).reshape(len(texts), 384)
 
     def _batches(self, texts: list[str]) -> list[np.ndarray]:
