@@ -936,3 +936,10 @@ def test_a_named_level_filters_instead_of_ranking(college_db, chat, question, sk
     assert (result.status == "answered") == answered, result.answer
     if answered:
         assert same_rows(result.rows, college_db.run(reference, {"skill": skill}).rows)
+
+
+def test_an_article_is_not_the_grade_a(college_db, chat):
+    """"a good person" named the grade A, so the ranking stood aside and every DBMS student was
+    listed unranked."""
+    result = chat.answer("Who is a good person to learn DBMS from?")
+    assert result.cypher and "ORDER BY" in result.cypher, result.cypher

@@ -259,8 +259,11 @@ def ranking(reading: Reading) -> str | None:
         return None
     for key, scale in reading.schema.scales.items():
         rel_type, prop = key.split(".")
-        if any(re.search(rf"\b{re.escape(str(value).lower())}\b", reading.text) for value in scale):
-            continue    # "good at X, like advanced level": the level named is a filter, not an order
+        # "good at X, like advanced level": the level named is a filter, not an order (a grade
+        # of one letter is not "named": "a good person" holds the article, not the grade A)
+        if any(len(str(value)) > 1 and re.search(rf"\b{re.escape(str(value).lower())}\b", reading.text)
+               for value in scale):
+            continue
         for p in reading.schema.patterns:
             if p.type != rel_type or p.start != reading.person:
                 continue
