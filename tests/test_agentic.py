@@ -231,6 +231,7 @@ def test_the_issues_multi_part_questions_are_answered_in_full(college_db, questi
     assert result.critic[0].complete
 
 
+@pytest.mark.slow   # a whole question set
 def test_every_multi_part_question_of_the_set_is_answered_in_full(college_db):
     questions = load_parts(MULTIPART_SET)
     report = evaluate_parts(college_db, lambda db, schema: agentic(db, schema=schema), questions,
@@ -238,6 +239,7 @@ def test_every_multi_part_question_of_the_set_is_answered_in_full(college_db):
     assert report.counts()["full"] == len(questions) == 22
 
 
+@pytest.mark.slow   # a whole question set
 def test_the_pipeline_answers_at_most_part_of_them(college_db):
     report = evaluate_parts(college_db, lambda db, schema: Agent(db, OfflineLLM(), schema=schema),
                             load_parts(MULTIPART_SET), agent="pipeline")
@@ -253,6 +255,7 @@ def test_a_question_answered_from_a_notes_text_names_the_note(college_db, questi
     assert f"note {note}" in result.answer
 
 
+@pytest.mark.slow   # a whole question set
 def test_most_note_questions_are_answered_from_the_right_note(college_db):
     report = evaluate_parts(college_db, lambda db, schema: agentic(db, schema=schema),
                             load_parts(NOTES_SET), agent="agentic")

@@ -158,6 +158,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+@pytest.mark.slow   # half a second or more
 def test_every_module_has_a_lesson():
     graph, lesson = _graph(), lessons(_docstrings())
     folders = {f"course.{part}" for part in PARTS} - TOP   # a part's __init__: its docstring only
@@ -249,6 +250,7 @@ def switches(source: str) -> list[str]:
             if SWITCH.search(arg.arg)]
 
 
+@pytest.mark.slow   # half a second or more
 def test_nothing_has_a_switch_for_the_guard():
     found = [f"{_module_name(p)}.{f}" for p in PACKAGE.rglob("*.py")
              for f in switches(p.read_text(encoding="utf-8"))]
@@ -372,6 +374,7 @@ def stubs(module: str, source: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow   # half a second or more
 def test_no_placeholder_left():
     found = [stub for p in PACKAGE.rglob("*.py")
              for stub in stubs(_module_name(p), p.read_text(encoding="utf-8"))]
@@ -460,6 +463,7 @@ def writes(source: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow   # half a second or more
 def test_only_the_loader_and_the_write_door_write():
     found = {_module_name(p): w for p in PACKAGE.rglob("*.py")
              if (w := writes(p.read_text(encoding="utf-8")))}
@@ -513,6 +517,7 @@ def word_lists(source: str, words: set[str]) -> list[str]:
     return found
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_language_words_are_one_data_file():
     from course.foundation.language import WORDS
 
@@ -537,6 +542,7 @@ def untyped_statuses(source: str) -> list[str]:
             and "Status" not in ast.unparse(n.annotation)]
 
 
+@pytest.mark.slow   # half a second or more
 def test_every_status_is_the_one_status_type():
     from course.pipeline.results import STATUSES, Result
 
@@ -568,6 +574,7 @@ def test_the_system_prompt_template_is_written_once():
     assert sum(s.count("RULES:\n{rules}\n\nEXAMPLES:\n{examples}") for s in sources) == 1
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_part_of_an_agentic_answer_is_built_by_name():
     calls = [f"{_module_name(p)}: {ast.unparse(n)[:60]}" for p in PACKAGE.rglob("*.py")
              for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))) if isinstance(n, ast.Call)

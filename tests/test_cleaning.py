@@ -196,6 +196,7 @@ _CHAT = st.sampled_from([("", ""), ("<|im_start|>assistant\n", "<|im_end|>"),
                          ("", "<|eot_id|>"), ("[INST] question [/INST]\n", "</s>")])
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=300, deadline=None)
 @given(query=queries(), reasoning=_REASONING, language=st.sampled_from(["", "cypher", "sql"]),
        fenced=st.booleans(), preamble=_PREAMBLES, prose=_PROSE, semicolon=st.booleans(),
@@ -212,12 +213,14 @@ def test_clean_recovers_the_query_from_any_wrapping(query, reasoning, language, 
     assert cleaned.removed[0 if not chat[0] + chat[1] else 1].startswith("a <think> block")
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=300, deadline=None)
 @given(query=queries())
 def test_a_clean_query_is_left_alone(query):
     assert clean(query).cypher == query and clean(query).removed == []
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=500, deadline=None)
 @given(raw=st.text(max_size=200) | queries() | st.builds(
     lambda q, r: f"<think>\n{r}\n{q}", queries(), st.text(max_size=40)))

@@ -49,6 +49,7 @@ def falkordb_server(tmp_path):
     process.wait(timeout=10)
 
 
+@pytest.mark.slow   # starts a FalkorDB server of its own
 def test_server_mode_loads_and_reads_through_falkordb_url(falkordb_server, monkeypatch):
     monkeypatch.setenv("FALKORDB_URL", falkordb_server)
     db = connect()
@@ -68,6 +69,7 @@ def test_unreachable_server_is_one_clear_sentence(monkeypatch):
     assert "docker compose up -d" in message and "unset FALKORDB_URL" in message
 
 
+@pytest.mark.slow   # starts a FalkorDB server of its own
 def test_server_stopped_mid_session_gives_the_same_sentence(falkordb_server, monkeypatch):
     db = connect(url=falkordb_server)
     db.client.connection.shutdown(nosave=True)
@@ -187,6 +189,7 @@ def test_cli_unreachable_server_prints_no_traceback(tmp_path):
     assert out.stderr.startswith("error: FalkorDB is not running at")
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_server_that_is_not_falkordb_is_named_as_such(monkeypatch):
     """A learner points FALKORDB_URL at the browser UI (an HTTP port): one sentence, no traceback."""
     import http.server

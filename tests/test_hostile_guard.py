@@ -197,6 +197,7 @@ def test_the_server_sends_at_most_its_result_set_size(college_db):
     assert rows.truncated   # cut by the server, and it says so
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_query_over_its_memory_cap_is_stopped_with_a_sentence(college_db):
     pad = "x" * 2_000
     hungry = f"MATCH (a), (b), (c) RETURN size(collect(a.name + '{pad}')) AS n"
@@ -206,6 +207,7 @@ def test_a_query_over_its_memory_cap_is_stopped_with_a_sentence(college_db):
     assert college_db.run("MATCH (s:Student {name: 'Payal'}) RETURN s.year").rows == [[2]]
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_client_gives_up_on_a_server_that_never_answers(college_db):
     """CLIENT PAUSE holds every command for a second: a client with a 0.3 s socket timeout
     says so in a sentence instead of waiting forever."""

@@ -136,6 +136,7 @@ def test_json_lines_survive_lone_surrogates():
     assert json.loads(line)["answer"] == "x\ud800y"
 
 
+@pytest.mark.slow   # half a second or more
 @pytest.mark.parametrize("kind", ["groq", "mistral", "gemini"])
 def test_a_200_that_is_not_json_is_a_bad_response_the_router_moves_past(fake_server, kind):
     api = {"groq": "groq", "mistral": "openai", "gemini": "gemini"}[kind]

@@ -16,6 +16,7 @@ SAMPLES = PROJECT_ROOT / "data" / "ingest"
 NAMES = ("club_announcement.md", "student_profile.txt", "lecture_handout.md", "grade_sheet.csv")
 
 
+@pytest.mark.slow   # half a second or more
 def test_apply_all_then_undo_all_restores_the_exact_fingerprint(college_db):
     before, version = fingerprint(college_db), data_version(college_db)
     done = [apply(college_db, review(college_db, SAMPLES / name)) for name in NAMES]
@@ -28,6 +29,7 @@ def test_apply_all_then_undo_all_restores_the_exact_fingerprint(college_db):
     assert college_db.counts() == {"nodes": 75, "relationships": 132}
 
 
+@pytest.mark.slow   # half a second or more
 def test_undo_in_the_order_applied_also_restores_it(college_db):
     before = fingerprint(college_db)
     done = [apply(college_db, review(college_db, SAMPLES / name)) for name in NAMES]
@@ -158,6 +160,7 @@ def test_a_reload_drops_ingested_facts_unless_asked(college_db):
     assert college_db.run("MATCH (n) WHERE n:Document OR n.name = 'Meera' RETURN count(n)").rows == [[0]]
 
 
+@pytest.mark.slow   # half a second or more
 def test_undo_refuses_to_pull_the_ground_from_under_a_later_document(college_db, tmp_path):
     handout = apply(college_db, review(college_db, SAMPLES / "lecture_handout.md"))
     (tmp_path / "more.md").write_text("Indexing is a prerequisite for Concurrency Control.\n", encoding="utf-8")

@@ -114,6 +114,7 @@ def test_every_tool_is_listed_with_a_description_and_a_schema(college_db):
     assert set(schema["ask"]["properties"]) == {"question", "session"}
 
 
+@pytest.mark.slow   # half a second or more
 def test_each_tool_answers(college_db):
     results = run_calls(make_server(CollegeTools(college_db)),
                         [(name, arguments) for name, arguments, _ in GOOD_CALLS])

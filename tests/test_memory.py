@@ -282,6 +282,7 @@ def test_the_cache_key_holds_the_provider_and_the_data_version(college_db, forge
     assert len(keys) == 3
 
 
+@pytest.mark.slow   # half a second or more
 def test_cached_answers_expire(college_db, forget):
     cache = AnswerCache(college_db, ttl_s=1)
     result = Result(question="Who is Payal?", answer="Payal is a second-year CSE student.",

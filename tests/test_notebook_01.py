@@ -5,6 +5,8 @@ change that breaks one fails with its name.
 """
 from __future__ import annotations
 
+import pytest
+
 from course.foundation.dataset import load_college
 from course.ui.viz import draw_graph
 
@@ -33,6 +35,7 @@ def test_aarav_studies_dbms_with_payal(college_db):
     assert ["DBMS", "Aarav"] in rows
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_picture_draws_75_nodes_and_132_relationships(college_db, tmp_path):
     picture = draw_graph(college_db, directory=tmp_path)
     assert (picture.nodes, picture.edges) == (75, 132)

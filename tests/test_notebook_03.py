@@ -84,6 +84,7 @@ def test_the_server_says_the_index_drop_writes(college_db):
     assert not explain_check(college_db, drop)
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_read_that_runs_too_long_is_allowed_by_the_guard_and_stopped_by_the_time_limit(college_db):
     runaway = "MATCH (a), (b), (c), (d), (e) RETURN count(*)"
     assert check(runaway) and DEFAULT_TIMEOUT_MS == 5000

@@ -5,6 +5,8 @@ the facts the explanations around them rest on.
 """
 from __future__ import annotations
 
+import pytest
+
 from course import Agent, make_llm
 from course.ui.demo import FIVE_QUESTIONS
 from course.ui.viz import draw_result
@@ -51,6 +53,7 @@ def test_the_learning_path_is_lit_up_in_order(college_db, tmp_path):
     assert picture.highlighted == ["1NF", "2NF", "3NF", "BCNF"]
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_chat_resolves_uska_to_payal_and_lights_her_up(college_db, tmp_path, monkeypatch):
     from course.ui.widgets import open_chat
 

@@ -105,6 +105,7 @@ def test_which_questions_depend_on_the_conversation(college_db, question, expect
     assert depends_on_context(question, agent.link(question)) == expected
 
 
+@pytest.mark.slow   # half a second or more
 def test_an_answer_expires_with_its_time_to_live(college_db):
     hit = Agent(college_db, make_llm("offline")).answer("Who is Payal?")
     short = AnswerCache(college_db, ttl_s=1, namespace=f"expiry-{next(_ids)}")

@@ -60,6 +60,7 @@ def _metered_agents(tools, meter):
     return make, made
 
 
+@pytest.mark.slow   # the whole question set, twice
 def test_where_a_template_fits_it_is_as_right_with_no_query_written_and_fewer_tokens(college_db, llm):
     router, agent, specs = RuleRouter(), AgenticAgent(college_db, llm), [t.spec() for t in AGENTIC_TOOLS]
     in_scope = [q for q in load_questions() if q.conversation is None and q.in_scope]

@@ -48,6 +48,7 @@ def test_the_indexs_closest_chunk_is_numpys_closest_and_from_the_threads_note(co
     assert raw[int(np.argmax(exact))][1] == raw[0][1] and raw[0][0] == "N17"
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_cypher_agent_answers_at_most_two_note_questions_and_search_finds_25(college_db):
     agent = Agent(college_db, make_llm("offline"))
     questions = load_search_questions()

@@ -189,6 +189,7 @@ WORDS = ["delete", "remove", "create", "set", "merge", "who", "is", "Payal", "DB
          "//", "}", "{", "(", "MATCH", "RETURN", "data", "load", "csv", "tak", "se"]
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12))
 def test_any_question_gives_a_safe_read_or_the_sentinel(words):
@@ -416,16 +417,14 @@ CONNECTORS = ["and", "aur", "for a", "per", "of", "ke", "ka", "with", "which", "
 
 
 @pytest.fixture(scope="module")
-def real_system(tmp_path_factory):
-    from course.foundation.connection import connect
+def real_system(_shared_server):
+    """The schema prompt is text: render it once from a loaded graph (on the run's own server:
+    a server of its own is a process started, which the quick loop leaves to slow tests)."""
     from course.foundation.dataset import load_college
-    # the schema prompt is text: render it once from a loaded graph
-    db = connect(path=tmp_path_factory.mktemp("schema") / "s.db")
+    db = _shared_server.select("offline_schema_prompt")
     load_college(db)
-    text = prompts.cypher_system_prompt(introspect(db).render())
-    if db.server is not None:
-        db.server.stop()
-    return text
+    yield prompts.cypher_system_prompt(introspect(db).render())
+    db.graph.delete()
 
 
 def _prompt_words(system_text: str) -> list[str]:
@@ -437,6 +436,7 @@ def _prompt_words(system_text: str) -> list[str]:
     return words + [str(v) for values in schema.values.values() for v in values]
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_no_question_raises_out_of_the_provider(real_system, data):

@@ -124,15 +124,13 @@ def test_a_bundled_model_loads_and_embeds_with_no_network(monkeypatch, name, dim
     def no_network(*args, **kwargs):
         raise OSError("no network in this test")
 
+    made = make_embedder(name)                 # the process's own, which other tests use
     monkeypatch.setattr(socket.socket, "connect", no_network)
-    embeddings._make.cache_clear()
-    try:
-        model = make_embedder(name)
-        vectors = model.embed(["A deadlock needs circular wait.", "Processes wait for each other forever."])
-    finally:
-        embeddings._make.cache_clear()
+    model = embeddings._make.__wrapped__(name)  # a new one, made with no network
+    vectors = model.embed(["A deadlock needs circular wait.", "Processes wait for each other forever."])
     assert vectors.shape == (2, dimension)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert model is not made and make_embedder(name) is made   # left as it was: no reload
 
 
 @pytest.mark.slow
@@ -164,6 +162,7 @@ def test_fastembed_offline_fails_at_once_with_a_sentence(monkeypatch, tmp_path):
 
 # --- the modes ------------------------------------------------------------------------------
 
+@pytest.mark.slow   # half a second or more
 def test_the_vector_index_is_read_closest_first(college_db):
     embedder = make_embedder()
     query = "Why do threads need mutexes?"
@@ -226,6 +225,7 @@ def test_graph_mode_adds_the_prerequisites_notes(college_db):
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_default_mode_finds_paraphrased_questions_offline(college_db):
     questions = load_search_questions()
     assert len(questions) >= 25
@@ -380,6 +380,7 @@ def test_the_learners_agent_answers_from_the_note_and_names_it(college_db):
     assert refused.status != "answered"
 
 
+@pytest.mark.slow   # half a second or more
 def test_course_search_and_the_agent_default_to_the_best_measured_mode(college_db):
     """Issue 23: the default is the mode that measures best; hybrid, fused with BM25 keyword
     scores, now beats parent alone (fused by rank with the index's TF-IDF it did not)."""
@@ -450,6 +451,7 @@ LEARNER_WORDED = [
 ]
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_learners_own_words_find_the_note_that_explains_them(college_db):
     firsts = [search(college_db, question, k=1)[0].note == note for question, note in LEARNER_WORDED]
     assert sum(firsts) >= 11, [q for (q, _), first in zip(LEARNER_WORDED, firsts) if not first]
@@ -472,7 +474,12 @@ def test_minilm_forgetting_its_kept_vectors_loses_none_of_a_call(monkeypatch):
     still gets both (it raised KeyError when the forgetting came between the two)."""
     from course.retrieval import minilm
     model = make_embedder("minilm")._model
+    model.embed(["A text the process embedded before."])
+    kept = model._kept                                   # the process's, which other tests use
+    monkeypatch.setattr(model, "_kept", {})
     first = model.embed(["One text kept before the limit is reached."])
     monkeypatch.setattr(minilm, "KEPT_TEXTS", 1)
     both = model.embed(["One text kept before the limit is reached.", "A text new to the model."])
     assert both.shape == (2, 384) and np.array_equal(both[0], first[0])
+    monkeypatch.undo()
+    assert model._kept is kept and "A text the process embedded before." in kept   # as it was

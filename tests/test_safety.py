@@ -295,6 +295,7 @@ _WRITE_FORMS = {
 }
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=300, deadline=None)
 @given(keyword=st.sampled_from(sorted(_WRITE_FORMS) + ["DETACH DELETE", "LOAD CSV"]),
        data=st.data(), before=_GAPS, after=_GAPS,
@@ -309,6 +310,7 @@ def test_any_write_clause_is_refused_however_it_is_written(keyword, data, before
     assert check(query).clause == keyword, query
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=300, deadline=None)
 @given(keyword=st.sampled_from(_KEYWORDS), data=st.data(), head=_IDENT_TAIL, tail=_IDENT_TAIL)
 def test_names_that_contain_a_keyword_pass(keyword, data, head, tail):
@@ -334,6 +336,7 @@ def test_any_text_in_a_string_or_comment_passes(text):
     assert check(f"MATCH (n:Student) RETURN n.name // {first_line}\n")
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=300, deadline=None)
 @given(var=st.sampled_from(["", "r", "rel"]),
        types=st.sampled_from(["", ":PREREQUISITE_FOR", ":INCLUDES|PREREQUISITE_FOR"]),
@@ -489,6 +492,7 @@ def test_whatever_falkordb_plans_as_a_write_the_guard_refuses(college_db, start,
         assert not check(query), (query, server.reason)
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_lexer_reads_names_spaces_and_digits_with_the_characters_of_str_methods():
     """The tokenizer reads a run of name characters with `\\w`, of spaces with `\\s`, and
     tries its number pattern only at a `\\d` (or a dot): the same characters as
@@ -526,6 +530,7 @@ _PIECES = st.sampled_from(["MATCH", "n", "1", "1.5e3", ".5", "0x1F", "..", ".", 
                            "#", "@"])
 
 
+@pytest.mark.slow   # half a second or more
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_PIECES, max_size=30).map("".join) | st.text(max_size=40))
 def test_the_fast_lexer_reads_the_tokens_one_character_at_a_time_would(text):

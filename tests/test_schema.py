@@ -220,6 +220,7 @@ def test_generated_prompt_does_not_grow_with_the_graph(college_db, synthetic):
     assert prompt_10 <= 1.1 * prompt_1, sizes          # the generated prompt did not
 
 
+@pytest.mark.slow   # half a second or more
 def test_linking_prefers_the_exact_value_among_many_lookalikes(synthetic):
     # 25 copies: "DBMS", "DBMS 1" ... "DBMS 24" -- more than one full-text page of candidates.
     big = synthetic(25)

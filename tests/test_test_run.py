@@ -227,10 +227,32 @@ def test_a_notebook_named_without_nbval_gets_a_sentence_saying_what_to_add():
 
 
 def test_a_quick_test_cannot_start_a_kernel_unmarked_either():
-    """The guard against unmarked process-starting tests patched `subprocess.Popen` only, and
-    jupyter_client starts kernels with the `Popen` it imported by name: that one is guarded too."""
+    """jupyter_client starts kernels with the `Popen` it imported by name: the guard is where
+    every Popen starts its process, so that one is caught too."""
     import subprocess
 
-    assert launcher.Popen is subprocess.Popen   # the guard's, in this unmarked test
+    assert launcher.Popen is subprocess.Popen   # the same class, whose start is guarded
     with pytest.raises(pytest.fail.Exception, match="mark it @pytest.mark.slow"):
         launcher.Popen(["python", "-c", "pass"])
+
+
+def test_an_unmarked_test_that_starts_a_database_server_fails_saying_mark_it_slow(tmp_path):
+    """The slow marker's definition covers any process a test starts, a FalkorDB server of the
+    test's own too (the quick loop's tests share the run's one server), not only Python."""
+    from course.foundation.server import EmbeddedServer
+
+    server = EmbeddedServer(tmp_path / "own.db")
+    try:
+        with pytest.raises(pytest.fail.Exception, match=r"starts a process .*: mark it"):
+            server.ensure_running()
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow   # starts pytest
+def test_a_quick_test_whose_sdk_names_the_platform_passes_the_guard_in_a_process_of_its_own():
+    """The SDKs name the platform in a request, and Python runs `uname -p` once a process to
+    find the processor: run alone, the first such test was failed by the process guard."""
+    done = _pytest("-m", "pytest", "-q", "-p", "no:xdist", "-m", "not slow",
+                   "tests/test_tool_calling.py", "-k", "key_is_never_shown")
+    assert done.returncode == 0 and "passed" in done.stdout, done.stdout[-1500:]

@@ -187,6 +187,7 @@ def test_an_average_of_something_that_is_not_a_number_is_refused(chat):
 
 # --- the chat takes any of the three agents, and says which answers ----------------------------
 
+@pytest.mark.slow   # half a second or more
 @pytest.mark.parametrize("kind, words", [("pipeline", "the pipeline"), ("tools", "the tool loop"),
                                          ("agentic", "the agentic agent")])
 def test_the_chat_takes_any_agent_and_says_which_answers(college_db, tmp_path, kind, words):

@@ -25,6 +25,7 @@ def count(db, cypher: str) -> int:
     return db.run(cypher).rows[0][0]
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_whole_graph_is_drawn_offline_with_every_node(college_db, tmp_path):
     picture = draw_graph(college_db, directory=tmp_path / "figures")
     assert (picture.nodes, picture.edges) == (75, 132)
@@ -40,6 +41,7 @@ def test_the_whole_graph_is_drawn_offline_with_every_node(college_db, tmp_path):
     assert not re.search(r"@import", page)
 
 
+@pytest.mark.slow   # half a second or more
 def test_colours_follow_the_label(college_db, tmp_path):
     nodes, _ = drawn(draw_graph(college_db, directory=tmp_path))
     colours = {}
@@ -75,11 +77,13 @@ def test_a_path_is_lit_up_with_its_relationships(college_db, tmp_path):
         RETURN count(r)""") >= 3
 
 
+@pytest.mark.slow   # half a second or more
 def test_values_that_are_not_nodes_light_nothing(college_db, tmp_path):
     picture = draw_graph(college_db, highlight=["A+", "Advanced"], directory=tmp_path)
     assert picture.highlighted == [] and (picture.nodes, picture.edges) == (75, 132)
 
 
+@pytest.mark.slow   # half a second or more
 def test_keys_light_up_their_node_and_the_question_names_are_outlined(college_db, tmp_path):
     picture = draw_graph(college_db, highlight=["S05"], mentioned=["Machine Learning"],
                          directory=tmp_path, focus=False)
@@ -89,6 +93,7 @@ def test_keys_light_up_their_node_and_the_question_names_are_outlined(college_db
     assert len(nodes) == 75 and len(dimmed) == 73
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_result_lights_up_the_values_in_its_rows(college_db, tmp_path):
     result = SimpleNamespace(status="answered", rows=[["Rahul", "Advanced"], ["Karan", "Intermediate"]],
                              mentions=[SimpleNamespace(value="Machine Learning")])
@@ -111,6 +116,7 @@ def test_the_notebook_gets_a_small_iframe_with_a_relative_path(college_db, tmp_p
     assert "lit up: Payal" in repr(picture)
 
 
+@pytest.mark.slow   # half a second or more
 def test_every_picture_has_a_small_still_image_from_the_same_layout(college_db, tmp_path):
     from course.ui.viz import layout
 
@@ -123,6 +129,7 @@ def test_every_picture_has_a_small_still_image_from_the_same_layout(college_db, 
     assert layout(graph, set(graph.nodes)) == positions              # and the same every time
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_picture_shows_a_still_image_and_the_interactive_one(college_db, tmp_path, monkeypatch):
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda obj, raw=False: shown.append(obj))
@@ -131,6 +138,7 @@ def test_the_picture_shows_a_still_image_and_the_interactive_one(college_db, tmp
     assert "appears here when the cell runs" in shown[1]["text/plain"]
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_legend_names_lit_nodes_only_when_something_is_lit(college_db, tmp_path):
     whole = draw_graph(college_db, directory=tmp_path, name="whole").path.read_text()
     lit = draw_graph(college_db, highlight=["Payal"], directory=tmp_path, name="lit").path.read_text()
@@ -138,6 +146,7 @@ def test_the_legend_names_lit_nodes_only_when_something_is_lit(college_db, tmp_p
     assert "in the answer" in lit
 
 
+@pytest.mark.slow   # half a second or more
 def test_labels_of_the_whole_graph_are_readable_at_the_default_zoom(college_db, tmp_path):
     from course.ui.viz import CANVAS
 
@@ -169,6 +178,7 @@ def test_values_may_come_from_a_generator(college_db, tmp_path):
     assert picture.highlighted == ["Karan", "Rahul"]
 
 
+@pytest.mark.slow   # half a second or more
 def test_pyvis_template_is_compiled_once_per_process(college_db, tmp_path, monkeypatch):
     """pyvis gives every Network its own template environment, so each picture compiled the
     same page template again (most of a picture's time); the course's pictures share one."""

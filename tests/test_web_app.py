@@ -136,6 +136,7 @@ class SlowLLM(OfflineLLM):
         return super().complete(prompt, system=system)
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_slow_answer_gets_keep_alive_comments(college_db):
     def make_agent(memory):
         return Agent(college_db, SlowLLM(), memory=memory)

@@ -102,6 +102,7 @@ def widget(college_db, tmp_path):
     return make
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_widget_answers_and_lights_up_the_answer(widget, tmp_path):
     chat = widget([WHO_IS_PAYAL, "Payal is a second-year CSE student."], background=False)
     assert chat.picture.nodes == 75 and "Ask a question" in chat.conversation.value
@@ -116,6 +117,7 @@ def test_the_widget_answers_and_lights_up_the_answer(widget, tmp_path):
     assert chat.status.value.endswith("Ready.</span>") and not chat.send_button.disabled
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_send_button_and_new_chat(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     chat.question.value = ""
@@ -143,6 +145,7 @@ class SlowLLM(LLM):
         return Completion(text, self.name, self.model, Usage(None, None, 0.0))
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_long_call_shows_thinking_and_the_notebook_stays_responsive(college_db, tmp_path):
     llm = SlowLLM()
     chat = ChatWidget(ChatSession(Agent(college_db, llm, memory=ShortTermMemory())),
@@ -159,6 +162,7 @@ def test_a_long_call_shows_thinking_and_the_notebook_stays_responsive(college_db
     assert len(chat.session.messages) == 2
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_widget_shows_errors_as_messages(widget):
     chat = widget([Unavailable("down"), Unavailable("down")], background=False)
     chat.ask("Who is Payal?")
@@ -167,6 +171,7 @@ def test_the_widget_shows_errors_as_messages(widget):
     assert chat.picture.highlighted == [] and chat.picture.mentioned == ["Payal"]
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_widget_displays_as_a_widget_with_a_plain_summary(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     bundle = chat._repr_mimebundle_()
@@ -175,6 +180,7 @@ def test_the_widget_displays_as_a_widget_with_a_plain_summary(widget):
                                            "pipeline of notebook 05 answers, with Scripted (scripted).")
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_chat_on_the_offline_provider(college_db, tmp_path):
     from course.llm.offline import OfflineLLM
 
@@ -212,6 +218,7 @@ def _enter(chat, text: str | None = None) -> None:
         chat.question.value = text
 
 
+@pytest.mark.slow   # half a second or more
 def test_typing_and_leaving_the_box_sends_nothing(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     chat.question.value = "Who is Aar"           # typed, then the box lost focus
@@ -238,6 +245,7 @@ def test_enter_on_text_already_sent_sends_it_after_a_moment(widget):
     assert [m.text for m in chat.session.messages] == ["Who is Payal?", "Payal."]
 
 
+@pytest.mark.slow   # half a second or more
 def test_typing_then_clicking_send_sends_the_text(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     chat.question.value = "Who is Payal?"        # the blur that comes with the click
@@ -246,6 +254,7 @@ def test_typing_then_clicking_send_sends_the_text(widget):
     assert "Type a question first." not in chat.status.value
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_conversation_keeps_the_newest_answer_in_view(widget):
     chat = widget([WHO_IS_PAYAL, "Payal."], background=False)
     chat.ask("Who is Payal?")
@@ -253,6 +262,7 @@ def test_the_conversation_keeps_the_newest_answer_in_view(widget):
     assert "flex-direction:column-reverse" in chat.conversation.value.replace(" ", "")
 
 
+@pytest.mark.slow   # half a second or more
 def test_two_kernels_draw_into_different_files(college_db, tmp_path, monkeypatch):
     import course.ui.widgets as widgets
 
@@ -263,6 +273,7 @@ def test_two_kernels_draw_into_different_files(college_db, tmp_path, monkeypatch
     assert "424242" in second.picture.path.name
 
 
+@pytest.mark.slow   # half a second or more
 def test_pictures_go_to_one_ignored_place_whatever_the_working_directory(college_db, tmp_path):
     from course.foundation.config import PROJECT_ROOT
     from course.ui.viz import figures_dir
@@ -274,6 +285,7 @@ def test_pictures_go_to_one_ignored_place_whatever_the_working_directory(college
     chat.picture.path.unlink()
 
 
+@pytest.mark.slow   # half a second or more
 def test_the_title_has_no_nested_parentheses(college_db):
     from course.llm.offline import OfflineLLM
 
@@ -283,6 +295,7 @@ def test_the_title_has_no_nested_parentheses(college_db):
     chat.picture.path.unlink()
 
 
+@pytest.mark.slow   # half a second or more
 def test_a_dead_widget_says_what_to_do(widget):
     chat = widget([], background=False)
     assert "run this cell again" in chat._repr_mimebundle_()["text/plain"]
