@@ -944,3 +944,66 @@ def test_an_article_is_not_the_grade_a(college_db, chat):
     listed unranked."""
     result = chat.answer("Who is a good person to learn DBMS from?")
     assert result.cypher and "ORDER BY" in result.cypher, result.cypher
+
+
+# --- a later part about what the part before found: a count, "those skills", "that one" ---------
+
+@pytest.mark.parametrize("question, listed", [
+    ("Which concepts does DSA cover, and how many is that?",
+     "MATCH (:Subject {name: 'DSA'})-[:COVERS]->(c:Concept) RETURN c.name"),
+    ("Who studies DBMS? How many are there altogether?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name"),
+    ("Operating Systems mein kaunse concepts aate hain, aur kitne hain?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept) RETURN c.name"),
+])
+def test_how_many_naming_nothing_of_its_own_counts_what_the_part_before_found(college_db, learner,
+                                                                             question, listed):
+    """"how many are there?" after a list counts the list (it was answered from a note
+    about arrays: the search's best note for words that name nothing)."""
+    count = len(rows_of(college_db, listed))
+    assert count > 1
+    result = learner.answer(question)
+    second = [s for s in learner.last.sub_questions if s.part == 1 and s.found]
+    assert second and second[-1].rows == [[count]] and second[-1].tool != "search_notes", \
+        result.answer
+
+
+@pytest.mark.parametrize("question, values", [
+    ("Which skills does the Campus Chatbot need, and who has those skills?",
+     ["Machine Learning", "Docker"]),
+    ("What do I have to know before Deadlocks, and which subject covers these concepts?",
+     ["Processes", "Threads"]),
+])
+def test_those_and_a_plural_noun_stand_for_every_value_found(learner, question, values):
+    """"those skills" is every skill the part before found, not the first of them."""
+    learner.answer(question)
+    later = [s.rewritten for s in learner.last.sub_questions if s.part == 1]
+    assert later and all(v in later[0] for v in values), later
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What do I need before 3NF, and what comes before that one?",
+     "MATCH (p:Concept)-[:PREREQUISITE_FOR]->(:Concept)-[:PREREQUISITE_FOR]->"
+     "(:Concept {name: '3NF'}) RETURN p.name"),
+    ("Which concept includes BFS, and which subject covers that one?",
+     "MATCH (c:Concept)-[:INCLUDES]->(:Concept {name: 'BFS'}) "
+     "MATCH (s:Subject)-[:COVERS]->(c) RETURN s.name"),
+])
+def test_that_one_stands_for_the_value_found(college_db, learner, question, reference):
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Which concepts come under Operating Systems?",
+    "Operating Systems mein kaunse concepts aate hain?",
+    "What topics fall under Computer Networks?",
+])
+def test_a_link_named_only_by_its_noun_is_not_a_chain_with_the_verb(college_db, chat, question):
+    """"concepts come under a subject" are the concepts it covers: "come under" names no second
+    link (the query went through a concept's parts and left out the subject's own concepts)."""
+    subject = "Computer Networks" if "Networks" in question else "Operating Systems"
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, f"MATCH (:Subject {{name: '{subject}'}})"
+                                              "-[:COVERS]->(c:Concept) RETURN c.name")

@@ -43,7 +43,8 @@ from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuest
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
-from course.foundation.language import asks_who_unnamed, points_back, points_elsewhere, question_key
+from course.foundation.language import (asks_who_unnamed, counts_what_came_before, points_back,
+                                       points_elsewhere, question_key)
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -166,6 +167,18 @@ class AgenticAgent(Agent):
                 question=part, rewritten=part, tool="", arguments={}, rows=[], answer=NOTHING_BEFORE,
                 status="out_of_scope", error=NOTHING_BEFORE, part=number))
             return
+        listed = _listed_before(run, number) if round_ == 0 and number > 0 else None
+        if listed is not None and counts_what_came_before(part):
+            # "how many is that?": counting what a part found is arithmetic on its rows, not
+            # a search (the note search's best note for words that name nothing answered it)
+            rows = {tuple(map(repr, row)) for row in listed.rows}
+            sub = SubQuestion(question=part, rewritten=part, tool="answer_given",
+                              arguments={"count of part": listed.part + 1}, rows=[[len(rows)]],
+                              answer="", columns=["count"], found=True, round=round_, part=number,
+                              source=f"a count of what part {listed.part + 1} found")
+            sub.answer = self._write(run, sub) if self.writes_answer else ""
+            run.sub_questions.append(sub)
+            return
         if round_ == 0 and (run.found() or context) and points_elsewhere(part):
             rewritten, usage = roles.rewrite(part, self.link(part), run, context)
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)
@@ -256,6 +269,16 @@ def _untried(run: Run, number: int, toolbox: AgenticToolbox) -> bool:
     if any(s.status in REFUSALS for s in subs):
         return False
     return bool(toolbox.specs(without=[s.tool for s in subs if not s.found]))
+
+
+def _listed_before(run: Run, number: int) -> SubQuestion | None:
+    """The latest earlier part that found a list: rows from the graph, not a note's text and
+    not a number already counted."""
+    for s in reversed(run.sub_questions):
+        if s.part < number and s.found and s.rows:
+            counted = len(s.rows) == 1 and len(s.rows[0]) == 1 and isinstance(s.rows[0][0], int | float)
+            return None if counted or s.tool == "search_notes" else s
+    return None
 
 
 def _part_of(run: Run, missing: str) -> int | None:

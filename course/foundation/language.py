@@ -44,6 +44,7 @@ class Words:
     requests: frozenset[str]
     auxiliary: frozenset[str]
     counting: frozenset[str]
+    count_fillers: frozenset[str]
     people: frozenset[str]
     function: frozenset[str]
     conjunctions: tuple[str, ...]
@@ -53,6 +54,8 @@ class Words:
     plural: frozenset[str]
     possessive: frozenset[str]
     demonstrative: frozenset[str]
+    plural_demonstrative: frozenset[str]
+    pronoun_nouns: frozenset[str]
     hindi_case: dict[str, str]
     third_person: frozenset[str]
     after_object: frozenset[str]
@@ -143,6 +146,21 @@ def points_back(question: str) -> bool:
     key = f" {question_key(question)} "
     return any(word in pointing for word in key.split()) or \
         any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them)
+
+
+def counts_what_came_before(question: str) -> bool:
+    """Does the question ask "how many" and name nothing to count ("how many is that?",
+    "kitne hain?")? In a later part, it counts what the part before found.
+
+    >>> counts_what_came_before("and how many are there altogether?"), counts_what_came_before("kitne hain")
+    (True, True)
+    >>> counts_what_came_before("how many students are there?"), counts_what_came_before("is that all?")
+    (False, False)
+    """
+    words = question_key(question).split()
+    nothing_named = WORDS.question_words | WORDS.auxiliary | WORDS.counting | WORDS.function | \
+        WORDS.referring | WORDS.count_fillers | {word.strip() for word in WORDS.continuing}
+    return any(w in WORDS.counting for w in words) and all(w in nothing_named for w in words)
 
 
 def asks_who_unnamed(question: str) -> bool:

@@ -83,7 +83,7 @@ def find_hop(reading: Reading, start: str, target: str | None, *, strict: bool =
         must = set().union(*steps) if steps else set()
         followed = bool(named) and (not must or any(p.type in must for p in named))
         # "projects that need a skill §0 has": words name links the direct one does not cover
-        extra = set(_verb_cues(reading)) - {p.type for p in named}
+        extra = _verbs_of_their_own(reading, {p.type for p in named})
         if followed and extra and not steps and len(named) == 1 and target != start:
             composed = _named_chain(reading, start, target, cues, [extra])
             if composed is not None and extra <= {p.type for p in composed.patterns}:
@@ -170,14 +170,26 @@ def _steps_at(reading: Reading) -> list[tuple[str, set[str]]]:
             if re.search(rf"\b{re.escape(word)}\s+(?:the\s+)?§0\b", reading.text)]
 
 
-def _verb_cues(reading: Reading) -> list[str]:
-    """The links the question's words name, leaving out the nouns that name a label as well
-    (a plural noun of a label names the label, not only a link)."""
+def _without_nouns(reading: Reading) -> str:
+    """The question's text without the label nouns (a plural noun of a label names the label,
+    not only a link): what is left names links by verbs."""
     text = reading.text
     for label in reading.schema.labels:
         noun = reading.lexicon.label(label)
         text = re.sub(noun, " ", text) if noun else text
-    return replace(reading, text=text).relations()
+    return text
+
+
+def _verbs_of_their_own(reading: Reading, taken: set[str]) -> set[str]:
+    """The links besides `taken` that the question's verbs name with a word of their own: not
+    one that names a taken link too ("the concepts under §0": "under" names a subject's
+    concepts as well as a concept's parts, so it asks for no second link)."""
+    text = _without_nouns(reading)
+    spans = {t: [m.span() for m in re.finditer(reading.lexicon.relation(t), text)]
+             for t in replace(reading, text=text).relations()}
+    used = [span for t in taken for span in spans.get(t, [])]
+    return {t for t, found in spans.items() if t not in taken and any(
+        not any(a < d and c < b for c, d in used) for a, b in found)}
 
 
 def _each_step_once(steps: list[set[str]], types: tuple[str, str]) -> bool:

@@ -117,7 +117,12 @@ class RuleUpdater:
                 out.append(f"{said} is")
                 continue
             kind = _kind_of(bare, nxt)
+            one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
+            kind = "one" if one else kind
             value = _stands_for(kind, nxt, found) if kind else None
+            skip = one and value is not None
+            if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
+                value = _every_one(kind, nxt, found, language_of(part)) or value
             group = _all_found(found, language_of(part), words) if bare in PLURAL else None
             value = group or value
             if value is None:
@@ -197,7 +202,8 @@ def speaks_of_someone(part: str) -> bool:
 
 
 def _kind_of(word: str, nxt: str) -> str | None:
-    """What a word points back with: that (+ noun), it, its, possessive, person, or None."""
+    """What a word points back with: that (+ noun), it, its, possessive, person, or None
+    ("one", what was found, is the rewrite's: "that one")."""
     if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY:
         return "that"
     if word in ("it", "this", "that"):
@@ -228,10 +234,27 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
             continue
         by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE)
         # "which subject comes after §0, and who studies it?": "it" is the subject found
-        by_things = kind in ("it", "its") and _asks_for_nodes(question)
+        by_things = kind in ("it", "its") and _asks_for_nodes(question) or kind == "one"
         ordered = got + asked if by_people or by_things else asked + got
         if ordered:
             return ordered[0][1]
+    return None
+
+
+def _every_one(kind: str, noun: str, found: Sequence[Found], language: str) -> str | None:
+    """"those skills", "these concepts": every value of the noun's label the latest part that
+    found several found ("each of SQL and Python"), or None."""
+    for _, asked, got in reversed(found):
+        first = _stands_for(kind, noun, [("", asked, got)])
+        if first is None:
+            continue
+        label = next(lab for lab, v in list(got) + list(asked) if v == first)
+        values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
+        if len(values) < 2:
+            return None
+        if language == "hi":
+            return f"{', '.join(values[:-1])} aur {values[-1]} mein se har ek"
+        return f"each of {', '.join(values[:-1])} and {values[-1]}"
     return None
 
 
