@@ -185,7 +185,7 @@ def _verbs_of_their_own(reading: Reading, taken: set[str]) -> set[str]:
     one that names a taken link too ("the concepts under §0": "under" names a subject's
     concepts as well as a concept's parts, so it asks for no second link)."""
     text = _without_nouns(reading)
-    spans = {t: [m.span() for m in re.finditer(reading.lexicon.relation(t), text)]
+    spans = {t: [m.span() for m in re.finditer(reading.lexicon.relation(t) or r"(?!)", text)]
              for t in replace(reading, text=text).relations()}
     used = [span for t in taken for span in spans.get(t, [])]
     return {t for t, found in spans.items() if t not in taken and any(
