@@ -1007,3 +1007,16 @@ def test_a_link_named_only_by_its_noun_is_not_a_chain_with_the_verb(college_db, 
     result = chat.answer(question)
     assert_answered_with(result, college_db, f"MATCH (:Subject {{name: '{subject}'}})"
                                               "-[:COVERS]->(c:Concept) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", [
+    "When two transactions update the same row at once, how does the database keep it right?",
+    "If I put an index on a column, why do the inserts get slower?",
+])
+def test_a_question_asking_why_or_how_about_a_change_is_not_a_request_to_change(learner, question):
+    """A verb of change in a question that asks why or how is what it asks about, not a
+    request: it was refused as a write ("I cannot change the data")."""
+    result = learner.answer(question)
+    assert result.status != "blocked", result.answer
+    assert any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), \
+        result.answer
