@@ -1020,3 +1020,34 @@ def test_a_question_asking_why_or_how_about_a_change_is_not_a_request_to_change(
     assert result.status != "blocked", result.answer
     assert any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), \
         result.answer
+
+
+# --- a question about a topic the notes do not explain ------------------------------------------
+
+@pytest.mark.parametrize("question", [
+    "What does a compiler do before my program runs?",
+    "Why does my program crash with a segfault when I use memory after freeing it?",
+    "How does git keep track of the changes in my project?",
+])
+def test_a_topic_no_note_explains_is_not_answered_from_the_nearest_note(learner, question):
+    """The nearest note is only the least far: "a compiler" was answered from the note on
+    depth-first search (its score cleared the evidence bar)."""
+    result = learner.answer(question)
+    assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), \
+        result.answer
+
+
+def test_a_topic_a_note_of_the_graph_explains_is_the_notes_own(college_db):
+    """A learner who adds a note on a topic of the list gets it answered from that note: the
+    topic leaves the list when a chunk of the graph explains it."""
+    from course.retrieval.embeddings import make_embedder
+    from course.retrieval.other_topics import other_topics, uncovered
+    from course.retrieval.text_layer import build_text_layer
+
+    embedder = make_embedder("minilm")
+    before, _ = uncovered(college_db, embedder)
+    assert len(before) == len(other_topics())
+    college_db.query("CREATE (:Note {id: 'N99', text: $text})", {"text": other_topics()[0]})
+    build_text_layer(college_db, embedder)            # its chunks, as ingestion writes them
+    after, _ = uncovered(college_db, embedder)
+    assert other_topics()[0] not in after and len(after) == len(before) - 1

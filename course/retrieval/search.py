@@ -45,6 +45,7 @@ from course.pipeline.linking import link_entities
 from course.pipeline.prompts import STEP_BACK_SYSTEM
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
+from course.retrieval.other_topics import closer_topic
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
 MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
@@ -285,8 +286,7 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         hits = kept.pop((db.graph_name, query), None) or search(db, query, mode=mode, k=k)
         columns = ["note", "concept", "score", "text"]
         rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
-        if not (mode in SIMILARITY_MODES and clears(hits, **note_bar(db))
-                and note_question(db, query)):
+        if not (mode in SIMILARITY_MODES and _answers(db, query, hits)):
             rows = grounded(query, columns, rows)   # then: does it hold what is asked?
         rows = rows if rows and note_holds(db, query, str(rows[0][0])) else []
         return Rows(columns, rows,
@@ -298,12 +298,18 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         hits = kept[db.graph_name, query] = search(db, query, mode=mode, k=k)
         best, second = [*hits, Hit("-", None, 0.0, ""), Hit("-", None, 0.0, "")][:2]
         return note_evidence_line(best.note, best.concept, best.score, best.score - second.score,
-                                  mode in SIMILARITY_MODES and clears(hits, **note_bar(db))
-                                  and note_question(db, query)
+                                  mode in SIMILARITY_MODES and _answers(db, query, hits)
                                   and note_holds(db, query, best.note))
     run.weighs_evidence = True    # type: ignore[attr-defined]
     run.evidence = evidence       # type: ignore[attr-defined]
     return run
+
+
+def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
+    """May the best note answer: it clears the bar, the question is one a note may answer,
+    and no topic the notes do not explain is closer to it (`closer_topic`)?"""
+    return clears(hits, **note_bar(db)) and note_question(db, query) and \
+        closer_topic(db, query, hits[0].note) is None
 
 
 def agent_search(db: Database) -> Callable[[Database, str], Rows]:
