@@ -1051,3 +1051,35 @@ def test_a_topic_a_note_of_the_graph_explains_is_the_notes_own(college_db):
     build_text_layer(college_db, embedder)            # its chunks, as ingestion writes them
     after, _ = uncovered(college_db, embedder)
     assert other_topics()[0] not in after and len(after) == len(before) - 1
+
+
+# --- a choice among what was found: "who among them", "which of them", "unmein se kaun" ---------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who works on the Campus Chatbot, and who among them knows Docker?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) "
+     "MATCH (s)-[:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN s.name"),
+    ("Which students are in CSE, and which of them are in the Debate Society?",
+     "MATCH (s:Student {branch: 'CSE'})-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name"),
+    ("Python kaun jaanta hai, aur unmein se kaun year 3 mein hai?",
+     "MATCH (s:Student {year: 3})-[:HAS_SKILL]->(:Skill {name: 'Python'}) RETURN s.name"),
+])
+def test_which_of_them_chooses_among_what_the_part_before_found(college_db, learner, question,
+                                                                reference):
+    """"who among them knows Docker?" is which of the people found know it: it was read as
+    "each of them" and as someone who is a friend of both, and answered "I found nothing"."""
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who among Karan and Rahul knows Docker?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Docker'}) "
+     "WHERE s.name IN ['Karan', 'Rahul'] RETURN s.name"),
+    ("Which of Aarav and Sneha are in the Coding Club?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) "
+     "WHERE s.name IN ['Aarav', 'Sneha'] RETURN s.name"),
+])
+def test_a_choice_among_named_people_filters_them(college_db, chat, question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)

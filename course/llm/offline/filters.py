@@ -166,8 +166,45 @@ def _steps_done(reading: Reading, done: set[str]) -> Reading:
     return replace(reading, text=text)
 
 
+_LIST = r"§\d+(?:(?: ?,(?: and| aur| or| ya| &)?| and| aur| or| ya| &) §\d+)*"
+
+
+def chosen_among(reading: Reading, target: str, entities: list[Entity]) -> list[Entity]:
+    """The names of the asked label a choice is made among: listed right after "among" / "which
+    of" ("who among §0 and §1 knows §2?") or right before "mein se" ("§0 aur §1 mein se kaun").
+
+    >>> from course.llm.offline.prompt import Entity
+    >>> named = [Entity("Person", "name", "Asha"), Entity("Person", "name", "Ben"),
+    ...          Entity("Tool", "name", "Go")]
+    >>> reading = Reading("who among §0 and §1 knows §2 ?", named, None)
+    >>> [e.value for e in chosen_among(reading, "Person", named)]
+    ['Asha', 'Ben']
+    >>> chosen_among(Reading("which of §0's friends know §2 ?", named, None), "Person", named)
+    []
+    """
+    text = reading.text
+    # not "which of §0's friends" (a possessive: the choice is among the friends) nor
+    # "§0 aur §1 mein se har ek" (each of them)
+    whole = r"(?!'s|'| s\b| ka\b| ki\b| ke\b)"
+    listed = [m[1] for m in re.finditer(rf"(?:{reading.cue('among')}) (?:the )?({_LIST}){whole}", text)] + \
+        [m[1] for m in re.finditer(rf"({_LIST}) (?:{reading.cue('among_after')})\b(?! har\b)", text)]
+    numbers = {int(n) for found in listed for n in re.findall(r"§(\d+)", found)}
+    return [e for i, e in enumerate(entities) if i in numbers and e.label == target]
+
+
 def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[str, list[str]] | None:
-    """MATCH lines linking (t:target) to every entity, plus the value filters, as (text, WHERE)."""
+    """MATCH lines linking (t:target) to every entity, plus the value filters, as (text, WHERE).
+    Names a choice is made among (`chosen_among`) filter t itself."""
+    chosen = chosen_among(reading, target, entities)
+    entities = [e for e in entities if e not in chosen]
+    body = _linked(reading, target, entities)
+    if body is None or not chosen:
+        return body
+    values = ", ".join(lit(e.value) for e in chosen)
+    return body[0], body[1] + [f"t.{chosen[0].prop} IN [{values}]"]
+
+
+def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str, list[str]] | None:
     either = reading.has("either") and len(entities) > 1 and len({e.label for e in entities}) == 1
     lines, conds = [], []
     groups = [entities] if either else [[e] for e in entities]

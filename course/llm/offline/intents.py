@@ -20,7 +20,7 @@ from typing import Callable
 from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
                                            ranking, total)
 from course.llm.offline.cypher import alias, arrow, lit, node, where
-from course.llm.offline.filters import conditions, filters
+from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop, twice
 from course.llm.offline.reading import Reading, each_of
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
@@ -198,8 +198,8 @@ def properties(reading: Reading) -> str | None:
     if not reading.entities:
         return None
     label = reading.entities[0].label
-    if any(e.label != label for e in reading.entities):
-        return None
+    if any(e.label != label for e in reading.entities) or chosen_among(reading, label, reading.entities):
+        return None     # ("who among §0 and §1 is in year 3?" asks which, not their years)
     props = reading.schema.labels.get(label, [])
     name = reading.schema.display(label)
     asked = [p for p in reading.asked_properties(label, props) if p != name]
@@ -225,8 +225,12 @@ def related(reading: Reading) -> str | None:
     asked = [t for t in reading.targets() if re.search(
         rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(t)})", reading.text)]
     targets = asked[:1] + [t for t in reading.targets() if t not in asked[:1]]
-    target = next((t for t in targets if all(t != e.label for e in reading.entities)
-                   or reading.self_loop(t) or direction(reading)), None)
+    # "which of §0 and §1 is in §2?": the answer is some of those named, so it is of their label
+    among = [label for label in dict.fromkeys(e.label for e in reading.entities)
+             if chosen_among(reading, label, reading.entities)]
+    target = among[0] if len(among) == 1 else next(
+        (t for t in targets if all(t != e.label for e in reading.entities)
+         or reading.self_loop(t) or direction(reading)), None)
     if target is None and len(reading.entities) > 1 and reading.person in targets:
         target = reading.person
     if target is None and len(reading.entities) == 1:

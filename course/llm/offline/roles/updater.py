@@ -123,6 +123,11 @@ class RuleUpdater:
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
                 value = _every_one(kind, nxt, found, language_of(part)) or value
+            if _chooses_among(bare, nxt, out):   # "who among them", "unmein se kaun": a choice
+                listed = _all_found(found, language_of(part), words, each=False)
+                if listed is not None:
+                    out.append(listed + (f" {HINDI_CASE[bare]}" if bare in HINDI_CASE else ""))
+                    continue
             group = _all_found(found, language_of(part), words) if bare in PLURAL else None
             value = group or value
             if value is None:
@@ -286,9 +291,22 @@ def _each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     return part[:m.start()] + group + part[m.end():]
 
 
-def _all_found(found: Sequence[Found], language: str, words: Sequence[str]) -> str | None:
+_AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')})$")
+
+
+def _chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
+    """Is the word "them" in "who among them", "which of them", or "unmein" in "unmein se"?"""
+    if word in PLURAL:
+        return bool(_AMONG.search(" ".join(before[-2:]).lower()))
+    return word in HINDI_CASE and HINDI_CASE[word] == "mein" and word[:2] in ("un", "in") \
+        and nxt == "se"
+
+
+def _all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
+               each: bool = True) -> str | None:
     """"they", "their", "unka" in a later part: every value of one label the latest part that
-    found something found ("each of Payal and Aarav"), or the one value it found. Not when
+    found something found ("each of Payal and Aarav"; `each=False`: "Payal and Aarav", for a
+    choice among them), or the one value it found. Not when
     that part was about a person it named and asked no "who" ("what skills does Karan have,
     and who are their friends?": Karan's), unless "he" or "she" already stands for that person
     ("when did he join them?": the clubs)."""
@@ -303,8 +321,10 @@ def _all_found(found: Sequence[Found], language: str, words: Sequence[str]) -> s
             if len(values) == 1:
                 return values[0]
             if language == "hi":
-                return f"{', '.join(values[:-1])} aur {values[-1]} mein se har ek"
-            return f"each of {', '.join(values[:-1])} and {values[-1]}"
+                listed = f"{', '.join(values[:-1])} aur {values[-1]}"
+                return f"{listed} mein se har ek" if each else listed
+            listed = f"{', '.join(values[:-1])} and {values[-1]}"
+            return f"each of {listed}" if each else listed
     return None
 
 
