@@ -255,11 +255,7 @@ def _every_one(kind: str, noun: str, found: Sequence[Found], language: str) -> s
             continue
         label = next(lab for lab, v in list(got) + list(asked) if v == first)
         values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
-        if len(values) < 2:
-            return None
-        if language == "hi":
-            return f"{', '.join(values[:-1])} aur {values[-1]} mein se har ek"
-        return f"each of {', '.join(values[:-1])} and {values[-1]}"
+        return _group(values, language) if len(values) > 1 else None
     return None
 
 
@@ -284,11 +280,7 @@ def _each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
             break
     else:
         return None
-    if language_of(part) == "hi":
-        group = f"{', '.join(values[:-1])} aur {values[-1]} mein se har ek"
-    else:
-        group = f"each of {', '.join(values[:-1])} and {values[-1]}"
-    return part[:m.start()] + group + part[m.end():]
+    return part[:m.start()] + _group(values, language_of(part)) + part[m.end():]
 
 
 _AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')})$")
@@ -318,14 +310,20 @@ def _all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
         if got:
             label = got[0][0]
             values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
-            if len(values) == 1:
-                return values[0]
-            if language == "hi":
-                listed = f"{', '.join(values[:-1])} aur {values[-1]}"
-                return f"{listed} mein se har ek" if each else listed
-            listed = f"{', '.join(values[:-1])} and {values[-1]}"
-            return f"each of {listed}" if each else listed
+            return values[0] if len(values) == 1 else _group(values, language, each=each)
     return None
+
+
+def _group(values: Sequence[str], language: str, *, each: bool = True) -> str:
+    """"each of A, B and C" ("A, B aur C mein se har ek"); `each=False`: "A, B and C".
+
+    >>> _group(["Asha", "Ben"], "hi"), _group(["A", "B", "C"], "en", each=False)
+    ('Asha aur Ben mein se har ek', 'A, B and C')
+    """
+    joined = f"{', '.join(values[:-1])} {'aur' if language == 'hi' else 'and'} {values[-1]}"
+    if not each:
+        return joined
+    return f"{joined} mein se har ek" if language == "hi" else f"each of {joined}"
 
 
 def _as_question(text: str) -> str:
