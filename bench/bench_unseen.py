@@ -1,7 +1,7 @@
 """Unseen questions (issue 23): right / wrong / refused per agent and per kind, offline.
 
-    python bench/bench_unseen.py [SET.jsonl ...] [--misses]
-        (default: data/eval/unseen.jsonl)
+    python bench/bench_unseen.py [SET.jsonl ...] [--misses] [--agent NAME]
+        (default: data/eval/unseen.jsonl, every agent)
 
 A set is in the multi-part format of data/eval/README.md: each line has `parts`, each part a
 reference query (a note question's part: the note that answers it, `first_row`), or `null`
@@ -96,6 +96,10 @@ def table(name: str, scored: list[tuple[dict[str, Any], str, Any]]) -> None:
 
 def main(args: list[str]) -> None:
     misses = "--misses" in args
+    chosen = args[args.index("--agent") + 1] if "--agent" in args else None
+    if chosen is not None and chosen not in AGENTS:
+        sys.exit(f"--agent takes one of {', '.join(AGENTS)}")
+    args = [a for a in args if a != chosen]
     paths = [Path(a) for a in args if not a.startswith("--")] or [DEFAULT_SET]
     with bench_database() as db:
         from course.foundation.dataset import load_college
@@ -107,6 +111,8 @@ def main(args: list[str]) -> None:
             print(f"{'agent':<9} {'kind':<13} " + " ".join(f"{v:>7}" for v in VERDICTS)
                   + f" {'of':>6}")
             for name, make in AGENTS.items():
+                if chosen not in (None, name):
+                    continue
                 scored = score(db, lines, make)
                 table(name, scored)
                 if misses:

@@ -141,3 +141,31 @@ def test_it_after_a_clause_of_the_same_question_asks_no_one(question):
                                             ("Which clubs is he in?", "he")])
 def test_a_pronoun_with_nothing_in_the_question_before_it_still_asks(question, word):
     assert refusal(question, [], language="en", context="") == WHO_IS_MEANT["en"].format(word=word)
+
+
+# --- 4. one note question in two clauses: asked whole, not as two questions -------------------
+
+# unseen8's u012 and unseen7's u009 (development sets now): the later clause, asked alone,
+# read "machines" as the skill Machine Learning, or "how?" as nothing to search
+ONE_NOTE_TWO_CLAUSES = [
+    ("what does the /26 after an ip address actually mean, and how many machines can go in each "
+     "piece?", "N25"),
+    ("How do I check if a directed graph has a loop in it? Someone said depth first search can "
+     "do it, how?", "N14"),
+]
+
+
+@pytest.mark.parametrize("question, note", ONE_NOTE_TWO_CLAUSES)
+def test_one_note_question_in_two_clauses_is_answered_whole_from_its_note(learner, question, note):
+    """Split in two, the second clause, asked alone, found nothing (or a graph value it only
+    seems to name): the question is asked again whole when its evidence clears."""
+    result = learner.answer(question)
+    parts = learner.last.sub_questions
+    assert result.status == "answered" and parts and all(s.found for s in parts), result.answer
+    assert {s.rows[0][0] for s in parts} == {note}, result.answer
+
+
+def test_two_clauses_about_two_notes_stay_two_parts(learner):
+    result = learner.answer("What is paging, and what does DNS do?")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.found]
+    assert result.status == "answered" and notes == ["N19", "N23"], result.answer

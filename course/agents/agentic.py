@@ -113,6 +113,16 @@ class AgenticAgent(Agent):
         run.parts, usage = roles.split(result.question, context)
         run.step("updater", f"split into {len(run.parts)} part(s): {run.parts}", usage,
                  roles.name, roles.model)
+        self._parts_and_review(run, roles, toolbox, result, context)
+        note = self._one_note(run, result.question)
+        if note is not None:   # asked again whole: what the parts found is set aside
+            run.step("router", f"note {note} answers the whole question, and no part points to "
+                     "another: asked whole", Usage(), "search", "evidence", calls=0)
+            run.parts, run.sub_questions, run.critic = [result.question], [], []
+            self._parts_and_review(run, roles, toolbox, result, context)
+
+    def _parts_and_review(self, run: Run, roles: ChatRoles, toolbox: AgenticToolbox,
+                          result: AgenticResult, context: str) -> None:
         for number, part in enumerate(run.parts):
             if number < MAX_PARTS:
                 self._part(run, roles, toolbox, part, number, 0, context)
@@ -127,6 +137,25 @@ class AgenticAgent(Agent):
                 break
             for missing, number in asked:
                 self._part(run, roles, toolbox, missing, number, round_, context)
+
+    def _one_note(self, run: Run, question: str) -> str | None:
+        """The note that answers, whole, a question whose parts left one unanswered, or None.
+
+        "Which traversal finds the fewest hops, and what does it keep track of?" is one
+        question about one note in two clauses; split, its second part names nothing and,
+        asked alone, finds nothing. When no part was answered by the graph, the search's
+        evidence for the whole question clears its bar, and no part clears it for another note
+        on its own, the question is asked again whole.
+        """
+        clear_note = getattr(self.search, "clear_note", None)
+        answered = {s.part for s in run.sub_questions if s.found}
+        if clear_note is None or len(run.parts) < 2 or answered >= set(range(len(run.parts))) \
+                or any(s.found and s.tool != "search_notes" for s in run.sub_questions):
+            return None
+        note = clear_note(self.db, question)
+        if note is None or any(clear_note(self.db, part) not in (None, note) for part in run.parts):
+            return None
+        return str(note)
 
     def _pipeline(self) -> dict[str, Any]:
         """What text2cypher's notebook-05 Agent is given of this agent's own settings."""

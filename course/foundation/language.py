@@ -58,6 +58,7 @@ class Words:
     pronoun_nouns: frozenset[str]
     hindi_case: dict[str, str]
     third_person: frozenset[str]
+    place_pointer: dict[str, str]
     after_object: frozenset[str]
     first_person: dict[str, str]
     not_terms: frozenset[str]

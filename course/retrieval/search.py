@@ -300,8 +300,14 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         return note_evidence_line(best.note, best.concept, best.score, best.score - second.score,
                                   mode in SIMILARITY_MODES and _answers(db, query, hits)
                                   and note_holds(db, query, best.note))
+    def clear_note(db: Database, query: str) -> str | None:
+        """The note that answers the query on its own evidence (the bar, the rules), or None."""
+        hits = search(db, query, mode=mode, k=k)
+        answers = mode in SIMILARITY_MODES and hits and _answers(db, query, hits)
+        return hits[0].note if answers and note_holds(db, query, hits[0].note) else None
     run.weighs_evidence = True    # type: ignore[attr-defined]
     run.evidence = evidence       # type: ignore[attr-defined]
+    run.clear_note = clear_note   # type: ignore[attr-defined]
     return run
 
 

@@ -57,7 +57,7 @@ class Reading:
 
     def asked_properties(self, owner: str, names: list[str] | tuple[str, ...]) -> list[str]:
         """Properties of `owner` the question asks for ("when" asks a named node's `when` ones)."""
-        when = bool(owner) and bool(re.search(r"\bwhen\b", self.text))
+        when = bool(owner) and bool(re.search(self.lexicon.cues.get("when", r"(?!)"), self.text))
         return [p for p in names if re.search(self.lexicon.prop(p), self.text)
                 or (when and p in self.lexicon.when)]
 

@@ -35,6 +35,9 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
     by a pronoun ("... and does she ...", not "... and is in the club")."""
     if not words:
         return False
+    if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating \
+            and words[1] in QUESTION_WORDS:
+        words = words[1:]     # "in which semester ...", "since when ...": the question word asks
     if opening and words[0] in AUXILIARY:
         return True
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
@@ -46,9 +49,10 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
 
 def _sets_the_scene(words: Sequence[str]) -> bool:
     """A clause the question after it rests on ("when I type a site's name", "if I cut a /24"),
-    not a question of its own: a verb right after "when" asks ("when was", "when did")."""
+    not a question of its own: a verb or a question word right after it asks ("when was",
+    "when did", "since when")."""
     return bool(words) and words[0] in WORDS.subordinating and (
-        len(words) < 2 or words[1] not in AUXILIARY)
+        len(words) < 2 or words[1] not in AUXILIARY | QUESTION_WORDS)
 
 
 class RuleUpdater:
@@ -119,7 +123,7 @@ class RuleUpdater:
             kind = _kind_of(bare, nxt)
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
-            value = _stands_for(kind, nxt, found) if kind else None
+            value = _stands_for(kind, nxt, found, bare) if kind else None
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
                 value = _every_one(kind, nxt, found, language_of(part)) or value
@@ -127,6 +131,11 @@ class RuleUpdater:
                 listed = _all_found(found, language_of(part), words, each=False)
                 if listed is not None:
                     out.append(listed + (f" {HINDI_CASE[bare]}" if bare in HINDI_CASE else ""))
+                    continue
+            if bare in WORDS.place_pointer and not _exists(out, nxt):   # "her role there"
+                place = _stands_for("it", "", found, "it")
+                if place is not None:
+                    out.append(WORDS.place_pointer[bare].format(place))
                     continue
             group = _all_found(found, language_of(part), words) if bare in PLURAL else None
             value = group or value
@@ -225,10 +234,29 @@ def _kind_of(word: str, nxt: str) -> str | None:
 Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
 
 
-def _stands_for(kind: str, noun: str, found: Sequence[Found]) -> str | None:
-    """The value a pointing word stands for, from the latest part that found something."""
+def _exists(before: Sequence[str], nxt: str) -> bool:
+    """Is "there" saying that something exists ("is there anyone", "there are"), pointing
+    nowhere? At the end ("who else is there?") it is a place."""
+    return nxt in AUXILIARY or bool(nxt and before) and before[-1].lower() in AUXILIARY
+
+
+def _stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "") -> str | None:
+    """The value a pointing word stands for, from the latest part that found something: "he",
+    "her" a person, "it", "its" never one ("what grade did he get in DBMS, and which semester
+    did he take it in?": it is the subject).
+
+    >>> person = default_lexicon().person
+    >>> found = [("What grade did Asha get in Chemistry?", [(person, "Asha"), ("Course", "Chemistry")], [])]
+    >>> _stands_for("it", "in", found, "it"), _stands_for("person", "take", found, "she")
+    ('Chemistry', 'Asha')
+    """
+    person = default_lexicon().person
     for question, asked_values, got_values in reversed(found):
         asked, got = list(asked_values), list(got_values)
+        if word in WORDS.third_person:
+            asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
+        elif kind in ("it", "its"):
+            asked, got = [v for v in asked if v[0] != person], [v for v in got if v[0] != person]
         if kind == "that":   # "that student", "that person": a label by its name or its nouns
             labels = {noun.rstrip("s").lower()} | {
                 label.lower() for label in default_lexicon().labels
