@@ -1133,3 +1133,15 @@ def test_kab_in_the_first_part_and_uska_in_the_second(college_db, learner):
     assert result.status == "answered" and every_part_found(result), result.answer
     assert same_rows(parts_rows(result)[0], [[2012]]), result.answer
     assert same_rows(parts_rows(result)[-1], [["Sneha"]]), result.answer
+
+
+# --- "them" after a count: the things counted, never the one value the count named ----------------
+
+def test_them_after_a_count_is_not_the_value_it_named(learner):
+    """"which of them" was rewritten "which of Python are beginners?" and answered with
+    Python: a part answered about something the question did not ask."""
+    result = learner.answer("How many students know Python, and which of them are beginners?")
+    later = [s for s in result.sub_questions if s.part > 0]
+    named = [m.value for m in result.mentions]
+    assert later and not any(str(v) in s.rewritten for s in later for v in named), \
+        [s.rewritten for s in later]

@@ -243,18 +243,22 @@ def _exists(before: Sequence[str], nxt: str) -> bool:
 def _stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "") -> str | None:
     """The value a pointing word stands for, from the latest part that found something: "he",
     "her" a person, "it", "its" never one ("what grade did he get in DBMS, and which semester
-    did he take it in?": it is the subject).
+    did he take it in?": it is the subject), "them" what was found or a person (after "how
+    many students know Python?", "which of them" is not Python).
 
     >>> person = default_lexicon().person
     >>> found = [("What grade did Asha get in Chemistry?", [(person, "Asha"), ("Course", "Chemistry")], [])]
     >>> _stands_for("it", "in", found, "it"), _stands_for("person", "take", found, "she")
     ('Chemistry', 'Asha')
+    >>> _stands_for("person", "", [("How many take Chemistry?", [("Course", "Chemistry")], [])], "them")
     """
     person = default_lexicon().person
     for question, asked_values, got_values in reversed(found):
         asked, got = list(asked_values), list(got_values)
         if word in WORDS.third_person:
             asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
+        elif word in PLURAL:   # "them" is several things found, or a person ("they" for one)
+            asked = [v for v in asked if v[0] == person]
         elif kind in ("it", "its"):
             asked, got = [v for v in asked if v[0] != person], [v for v in got if v[0] != person]
         if kind == "that":   # "that student", "that person": a label by its name or its nouns
