@@ -1145,3 +1145,17 @@ def test_them_after_a_count_is_not_the_value_it_named(learner):
     named = [m.value for m in result.mentions]
     assert later and not any(str(v) in s.rewritten for s in later for v in named), \
         [s.rewritten for s in later]
+
+
+# --- "its status", "uska status": the thing that has a status, not the person asked about ---------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Aarav kis project pe kaam karta hai aur uska status kya hai?",
+     "MATCH (:Student {name: 'Aarav'})-[:WORKS_ON]->(p:Project) RETURN p.status"),
+])
+def test_a_possessive_before_a_property_is_what_has_it(college_db, learner, question, reference):
+    """"uska status" was read as Aarav's (the person the part named), and refused."""
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    got = [row[-1:] for row in parts_rows(result)[-1]]
+    assert same_rows(got, rows_of(college_db, reference)), result.answer

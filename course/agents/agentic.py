@@ -157,6 +157,10 @@ class AgenticAgent(Agent):
             return None
         return str(note)
 
+    def _properties(self) -> dict[str, list[str]]:
+        """What each kind of thing has, for the updater ("its status": a project's)."""
+        return {label: list(props) for label, (_, props) in self.schema.labels.items()}
+
     def _pipeline(self) -> dict[str, Any]:
         """What text2cypher's notebook-05 Agent is given of this agent's own settings."""
         return {"prompt": self.prompt, "examples": self.examples,
@@ -209,7 +213,8 @@ class AgenticAgent(Agent):
             run.sub_questions.append(sub)
             return
         if round_ == 0 and (run.found() or context) and points_elsewhere(part):
-            rewritten, usage = roles.rewrite(part, self.link(part), run, context)
+            rewritten, usage = roles.rewrite(part, self.link(part), run, context,
+                                             self._properties())
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)
         mentions = self.link(rewritten)
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]

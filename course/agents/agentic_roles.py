@@ -14,7 +14,7 @@ RESULTS SO FAR: none yet.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from course.agents.agentic_run import Run, SubQuestion
@@ -22,6 +22,7 @@ from course.llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from course.llm.offline import OfflineLLM
 from course.llm.offline.chain import traversed
 from course.llm.offline.roles.critic import Review
+from course.llm.offline.roles.words import PROPERTIES
 from course.pipeline import prompts
 from course.pipeline.linking import Mention
 
@@ -77,9 +78,10 @@ class ChatRoles:
         parts = data.get("questions") if _questions(data) else [question]
         return [p.strip() for p in parts or [question]], usage
 
-    def rewrite(self, part: str, mentions: Sequence[Mention], run: Run,
-                context: str) -> tuple[str, Usage]:
-        data, usage = self._json(rewrite_prompt(part, mentions, run, context), _question)
+    def rewrite(self, part: str, mentions: Sequence[Mention], run: Run, context: str,
+                properties: Mapping[str, Sequence[str]] | None = None) -> tuple[str, Usage]:
+        data, usage = self._json(rewrite_prompt(part, mentions, run, context, properties),
+                                 _question)
         return (str(data["question"]).strip() if _question(data) else part), usage
 
     def route(self, question: str, mentions: Sequence[Mention], tools: Sequence[ToolSpec],
@@ -143,12 +145,15 @@ def split_prompt(question: str, context: str) -> tuple[str, str]:
     return UPDATER_SYSTEM, f"{context}\n\n{user}" if context else user
 
 
-def rewrite_prompt(part: str, mentions: Sequence[Mention], run: Run,
-                   context: str = "") -> tuple[str, str]:
-    """(system, user) of the updater's rewrite call: the results so far, the part's linked
-    values and the conversation."""
+def rewrite_prompt(part: str, mentions: Sequence[Mention], run: Run, context: str = "",
+                   properties: Mapping[str, Sequence[str]] | None = None) -> tuple[str, str]:
+    """(system, user) of the updater's rewrite call: the results so far, what each kind of
+    thing has (`properties`: "its status" is a project's, so "its" is the project found), the
+    part's linked values and the conversation."""
     user = prompts.cypher_user_prompt(part, mentions=mentions, context=context)
-    return REWRITE_SYSTEM, f"{results_so_far(run)}\n\n{user}"
+    owners = "; ".join(f"{label}: {', '.join(names)}" for label, names in (properties or {}).items())
+    has = f"{PROPERTIES} {owners}" if owners else ""
+    return REWRITE_SYSTEM, "\n\n".join(x for x in (results_so_far(run), has, user) if x)
 
 
 def route_prompt(question: str, mentions: Sequence[Mention], run: Run,

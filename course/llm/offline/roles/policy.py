@@ -33,7 +33,8 @@ from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
 from course.llm.offline.roles.updater import RuleUpdater, refers_back, resolve_pronouns
-from course.llm.offline.roles.words import CLEARS, NOTE_SEARCH, Linked, linked_values
+from course.llm.offline.roles.words import (CLEARS, NOTE_SEARCH, PROPERTIES, Linked,
+                                            linked_values, read_properties)
 from course.llm.offline.tools import QUERY_TOOL
 
 RESULTS = "RESULTS SO FAR"
@@ -64,6 +65,7 @@ class RolePrompt:
     context: str = ""
     parts: list[dict[str, Any]] = field(default_factory=list)
     notes_clear: bool = False     # the NOTE SEARCH line says the best note clears the bar
+    properties: dict[str, list[str]] = field(default_factory=dict)   # the PROPERTIES line
 
     def found(self) -> list[dict[str, Any]]:
         return [p for p in self.parts if p.get("found")]
@@ -76,19 +78,21 @@ def read_role_prompt(user: str) -> RolePrompt:
     ...                  '\\n\\nQUESTION: which clubs is she in?').parts
     [{'part': 0, 'found': True}]
     """
-    parts, rest, clear = [], [], False
+    parts, rest, clear, owners = [], [], False, {}
     for line in user.splitlines():
         record = _part(line)
         if record is not None:
             parts.append(record)
         elif line.startswith(NOTE_SEARCH):
             clear = CLEARS in line
+        elif line.startswith(PROPERTIES):
+            owners = read_properties(line)
         elif not line.startswith(RESULTS):
             rest.append(line)
     text = "\n".join(rest)
     question = text.rpartition("QUESTION:")[2].strip()
     context = text.rpartition("QUESTION:")[0] if any(h in text for h in CONTEXT) else ""
-    return RolePrompt(question, linked_values(text), context, parts, clear)
+    return RolePrompt(question, linked_values(text), context, parts, clear, owners)
 
 
 def _part(line: str) -> dict[str, Any] | None:
@@ -127,5 +131,6 @@ def rewrite(prompt: RolePrompt) -> str:
     if found and refers_back(prompt.question):
         return RuleUpdater().rewrite(prompt.question, [
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
-             [tuple(v) for v in p.get("values", [])]) for p in found], named=len(prompt.linked))
+             [tuple(v) for v in p.get("values", [])]) for p in found], named=len(prompt.linked),
+            properties=prompt.properties)
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)

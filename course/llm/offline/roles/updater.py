@@ -10,7 +10,7 @@ become what an earlier part found. Rules, not a model: see `course.llm.offline.r
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from course.foundation.language import WORDS, language_of, question_key
@@ -92,7 +92,8 @@ class RuleUpdater:
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
-    def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0) -> str:
+    def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0,
+                properties: Mapping[str, Sequence[str]] | None = None) -> str:
         """The part with "she", "it", "that student" or "uske" replaced by what it stands for.
 
         `found` holds (question, the values it named, the graph values of its rows) as
@@ -102,7 +103,14 @@ class RuleUpdater:
         else for what it asked about; so do "it" and "its"; "that student" stands for the
         last value of that label. "each of them" stands for every value the latest part found;
         so do "both" and "dono" in a part that names no value of its own (`named`: how many the
-        part's LINKED VALUES hold).
+        part's LINKED VALUES hold). "its status", "uska status": a thing that has a status
+        (`properties`: what each kind of thing has), not the person asked about.
+
+        >>> person = default_lexicon().person
+        >>> found = [("Which tool does Asha use?", [(person, "Asha")], [("Tool", "Lathe")])]
+        >>> RuleUpdater().rewrite("uska status kya hai?", found,
+        ...                       properties={person: ["name"], "Tool": ["name", "status"]})
+        'Lathe ka status kya hai?'
         """
         # "when did she join both of them?": every value found, and "she" as any pronoun
         part = _each_of(part, found, named) or part
@@ -123,7 +131,8 @@ class RuleUpdater:
             kind = _kind_of(bare, nxt)
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
-            value = _stands_for(kind, nxt, found, bare) if kind else None
+            owners = _owners(nxt, properties) if bare not in WORDS.third_person else None
+            value = _stands_for(kind, nxt, found, bare, owners) if kind else None
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
                 value = _every_one(kind, nxt, found, language_of(part)) or value
@@ -240,7 +249,17 @@ def _exists(before: Sequence[str], nxt: str) -> bool:
     return nxt in AUXILIARY or bool(nxt and before) and before[-1].lower() in AUXILIARY
 
 
-def _stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "") -> str | None:
+def _owners(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:
+    """The labels that have the property a word names ("status": the ones with a status), or
+    None when it names none."""
+    lexicon = default_lexicon()
+    owners = {label for label, names in (properties or {}).items()
+              if any(re.fullmatch(lexicon.prop(name), word) for name in names if name in lexicon.properties)}
+    return owners or None
+
+
+def _stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
+                owners: set[str] | None = None) -> str | None:
     """The value a pointing word stands for, from the latest part that found something: "he",
     "her" a person, "it", "its" never one ("what grade did he get in DBMS, and which semester
     did he take it in?": it is the subject), "them" what was found or a person (after "how
@@ -259,6 +278,8 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "") ->
             asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
         elif word in PLURAL:   # "them" is several things found, or a person ("they" for one)
             asked = [v for v in asked if v[0] == person]
+        if owners is not None:   # "its status": something that has one
+            asked, got = [v for v in asked if v[0] in owners], [v for v in got if v[0] in owners]
         elif kind in ("it", "its"):
             asked, got = [v for v in asked if v[0] != person], [v for v in got if v[0] != person]
         if kind == "that":   # "that student", "that person": a label by its name or its nouns

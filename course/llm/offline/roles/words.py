@@ -49,6 +49,21 @@ from course.llm.offline.prompt import parse_prompt
 FALLBACK = "text2cypher"
 # The note search's evidence, as the agent shows it to the router (`note_evidence_line`).
 NOTE_SEARCH = "NOTE SEARCH"
+PROPERTIES = "PROPERTIES (what each kind of thing has):"   # the rewrite's, "Label: a, b; ..."
+
+
+def read_properties(line: str) -> dict[str, list[str]]:
+    """The PROPERTIES line as {label: [property, ...]}.
+
+    >>> read_properties(PROPERTIES + " Person: name, age; Tool: name, version")
+    {'Person': ['name', 'age'], 'Tool': ['name', 'version']}
+    """
+    owners = {}
+    for entry in line.removeprefix(PROPERTIES).split(";"):
+        label, _, names = entry.partition(":")
+        if label.strip():
+            owners[label.strip()] = [n.strip() for n in names.split(",") if n.strip()]
+    return owners
 CLEARS = "clears the evidence bar"
 NUMBER = "{#}"                # a number in a question, and a number argument in an example
 REFUSED = ("out_of_scope", "blocked")
