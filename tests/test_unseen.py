@@ -1159,3 +1159,19 @@ def test_a_possessive_before_a_property_is_what_has_it(college_db, learner, ques
     assert result.status == "answered" and every_part_found(result), result.answer
     got = [row[-1:] for row in parts_rows(result)[-1]]
     assert same_rows(got, rows_of(college_db, reference)), result.answer
+
+
+# --- "lead to" is a link, not a leader; two words for one link side by side name it once -----------
+
+@pytest.mark.parametrize("question, reference", [
+    # "lead" read as a club's leader (its President), which the query then lacked: refused
+    ("Which subject does DSA lead to?",
+     "MATCH (:Subject {name: 'DSA'})-[:PREREQUISITE_FOR]->(s:Subject) RETURN s.name"),
+    # "lead to" and "after" counted as two links: two hops, and "I found nothing"
+    ("What does Operating Systems lead to after?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:PREREQUISITE_FOR]->(s:Subject) RETURN s.name"),
+])
+def test_lead_to_is_what_comes_next(college_db, question, reference):
+    result = Agent(college_db, OfflineLLM()).answer(question)
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(college_db, reference)), result.rows

@@ -215,11 +215,15 @@ def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "
 
 def twice(reading: Reading, hop: Hop | None) -> Hop | None:
     """"friends of friends", "Aarav's friends' friends": a same-label link named twice is two
-    hops; named more often, None (the rules do not count hops)."""
+    hops (two words for it side by side, "lead to after", name one); named more often, None (the rules
+    do not count hops)."""
     if hop is None or len(hop.patterns) != 1 or hop.labels[0] != hop.labels[1]:
         return hop
     cue = reading.lexicon.relation(hop.patterns[0].type)
-    named = len(re.findall(cue, reading.text)) if cue else 0
+    found = list(re.finditer(cue, reading.text)) if cue else []
+    named = len(found)
+    if named == 2 and found[0][0] != found[1][0] and not reading.text[found[0].end():found[1].start()].strip():
+        named = 1     # two words for it side by side name it once: "what does X lead to after?"
     if named > 2:
         return None
     return Hop(hop.patterns * 2, hop.labels[:1] * 3) if named == 2 else hop
