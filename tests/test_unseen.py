@@ -1175,3 +1175,15 @@ def test_lead_to_is_what_comes_next(college_db, question, reference):
     result = Agent(college_db, OfflineLLM()).answer(question)
     assert result.status == "answered", result.answer
     assert same_rows(result.rows, rows_of(college_db, reference)), result.rows
+
+
+# --- "both of them": the value found and the value named, together -------------------------------
+
+def test_both_of_them_is_the_value_found_and_the_one_named(college_db, learner):
+    """"both of them" after one value found was rewritten "both of DSA": the students of one
+    subject, answered as the students of both."""
+    result = learner.answer("What comes right before Computer Networks, and who studies both of them?")
+    assert result.status == "answered" and every_part_found(result), result.answer
+    reference = ("MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'Operating Systems'}) "
+                 "MATCH (s)-[:STUDIES]->(:Subject {name: 'Computer Networks'}) RETURN s.name")
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer

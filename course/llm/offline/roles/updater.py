@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
+                                             each_of, as_group)
 from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
@@ -113,7 +114,10 @@ class RuleUpdater:
         'Lathe ka status kya hai?'
         """
         # "when did she join both of them?": every value found, and "she" as any pronoun
-        part = _each_of(part, found, named) or part
+        grouped = each_of(part, found, named)
+        if grouped is None and BOTH.search(part):
+            return both_found(part, found) or part   # "both" of one value found would be nonsense
+        part = grouped or part
         words = part.rstrip().rstrip("?").split()
         out: list[str] = []
         skip = False
@@ -136,8 +140,8 @@ class RuleUpdater:
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
                 value = _every_one(kind, nxt, found, language_of(part)) or value
-            if _chooses_among(bare, nxt, out):   # "who among them", "unmein se kaun": a choice
-                listed = _all_found(found, language_of(part), words, each=False)
+            if chooses_among(bare, nxt, out):   # "who among them", "unmein se kaun": a choice
+                listed = all_found(found, language_of(part), words, each=False)
                 if listed is not None:
                     out.append(listed + (f" {HINDI_CASE[bare]}" if bare in HINDI_CASE else ""))
                     continue
@@ -146,7 +150,7 @@ class RuleUpdater:
                 if place is not None:
                     out.append(WORDS.place_pointer[bare].format(place))
                     continue
-            group = _all_found(found, language_of(part), words) if bare in PLURAL else None
+            group = all_found(found, language_of(part), words) if bare in PLURAL else None
             value = group or value
             if value is None:
                 out.append(word)
@@ -240,7 +244,6 @@ def _kind_of(word: str, nxt: str) -> str | None:
     return None
 
 
-Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
 
 
 def _exists(before: Sequence[str], nxt: str) -> bool:
@@ -308,7 +311,7 @@ def _every_one(kind: str, noun: str, found: Sequence[Found], language: str) -> s
             continue
         label = next(lab for lab, v in list(got) + list(asked) if v == first)
         values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
-        return _group(values, language) if len(values) > 1 else None
+        return as_group(values, language) if len(values) > 1 else None
     return None
 
 
@@ -318,65 +321,6 @@ def _asks_for_nodes(question: str) -> bool:
     nouns = "|".join(f"(?:{regex})" for regex in lexicon.labels.values() if regex) or r"(?!)"
     which = lexicon.cues.get("which", r"(?!)")
     return bool(re.search(rf"(?:{which})\s+(?:{nouns})", question.lower()))
-
-
-def _each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
-    """"what clubs is each of them in?" -> "what clubs is each of Payal and Aarav in?": every
-    value of one label the latest part that found several found, in the part's language."""
-    m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part))
-    if m is None:
-        return None
-    for _, _, got in reversed(found):
-        labels = {label for label, _ in got}
-        values = [str(v) for v in dict.fromkeys(v for _, v in got)]
-        if len(values) > 1 and len(labels) == 1:
-            break
-    else:
-        return None
-    return part[:m.start()] + _group(values, language_of(part)) + part[m.end():]
-
-
-_AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')})$")
-
-
-def _chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
-    """Is the word "them" in "who among them", "which of them", or "unmein" in "unmein se"?"""
-    if word in PLURAL:
-        return bool(_AMONG.search(" ".join(before[-2:]).lower()))
-    return word in HINDI_CASE and HINDI_CASE[word] == "mein" and word[:2] in ("un", "in") \
-        and nxt == "se"
-
-
-def _all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
-               each: bool = True) -> str | None:
-    """"they", "their", "unka" in a later part: every value of one label the latest part that
-    found something found ("each of Payal and Aarav"; `each=False`: "Payal and Aarav", for a
-    choice among them), or the one value it found. Not when
-    that part was about a person it named and asked no "who" ("what skills does Karan have,
-    and who are their friends?": Karan's), unless "he" or "she" already stands for that person
-    ("when did he join them?": the clubs)."""
-    person = default_lexicon().person
-    for question, asked, got in reversed(found):
-        about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
-        if about and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
-            return None
-        if got:
-            label = got[0][0]
-            values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
-            return values[0] if len(values) == 1 else _group(values, language, each=each)
-    return None
-
-
-def _group(values: Sequence[str], language: str, *, each: bool = True) -> str:
-    """"each of A, B and C" ("A, B aur C mein se har ek"); `each=False`: "A, B and C".
-
-    >>> _group(["Asha", "Ben"], "hi"), _group(["A", "B", "C"], "en", each=False)
-    ('Asha aur Ben mein se har ek', 'A, B and C')
-    """
-    joined = f"{', '.join(values[:-1])} {'aur' if language == 'hi' else 'and'} {values[-1]}"
-    if not each:
-        return joined
-    return f"{joined} mein se har ek" if language == "hi" else f"each of {joined}"
 
 
 def _as_question(text: str) -> str:

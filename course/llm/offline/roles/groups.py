@@ -1,0 +1,105 @@
+"""A group of values found before, as a later part of a question writes it.
+
+Introduced in notebook 12, with the query updater (`course.llm.offline.roles.updater`):
+"each of them", "both of them", "they", "who among them" stand for several values an earlier
+part found, written "each of A and B" ("A aur B mein se har ek"), "both A and B", or "A and B".
+Rules, not a model: see `course.llm.offline.roles.words`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from course.foundation.language import language_of
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_OF_THEM, HE_SHE, HINDI_CASE, PEOPLE,
+                                            PLURAL, tokens)
+
+Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
+
+
+def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
+    """"what clubs is each of them in?" -> "what clubs is each of Payal and Aarav in?": every
+    value of one label the latest part that found several found, in the part's language."""
+    m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part))
+    if m is None:
+        return None
+    for _, _, got in reversed(found):
+        labels = {label for label, _ in got}
+        values = [str(v) for v in dict.fromkeys(v for _, v in got)]
+        if len(values) > 1 and len(labels) == 1:
+            break
+    else:
+        return None
+    return part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
+
+
+BOTH = re.compile(r"\b(?:both|dono)\b(?:\s+of\s+them)?", re.I)
+
+
+def both_found(part: str, found: Sequence[Found]) -> str | None:
+    """"which students have taken both of them?" after a part that found one value and named
+    another of its kind ("Which subject comes before Operating Systems?": DSA) -> "both DSA and
+    Operating Systems"; None when "both" cannot be two values.
+
+    >>> both_found("who takes both of them?", [("What comes before Chemistry?", [("Course", "Chemistry")],
+    ...                                   [("Course", "Physics")])])
+    'who takes both Physics and Chemistry?'
+    """
+    m = BOTH.search(part)
+    for _, asked, got in reversed(found):
+        if not got:
+            continue
+        values = list(dict.fromkeys(v for _, v in got))
+        label = got[0][0]
+        named = [v for lab, v in asked if lab == label and v not in values]
+        if m is None or len(values) != 1 or len(named) != 1:
+            return None
+        pair = (f"{values[0]} aur {named[0]} dono" if language_of(part) == "hi"
+                else f"both {values[0]} and {named[0]}")
+        return part[:m.start()] + pair + part[m.end():]
+    return None
+
+
+AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')})$")
+
+
+def chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
+    """Is the word "them" in "who among them", "which of them", or "unmein" in "unmein se"?"""
+    if word in PLURAL:
+        return bool(AMONG.search(" ".join(before[-2:]).lower()))
+    return word in HINDI_CASE and HINDI_CASE[word] == "mein" and word[:2] in ("un", "in") \
+        and nxt == "se"
+
+
+def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
+               each: bool = True) -> str | None:
+    """"they", "their", "unka" in a later part: every value of one label the latest part that
+    found something found ("each of Payal and Aarav"; `each=False`: "Payal and Aarav", for a
+    choice among them), or the one value it found. Not when
+    that part was about a person it named and asked no "who" ("what skills does Karan have,
+    and who are their friends?": Karan's), unless "he" or "she" already stands for that person
+    ("when did he join them?": the clubs)."""
+    person = default_lexicon().person
+    for question, asked, got in reversed(found):
+        about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
+        if about and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
+            return None
+        if got:
+            label = got[0][0]
+            values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
+            return values[0] if len(values) == 1 else as_group(values, language, each=each)
+    return None
+
+
+def as_group(values: Sequence[str], language: str, *, each: bool = True) -> str:
+    """"each of A, B and C" ("A, B aur C mein se har ek"); `each=False`: "A, B and C".
+
+    >>> as_group(["Asha", "Ben"], "hi"), as_group(["A", "B", "C"], "en", each=False)
+    ('Asha aur Ben mein se har ek', 'A, B and C')
+    """
+    joined = f"{', '.join(values[:-1])} {'aur' if language == 'hi' else 'and'} {values[-1]}"
+    if not each:
+        return joined
+    return f"{joined} mein se har ek" if language == "hi" else f"each of {joined}"
