@@ -1187,3 +1187,18 @@ def test_both_of_them_is_the_value_found_and_the_one_named(college_db, learner):
     reference = ("MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'Operating Systems'}) "
                  "MATCH (s)-[:STUDIES]->(:Subject {name: 'Computer Networks'}) RETURN s.name")
     assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer
+
+
+# --- a property of the link the part before took is asked at the value it named ------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who studies Operating Systems, and what grades did they get?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Operating Systems'}) RETURN s.name, r.grade"),
+    ("Computer Networks kaun padhta hai aur unke semester kya hain?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) RETURN s.name, r.semester"),
+])
+def test_their_grades_after_who_studies_x_are_their_grades_in_x(college_db, learner, question, reference):
+    """"their grades" was every grade of each student, in every subject they take."""
+    result = learner.answer(question)
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer

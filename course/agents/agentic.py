@@ -158,8 +158,11 @@ class AgenticAgent(Agent):
         return str(note)
 
     def _properties(self) -> dict[str, list[str]]:
-        """What each kind of thing has, for the updater ("its status": a project's)."""
-        return {label: list(props) for label, (_, props) in self.schema.labels.items()}
+        """What each kind of thing and each link has, for the updater ("its status": a
+        project's; "their grades" after "Who studies DBMS?": in DBMS)."""
+        owners = {label: list(props) for label, (_, props) in self.schema.labels.items()}
+        return owners | {f"{p.start}-{p.type}->{p.end}": list(p.properties)
+                         for p in self.schema.patterns if p.properties}
 
     def _pipeline(self) -> dict[str, Any]:
         """What text2cypher's notebook-05 Agent is given of this agent's own settings."""

@@ -163,7 +163,7 @@ class RuleUpdater:
                 out.append(f"{value}'s")
             else:
                 out.append(value)
-        text = " ".join(out)
+        text = _in_scope(" ".join(out), found, properties or {}, language_of(part))
         return text + "?" if part.rstrip().endswith("?") else text
 
 
@@ -252,12 +252,44 @@ def _exists(before: Sequence[str], nxt: str) -> bool:
     return nxt in AUXILIARY or bool(nxt and before) and before[-1].lower() in AUXILIARY
 
 
+_LINK = re.compile(r"(\w+)-(\w+)->(\w+)")    # a link's entry in PROPERTIES: "Person-USES->Tool"
+
+
+def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequence[str]],
+              language: str) -> str:
+    """A property of the link the part before took, at the value it named there: "Who uses
+    the Lathe, and how often do they use it?" asks how often at the Lathe.
+
+    >>> person = default_lexicon().person
+    >>> found = [("Who studies Chemistry?", [("Course", "Chemistry")], [(person, "Asha"), (person, "Ben")])]
+    >>> _in_scope("what grades did each of Asha and Ben get", found,
+    ...           {f"{person}-TAKES->Course": ["grade"]}, "en")
+    'what grades did each of Asha and Ben get in Chemistry'
+    """
+    lexicon = default_lexicon()
+    latest = next(((asked, got) for _, asked, got in reversed(found) if got), None)
+    if latest is None:
+        return text
+    asked, got = latest
+    found_labels = {label for label, _ in got}
+    for key, names in properties.items():
+        link = _LINK.fullmatch(key)
+        if link is None or not any(re.search(lexicon.prop(name), text.lower())
+                                   for name in names if name in lexicon.properties):
+            continue
+        for near, far in ((link[1], link[3]), (link[3], link[1])):
+            there = [v for label, v in asked if label == far]
+            if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower():
+                return f"{text} {there[0]} mein" if language == "hi" else f"{text} in {there[0]}"
+    return text
+
+
 def _owners(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:
     """The labels that have the property a word names ("status": the ones with a status), or
     None when it names none."""
     lexicon = default_lexicon()
-    owners = {label for label, names in (properties or {}).items()
-              if any(re.fullmatch(lexicon.prop(name), word) for name in names if name in lexicon.properties)}
+    owners = {label for label, names in (properties or {}).items() if not _LINK.fullmatch(label)
+              and any(re.fullmatch(lexicon.prop(name), word) for name in names if name in lexicon.properties)}
     return owners or None
 
 
