@@ -356,6 +356,12 @@ def every_part_found(result) -> bool:
     return all(s.found for s in best_parts(result.sub_questions))
 
 
+def last_part_is(db, result, reference: str) -> None:
+    """Every part was answered, the last with the reference query's rows."""
+    assert result.status == "answered" and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(db, reference)), result.answer
+
+
 @pytest.mark.parametrize("question, second", [
     ("Who studies DSA, and which club is each of them in?",          # three names: a list with commas
      "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) MATCH (s)-[:MEMBER_OF]->(c:Club) "
@@ -993,8 +999,7 @@ def test_those_and_a_plural_noun_stand_for_every_value_found(learner, question, 
 ])
 def test_that_one_stands_for_the_value_found(college_db, learner, question, reference):
     result = learner.answer(question)
-    assert result.status == "answered" and every_part_found(result), result.answer
-    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer
+    last_part_is(college_db, result, reference)
 
 
 @pytest.mark.parametrize("question", [
@@ -1071,8 +1076,7 @@ def test_which_of_them_chooses_among_what_the_part_before_found(college_db, lear
     """"who among them knows Docker?" is which of the people found know it: it was read as
     "each of them" and as someone who is a friend of both, and answered "I found nothing"."""
     result = learner.answer(question)
-    assert result.status == "answered" and every_part_found(result), result.answer
-    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer
+    last_part_is(college_db, result, reference)
 
 
 @pytest.mark.parametrize("question, reference", [
@@ -1101,8 +1105,7 @@ def test_a_choice_among_named_people_filters_them(college_db, chat, question, re
 ])
 def test_it_stands_for_a_thing_and_there_for_a_place(college_db, learner, question, reference):
     result = learner.answer(question)
-    assert result.status == "answered" and every_part_found(result), result.answer
-    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer
+    last_part_is(college_db, result, reference)
 
 
 def test_there_that_says_something_exists_points_nowhere():
@@ -1200,5 +1203,4 @@ def test_both_of_them_is_the_value_found_and_the_one_named(college_db, learner):
 def test_their_grades_after_who_studies_x_are_their_grades_in_x(college_db, learner, question, reference):
     """"their grades" was every grade of each student, in every subject they take."""
     result = learner.answer(question)
-    assert result.status == "answered" and every_part_found(result), result.answer
-    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)), result.answer
+    last_part_is(college_db, result, reference)
