@@ -96,8 +96,8 @@ def table(name: str, scored: list[tuple[dict[str, Any], str, Any]]) -> None:
 
 def main(args: list[str]) -> None:
     misses = "--misses" in args
-    chosen = args[args.index("--agent") + 1] if "--agent" in args else None
-    if chosen is not None and chosen not in AGENTS:
+    chosen = args[args.index("--agent") + 1] if "--agent" in args[:-1] else None
+    if "--agent" in args and chosen not in AGENTS:
         sys.exit(f"--agent takes one of {', '.join(AGENTS)}")
     args = [a for a in args if a != chosen]
     paths = [Path(a) for a in args if not a.startswith("--")] or [DEFAULT_SET]

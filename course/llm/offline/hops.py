@@ -222,7 +222,8 @@ def twice(reading: Reading, hop: Hop | None) -> Hop | None:
     cue = reading.lexicon.relation(hop.patterns[0].type)
     found = list(re.finditer(cue, reading.text)) if cue else []
     named = len(found)
-    if named == 2 and found[0][0] != found[1][0] and not reading.text[found[0].end():found[1].start()].strip():
+    side_by_side = named == 2 and not reading.text[found[0].end():found[1].start()].strip()
+    if side_by_side and found[0][0] != found[1][0]:
         named = 1     # two words for it side by side name it once: "what does X lead to after?"
     if named > 2:
         return None

@@ -48,13 +48,15 @@ def both_found(part: str, found: Sequence[Found]) -> str | None:
     'who takes both Physics and Chemistry?'
     """
     m = BOTH.search(part)
+    if m is None:
+        return None
     for _, asked, got in reversed(found):
         if not got:
             continue
         values = list(dict.fromkeys(v for _, v in got))
         label = got[0][0]
         named = [v for lab, v in asked if lab == label and v not in values]
-        if m is None or len(values) != 1 or len(named) != 1:
+        if len(values) != 1 or len(named) != 1:
             return None
         pair = (f"{values[0]} aur {named[0]} dono" if language_of(part) == "hi"
                 else f"both {values[0]} and {named[0]}")

@@ -163,7 +163,9 @@ class RuleUpdater:
                 out.append(f"{value}'s")
             else:
                 out.append(value)
-        text = _in_scope(" ".join(out), found, properties or {}, language_of(part))
+        text = " ".join(out)
+        if not named:   # a part that names a value of its own ("... in DSA?") sets its own scope
+            text = _in_scope(text, found, properties or {}, language_of(part))
         return text + "?" if part.rstrip().endswith("?") else text
 
 
