@@ -1044,6 +1044,33 @@ def test_a_topic_no_note_explains_is_not_answered_from_the_nearest_note(learner,
         result.answer
 
 
+@pytest.mark.parametrize("question", [
+    "Two processes are stuck forever, each waiting for something the other one is holding. "
+    "What's going on and how does the OS deal with it?",
+    "My prof said 4 things all have to be true at once for processes to get stuck waiting on "
+    "each other forever. What are they and how does the OS deal with it?",
+])
+def test_a_note_the_second_encoder_does_not_prefer_needs_a_larger_lead(learner, question):
+    """A deadlock in a learner's words names processes: MiniLM put the note on processes first
+    (14 % ahead, the bar asks 13 %) and it was the answer, wrong. WordLlama prefers the deadlock
+    note, so the note on processes needs a larger lead and is not the answer."""
+    result = learner.answer(question)
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert "N16" not in notes and "N16" not in [r[0] for r in result.rows[:1]], result.answer
+
+
+def test_the_second_encoder_agrees_on_a_note_question_it_answers(college_db):
+    """The second opinion asks nothing more of a note both encoders put first."""
+    from course.retrieval.second_opinion import margin_needed, second_choice
+    from course.retrieval.text_layer import ensure_text_layer
+
+    ensure_text_layer(college_db)
+    question = "How do I decide which rows of a table should get an index?"
+    assert second_choice(college_db, question) == "N06"
+    assert margin_needed(college_db, question, "N06", 0.13) == 0.13
+    assert margin_needed(college_db, question, "N07", 0.13) > 0.13
+
+
 def test_a_topic_a_note_of_the_graph_explains_is_the_notes_own(college_db):
     """A learner who adds a note on a topic of the list gets it answered from that note: the
     topic leaves the list when a chunk of the graph explains it."""

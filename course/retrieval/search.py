@@ -46,6 +46,7 @@ from course.pipeline.prompts import STEP_BACK_SYSTEM
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
 from course.retrieval.other_topics import closer_topic
+from course.retrieval.second_opinion import margin_needed
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
 MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
@@ -312,9 +313,14 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
 
 def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
-    """May the best note answer: it clears the bar, the question is one a note may answer,
-    and no topic the notes do not explain is closer to it (`closer_topic`)?"""
-    return clears(hits, **note_bar(db)) and note_question(db, query) and \
+    """May the best note answer: it clears the bar (a larger lead when a second encoder
+    prefers another note: `margin_needed`), the question is one a note may answer, and no
+    topic the notes do not explain is closer to it (`closer_topic`)?"""
+    bar = note_bar(db)
+    if not clears(hits, **bar):
+        return False
+    bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
+    return clears(hits, **bar) and note_question(db, query) and \
         closer_topic(db, query, hits[0].note) is None
 
 

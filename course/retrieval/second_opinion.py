@@ -1,0 +1,57 @@
+"""A second encoder's opinion: when two models disagree on the best note, ask for more lead.
+
+Introduced in notebook 13, for notebook 12's note search. The course ships two sentence
+encoders trained apart: MiniLM, which ranks the notes, and WordLlama. Where they agree on the
+best note the evidence is stronger; where they do not, one of them has been led by a word.
+A learner who writes "Two processes are stuck forever, each waiting for something the other
+one is holding" describes a deadlock, but names processes: MiniLM puts the note on processes
+first, 14 % ahead of the note on deadlocks, and the bar (a lead of 13 %) let it answer;
+WordLlama puts the deadlock note first. So when the second encoder's best note is another,
+the best note must lead the next by a larger share (`DISAGREE_MARGINS`, calibrated in
+bench/bench_evidence.py). A graph embedded with a model that has no second is not checked.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from course.foundation.db import Database
+from course.foundation.versioning import per_version
+from course.retrieval.embeddings import make_embedder
+from course.retrieval.text_layer import stored_embedder
+
+SECOND_ENCODER = {"minilm": "wordllama"}   # the graph's model -> the one asked for a second opinion
+DISAGREE_MARGINS = {"minilm": 0.15}        # the lead a best note needs when the second disagrees
+
+_NOTES = "MATCH (n:Note) WHERE n.text IS NOT NULL RETURN n.id, n.text ORDER BY n.id"
+
+
+def second_choice(db: Database, query: str) -> str | None:
+    """The note the second encoder finds most similar to `query` (each note's whole text), or
+    None when the graph's model has no second encoder or the graph has no notes.
+
+    >>> from course.retrieval.text_layer import ensure_text_layer
+    >>> _ = ensure_text_layer(db)
+    >>> second_choice(db, "What is a race condition?")
+    'N17'
+    """
+    second = SECOND_ENCODER.get(stored_embedder(db) or "")
+    if second is None:
+        return None
+    embedder = make_embedder(second)
+
+    def build() -> tuple[list[str], np.ndarray]:
+        rows = db.run(_NOTES, max_rows=10**6).rows
+        return [str(r[0]) for r in rows], embedder.embed([str(r[1]) for r in rows])
+    notes, vectors = per_version(db, f"second opinion {embedder.name}", build)
+    if not notes:
+        return None
+    return notes[int(np.argmax(vectors @ embedder.embed([query])[0]))]
+
+
+def margin_needed(db: Database, query: str, best: str, margin: float) -> float:
+    """The lead (a share of the best score) the best note needs: `margin`, or the larger
+    `DISAGREE_MARGINS` of the graph's model when the second encoder's best note is another."""
+    disagreeing = DISAGREE_MARGINS.get(stored_embedder(db) or "")
+    if disagreeing is None or second_choice(db, query) in (None, best):
+        return margin
+    return max(margin, disagreeing)
