@@ -1239,3 +1239,42 @@ def test_a_part_that_names_its_own_scope_keeps_it(college_db, learner):
     reference = ("MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) "
                  "MATCH (s)-[r:STUDIES]->(:Subject {name: 'DSA'}) RETURN s.name, r.grade")
     last_part_is(college_db, result, reference)
+
+
+# --- "its" after a noun of the question; a longer word is no typo; words pointing both ways ----
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which subject covers the most concepts as its topics?",
+     "MATCH (s:Subject)-[:COVERS]->(c:Concept) WITH s, count(c) AS n WITH max(n) AS top "
+     "MATCH (s:Subject)-[:COVERS]->(c:Concept) WITH s, count(c) AS n, top WHERE n = top RETURN s.name, n"),
+    ("Which club has the most members in its ranks?",
+     "MATCH (k:Club)<-[:MEMBER_OF]-(s:Student) WITH k, count(s) AS n WITH max(n) AS top "
+     "MATCH (k:Club)<-[:MEMBER_OF]-(s:Student) WITH k, count(s) AS n, top WHERE n = top RETURN k.name, n"),
+])
+def test_its_after_a_noun_of_the_question_is_that_nodes_own(chat, college_db, question, reference):
+    """"its" with a noun of a thing before it and no name between points inside the question
+    (unseen9's "Which topic includes the most other topics as its parts?" was refused)."""
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+def test_its_in_a_follow_up_still_points_at_the_conversation(chat, college_db):
+    chat.answer("Tell me about the Robotics Club")
+    result = chat.answer("who are its members?")
+    reference = "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN s.name"
+    assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+def test_a_word_longer_than_a_known_word_by_a_prefix_is_not_its_typo(chat):
+    """"subconcepts" was corrected to "concepts", and "the concept with the most concepts" was
+    answered with the concepts the most students study: confidently wrong."""
+    result = chat.answer("Which concept has the most subconcepts?")
+    assert result.status == "out_of_scope", result.answer
+
+
+def test_words_that_point_both_ways_along_a_link_are_not_followed_one_way(chat):
+    """"subtopics" are what a concept includes, "under" what includes it: the count went the
+    way "under" says (each concept's one parent), a wrong answer. No direction can be trusted."""
+    result = chat.answer("Which concept has the most subtopics under its name?")
+    assert result.status == "out_of_scope", result.answer

@@ -125,12 +125,18 @@ def _last_asked(prompt: Prompt, reading: Reading) -> str | None:
 
 def _reflexive(reading: Reading) -> bool:
     """'students with their branches', 'who joined their club': "their" is the asked nodes'
-    (a possessive after a plural noun or "who <verb>"; "what clubs are they in?" is no such)."""
+    (a possessive after a plural noun or "who <verb>"; "what clubs are they in?" is no such);
+    'which topic includes the most topics as its parts?': "its" after a noun, no name between."""
     m = re.search(reading.cue("pronoun"), reading.text)
-    if m is None or not re.fullmatch(reading.cue("own_possessive"), m[0]):
+    if m is None:
         return False
     before = reading.text[:m.start()]
     nouns = [n.group(0) for regex in reading.lexicon.labels.values() for n in re.finditer(regex, before)]
+    if re.fullmatch(reading.cue("own_possessive_one"), m[0]):   # "its": a thing's, never a person's
+        things = [regex for label, regex in reading.lexicon.labels.items() if label != reading.person]
+        return "§" not in before and any(re.search(regex, before) for regex in things)
+    if not re.fullmatch(reading.cue("own_possessive"), m[0]):
+        return False
     plural_noun = any(n.endswith("s") or re.fullmatch(reading.cue("plural_noun"), n) for n in nouns)
     return plural_noun or bool(re.search(reading.cue("who_does"), before))
 

@@ -39,6 +39,22 @@ def direction(reading: Reading, pattern: Pattern | None = None) -> str:
     return ""
 
 
+def both_ways(reading: Reading, query: str) -> str | None:
+    """The link of a label to itself that the query follows while the question's words point
+    both along it and back ("the most subtopics under its name": "subtopics" is what a
+    concept includes, "under" what includes it), or None: no direction can be trusted."""
+    cue = reading.lexicon.cues.get
+    inward = _spans(cue("direction_in", ""), reading.text) + _spans(cue("part_in", ""), reading.text)
+    outward = _spans(cue("direction_out", ""), reading.text) + _spans(cue("part_out", ""), reading.text)
+    def apart(spans: list[tuple[int, int]], others: list[tuple[int, int]]) -> bool:
+        """A span no span of the other way overlaps ("has §0 as its prereq" holds "prereq")."""
+        return any(all(b <= c or d <= a for c, d in others) for a, b in spans)
+    if not (apart(inward, outward) and apart(outward, inward)):
+        return None
+    loops = {p.type for p in reading.schema.patterns if p.start == p.end}
+    return next((t for t in sorted(loops) if f":{t}" in query), None)
+
+
 def _spans(regex: str, text: str) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(regex, text)] if regex else []
 

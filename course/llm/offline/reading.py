@@ -68,12 +68,20 @@ class Reading:
                      if p.start == p.end == label and p.type in named), None)
 
 
+_TYPO_LETTERS = 2   # a typo adds or drops at most this many letters
+
+
 def correct(word: str, vocab: list[str]) -> str:
-    """A known word's typo corrected ("studdies" -> "studies", "wich" -> "which")."""
+    """A known word's typo corrected ("studdies" -> "studies", "wich" -> "which"); a word
+    longer or shorter by more than two letters is another word ("subconcepts" is not "concepts").
+
+    >>> correct("studdies", ["studies"]), correct("subconcepts", ["concepts"])
+    ('studies', 'subconcepts')
+    """
     if len(word) < 4 or not word.isalpha() or word in vocab:
         return word
     close = get_close_matches(word, vocab, n=1, cutoff=0.84 if len(word) > 4 else 0.88)
-    return close[0] if close else word
+    return close[0] if close and abs(len(close[0]) - len(word)) <= _TYPO_LETTERS else word
 
 
 def cased_values(schema: Schema) -> set[str]:

@@ -25,6 +25,7 @@ from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
 from course.llm.offline.filters import negated
+from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Prompt
@@ -139,6 +140,9 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
     step = unfollowed(reading.text, query, reading.lexicon)
     if step is not None:
         return f"the query does not follow {step!r}"
+    loop = both_ways(reading, query)
+    if loop is not None:
+        return f"the words point both ways along {loop}"
     if reading.has("pairing") and intent not in PAIRING_INTENTS:
         return "the question compares two things"
     if reading.has("average") and intent != "average":   # "average grade": letters
