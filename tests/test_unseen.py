@@ -1278,3 +1278,24 @@ def test_words_that_point_both_ways_along_a_link_are_not_followed_one_way(chat):
     way "under" says (each concept's one parent), a wrong answer. No direction can be trusted."""
     result = chat.answer("Which concept has the most subtopics under its name?")
     assert result.status == "out_of_scope", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What topics come under TCP/IP, and what should I learn before it?",
+     "MATCH (p:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'TCP/IP'}) RETURN p.name"),
+    ("Which concepts does DSA cover? What comes after it?",
+     "MATCH (:Subject {name: 'DSA'})-[:PREREQUISITE_FOR]->(s:Subject) RETURN s.name"),
+])
+def test_it_after_a_part_that_found_several_is_the_one_that_part_named(learner, college_db, question, reference):
+    """"it" is one thing: after a part that found several it is the value that part named, not
+    the first value found ("what should I learn before DFS?" found nothing: a claim, and wrong)."""
+    learner.answer(question)
+    assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer
+
+
+def test_unmein_in_a_later_part_is_every_value_the_part_before_found(learner, college_db):
+    """"unme", "unmein" ("in them") point at several, as "they" and "unke" do: it was the first
+    subject found, and the grades of one subject were the answer for all."""
+    learner.answer("Karan kaun se subjects padhta hai aur unmein uska grade kya hai?")
+    reference = "MATCH (:Student {name: 'Karan'})-[r:STUDIES]->(s:Subject) RETURN s.name, r.grade"
+    assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer

@@ -69,10 +69,9 @@ AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')})$")
 
 def chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
     """Is the word "them" in "who among them", "which of them", or "unmein" in "unmein se"?"""
-    if word in PLURAL:
-        return bool(AMONG.search(" ".join(before[-2:]).lower()))
-    return word in HINDI_CASE and HINDI_CASE[word] == "mein" and word[:2] in ("un", "in") \
-        and nxt == "se"
+    if word in HINDI_CASE and HINDI_CASE[word] == "mein" and word[:2] in ("un", "in") and nxt == "se":
+        return True
+    return word in PLURAL and bool(AMONG.search(" ".join(before[-2:]).lower()))
 
 
 def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,

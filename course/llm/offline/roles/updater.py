@@ -319,6 +319,8 @@ def _stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             asked, got = [v for v in asked if v[0] in owners], [v for v in got if v[0] in owners]
         elif kind in ("it", "its"):
             asked, got = [v for v in asked if v[0] != person], [v for v in got if v[0] != person]
+            if len({v for _, v in got}) > 1:
+                got = []   # "it" is one thing, never one of several found
         if kind == "that":   # "that student", "that person": a label by its name or its nouns
             labels = {noun.rstrip("s").lower()} | {
                 label.lower() for label in default_lexicon().labels
