@@ -1299,3 +1299,14 @@ def test_unmein_in_a_later_part_is_every_value_the_part_before_found(learner, co
     learner.answer("Karan kaun se subjects padhta hai aur unmein uska grade kya hai?")
     reference = "MATCH (:Student {name: 'Karan'})-[r:STUDIES]->(s:Subject) RETURN s.name, r.grade"
     assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What is Karan's year of study?", "MATCH (s:Student {name: 'Karan'}) RETURN s.name, s.year"),
+    ("Which students are in their third year of study?", "MATCH (s:Student {year: 3}) RETURN s.name"),
+])
+def test_year_of_study_is_the_students_year(chat, college_db, question, reference):
+    """"year of study" names a student's year, not the subjects studied (unseen9's "average year
+    of study of IT students" was refused)."""
+    result = chat.answer(question)
+    assert same_rows(result.rows, rows_of(college_db, reference)), result.answer
