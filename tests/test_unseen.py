@@ -1310,3 +1310,20 @@ def test_year_of_study_is_the_students_year(chat, college_db, question, referenc
     of study of IT students" was refused)."""
     result = chat.answer(question)
     assert same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Searching one column of a huge table is slow because every row gets read. What can I add so "
+    "lookups are fast?",
+    "What can I add to a table so finding rows by a column does not scan the whole table?",
+])
+def test_what_can_i_add_asks_for_knowledge_not_a_change(learner, question):
+    """"What can I add ...", naming nothing the graph holds, asks what to do, not to change the
+    graph's data: it was refused as a write ("I cannot change the data"), its note never asked."""
+    result = learner.answer(question)
+    assert result.status != "blocked", result.answer
+    assert result.status != "answered" or result.rows[0][0] == "N06", result.answer
+
+
+def test_a_request_to_add_to_the_graph_is_still_blocked(learner):
+    assert learner.answer("Add Sneha to the Robotics Club as a member.").status == "blocked"

@@ -15,7 +15,7 @@ from typing import Any
 
 from course.foundation.db import Database
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import WRITE_REQUEST
+from course.llm.offline.roles.words import WRITE_REQUEST, asks_how_a_change_works
 from course.pipeline.linking import Mention, link_entities
 
 NEAR_NOTES = """\
@@ -75,20 +75,6 @@ def note_question(db: Database, question: str) -> bool:
     text = question.lower()
     return not asks_for_nodes(db, question) and (not WRITE_REQUEST.search(text)
                                                  or asks_how_a_change_works(text))
-
-
-def asks_how_a_change_works(text: str) -> bool:
-    """Does it ask why or how a change works, naming no kind of thing the graph holds? "If I
-    put an index on a column, why do the inserts get slower?" does; "How do I insert a new
-    student?" asks to change the graph's data.
-
-    >>> asks_how_a_change_works("why do the inserts get slower?"), asks_how_a_change_works("how do i insert a new student?")
-    (True, False)
-    """
-    lexicon = default_lexicon()
-    return bool(re.search(lexicon.cues["why_how"], text)) and not any(
-        re.search(lexicon.label(label), text) for label in lexicon.labels
-        if label != "Note" and lexicon.label(label))
 
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
