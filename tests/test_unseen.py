@@ -1327,3 +1327,15 @@ def test_what_can_i_add_asks_for_knowledge_not_a_change(learner, question):
 
 def test_a_request_to_add_to_the_graph_is_still_blocked(learner):
     assert learner.answer("Add Sneha to the Robotics Club as a member.").status == "blocked"
+
+
+@pytest.mark.parametrize("question", [
+    "How do I take a lock in one thread and release it safely in another?",
+    "If a table has a composite key and a column depends on only one of them, is that a problem?",
+])
+def test_it_in_a_clause_after_another_of_the_same_question_asks_no_one(question):
+    """A clause joined by "and", or opened by "if", may hold what "it" or "them" points at: the
+    learner named it, and "Who do you mean by "it"? Name them in the question" told them to."""
+    from course.pipeline.refusal import refusal
+
+    assert refusal(question, [], language="en", context="") is None

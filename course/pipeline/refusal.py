@@ -42,8 +42,8 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
 
     A word in capitals is a name ("the IT branch"); "it" or "they" in a question that names a
     kind of node may point at it ("the project with the fewest people on it"), and so may one
-    after a clause of the question's own ("My queue keeps growing. Why does it never shrink?");
-    "she" may not.
+    after a clause of the question's own ("My queue keeps growing. Why does it never shrink?",
+    "if I ... and ... it"); "she" may not.
 
     >>> pronoun("uska year kya hai?"), pronoun("Who is in IT?"), pronoun("Which project is it?", ["Project"])
     ('uska', None, None)
@@ -58,9 +58,25 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
             continue
         if w.lower() in WORDS.person_pronouns:
             return w.lower()
-        if not named and not re.search(r"\w[.,:;?!]\s", question[:found.start()]):
+        if not named and not _after_a_clause(question[:found.start()]):
             return w.lower()
     return None
+
+
+def _after_a_clause(before: str) -> bool:
+    """Is there a clause of the question's own before the pronoun, which may hold what it
+    points at: a sentence or a comma before it, a clause opened by "if", "when", "because"...,
+    or one joined by "and", "or" ("taking money out of one account and putting it into another")?
+
+    >>> _after_a_clause("If my key has two columns and one column depends on one of ")
+    True
+    >>> _after_a_clause("How many credits does "), _after_a_clause("What does ")
+    (False, False)
+    """
+    words = re.findall(r"[a-z']+", before.lower())
+    joined = any(w in WORDS.conjunctions for w in words[1:])
+    return bool(re.search(r"\w[.,:;?!]\s", before)) or joined or \
+        bool(words) and words[0] in WORDS.subordinating
 
 
 def refusal(question: str, mentions: Sequence[Mention], *, language: str,
