@@ -1339,3 +1339,49 @@ def test_it_in_a_clause_after_another_of_the_same_question_asks_no_one(question)
     from course.pipeline.refusal import refusal
 
     assert refusal(question, [], language="en", context="") is None
+
+
+def test_sabse_kam_grade_is_the_lowest_grade(chat, college_db):
+    """"sabse kam" is "the least", as "lowest" is: the question was read without it, and every
+    student of the subject came back best first."""
+    result = chat.answer("DBMS mein sabse kam grade kiska hai?")
+    lowest = rows_of(college_db, "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
+                                 "WITH s, r ORDER BY CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 "
+                                 "WHEN 'B+' THEN 2 WHEN 'B' THEN 3 ELSE 4 END DESC LIMIT 1 RETURN s.name")
+    assert result.rows and [result.rows[0][0]] in lowest, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Any idea who works on the Attendance Tracker?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN s.name"),
+    ("Rahul ke friends kaun hain yaar?",
+     "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student) RETURN DISTINCT f.name"),
+])
+def test_a_word_that_means_nothing_here_does_not_refuse_the_question(learner, college_db, question, reference):
+    """"idea", "yaar", "already": a word the rules do not know, whose removal leaves the
+    sentence as it was (`course.retrieval.filler`), no longer refuses the question."""
+    result = learner.answer(question)
+    assert same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question", ["What is Payal's favourite club?",
+                                      "Which students were born in Delhi?"])
+def test_a_word_that_carries_what_is_asked_still_refuses(learner, question):
+    assert learner.answer(question).status == "out_of_scope"
+
+
+def test_the_filler_bar_sits_between_the_calibration_sets_kinds(college_db):
+    """Every meaning-bearing unknown word of data/eval/filler_words.jsonl stays below the bar."""
+    import json
+
+    from course.foundation.config import PROJECT_ROOT
+    from course.retrieval.embeddings import make_embedder
+    from course.retrieval.filler import FILLER_SIMILARITY, unknown_to_the_rules, without
+
+    model = make_embedder("minilm")
+    lines = (PROJECT_ROOT / "data" / "eval" / "filler_words.jsonl").read_text().splitlines()
+    for line in map(json.loads, lines):
+        if line["filler"] or unknown_to_the_rules(college_db, line["question"]) != [line["word"]]:
+            continue
+        first, second = model.embed([line["question"], without(line["question"], line["word"])])
+        assert float(first @ second) < FILLER_SIMILARITY, line["question"]

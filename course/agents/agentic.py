@@ -79,10 +79,13 @@ class AgenticAgent(Agent):
                  roles: ChatRoles | None = None, prompt: str | None = None,
                  examples: prompts.ExampleSource = None,
                  answer_prompt: str | None = None, answer: bool = True,
-                 context_for: ContextFor | None = None) -> None:
+                 context_for: ContextFor | None = None,
+                 simplify: Callable[[str], str | None] | None = None) -> None:
         """`prompt`, `examples` and `answer_prompt` are text2cypher's (its notebook-05 `Agent`
         takes them); `answer_prompt` also writes each part's answer from its rows.
-        `answer=False`: rows only, each part's rows and no call that writes an answer."""
+        `answer=False`: rows only, each part's rows and no call that writes an answer.
+        `simplify`: a part text2cypher refused, without a word that means nothing there, or
+        None (the learner's agent gives `course.retrieval.filler.filler_dropper`)."""
         if max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
@@ -90,7 +93,7 @@ class AgenticAgent(Agent):
                          answer_prompt=answer_prompt, answer=answer, context_for=context_for)
         self.roles = roles or ChatRoles(self.llm)   # each role one call to the model
         self.critic_on, self.max_rounds = critic, max_rounds
-        self.tools, self.search = tuple(tools), search
+        self.tools, self.search, self.simplify = tuple(tools), search, simplify
         # notebook 12's agent and the learner's (more tools) answer apart: the cache keeps them so
         self.answered_by = f"agentic[{','.join(tool.name for tool in self.tools)}]"
         self.last: Run | None = None
@@ -235,6 +238,13 @@ class AgenticAgent(Agent):
             run.step("text2cypher", f"{out.llm_calls} call(s) of the notebook-05 agent",
                      Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model,
                      calls=out.llm_calls)
+        simpler = self.simplify(rewritten) if tool == "text2cypher" and out.status == "out_of_scope" \
+            and self.simplify is not None else None
+        if simpler is not None:   # refused for a word that means nothing here ("any idea", "yaar")
+            again = self._run_tool(run, toolbox, "text2cypher", {"question": simpler}, simpler,
+                                   Usage(), roles)
+            if again.found:
+                out, rewritten = again, simpler
         if tool == "text2cypher" and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
                 and "search_notes" in {t.name for t in toolbox.specs(without=tried)}:
             # text2cypher before refusal, then the notes: a note that clears the search's

@@ -28,6 +28,7 @@ from course.pipeline.agent import Memory
 from course.planner.peers import peers
 from course.planner.plans import check_days, plan
 from course.planner.writeup import write_offline
+from course.retrieval.filler import filler_dropper
 from course.retrieval.search import agent_search
 
 DEFAULT_DAYS = 30
@@ -111,7 +112,9 @@ def learner_tools() -> tuple[Tool, ...]:
 def learner_agent(db: Database, llm: LLM | None = None, *, memory: Memory | None = None,
                   **options: Any) -> AgenticAgent:
     """The agentic agent `course ask --agent agentic` gives a learner: every tool, and
-    notebook 13's search behind search_notes when the graph has its text layer."""
+    notebook 13's search behind search_notes when the graph has its text layer, and a part
+    refused for a filler word asked again without it (`course.retrieval.filler`)."""
+    options.setdefault("simplify", filler_dropper(db))
     return AgenticAgent(db, llm or make_llm(), memory=memory, tools=learner_tools(),
                         search=agent_search(db), **options)
 

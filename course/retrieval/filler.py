@@ -1,0 +1,71 @@
+"""Filler words: a word the rules do not know, whose removal leaves the question as it was.
+
+Introduced in notebook 14, for the learner's agent. The offline rules refuse a question with a
+word they do not know ("Who is the smartest student?": better "I can't answer that" than an
+answer to another question). Many such words carry nothing asked: "Any idea which clubs Karan
+is in?", "Which students have already joined?", "Sneha ka year kya hai yaar?". A sentence
+encoder tells the two apart: without a filler word the question is nearly the same sentence;
+without a word that carries what is asked ("Sneha's date of birth", "Who invented ...",
+"Sneha's favourite subject") it is another one. On data/eval/filler_words.jsonl, written for
+this before any threshold was chosen, MiniLM puts the question and the question without a
+filler word 0.94 to 0.99 alike (one at 0.88, "these days"), and without a meaning-bearing
+word 0.61 to 0.92. So the agent asks a part it could not answer once more without an unknown
+word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from course.foundation.db import Database
+from course.llm.offline import OfflineLLM
+from course.llm.offline.prompt import parse_prompt
+from course.llm.offline.reading import read
+from course.llm.offline.translate import unknown_words
+from course.pipeline import prompts
+from course.pipeline.agent import Agent
+from course.retrieval.embeddings import Embedder, make_embedder
+
+FILLER_SIMILARITY = 0.93   # between the closest meaning-bearing word (0.92) and the fillers (0.94)
+
+
+def without(question: str, word: str) -> str:
+    """The question with the first whole `word` taken out (and a comma after it).
+
+    >>> without("Any idea which clubs Karan is in?", "idea")
+    'Any which clubs Karan is in?'
+    """
+    text = re.sub(rf"(?i)\b{re.escape(word)}\b,?", "", question, count=1)
+    return re.sub(r"\s+([?.!,])", r"\1", " ".join(text.split()))
+
+
+def unknown_to_the_rules(db: Database, question: str) -> list[str]:
+    """The words of the question the offline rules know nothing of (names in the graph are
+    known: they are linked), as the pipeline would read it."""
+    agent = Agent(db, OfflineLLM())
+    user = prompts.cypher_user_prompt(question, mentions=agent.link(question))
+    prompt = parse_prompt(user, agent.system_prompt)
+    return unknown_words(read(prompt.question, prompt.linked, prompt.schema))
+
+
+def filler_dropper(db: Database, embedder: Embedder | None = None,
+                   threshold: float = FILLER_SIMILARITY) -> Callable[[str], str | None]:
+    """A `simplify=` for `AgenticAgent`: the question without its one unknown word when that
+    word is filler, else None (no unknown word, several, or one that carries meaning).
+
+    >>> drop = filler_dropper(db)
+    >>> drop("Any idea which clubs Karan is in?")
+    'Any which clubs Karan is in?'
+    >>> drop("What is Sneha's date of birth?") is None
+    True
+    """
+    model = embedder or make_embedder("minilm")
+
+    def simplify(question: str) -> str | None:
+        unknown = unknown_to_the_rules(db, question)
+        if len(unknown) != 1:
+            return None
+        shorter = without(question, unknown[0])
+        first, second = model.embed([question, shorter])
+        return shorter if float(first @ second) >= threshold else None
+    return simplify
