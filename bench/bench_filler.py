@@ -7,7 +7,7 @@ clubs Karan is in?": "idea") or meaning-bearing ("What is Sneha's date of birth?
 written before any threshold was chosen. For each: is the word the one word the rules' reading
 does not know (only such a word is ever dropped), and how alike MiniLM finds the question with
 and without it.
-Prints each line, the widest gap between the two kinds, and what `FILLER_SIMILARITY` keeps:
+Prints each line, the meaning-bearing word most alike, and what `FILLER_SIMILARITY` keeps:
 fillers dropped, meaning-bearing words dropped (a question asked as another: the error that
 counts). One run; the similarities do not depend on the machine.
 """

@@ -131,12 +131,12 @@ def _reflexive(reading: Reading) -> bool:
     if m is None:
         return False
     before = reading.text[:m.start()]
-    nouns = [n.group(0) for regex in reading.lexicon.labels.values() for n in re.finditer(regex, before)]
     if re.fullmatch(reading.cue("own_possessive_one"), m[0]):   # "its": a thing's, never a person's
         things = [regex for label, regex in reading.lexicon.labels.items() if label != reading.person]
         return "§" not in before and any(re.search(regex, before) for regex in things)
     if not re.fullmatch(reading.cue("own_possessive"), m[0]):
         return False
+    nouns = [n.group(0) for regex in reading.lexicon.labels.values() for n in re.finditer(regex, before)]
     plural_noun = any(n.endswith("s") or re.fullmatch(reading.cue("plural_noun"), n) for n in nouns)
     return plural_noun or bool(re.search(reading.cue("who_does"), before))
 

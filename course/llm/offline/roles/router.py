@@ -25,9 +25,8 @@ from course.llm.offline.aggregates import asks_extreme_value
 from course.llm.offline.chain import FOLLOWS, unfollowed_types
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES,
-                                            NUMBER, REFERRING, WRITE_REQUEST, Named, asks_how_a_change_works,
-                                            placeholders,
-                                            tokens)
+                                            NUMBER, REFERRING, WRITE_REQUEST, Named,
+                                            asks_how_a_change_works, placeholders, tokens)
 
 MIN_SIMILARITY = 0.6          # content-word overlap (Jaccard) with a tool's closest example
 FREE_WITH_VALUE = 0.7       # a free-text example whose slot holds a linked value

@@ -73,6 +73,7 @@ _TOKEN = re.compile(r"\{\w+\}|[\w+#/]+")
 # A request to change the data goes whole to text2cypher (whose guard refuses it).
 WRITE_REQUEST = re.compile(default_lexicon().cues["write"])
 
+
 def asks_how_a_change_works(text: str) -> bool:
     """Does it ask why or how a change works, naming no kind of thing the graph holds? "If I
     put an index on a column, why do the inserts get slower?" does; "How do I insert a new
