@@ -15,7 +15,8 @@ from typing import Any
 
 from course.foundation.db import Database
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import WRITE_REQUEST, asks_how_a_change_works
+from course.llm.offline.roles.words import (WRITE_REQUEST, asks_how_a_change_works, names_nothing,
+                                            tokens)
 from course.pipeline.linking import Mention, link_entities
 
 NEAR_NOTES = """\
@@ -64,15 +65,18 @@ def asks_for_nodes(db: Database, question: str) -> bool:
 
 
 def note_question(db: Database, question: str) -> bool:
-    """May a note answer it at all: it asks for no graph nodes (`asks_for_nodes`) and reads
-    as no change to the data ("How do I insert a new student?" is refused, not explained).
+    """May a note answer it at all: it names something (`names_nothing`: "in which one?" has
+    no topic), asks for no graph nodes (`asks_for_nodes`) and reads as no change to the data
+    ("How do I insert a new student?" is refused, not explained).
 
     >>> note_question(db, "Why does an index make lookups fast?")
     True
-    >>> note_question(db, "How do I insert a new student?")
-    False
+    >>> note_question(db, "How do I insert a new student?"), note_question(db, "and in which one?")
+    (False, False)
     """
     text = question.lower()
+    if names_nothing(text) or not tokens(text):
+        return False
     return not asks_for_nodes(db, question) and (not WRITE_REQUEST.search(text)
                                                  or asks_how_a_change_works(text))
 

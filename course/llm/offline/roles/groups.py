@@ -13,8 +13,8 @@ from typing import Any
 
 from course.foundation.language import language_of
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_OF_THEM, HE_SHE, HINDI_CASE, PEOPLE,
-                                            PLURAL, tokens)
+from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_ALONE, EACH_OF_THEM, HE_SHE,
+                                            HINDI_CASE, PEOPLE, PLURAL, tokens)
 
 Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
 
@@ -22,7 +22,8 @@ Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # que
 def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     """"what clubs is each of them in?" -> "what clubs is each of Payal and Aarav in?": every
     value of one label the latest part that found several found, in the part's language."""
-    m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part))
+    m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part)
+                                       or EACH_ALONE.search(part))
     if m is None:
         return None
     for _, _, got in reversed(found):

@@ -21,7 +21,7 @@ from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
                                             REQUESTS,
-                                            WRITE_REQUEST, Named, tokens)
+                                            WRITE_REQUEST, Named, names_nothing, tokens)
 
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
@@ -71,7 +71,12 @@ class RuleUpdater:
         """
         if WRITE_REQUEST.search(question.lower()):
             return [question]
-        pieces = [p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()]
+        pieces: list[str] = []
+        for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
+            if pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
+                pieces[-1] = f"{pieces[-1]}?{piece}"
+            else:
+                pieces.append(piece)
         parts: list[str] = []
         for piece in pieces:
             parts += self._split_conjunctions(piece.strip())
@@ -86,6 +91,8 @@ class RuleUpdater:
             left, right = text[:match.start()], text[match.end():]
             if _sets_the_scene(tokens(left)):
                 continue
+            if names_nothing(left) or names_nothing(right):
+                continue                         # "Which, and when ...": one ask of the sentence
             if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = _REQUEST.match(left)

@@ -108,6 +108,8 @@ ENGLISH_ONLY = WORDS.english_question_words | REQUESTS
 REFERRING = WORDS.referring
 # "each of them", "unmein se har ek": every value found before, one by one
 EACH_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.each_of_them)) + r")\b", re.I)
+# "each" with no noun after it ("how good is he at each?"): a pronoun, as "each of them" is
+EACH_ALONE = re.compile(r"\beach\b(?=\s*(?:[?.!,;]|$))", re.I)
 ALL_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.all_of_them)) + r")\b", re.I)
 
 
@@ -158,6 +160,20 @@ def note_evidence_line(note: str, concept: str | None, score: float, margin: flo
 def tokens(text: str) -> list[str]:
     """Lower-case words, `{placeholders}` kept whole: `tokens("Who is {Student}?")`."""
     return [t if t.startswith("{") else t.lower() for t in _TOKEN.findall(text)]
+
+
+def names_nothing(text: str) -> bool:
+    """Does the text name nothing of its own: question words, function words, "one", no word
+    that names a thing or points at one, no count ("Who, and in which one?" asks more of the
+    sentence before it; "who is in it?" points at something; "aur kitne hain?" counts)?
+
+    >>> names_nothing("Who, and in which one?"), names_nothing("who is in it?")
+    (True, False)
+    """
+    words = [w.strip("'") for w in tokens(text)]
+    empty = (FUNCTION_WORDS | WORDS.pronoun_nouns
+             | {w for c in CONJUNCTIONS for w in c.split()}) - COUNTING
+    return bool(words) and all(w in empty for w in words)
 
 
 def placeholders(question: str, mentions: Sequence[Named]) -> list[str]:
