@@ -1437,3 +1437,20 @@ def test_each_with_no_noun_after_it_is_every_value_found(learner, college_db, qu
     as "each of them" is: it was refused, and the skills alone judged the answer to it."""
     learner.answer(question)
     assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which skills do the projects of Rahul's friends need?",
+     "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(:Student)-[:WORKS_ON]->(:Project)"
+     "-[:REQUIRES]->(k:Skill) RETURN DISTINCT k.name"),
+    ("Which concepts are covered by the subjects Aarav's friends study?",
+     "MATCH (:Student {name: 'Aarav'})-[:FRIENDS_WITH]-(:Student)-[:STUDIES]->(:Subject)"
+     "-[:COVERS]->(c:Concept) RETURN DISTINCT c.name"),
+    ("Which clubs are the friends of the students working on the Campus Chatbot in?",
+     "MATCH (:Project {name: 'Campus Chatbot'})<-[:WORKS_ON]-(:Student)-[:FRIENDS_WITH]-(:Student)"
+     "-[:MEMBER_OF]->(c:Club) RETURN DISTINCT c.name"),
+])
+def test_a_chain_of_three_links_the_words_name_is_followed(chat, college_db, question, reference):
+    """Three links, each named by a word ("friends", "projects", "need"): composed from the
+    schema's patterns as a chain of two is (unseen10's w009 was refused)."""
+    assert_answered_with(chat.answer(question), college_db, reference)

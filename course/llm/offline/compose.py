@@ -1,11 +1,11 @@
-"""A chain of two links composed from the schema, when no intent's query follows the question
-(notebooks 05 and 09).
+"""A chain of two or three links composed from the schema, when no intent's query follows the
+question (notebooks 05 and 09).
 
 "Which skills are needed for the projects Karan is part of?" names two links: Karan to his
 projects, the projects to the skills they need. No intent writes that query, and the one that
 comes closest (Karan's own skills) leaves out "needed", so it is refused. Before refusing, the
-provider tries every chain of two links the schema allows from the question's name to the
-label it asks for (or, with two names, every node between them), using only links the
+provider tries every chain of two (then three) links the schema allows from the question's name
+to the label it asks for (or, with two names, every node between them), using only links the
 question's words name. Each candidate query then meets the same checks as any other: every
 word that names something is used (`coverage.unused`), every step of a possessive chain is
 followed (`chain.unfollowed`). The question is answered only when exactly one candidate passes;
@@ -52,21 +52,21 @@ def asked_label(reading: Reading) -> str | None:
 
 
 def compose(reading: Reading, passes: Check) -> str | None:
-    """The one two-link query that passes `passes`; None when none or several do."""
+    """The one chain query that passes `passes`; None when none or several do."""
     target = asked_label(reading)
     if target is None or not 1 <= len(reading.entities) <= 2 \
             or any(isinstance(e.value, tuple) for e in reading.entities):
         return None
-    found = {(query, middle) for query, middle, types in _candidates(reading, target)
+    found = {(query, middles) for query, middles, types in _candidates(reading, target)
              if _hops_enough(reading, types) and passes(reading, query)}
     if len(found) > 1:      # "the topics of the subject that comes before §0": the words name
-        nouns = {t for t in reading.targets() if t != target or         # the label in the
+        nouns = {t for t in reading.targets() if t != target or         # the labels in the
                  len(re.findall(reading.lexicon.label(t), reading.text)) > 1}   # middle of the chain
-        found = {(query, middle) for query, middle in found if middle in nouns}
+        found = {(query, middles) for query, middles in found if set(middles) <= nouns}
     return found.pop()[0] if len(found) == 1 else None
 
 
-def _hops_enough(reading: Reading, types: tuple[str, str]) -> bool:
+def _hops_enough(reading: Reading, types: tuple[str, ...]) -> bool:
     """Does each link get a word of its own (a type used twice is named twice), and a link of
     a label to itself a hop for each time the words name it ("§0's friends' friends' friends"
     is three hops, more than two links)?"""
@@ -78,46 +78,79 @@ def _hops_enough(reading: Reading, types: tuple[str, str]) -> bool:
     return True
 
 
-def _candidates(reading: Reading, target: str) -> Iterator[tuple[str, str, tuple[str, str]]]:
-    """(query, the label between its two links, their types) for each chain the named links
-    allow."""
+# "the skills the projects of §0's friends need": three links of three kinds, each named. A
+# walk along one kind twice in three ("friends of friends of friends") may come back on itself
+# and has no one reading: refused.
+MAX_LINKS = 3
+
+
+def _paths(links: list[Pattern], start: str, target: str,
+           length: int) -> Iterator[tuple[Pattern, ...]]:
+    """Every chain of `length` named links from `start` to `target`."""
+    if length == 0:
+        return
+    for link in links:
+        if start not in (link.start, link.end):
+            continue
+        nxt = other(link, start)
+        if length == 1:
+            if nxt == target:
+                yield (link,)
+            continue
+        for rest in _paths(links, nxt, target, length - 1):
+            yield (link, *rest)
+
+
+def _candidates(reading: Reading,
+                target: str) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """(query, the labels between its links, their types) for each chain the named links
+    allow: two or three links from one name, or one link from each of two names."""
     named = named_types(reading)
     links = [p for p in reading.schema.patterns if p.type in named]
     if len(reading.entities) == 1:
         e = reading.entities[0]
-        for first in links:
-            for second in links:
-                if e.label in (first.start, first.end) and \
-                        target in (second.start, second.end) and \
-                        other(first, e.label) in (second.start, second.end) and \
-                        other(second, other(first, e.label)) == target:
-                    yield (_through(reading, e, (first, second), target), other(first, e.label),
-                           (first.type, second.type))
+        for length in range(2, MAX_LINKS + 1):
+            for chain in _paths(links, e.label, target, length):
+                if length > 2 and len({link.type for link in chain}) < length:
+                    continue
+                middles, label = [], e.label
+                for link in chain[:-1]:
+                    label = other(link, label)
+                    middles.append(label)
+                yield (_through(reading, e, chain, target), tuple(middles),
+                       tuple(link.type for link in chain))
         return
     a, b = reading.entities
     for first in links:
         for second in links:
             if a.label in (first.start, first.end) and other(first, a.label) == target and \
                     b.label in (second.start, second.end) and other(second, b.label) == target:
-                yield (_between(reading, (a, b), (first, second), target), target,
+                yield (_between(reading, (a, b), (first, second), target), (target,),
                        (first.type, second.type))
 
 
-def _through(reading: Reading, e: Entity, links: tuple[Pattern, Pattern], target: str) -> str:
-    """(name)-first-(middle)-second-(t:target), returning t's name."""
-    first, second = links
-    middle = other(first, e.label)
+def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: str) -> str:
+    """(name)-first-(m)-...-last-(t:target), returning t's name: the links before the last
+    are r0a, r0b, ..., the last r0, its far end m the node before t."""
+    *steps, last = links
     x, conds = node("x0", e, relaxed=reading.relaxed)
-    match = (f"MATCH {x}{arrow(first, e.label, 'r0a', direction=direction(reading, first))}(m:{middle})"
-             f"{arrow(second, middle, 'r0', direction=direction(reading, second))}(t:{target})")
-    conds = conds + rel_filters(reading, first, "r0a") + node_filters(reading, target)
-    if second.type != first.type:
-        conds += rel_filters(reading, second, "r0")
+    match, label = f"MATCH {x}", e.label
+    for i, link in enumerate(steps):
+        var, ahead = f"r0{'abcdefgh'[i]}", other(link, label)
+        end = f"(m:{ahead})" if i == len(steps) - 1 else f"(m{i}:{ahead})"
+        match += f"{arrow(link, label, var, direction=direction(reading, link))}{end}"
+        conds = conds + rel_filters(reading, link, var)
+        label = ahead
+    middle = label
+    match += f"{arrow(last, middle, 'r0', direction=direction(reading, last))}(t:{target})"
+    conds += node_filters(reading, target)
+    if last.type not in {link.type for link in steps}:
+        conds += rel_filters(reading, last, "r0")
     conds += ["t <> x0"] if target == e.label else []
-    # a property of the second link belongs to the middle node too: say whose it is
+    # a property of the last link belongs to the node before it too: say whose it is
     owner = f"m.{reading.schema.display(middle)} AS {alias(middle, reading.schema.display(middle))}" \
-        if reading.asked_properties("", second.props) and middle != target else None
-    return _returning(reading, match, conds, target, {"r0": second}, owner)
+        if reading.asked_properties("", last.props) and middle != target else None
+    return _returning(reading, match, conds, target, {"r0": last}, owner)
 
 
 def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Pattern, Pattern],
