@@ -1454,3 +1454,51 @@ def test_a_chain_of_three_links_the_words_name_is_followed(chat, college_db, que
     """Three links, each named by a word ("friends", "projects", "need"): composed from the
     schema's patterns as a chain of two is (unseen10's w009 was refused)."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", [
+    "My classmate put three email addresses together in one column of a table. Why is that "
+    "poor design?",
+    "Someone on my team wants to add the customer's address to every row of the orders table; "
+    "why would updates then go wrong?",
+])
+def test_a_person_who_made_a_change_is_not_what_the_change_is_to(question):
+    """A person named before the write word did the change ("my teammate put ..."); the graph's
+    data is not what is being changed, and a why question about it asks how a change works
+    (unseen10's w002 was refused as a request to change the data)."""
+    from course.llm.offline.roles.words import asks_how_a_change_works
+
+    assert asks_how_a_change_works(question.lower())
+
+
+def test_a_question_about_a_change_still_splits_into_its_parts():
+    """Two asks about how a change works are two parts, as any two asks are: the write word
+    kept them whole (unseen10's w016)."""
+    from course.llm.offline.roles.updater import RuleUpdater
+
+    assert len(RuleUpdater().split("When I add an index to a column, what does it speed up? "
+                                   "And why do the inserts get slower?")) == 2
+    assert len(RuleUpdater().split("Add Sneha to the Robotics Club and make her president?")) == 1
+
+
+def test_an_adverb_after_what_is_no_kind_of_thing_asked_for():
+    """"what exactly is it showing" asks for no "exactly": the note need not say the word."""
+    from course.agents.note_holds import asked_for
+
+    assert asked_for("What exactly does a page table store?") == []
+    assert asked_for("Which port really does DNS use?") == []
+    assert asked_for("Which port does DNS use?") == ["port"]
+
+
+@pytest.mark.parametrize("question", [
+    "When I put a LIMIT on a query, what is the database still doing for every row?",
+    "If we add a second index on the same column, what does the planner then pick?",
+])
+def test_a_change_in_a_clause_that_sets_the_scene_is_no_request(learner, question):
+    """"When I put EXPLAIN in front of a query, what is it showing me?" asks what happens, not
+    for a change: it was refused as one ("I cannot change the data", unseen10's w016)."""
+    assert learner.answer(question).status != "blocked"
+
+
+def test_a_change_to_the_graphs_data_in_such_a_clause_is_still_one(learner):
+    assert learner.answer("If I delete Rahul, what happens?").status == "blocked"

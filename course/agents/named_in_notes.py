@@ -77,8 +77,10 @@ def note_question(db: Database, question: str) -> bool:
     text = question.lower()
     if names_nothing(text) or not tokens(text):
         return False
-    return not asks_for_nodes(db, question) and (not WRITE_REQUEST.search(text)
-                                                 or asks_how_a_change_works(text))
+    if asks_for_nodes(db, question):
+        return False
+    names = [str(m.value) for m in link_entities(db, question)]
+    return not WRITE_REQUEST.search(text) or asks_how_a_change_works(text, names)
 
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],

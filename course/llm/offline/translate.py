@@ -20,6 +20,7 @@ from typing import Sequence
 
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
+from course.llm.offline.changes import asks_how_a_change_works
 from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
@@ -95,8 +96,9 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks
-    if reading.has("write") and reading.has("why_how"):   # asks about a change: not for a query
-        return "a question about a change, not a request", SENTINEL_QUERY
+    names = [str(e.value) for _, e in prompt.linked]
+    if reading.has("write") and asks_how_a_change_works(prompt.question.lower(), names):
+        return "a question about a change, not a request", SENTINEL_QUERY   # not for a query
     if reading.has("write"):
         return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading):

@@ -118,8 +118,8 @@ class RuleRouter:
         parts answered already, `context` the conversation so far, `notes_clear` the note
         search's verdict: its best note clears the evidence bar."""
         names = {t.name for t in tools}
-        asks_a_change = WRITE_REQUEST.search(question.lower()) and \
-            not asks_how_a_change_works(question.lower())
+        asks_a_change = WRITE_REQUEST.search(question.lower()) and not asks_how_a_change_works(
+            question.lower(), [str(m.value) for m in mentions])
         if FALLBACK in names and (asks_a_change   # its guard refuses it
                                   or (context and depends_on_context(question, mentions)
                                       and not _points_inside(question, mentions))):

@@ -21,7 +21,8 @@ from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
                                             REQUESTS,
-                                            WRITE_REQUEST, Named, names_nothing, tokens)
+                                            WRITE_REQUEST, Named, asks_how_a_change_works,
+                                            names_nothing, tokens)
 
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
@@ -67,9 +68,10 @@ class RuleUpdater:
         >>> RuleUpdater().split("Payal kaun hai aur uske clubs kaunse hain?")
         ['Payal kaun hai?', 'uske clubs kaunse hain?']
 
-        A request to change the data is never split: it goes whole to be refused whole.
+        A request to change the data is never split: it goes whole to be refused whole (a
+        question about how a change works is no such request).
         """
-        if WRITE_REQUEST.search(question.lower()):
+        if WRITE_REQUEST.search(question.lower()) and not asks_how_a_change_works(question.lower()):
             return [question]
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from course.foundation.language import WORDS
+from course.llm.offline.changes import WRITE_REQUEST, asks_how_a_change_works
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.prompt import parse_prompt
 
@@ -70,22 +71,8 @@ REFUSED = ("out_of_scope", "blocked")
 NOTES = "search_notes"
 
 _TOKEN = re.compile(r"\{\w+\}|[\w+#/]+")
-# A request to change the data goes whole to text2cypher (whose guard refuses it).
-WRITE_REQUEST = re.compile(default_lexicon().cues["write"])
-
-
-def asks_how_a_change_works(text: str) -> bool:
-    """Does it ask why or how a change works, naming no kind of thing the graph holds? "If I
-    put an index on a column, why do the inserts get slower?" does; "How do I insert a new
-    student?" asks to change the graph's data.
-
-    >>> asks_how_a_change_works("why do the inserts get slower?"), asks_how_a_change_works("how do i insert a new student?")
-    (True, False)
-    """
-    lexicon = default_lexicon()
-    return bool(re.search(lexicon.cues["why_how"], text)) and not any(
-        re.search(lexicon.label(label), text) for label in lexicon.labels
-        if label != "Note" and lexicon.label(label))
+# A request to change the data goes whole to text2cypher (whose guard refuses it); a question
+# about a change does not (`asks_how_a_change_works`).
 
 
 # The language's words (data/language/words.yaml), under the names the rules use.

@@ -1,0 +1,50 @@
+"""A request to change the graph's data, or a question about how a change works?
+
+Introduced in notebook 05, with the offline provider's refusals: "Delete Rahul" and "How do I
+insert a new student?" ask to change the data (the provider answers READ_ONLY, the guard would
+block the query); "If I put an index on a column, why do the inserts get slower?" and "When I
+put EXPLAIN in front of a query, what is it showing me?" ask about a change (a note may answer,
+never a write). What decides is what the change is made to: a kind of thing the graph holds or
+one of its names is the graph's data.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from course.foundation.language import WORDS
+from course.llm.offline.lexicon import default_lexicon
+
+# A verb of change (the lexicon's `write` cue): "delete", "add", "daal do"
+WRITE_REQUEST = re.compile(default_lexicon().cues["write"])
+# What a change is made to: the words after its verb, up to a preposition or a stop
+_CHANGED = re.compile(r"[^,.;:?!]*?(?=\s+(?:in|into|on|onto|to|from|of|for|with|at|by|as|so|"
+                      r"because|and|then)\b|[,.;:?!]|$)")
+# "when I put ...", "what happens if we add ...": the change sets the scene for the question
+_SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:\w+\s+){1,2}$")
+
+
+def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
+    """Does it ask about a change rather than for one: why or how it works, or what follows
+    when it is made ("When I put EXPLAIN in front of a query, what is it showing me?"), and
+    what is changed names nothing the graph holds (no kind of thing, none of `names`, the
+    graph's values the question names in full)? "My teammate put two numbers in one cell: why is that bad?"
+    does (the teammate did it); "How do I insert a new student?" and "If I delete Rahul,
+    what happens?" ask to change the graph's data.
+
+    >>> asks_how_a_change_works("why do the inserts get slower?"), asks_how_a_change_works("how do i insert a new student?")
+    (True, False)
+    >>> asks_how_a_change_works("if i delete rahul, what happens?", ["Rahul"])
+    False
+    """
+    lexicon = default_lexicon()
+    change = WRITE_REQUEST.search(text)
+    if change is None:
+        asks, changed = bool(re.search(lexicon.cues["why_how"], text)), text
+    else:
+        asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(text[:change.start()]))
+        found = _CHANGED.match(text[change.end():])
+        changed = found[0] if found else ""
+    kinds = [lexicon.label(label) for label in lexicon.labels if lexicon.label(label)]
+    return asks and not any(re.search(kind, changed) for kind in kinds) \
+        and not any(re.search(rf"\b{re.escape(n.lower())}\b", changed) for n in names if n.strip())
