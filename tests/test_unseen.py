@@ -1502,3 +1502,43 @@ def test_a_change_in_a_clause_that_sets_the_scene_is_no_request(learner, questio
 
 def test_a_change_to_the_graphs_data_in_such_a_clause_is_still_one(learner):
     assert learner.answer("If I delete Rahul, what happens?").status == "blocked"
+
+
+@pytest.mark.parametrize("question", ["Which students are in their last year?",
+                                      "Who joined in the latest year?"])
+def test_last_before_a_propertys_word_is_no_number_and_is_not_dropped(chat, college_db, question):
+    """"first year" is year 1; "last year" names no number the rules know: every student came
+    back with their year, a confident answer to another question."""
+    result = chat.answer(question)
+    everyone = rows_of(college_db, "MATCH (s:Student) RETURN s.name")
+    assert result.status != "answered" or len(result.rows) < len(everyone), result.answer
+
+
+NO_NOTE_IN_NETWORKS = ("MATCH (:Subject {name: 'Computer Networks'})-[:COVERS]->(c:Concept) "
+                       "WHERE NOT (c)<-[:EXPLAINS]-(:Note) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", [
+    "Which concepts of Computer Networks have no note?",
+    "Which topics covered by Computer Networks don't have a study note?",
+])
+def test_nodes_without_a_link_among_those_a_name_links_to(chat, college_db, question):
+    """"no note" among the concepts one subject covers: the concepts without a note, of that
+    subject only (refused: the rule took no named value)."""
+    assert_answered_with(chat.answer(question), college_db, NO_NOTE_IN_NETWORKS)
+
+
+def test_which_of_the_values_found_have_no_note(learner, college_db):
+    """"unme se kiska koi note nahi hai?" after a part that listed a subject's topics: those
+    topics without a note (unseen10's w043, half answered)."""
+    learner.answer("Which topics does Computer Networks cover, and which of them have no note?")
+    assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, NO_NOTE_IN_NETWORKS)), \
+        learner.last.answer
+
+
+def test_a_name_the_words_only_resemble_does_not_narrow_nodes_without_a_link(chat, college_db):
+    """"in the graph" links to a concept by its look: the count of concepts with no note was
+    taken over that one concept ("0 concepts", wrong) when named values began to narrow it."""
+    result = chat.answer("How many concepts in this graph have no note explaining them?")
+    count = rows_of(college_db, "MATCH (c:Concept) WHERE NOT (c)<-[:EXPLAINS]-(:Note) RETURN count(c)")
+    assert result.status != "answered" or result.rows == count, result.answer

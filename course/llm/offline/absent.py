@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
-from course.llm.offline.cypher import alias, arrow, plural
+from course.llm.offline.cypher import alias, arrow, lit, node, plural, where
 from course.llm.offline.prompt import Pattern
 from course.llm.offline.reading import Reading
 
-# "no note", "without a club", "not in any club", "not explained by any note", "koi note nahi"
-_BEFORE = r"\b(?:no|without(?: an?| any)?|(?:not|n't)(?: \w+){0,2} any|koi)\s+"
+# "no note", "without a club", "not in any club", "don't have a note", "koi note nahi"
+_BEFORE = r"(?:\b(?:no|without(?: an?| any)?|not(?: \w+){0,2} (?:any|an?)|koi)|n't(?: \w+){0,2} (?:any|an?))\s+"
 
 
 def _missing(reading: Reading, labels: list[str]) -> str | None:
@@ -36,21 +36,55 @@ def _link(reading: Reading, asked: str, missing: str) -> Pattern | None:
 def absent_link(reading: Reading) -> str | None:
     """The asked nodes with no link to any node of the label the "no" stands by.
 
-    The question names no node and exactly two labels, the asked one first.
+    The question names exactly two labels, the asked one first; or it names values of the
+    asked label ("which of A and B have no note?"), or one node the asked nodes link to ("the
+    concepts of §0": those it covers).
 
     >>> from course import Agent, OfflineLLM
     >>> Agent(db, OfflineLLM()).answer("How many concepts have no note explaining them?").rows
     [[5]]
     """
-    labels = reading.targets()
-    if reading.entities or len(labels) != 2 or labels[0] == labels[1]:
+    named = {e.label for e in reading.entities}
+    labels = [label for label in reading.targets() if label not in named]
+    if len(named) > 1 or (named and not labels):
+        return None
+    if named and len(labels) == 1:               # "which of A and B have no note?"
+        labels = [*named, *labels]
+    if len(labels) != 2 or labels[0] == labels[1]:
         return None
     asked, missing = labels[0], _missing(reading, labels)
     link = _link(reading, asked, missing) if missing else None
     if link is None or missing is None:
         return None
-    pattern = f"WHERE NOT (t){arrow(link, asked)}(:{missing})"
+    match, conds = _among(reading, asked, missing)
+    if match is None:
+        return None
+    pattern = where([*conds, f"NOT (t){arrow(link, asked)}(:{missing})"])
     if reading.has("count"):
-        return f"MATCH (t:{asked})\n{pattern}\nRETURN count(DISTINCT t) AS {plural(asked)}"
+        return f"{match}{pattern}\nRETURN count(DISTINCT t) AS {plural(asked)}"
     name = reading.schema.display(asked)
-    return f"MATCH (t:{asked})\n{pattern}\nRETURN DISTINCT t.{name} AS {alias(asked, name)}"
+    return f"{match}{pattern}\nRETURN DISTINCT t.{name} AS {alias(asked, name)}"
+
+
+def _among(reading: Reading, asked: str, missing: str) -> tuple[str | None, list[str]]:
+    """The MATCH of the asked nodes: all of them; the named ones, when the question chooses
+    among them ("which of §0 and §1", "§0 mein se"); or those one named node of another label
+    links to by the one relationship between the two (not the missing one)."""
+    if not reading.entities:
+        return f"MATCH (t:{asked})", []
+    if all(e.label == asked for e in reading.entities):
+        if not re.search(rf"(?:{reading.cue('among')})\s+§\d|§\d+\s+(?:mein|me)\s+se\b", reading.text):
+            return None, []      # "the topics in the graph": a word like a name, no choice among
+        values = [v for e in reading.entities
+                  for v in (e.value if isinstance(e.value, tuple) else (e.value,))]
+        prop = reading.entities[0].prop
+        return f"MATCH (t:{asked})", [f"t.{prop} IN [{', '.join(map(lit, values))}]"]
+    if len(reading.entities) != 1:
+        return None, []
+    e = reading.entities[0]
+    links = [p for p in reading.schema.patterns if {p.start, p.end} == {e.label, asked}
+             and p.start != p.end and missing not in (p.start, p.end)]
+    if len(links) != 1:
+        return None, []
+    x, conds = node("x0", e, relaxed=reading.relaxed)
+    return f"MATCH {x}{arrow(links[0], e.label)}(t:{asked})", conds

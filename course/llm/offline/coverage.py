@@ -114,6 +114,10 @@ def unused(reading: Reading, query: str) -> str | None:
         extreme_word = any(re.fullmatch(regex, m[0]) for regex in reading.lexicon.extremes.values())
         if not extreme_word and not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
             return m[0]                        # "founded second": no rule ranks by position
+    for regex in reading.lexicon.extremes.values() if not used.extreme else ():
+        for m in re.finditer(regex, reading.text):      # "their last year": no number, no order
+            if m[0] not in reading.lexicon.ordinals and re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
+                return m[0]
     if extreme_pick(reading) and not used.extreme:
         return "first / last"
     if reading.has("excluding") and "<>" not in used.ops:

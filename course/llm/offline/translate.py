@@ -60,7 +60,9 @@ def unknown_words(reading: Reading) -> list[str]:
     known |= {p.type.lower() for p in schema.patterns} | {q for p in schema.patterns for q in p.props}
     for values in [*schema.values.values(), *schema.scales.values()]:
         known |= {w for v in values for w in re.findall(r"[a-z]+", str(v).lower())}
-    words = re.findall(r"(?<![§\w'])[a-z]+", reading.text)
+    # "aren't", "don't", "can't": the verb is "are", "do", "can" (the n belongs to "not")
+    words = [w if not nt or w in known else w[:-1]
+             for w, nt in re.findall(r"(?<![§\w'])([a-z]+)('t\b)?", reading.text)]
     return [w for w in dict.fromkeys(words) if w not in known and len(w) > 1
             and not any(re.search(p, w) for p in lex.all_patterns)]
 
