@@ -10,7 +10,9 @@ without a word that carries what is asked ("Sneha's date of birth", "Who invente
 this before any threshold was chosen, MiniLM puts the question and the question without a
 filler word 0.94 to 0.99 alike (one at 0.88, "these days"), and without a meaning-bearing
 word 0.61 to 0.92. So the agent asks a part it could not answer once more without an unknown
-word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py).
+word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py), and
+never a form of a value the graph lists ("leading" of the role "Team Lead": "Who is leading the
+project?" without it is "Who is the project?", and everyone on it was the answer).
 """
 from __future__ import annotations
 
@@ -26,6 +28,11 @@ from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.retrieval.embeddings import Embedder, make_embedder
 
+# The text values links hold ("Team Lead"), which the schema prompt lists only when few repeat
+_LINK_VALUES = """\
+MATCH ()-[r]->() UNWIND keys(r) AS key WITH r[key] AS value
+WHERE value IS NOT NULL AND toString(value) = value
+RETURN DISTINCT value LIMIT 2000"""
 FILLER_SIMILARITY = 0.93   # between the closest meaning-bearing word (0.92) and the fillers (0.94)
 
 
@@ -42,10 +49,30 @@ def without(question: str, word: str) -> str:
 def unknown_to_the_rules(db: Database, question: str) -> list[str]:
     """The words of the question the offline rules know nothing of (names in the graph are
     known: they are linked), as the pipeline would read it."""
+    return _unknown(db, question)[0]
+
+
+def _unknown(db: Database, question: str) -> tuple[list[str], set[str]]:
+    """The unknown words, and the words of the values the graph holds ("Team Lead")."""
     agent = Agent(db, OfflineLLM())
     user = prompts.cypher_user_prompt(question, mentions=agent.link(question))
     prompt = parse_prompt(user, agent.system_prompt)
-    return unknown_words(read(prompt.question, prompt.linked, prompt.schema))
+    values = [*(v for vs in [*prompt.schema.values.values(), *prompt.schema.scales.values()] for v in vs),
+              *(v for (v,) in db.run(_LINK_VALUES).rows)]
+    listed = {w for v in values for w in re.findall(r"[a-z]+", str(v).lower())}
+    return unknown_words(read(prompt.question, prompt.linked, prompt.schema)), listed
+
+
+def a_form_of(word: str, known: set[str]) -> bool:
+    """Is the word another form of a known word of four letters or more ("leading" of "lead")?
+    Such a word names what the graph holds in a form the rules cannot read: never filler.
+
+    >>> a_form_of("leading", {"team", "lead"}), a_form_of("idea", {"team", "lead"})
+    (True, False)
+    """
+    word = word.lower()
+    return any(len(k) >= 4 and (word.startswith(k) or k.startswith(word) and len(word) >= 4)
+               for k in known)
 
 
 def filler_dropper(db: Database, embedder: Embedder | None = None,
@@ -62,8 +89,8 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
     model = embedder or make_embedder("minilm")
 
     def simplify(question: str) -> str | None:
-        unknown = unknown_to_the_rules(db, question)
-        if len(unknown) != 1:
+        unknown, listed = _unknown(db, question)
+        if len(unknown) != 1 or a_form_of(unknown[0], listed):
             return None
         shorter = without(question, unknown[0])
         first, second = model.embed([question, shorter])
