@@ -1555,3 +1555,27 @@ def test_a_form_of_a_value_the_graph_holds_is_no_filler(learner, college_db, que
     result = learner.answer(question)
     everyone = rows_of(college_db, f"MATCH (s:Student)-[:WORKS_ON]->(:Project {{name: '{project}'}}) RETURN s.name")
     assert result.status != "answered" or not same_rows(result.rows, everyone), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What subjects do Karan and Rahul study?",
+     "MATCH (s:Student)-[:STUDIES]->(x:Subject) WHERE s.name IN ['Karan', 'Rahul'] RETURN s.name, x.name"),
+    ("What skills do Karan and Sneha have?",
+     "MATCH (s:Student)-[:HAS_SKILL]->(k:Skill) WHERE s.name IN ['Karan', 'Sneha'] RETURN s.name, k.name"),
+    ("Which clubs are Payal and Sneha members of?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(c:Club) WHERE s.name IN ['Payal', 'Sneha'] RETURN s.name, c.name"),
+])
+def test_people_named_together_are_each_answered_for_unless_asked_what_they_share(chat, college_db,
+                                                                                question, reference):
+    """"What skills do Karan and Sneha have?" asks for each one's: it was read as the skills
+    they have in common, and "I found nothing" was said of two people with skills."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", ["Which subjects do Karan and Rahul both study?",
+                                      "What do Karan and Rahul have in common?"])
+def test_people_asked_what_they_share_still_get_what_they_share(chat, question):
+    """Karan alone studies Operating Systems: it is no answer to what the two share."""
+    result = chat.answer(question)
+    values = {str(v) for row in result.rows for v in row}
+    assert result.status == "answered" and "DSA" in values and "Operating Systems" not in values, result.answer

@@ -122,11 +122,19 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
 
 
 def each_of(reading: Reading) -> Reading:
-    """"What skills do §0 and §1 each have?": every name on its own, as one group whose rows
-    say whose they are (not the skills both have). Other readings are returned as they are."""
+    """"What skills do §0 and §1 each have?" (or, of people, "What skills do §0 and §1 have?"):
+    every name on its own, as one group whose rows say whose they are (not the skills both
+    have). Other readings are returned as they are."""
     people = reading.entities
-    if len(people) < 2 or len({e.label for e in people}) != 1 or not reading.has("each") \
+    if len(people) < 2 or len({e.label for e in people}) != 1 \
             or any(isinstance(e.value, tuple) for e in people):
+        return reading
+    # people named together with no word of sharing ("What skills do §0 and §1 have?"): each
+    # one's, as with "each"; "both", "in common", "share" ask what they have together
+    # ("who among §0 and §1", "§0 aur §1 mein se kaun": a choice, some of them are the answer)
+    sharing = reading.has("in_common") or reading.has("pairing") or reading.has("among") \
+        or bool(re.search(r"§\d+ (?:mein|me) se\b", reading.text))
+    if not (reading.has("each") or (people[0].label == reading.person and not sharing)):
         return reading
     # "§0 and §1", "§0, §1 and §2" (a comma is its own word once the question is read)
     listed = re.search(r"§0(?:(?: ?,(?: and| aur| &)?| and| aur| &) §\d+)+", reading.text)
