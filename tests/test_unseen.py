@@ -1579,3 +1579,12 @@ def test_people_asked_what_they_share_still_get_what_they_share(chat, question):
     result = chat.answer(question)
     values = {str(v) for row in result.rows for v in row}
     assert result.status == "answered" and "DSA" in values and "Operating Systems" not in values, result.answer
+
+
+def test_their_after_each_of_them_is_each_ones_own(learner, college_db):
+    """"each of them ... their subjects": "their" is each one's, not the group again ("each of
+    Karan and Rahul get in each of Karan and Rahul's subjects", refused; unseen11's t039)."""
+    learner.answer("Who is in the Coding Club, and what grades did each of them get in their subjects?")
+    reference = ("MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) "
+                 "MATCH (s)-[r:STUDIES]->(x:Subject) RETURN s.name, x.name, r.grade")
+    assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer

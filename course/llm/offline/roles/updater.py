@@ -126,7 +126,7 @@ class RuleUpdater:
         grouped = each_of(part, found, named)
         if grouped is None and BOTH.search(part):
             return both_found(part, found) or part   # "both" of one value found would be nonsense
-        part = grouped or part
+        part = grouped or part        # then "their" is each one's: "each of A and B ... their X"
         words = part.rstrip().rstrip("?").split()
         out: list[str] = []
         skip = False
@@ -159,6 +159,9 @@ class RuleUpdater:
                 if place is not None:
                     out.append(WORDS.place_pointer[bare].format(place))
                     continue
+            if grouped is not None and bare in PLURAL:
+                out.append(word)
+                continue
             group = all_found(found, language_of(part), words) if bare in PLURAL else None
             value = group or value
             if value is None:
