@@ -1588,3 +1588,32 @@ def test_their_after_each_of_them_is_each_ones_own(learner, college_db):
     reference = ("MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) "
                  "MATCH (s)-[r:STUDIES]->(x:Subject) RETURN s.name, x.name, r.grade")
     assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Karan kaunse subjects padhta hai aur unme uske grades kya hain? Aur woh kis club mein hai?",
+     "MATCH (:Student {name: 'Karan'})-[:MEMBER_OF]->(c:Club) RETURN c.name"),
+    ("Sneha kaunse subjects padhti hai aur unme uske grades kya hain? Aur woh kis project pe kaam "
+     "karti hai?", "MATCH (:Student {name: 'Sneha'})-[:WORKS_ON]->(p:Project) RETURN p.name"),
+])
+def test_a_pronoun_is_something_the_links_its_part_names_can_reach(learner, college_db, question, reference):
+    """"woh kis project pe kaam karta hai": only a student works on a project, so "woh" is the
+    student asked about, not a subject the part before found (unseen10's w030: the projects of
+    a subject's students came back)."""
+    learner.answer(question)
+    assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Robotics Club mein kaun kaun hai, aur ye club kab bana tha?",
+     "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.founded"),
+    ("Campus Chatbot pe kaun kaam karta hai, aur woh project kis status mein hai?",
+     "MATCH (p:Project {name: 'Campus Chatbot'}) RETURN p.status"),
+])
+def test_ye_or_woh_before_a_kind_of_thing_is_the_one_of_that_kind(learner, college_db, question, reference):
+    """"ye club" is the club, as "that club" is: "ye" alone was read as the person found, and
+    "Aarav club kab start hua tha?" was answered with Aarav's club (unseen10's w049)."""
+    result = learner.answer(question)
+    last = parts_rows(learner.last)[-1]
+    expected = rows_of(college_db, reference)[0][0]
+    assert any(expected in row for row in last), result.answer

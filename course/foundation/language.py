@@ -55,6 +55,7 @@ class Words:
     possessive: frozenset[str]
     demonstrative: frozenset[str]
     plural_demonstrative: frozenset[str]
+    hindi_demonstrative: frozenset[str]
     pronoun_nouns: frozenset[str]
     hindi_case: dict[str, str]
     third_person: frozenset[str]

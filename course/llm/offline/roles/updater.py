@@ -20,9 +20,9 @@ from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
-                                            REQUESTS,
-                                            WRITE_REQUEST, Named, asks_how_a_change_works,
-                                            names_nothing, tokens)
+                                            REQUESTS, WRITE_REQUEST, Named, LINK_ENTRY,
+                                            asks_how_a_change_works, names_nothing,
+                                            reached_by_links, tokens)
 
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
@@ -145,6 +145,8 @@ class RuleUpdater:
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
             owners = _owners(nxt, properties) if bare not in WORDS.third_person else None
+            if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
+                owners = reached_by_links(part, properties)
             value = _stands_for(kind, nxt, found, bare, owners) if kind else None
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
@@ -245,7 +247,8 @@ def speaks_of_someone(part: str) -> bool:
 def _kind_of(word: str, nxt: str) -> str | None:
     """What a word points back with: that (+ noun), it, its, possessive, person, or None
     ("one", what was found, is the rewrite's: "that one")."""
-    if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY:
+    if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY or \
+            word in WORDS.hindi_demonstrative and _names_a_kind(nxt):   # "ye club"
         return "that"
     if word in ("it", "this", "that"):
         return "it"
@@ -260,13 +263,15 @@ def _kind_of(word: str, nxt: str) -> str | None:
 
 
 
+def _names_a_kind(word: str) -> bool:
+    lexicon = default_lexicon()
+    return any(lexicon.label(label) and re.fullmatch(lexicon.label(label), word) for label in lexicon.labels)
+
+
 def _exists(before: Sequence[str], nxt: str) -> bool:
     """Is "there" saying that something exists ("is there anyone", "there are"), pointing
     nowhere? At the end ("who else is there?") it is a place."""
     return nxt in AUXILIARY or bool(nxt and before) and before[-1].lower() in AUXILIARY
-
-
-_LINK = re.compile(r"(\w+)-(\w+)->(\w+)")    # a link's entry in PROPERTIES: "Person-USES->Tool"
 
 
 def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequence[str]],
@@ -287,7 +292,7 @@ def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequen
     asked, got = latest
     found_labels = {label for label, _ in got}
     for key, names in properties.items():
-        link = _LINK.fullmatch(key)
+        link = LINK_ENTRY.fullmatch(key)
         if link is None or not any(re.search(lexicon.prop(name), text.lower())
                                    for name in names if name in lexicon.properties):
             continue
@@ -302,7 +307,7 @@ def _owners(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[st
     """The labels that have the property a word names ("status": the ones with a status), or
     None when it names none."""
     lexicon = default_lexicon()
-    owners = {label for label, names in (properties or {}).items() if not _LINK.fullmatch(label)
+    owners = {label for label, names in (properties or {}).items() if not LINK_ENTRY.fullmatch(label)
               and any(re.fullmatch(lexicon.prop(name), word) for name in names if name in lexicon.properties)}
     return owners or None
 

@@ -38,7 +38,7 @@ question words) and the question as tokens; one module per role:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -71,6 +71,7 @@ REFUSED = ("out_of_scope", "blocked")
 NOTES = "search_notes"
 
 _TOKEN = re.compile(r"\{\w+\}|[\w+#/]+")
+LINK_ENTRY = re.compile(r"(\w+)-(\w+)->(\w+)")    # a link's entry in PROPERTIES: "Person-USES->Tool"
 # A request to change the data goes whole to text2cypher (whose guard refuses it); a question
 # about a change does not (`asks_how_a_change_works`).
 
@@ -161,6 +162,24 @@ def names_nothing(text: str) -> bool:
     empty = (FUNCTION_WORDS | WORDS.pronoun_nouns
              | {w for c in CONJUNCTIONS for w in c.split()}) - COUNTING
     return bool(words) and all(w in empty for w in words)
+
+
+def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:
+    """The labels at the far end of the links the part's words name, from the kinds of thing it
+    names: "woh kis project pe kaam karta hai" names a project and working on one, so "woh"
+    is a student (`properties` holds each link as "Student-WORKS_ON->Project"); None when the
+    words name no such link.
+
+    >>> reached_by_links("which tool does she use?", {"Person-USES->Tool": []}) is None
+    True
+    """
+    lexicon, text = default_lexicon(), part.lower()
+    links = [m for m in map(LINK_ENTRY.fullmatch, properties or {}) if m]
+    nouns = {label for label in lexicon.labels if lexicon.label(label) and re.search(lexicon.label(label), text)}
+    named = {m[2] for m in links if re.search(lexicon.relation(m[2]) or r"(?!)", text)}
+    ends = {far for m in links if m[2] in named for near, far in ((m[1], m[3]), (m[3], m[1]))
+            if near in nouns and far not in nouns}
+    return ends or None
 
 
 def placeholders(question: str, mentions: Sequence[Named]) -> list[str]:
