@@ -14,7 +14,9 @@ rows (`course.agents.agentic_eval.judge`, as bench_agentic.py scores).
 
 Per agent and kind: right (every part right; a must-refuse question refused) / half (some
 parts) / wrong (answered, no part right; a must-refuse question answered) / refused; a note
-question is right only when the note its part names is the first row found. Figures
+question is right only when the note its part names is the first row found. A half answer
+with a found part that matches no reference is counted below the table and marked `half*`:
+a wrong part, or a right one in another row shape (read it). Figures
 from one run, on COURSE_DB (or FALKORDB_URL) when set, else a temporary database.
 """
 from __future__ import annotations
@@ -71,6 +73,18 @@ def verdict(db: Database, line: dict[str, Any], result: Any) -> str:
     return "right" if found == "full" else found
 
 
+def unmatched(db: Database, line: dict[str, Any], result: Any) -> int:
+    """Parts the agent answered beyond those that match a reference: in a half answer, a part
+    answered wrongly (or in another row shape: read it). 0 when it cannot tell."""
+    if result.status != "answered" or any(p.get("reference") is None for p in line["parts"]):
+        return 0
+    question = PartQuestion(line["id"], line["question"], line["kind"], tuple(
+        Part(p.get("question", ""), p["reference"], bool(p.get("ordered")), bool(p.get("first_row")))
+        for p in line["parts"]))
+    answered = len({s.part for s in getattr(result, "sub_questions", []) if s.found})
+    return max(0, answered - judge(db, question, result).right)
+
+
 def score(db: Database, lines: list[dict[str, Any]], make: Callable[[Database], Any]
           ) -> list[tuple[dict[str, Any], str, Any]]:
     """(line, verdict, result) for every line, conversations asked in order."""
@@ -115,10 +129,16 @@ def main(args: list[str]) -> None:
                     continue
                 scored = score(db, lines, make)
                 table(name, scored)
+                extra = {line["id"]: unmatched(db, line, result) for line, found, result in scored
+                         if found == "half"}
+                if any(extra.values()):
+                    print(f"{name:<9} half answers with a found part that matches no reference "
+                          f"(a wrong part, or another row shape): {sum(1 for n in extra.values() if n)}")
                 if misses:
                     for line, found, result in scored:
                         if found != "right":
-                            print(f"    {found:<7} {line['id']} {line['question']!r} -> "
+                            mark = "*" if extra.get(line["id"]) else ""
+                            print(f"    {found + mark:<7} {line['id']} {line['question']!r} -> "
                                   f"{result.status}: {(result.answer or '')[:90]!r}")
 
 
