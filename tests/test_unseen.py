@@ -1617,3 +1617,17 @@ def test_ye_or_woh_before_a_kind_of_thing_is_the_one_of_that_kind(learner, colle
     last = parts_rows(learner.last)[-1]
     expected = rows_of(college_db, reference)[0][0]
     assert any(expected in row for row in last), result.answer
+
+
+@pytest.mark.parametrize("question, grades", [
+    ("Who scored lower than an A in DBMS?", ["B+", "B", "C"]),
+    ("Who got a grade higher than B in DSA?", ["A+", "A", "B+"]),
+])
+def test_a_word_before_than_compares_and_is_no_filler(learner, college_db, question, grades):
+    """"lower than an A": taken out as filler, "Who scored than an A in Operating Systems?"
+    was answered with the students who got an A (unseen12's s047, confidently wrong)."""
+    subject = question.rstrip("?").split(" in ")[-1]
+    result = learner.answer(question)
+    reference = (f"MATCH (s:Student)-[r:STUDIES]->(:Subject {{name: '{subject}'}}) "
+                 f"WHERE r.grade IN {grades!r} RETURN s.name")
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer

@@ -11,8 +11,9 @@ this before any threshold was chosen, MiniLM puts the question and the question 
 filler word 0.94 to 0.99 alike (one at 0.88, "these days"), and without a meaning-bearing
 word 0.61 to 0.92. So the agent asks a part it could not answer once more without an unknown
 word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py), and
-never a form of a value the graph lists ("leading" of the role "Team Lead": "Who is leading the
-project?" without it is "Who is the project?", and everyone on it was the answer).
+never a form of a value the graph holds ("leading" of the role "Team Lead": "Who is leading the
+project?" without it is "Who is the project?", and everyone on it was the answer), nor the
+first half of a comparison ("lower than an A").
 """
 from __future__ import annotations
 
@@ -63,6 +64,16 @@ def _unknown(db: Database, question: str) -> tuple[list[str], set[str]]:
     return unknown_words(read(prompt.question, prompt.linked, prompt.schema)), listed
 
 
+def compares(question: str, word: str) -> bool:
+    """Is the word the first half of a comparison ("lower than an A", "more ... than")? Without
+    it, "than" compares nothing and the question asks another thing: never filler.
+
+    >>> compares("Who scored lower than an A?", "lower"), compares("Any idea who?", "idea")
+    (True, False)
+    """
+    return bool(re.search(rf"(?i)\b{re.escape(word)}\b(?:\s+\w+){{0,2}}\s+than\b", question))
+
+
 def a_form_of(word: str, known: set[str]) -> bool:
     """Is the word another form of a known word of four letters or more ("leading" of "lead")?
     Such a word names what the graph holds in a form the rules cannot read: never filler.
@@ -90,7 +101,7 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
 
     def simplify(question: str) -> str | None:
         unknown, listed = _unknown(db, question)
-        if len(unknown) != 1 or a_form_of(unknown[0], listed):
+        if len(unknown) != 1 or a_form_of(unknown[0], listed) or compares(question, unknown[0]):
             return None
         shorter = without(question, unknown[0])
         first, second = model.embed([question, shorter])
