@@ -19,9 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from course.foundation.language import WORDS
 from course.llm.offline.aggregates import extreme_pick
 from course.llm.offline.cypher import lit, returned
 from course.llm.offline.filters import filter_values, numbers, threshold
+from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.reading import Reading
 
 
@@ -120,6 +122,9 @@ def unused(reading: Reading, query: str) -> str | None:
                 return m[0]
     if extreme_pick(reading) and not used.extreme:
         return "first / last"
+    ranked = re.search(reading.cue("superlative"), reading.text)
+    if ranked and not used.extreme:                   # "the best at §0 and §1": no ranking
+        return ranked[0]
     if reading.has("excluding") and "<>" not in used.ops:
         return "else"
     return _second_ask(reading, query)
@@ -137,12 +142,32 @@ def asks(reading: Reading) -> list[str]:
     return [p for p in parts if re.search(reading.cue("asking"), p)]
 
 
+def properties_only(ask: str, lexicon: Lexicon) -> list[str]:
+    """The properties an ask names when it names nothing else ("and at what level?",
+    "aur kis role mein?": it asks them of what the ask before it finds); else [].
+
+    >>> properties_only("and at what level?", default_lexicon()), properties_only("who is in it?", default_lexicon())
+    (['level'], [])
+    """
+    function = WORDS.question_words | WORDS.auxiliary | WORDS.function | WORDS.pronoun_nouns \
+        | {w for c in WORDS.conjunctions for w in c.split()}
+    rest = " ".join(w for w in re.findall(r"[\w+#§]+", ask.lower()) if w not in function)
+    named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
+    alone = "|".join(f"(?:{lexicon.properties[p]})" for p in named)
+    whole = bool(named and rest) and re.fullmatch(rf"(?:(?:{alone})\s*)+", rest) is not None
+    return named if whole else []
+
+
 def _second_ask(reading: Reading, query: str) -> str | None:
     """For "X, and Y?": the second ask, when the question has two; else the first ask none
     of whose nodes or properties the query returns."""
     asked = asks(reading)
     if len(asked) >= 2:
-        return asked[1]
+        props = returned(query)[1]
+        pending = [ask for ask in asked[1:]     # "... and at what level?": a column of the first
+                   if not (set(properties_only(ask, reading.lexicon)) or {"-"}) <= props]
+        if pending:
+            return pending[0]
     cuts = [m.start() for m in re.finditer(reading.cue("second_ask"), reading.text)]
     if not cuts:
         return None

@@ -21,7 +21,7 @@ from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
                                             REQUESTS, WRITE_REQUEST, Named, LINK_ENTRY,
-                                            asks_how_a_change_works, names_nothing,
+                                            asks_how_a_change_works, asks_only_a_property, names_nothing,
                                             reached_by_links, tokens)
 
 
@@ -93,8 +93,8 @@ class RuleUpdater:
             left, right = text[:match.start()], text[match.end():]
             if _sets_the_scene(tokens(left)):
                 continue
-            if names_nothing(left) or names_nothing(right):
-                continue                         # "Which, and when ...": one ask of the sentence
+            if names_nothing(left) or names_nothing(right) or asks_only_a_property(right):
+                continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = _REQUEST.match(left)

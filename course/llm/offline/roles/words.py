@@ -44,6 +44,7 @@ from typing import Any, Protocol
 
 from course.foundation.language import WORDS
 from course.llm.offline.changes import WRITE_REQUEST, asks_how_a_change_works
+from course.llm.offline.coverage import properties_only
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.prompt import parse_prompt
 
@@ -162,6 +163,16 @@ def names_nothing(text: str) -> bool:
     empty = (FUNCTION_WORDS | WORDS.pronoun_nouns
              | {w for c in CONJUNCTIONS for w in c.split()}) - COUNTING
     return bool(words) and all(w in empty for w in words)
+
+
+def asks_only_a_property(text: str) -> bool:
+    """Does an ask name nothing but a property ("and at what level?", "aur kis role mein?")?
+    It asks that property of what the ask before it finds, not something of its own.
+
+    >>> asks_only_a_property("at what level?"), asks_only_a_property("who is in it?")
+    (True, False)
+    """
+    return bool(properties_only(text, default_lexicon()))
 
 
 def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:
