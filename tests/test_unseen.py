@@ -1655,3 +1655,13 @@ def test_a_superlative_the_query_does_not_rank_by_is_not_dropped(chat, college_d
     result = chat.answer(question)
     assert result.status != "answered" or "ORDER BY" in (result.cypher or "") \
         or "max(" in (result.cypher or "") or "min(" in (result.cypher or ""), result.cypher
+
+
+@pytest.mark.parametrize("question", ["What sub-topics fall under Trees?",
+                                      "Which subtopics come under Graphs?"])
+def test_words_that_contradict_each_other_are_not_answered_by_another_chain(chat, college_db, question):
+    """"sub-topics" is what a topic includes and "under" what includes it: refused for that, the
+    question was then answered along two COVERS links (the topics of Trees's subject: wrong,
+    unseen13's r040)."""
+    result = chat.answer(question)
+    assert "COVERS" not in (result.cypher or ""), result.answer

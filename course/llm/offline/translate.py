@@ -128,8 +128,10 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
             if wrong is None:
                 return found
             refusal, candidates = f"{found[0]}, but {wrong}", candidates[:i + 1]
+            if wrong.startswith("the words point both ways"):
+                return refusal, SENTINEL_QUERY     # no chain follows words that contradict
             break
-    for candidate in candidates:      # before refusing: a chain of two links the words name
+    for candidate in candidates:      # before refusing: a chain of links the words name
         chain = compose(candidate, lambda r, q: valid(q, prompt.schema) and objection(r, "", q) is None)
         if chain is not None:
             return "a chain composed from the schema", chain
