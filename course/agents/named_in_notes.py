@@ -15,8 +15,7 @@ from typing import Any
 
 from course.foundation.db import Database
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import (WRITE_REQUEST, asks_how_a_change_works, names_nothing,
-                                            tokens)
+from course.llm.offline.roles.words import asks_for_a_change, names_nothing, tokens
 from course.pipeline.linking import Mention, link_entities
 
 NEAR_NOTES = """\
@@ -75,12 +74,9 @@ def note_question(db: Database, question: str) -> bool:
     (False, False)
     """
     text = question.lower()
-    if names_nothing(text) or not tokens(text):
+    if names_nothing(text) or not tokens(text) or asks_for_nodes(db, question):
         return False
-    if asks_for_nodes(db, question):
-        return False
-    names = [str(m.value) for m in link_entities(db, question)]
-    return not WRITE_REQUEST.search(text) or asks_how_a_change_works(text, names)
+    return not asks_for_a_change(text, [str(m.value) for m in link_entities(db, question)])
 
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],

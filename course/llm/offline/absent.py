@@ -14,7 +14,8 @@ from course.llm.offline.prompt import Pattern
 from course.llm.offline.reading import Reading
 
 # "no note", "without a club", "not in any club", "don't have a note", "koi note nahi"
-_BEFORE = r"(?:\b(?:no|without(?: an?| any)?|not(?: \w+){0,2} (?:any|an?)|koi)|n't(?: \w+){0,2} (?:any|an?))\s+"
+_BEFORE = (r"(?:\b(?:no|without(?: an?| any)?|not(?: \w+){0,2} (?:any|an?)|koi)"
+           r"|n't(?: \w+){0,2} (?:any|an?))\s+")
 
 
 def _missing(reading: Reading, labels: list[str]) -> str | None:

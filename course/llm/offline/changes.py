@@ -28,12 +28,14 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     """Does it ask about a change rather than for one: why or how it works, or what follows
     when it is made ("When I put EXPLAIN in front of a query, what is it showing me?"), and
     what is changed names nothing the graph holds (no kind of thing, none of `names`, the
-    graph's values the question names in full)? "My teammate put two numbers in one cell: why is that bad?"
-    does (the teammate did it); "How do I insert a new student?" and "If I delete Rahul,
-    what happens?" ask to change the graph's data.
+    graph's values the question names in full)? "My teammate put two numbers in one cell: why
+    is that bad?" does (the teammate did it); "How do I insert a new student?" and "If I
+    delete Rahul, what happens?" ask to change the graph's data.
 
-    >>> asks_how_a_change_works("why do the inserts get slower?"), asks_how_a_change_works("how do i insert a new student?")
-    (True, False)
+    >>> asks_how_a_change_works("why do the inserts get slower?")
+    True
+    >>> asks_how_a_change_works("how do i insert a new student?")
+    False
     >>> asks_how_a_change_works("if i delete rahul, what happens?", ["Rahul"])
     False
     """
@@ -48,3 +50,13 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     kinds = [lexicon.label(label) for label in lexicon.labels if lexicon.label(label)]
     return asks and not any(re.search(kind, changed) for kind in kinds) \
         and not any(re.search(rf"\b{re.escape(n.lower())}\b", changed) for n in names if n.strip())
+
+
+def asks_for_a_change(text: str, names: Sequence[str] = ()) -> bool:
+    """A request to change the graph's data: a verb of change, in no question about how a
+    change works. Such a question goes whole to the guard, to be refused whole.
+
+    >>> asks_for_a_change("delete rahul", ["Rahul"]), asks_for_a_change("why do inserts get slower?")
+    (True, False)
+    """
+    return bool(WRITE_REQUEST.search(text)) and not asks_how_a_change_works(text, names)

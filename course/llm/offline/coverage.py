@@ -118,7 +118,8 @@ def unused(reading: Reading, query: str) -> str | None:
             return m[0]                        # "founded second": no rule ranks by position
     for regex in reading.lexicon.extremes.values() if not used.extreme else ():
         for m in re.finditer(regex, reading.text):      # "their last year": no number, no order
-            if m[0] not in reading.lexicon.ordinals and re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
+            if m[0] not in reading.lexicon.ordinals \
+                    and re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
                 return m[0]
     if extreme_pick(reading) and not used.extreme:
         return "first / last"
@@ -146,7 +147,8 @@ def properties_only(ask: str, lexicon: Lexicon) -> list[str]:
     """The properties an ask names when it names nothing else ("and at what level?",
     "aur kis role mein?": it asks them of what the ask before it finds); else [].
 
-    >>> properties_only("and at what level?", default_lexicon()), properties_only("who is in it?", default_lexicon())
+    >>> lexicon = default_lexicon()
+    >>> properties_only("and at what level?", lexicon), properties_only("who is in it?", lexicon)
     (['level'], [])
     """
     function = WORDS.question_words | WORDS.auxiliary | WORDS.function | WORDS.pronoun_nouns \
@@ -164,8 +166,9 @@ def _second_ask(reading: Reading, query: str) -> str | None:
     asked = asks(reading)
     if len(asked) >= 2:
         props = returned(query)[1]
-        pending = [ask for ask in asked[1:]     # "... and at what level?": a column of the first
-                   if not (set(properties_only(ask, reading.lexicon)) or {"-"}) <= props]
+        # "... and at what level?" is answered when the level is a column of the first ask's query
+        pending = [ask for ask in asked[1:] if not (
+            (only := properties_only(ask, reading.lexicon)) and set(only) <= props)]
         if pending:
             return pending[0]
     cuts = [m.start() for m in re.finditer(reading.cue("second_ask"), reading.text)]

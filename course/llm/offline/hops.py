@@ -45,8 +45,8 @@ def both_ways(reading: Reading, query: str) -> str | None:
     concept includes, "under" what includes it), or None: no direction can be trusted."""
     cue = reading.lexicon.cues.get
     inward = _spans(cue("direction_in", ""), reading.text) + _spans(cue("part_in", ""), reading.text)
-    outward = _spans(cue("direction_out", ""), reading.text) + _spans(cue("part_out", ""), reading.text) \
-        + _spans(cue("part_of_name", ""), reading.text)     # "under §0": inside the name
+    outward = [*_spans(cue("direction_out", ""), reading.text), *_spans(cue("part_out", ""), reading.text),
+               *_spans(cue("part_of_name", ""), reading.text)]     # "under §0": inside the name
     def apart(spans: list[tuple[int, int]], others: list[tuple[int, int]]) -> bool:
         """A span no span of the other way overlaps ("has §0 as its prereq" holds "prereq")."""
         return any(all(b <= c or d <= a for c, d in others) for a, b in spans)

@@ -25,8 +25,8 @@ from course.llm.offline.aggregates import asks_extreme_value
 from course.llm.offline.chain import FOLLOWS, unfollowed_types
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES,
-                                            NUMBER, REFERRING, WRITE_REQUEST, Named,
-                                            asks_how_a_change_works, placeholders, tokens)
+                                            NUMBER, REFERRING, Named, asks_for_a_change,
+                                            placeholders, tokens)
 
 MIN_SIMILARITY = 0.6          # content-word overlap (Jaccard) with a tool's closest example
 FREE_WITH_VALUE = 0.7       # a free-text example whose slot holds a linked value
@@ -118,8 +118,7 @@ class RuleRouter:
         parts answered already, `context` the conversation so far, `notes_clear` the note
         search's verdict: its best note clears the evidence bar."""
         names = {t.name for t in tools}
-        asks_a_change = WRITE_REQUEST.search(question.lower()) and not asks_how_a_change_works(
-            question.lower(), [str(m.value) for m in mentions])
+        asks_a_change = asks_for_a_change(question.lower(), [str(m.value) for m in mentions])
         if FALLBACK in names and (asks_a_change   # its guard refuses it
                                   or (context and depends_on_context(question, mentions)
                                       and not _points_inside(question, mentions))):

@@ -20,9 +20,9 @@ from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
                                             PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
-                                            REQUESTS, WRITE_REQUEST, Named, LINK_ENTRY,
-                                            asks_how_a_change_works, asks_only_a_property, names_nothing,
-                                            reached_by_links, tokens)
+                                            REQUESTS, LINK_ENTRY, Named, asks_for_a_change,
+                                            asks_only_a_property, names_nothing, reached_by_links,
+                                            tokens)
 
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
@@ -71,7 +71,7 @@ class RuleUpdater:
         A request to change the data is never split: it goes whole to be refused whole (a
         question about how a change works is no such request).
         """
-        if WRITE_REQUEST.search(question.lower()) and not asks_how_a_change_works(question.lower()):
+        if asks_for_a_change(question.lower()):
             return [question]
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
@@ -261,11 +261,11 @@ def _kind_of(word: str, nxt: str) -> str | None:
     return None
 
 
-
-
 def _names_a_kind(word: str) -> bool:
+    """Is the word a noun for a kind of thing the graph holds ("club", "project")?"""
     lexicon = default_lexicon()
-    return any(lexicon.label(label) and re.fullmatch(lexicon.label(label), word) for label in lexicon.labels)
+    return any(lexicon.label(label) and re.fullmatch(lexicon.label(label), word)
+               for label in lexicon.labels)
 
 
 def _exists(before: Sequence[str], nxt: str) -> bool:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from course.foundation.language import WORDS
-from course.llm.offline.changes import WRITE_REQUEST, asks_how_a_change_works
+from course.llm.offline.changes import asks_for_a_change
 from course.llm.offline.coverage import properties_only
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.prompt import parse_prompt
@@ -73,8 +73,6 @@ NOTES = "search_notes"
 
 _TOKEN = re.compile(r"\{\w+\}|[\w+#/]+")
 LINK_ENTRY = re.compile(r"(\w+)-(\w+)->(\w+)")    # a link's entry in PROPERTIES: "Person-USES->Tool"
-# A request to change the data goes whole to text2cypher (whose guard refuses it); a question
-# about a change does not (`asks_how_a_change_works`).
 
 
 # The language's words (data/language/words.yaml), under the names the rules use.
@@ -186,7 +184,8 @@ def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) 
     """
     lexicon, text = default_lexicon(), part.lower()
     links = [m for m in map(LINK_ENTRY.fullmatch, properties or {}) if m]
-    nouns = {label for label in lexicon.labels if lexicon.label(label) and re.search(lexicon.label(label), text)}
+    nouns = {label for label in lexicon.labels
+             if lexicon.label(label) and re.search(lexicon.label(label), text)}
     named = {m[2] for m in links if re.search(lexicon.relation(m[2]) or r"(?!)", text)}
     ends = {far for m in links if m[2] in named for near, far in ((m[1], m[3]), (m[3], m[1]))
             if near in nouns and far not in nouns}
