@@ -17,7 +17,7 @@ from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.memory import ShortTermMemory
-from course.pipeline.refusal import WHO_IS_MEANT, pronoun as refusal_word
+from course.pipeline.refusal import WHICH_IS_MEANT, WHO_IS_MEANT, pronoun as refusal_word
 
 
 def rows_of(db, reference: str) -> list[list]:
@@ -1682,3 +1682,188 @@ def test_a_comparison_the_query_does_not_make_is_not_dropped(chat, question):
     result = chat.answer(question)
     compares = re.search(r"[<>]", re.sub(r"<-|->", "", result.cypher or ""))   # not an arrow
     assert result.status != "answered" or compares, result.answer
+
+
+# --- the same link twice: "the members of Aarav's club" (a fresh question of review) ----------
+
+def test_a_step_named_twice_must_be_traversed_twice():
+    """"§0's club" is one step along a membership, "the members of" it a second: a query that
+    follows the membership once answers the shorter chain."""
+    from course.llm.offline.chain import unfollowed
+    from course.llm.offline.lexicon import default_lexicon
+    once = "MATCH (s {name: 'Aarav'})-[:MEMBER_OF]->(c) RETURN count(c)"
+    twice = "MATCH (s {name: 'Aarav'})-[:MEMBER_OF]->(c)<-[:MEMBER_OF]-(m) RETURN count(m)"
+    for asked in ("how many of the members of §0's club are there?", "who are §0's club's members?"):
+        assert unfollowed(asked, once, default_lexicon()) is not None, asked
+        assert unfollowed(asked, twice, default_lexicon()) is None, asked
+    assert unfollowed("which club is §0 a member of?", once, default_lexicon()) is None
+
+
+@pytest.mark.parametrize("question", ["How many members does Aarav's club have?",
+                                      "How many people are in Sneha's club?"])
+def test_a_count_of_the_members_of_someones_club_is_not_a_count_of_their_clubs(chat, college_db,
+                                                                                question):
+    name = re.search(r"(\w+)'s club", question).group(1)
+    members = rows_of(college_db, "MATCH (:Student {name: $n})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-"
+                      "(m:Student) RETURN count(DISTINCT m)".replace("$n", repr(name)))[0][0]
+    result = chat.answer(question)
+    assert result.status != "answered" or str(members) in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What skills do the members of Sneha's club have?",
+     "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(:Student)"
+     "-[:HAS_SKILL]->(k:Skill) RETURN DISTINCT k.name"),
+    ("Which projects do the members of Karan's club work on?",
+     "MATCH (:Student {name: 'Karan'})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(:Student)"
+     "-[:WORKS_ON]->(p:Project) RETURN DISTINCT p.name"),
+], ids=["skills", "projects"])
+def test_what_the_members_of_someones_club_have_is_a_chain_through_the_club(chat, college_db,
+                                                                           question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_word_that_means_a_leading_role_finds_it_where_the_prompt_lists_the_values(chat, college_db):
+    """"leading", like "leads", means a club's President (the prompt lists the clubs' roles)."""
+    assert_answered_with(chat.answer("Who is leading the Robotics Club?"), college_db,
+                         "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+                         "WHERE r.role = 'President' RETURN s.name")
+
+
+@pytest.mark.parametrize("question", ["Who is leading the Library Management System?",
+                                      "Who is heading the Campus Chatbot?"])
+def test_a_leading_role_where_the_prompt_lists_no_values_is_still_refused(chat, question):
+    """A project's roles are free text the prompt does not list: "leading" names no value of
+    them, and a query without the filter would list every member."""
+    assert chat.answer(question).status == "out_of_scope"
+
+
+def test_a_link_of_a_kind_to_itself_is_not_walked_twice_in_a_composed_chain(chat, college_db):
+    """"after" (a prerequisite) named twice in other words is one step, not a second
+    prerequisite link between subjects (a chain of three composed that way answered wrongly)."""
+    result = chat.answer("Which subjects teach the topics you can move on to after learning Paging?")
+    reference = ("MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(:Concept)<-[:COVERS]-"
+                 "(x:Subject) RETURN DISTINCT x.name")
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference))
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What is Sneha's branch and what is her year?",
+     "MATCH (s:Student {name: 'Sneha'}) RETURN s.name, s.year"),
+    ("What is Karan's year and which club is he in?",
+     "MATCH (:Student {name: 'Karan'})-[:MEMBER_OF]->(c:Club) RETURN c.name"),
+], ids=["property", "club"])
+def test_a_pronoun_after_a_part_the_notes_could_not_answer_is_the_person_it_named(
+        learner, college_db, question, reference):
+    """The first part went to the notes first and found nothing; a query answers it. The
+    second part's "her" is then the person the first named, not "nothing found before"."""
+    learner.answer(question)
+    assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who works on the Campus Chatbot and what are their roles?",
+     "MATCH (s:Student)-[r:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) RETURN s.name, r.role"),
+    ("Which students know SQL, and what are their levels?",
+     "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: 'SQL'}) RETURN s.name, r.level"),
+], ids=["roles", "levels"])
+def test_a_propertys_plural_is_that_property_on_the_link_the_part_before_took(
+        learner, college_db, question, reference):
+    """"their roles" after "Who works on the Campus Chatbot?" are their roles on it, not their
+    roles in their clubs (the plural had named no property, and a club's "role" answered)."""
+    learner.answer(question)
+    assert same_rows(parts_rows(learner.last)[-1], rows_of(college_db, reference)), learner.last.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What skills do the other members of Sneha's club have?",
+     "MATCH (x:Student {name: 'Sneha'})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(m:Student)"
+     "-[:HAS_SKILL]->(k:Skill) WHERE m <> x RETURN DISTINCT k.name"),
+    ("Which projects do the other members of Karan's club work on?",
+     "MATCH (x:Student {name: 'Karan'})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(m:Student)"
+     "-[:WORKS_ON]->(p:Project) WHERE m <> x RETURN DISTINCT p.name"),
+], ids=["skills", "projects"])
+def test_the_other_members_leave_out_the_one_named(chat, college_db, question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which branch has the most students?",
+     "MATCH (s:Student) WITH s.branch AS branch, count(s) AS n WITH max(n) AS top "
+     "MATCH (s:Student) WITH s.branch AS branch, count(s) AS n, top WHERE n = top RETURN branch, n"),
+    ("Which year has the fewest students?",
+     "MATCH (s:Student) WITH s.year AS year, count(s) AS n WITH min(n) AS low "
+     "MATCH (s:Student) WITH s.year AS year, count(s) AS n, low WHERE n = low RETURN year, n"),
+], ids=["most", "fewest"])
+def test_most_or_fewest_is_never_dropped_from_the_query(chat, college_db, question, reference):
+    """A list of every student with their branch is no answer to which branch has the most."""
+    result = chat.answer(question)
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.cypher
+
+
+@pytest.mark.parametrize("question", ["Who has more skills, Rahul or Karan?",
+                                      "Does Aarav have fewer friends than Payal?",
+                                      "Which of Sneha and Payal is in more clubs?"])
+def test_more_or_fewer_of_something_is_never_dropped_from_the_query(chat, question):
+    """"more skills" compares how many: a query that neither counts nor compares answered with
+    the two people's skills together."""
+    result = chat.answer(question)
+    assert result.status != "answered" or re.search(r"count\(|size\(", result.cypher or "", re.I), \
+        result.cypher
+
+
+@pytest.mark.parametrize("question", ["Who studies the subjects that Rahul studies?",
+                                      "Which students study the same subjects as Rahul's friends?"])
+def test_a_chain_walks_a_kind_of_link_at_most_there_and_back(chat, college_db, question):
+    """"studies" named three times is no chain of three studies: a composed chain that walked
+    it so answered "who" with subjects."""
+    result = chat.answer(question)
+    assert result.status != "answered" or "student" in " ".join(result.columns), result.cypher
+
+
+def test_other_with_no_one_named_to_leave_out_leaves_out_no_one(chat, college_db):
+    result = chat.answer("Which topic includes the most other topics as its parts?")
+    assert_answered_with(result, college_db,
+                         "MATCH (c:Concept)-[:INCLUDES]->(p:Concept) WITH c, count(p) AS n "
+                         "WITH max(n) AS top MATCH (c:Concept)-[:INCLUDES]->(p:Concept) "
+                         "WITH c, count(p) AS n, top WHERE n = top RETURN c.name, n")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which students are in Sneha's club?",
+     "MATCH (x:Student {name: 'Sneha'})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(s:Student) "
+     "WHERE s <> x RETURN s.name"),
+    ("Which students work on Karan's project?",     # the others: as "who else" would
+     "MATCH (x:Student {name: 'Karan'})-[:WORKS_ON]->(:Project)<-[:WORKS_ON]-(s:Student) "
+     "WHERE s <> x RETURN s.name"),
+], ids=["club", "project"])
+def test_which_students_asks_for_students_not_the_thing_named_after_them(chat, college_db,
+                                                                         question, reference):
+    """"Which students are in Sneha's club?" had answered "Debate Society": the club, not who
+    is in it. The kind after "which" is the kind the query returns, or it is refused."""
+    result = chat.answer(question)
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.cypher
+
+
+@pytest.mark.parametrize("question", ["DBMS ke credits kitne hain?", "How many credits is DSA worth?"])
+def test_how_many_of_a_number_property_is_its_value_not_a_count(chat, question):
+    assert chat.answer(question).status == "answered"
+
+
+def test_its_after_an_answer_that_found_several_of_a_kind_does_not_pick_one(chat, college_db):
+    """"Which club is Payal in?" finds two clubs; "Who is its president?" had answered for one
+    of them as though it were the only one."""
+    clubs = rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) RETURN c.name")
+    assert len(clubs) > 1
+    chat.answer("Which club is Payal in?")
+    result = chat.answer("Who is its president?")
+    assert result.status != "answered", result.answer
+    assert result.answer == WHICH_IS_MEANT["en"].format(word="its")   # not "outside the graph"
+
+
+def test_it_after_a_list_may_still_be_the_one_thing_named_before_it(chat, college_db):
+    chat.answer("Which concepts does DBMS cover?")
+    assert_answered_with(chat.answer("How many credits is it worth?"), college_db,
+                         "MATCH (s:Subject {name: 'DBMS'}) RETURN s.name, s.credits")

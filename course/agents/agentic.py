@@ -253,6 +253,13 @@ class AgenticAgent(Agent):
                                    Usage(), roles)
             if notes.found:
                 tool, out = "search_notes", notes
+        if tool == "search_notes" and not out.found and "text2cypher" in {t.name for t in offered}:
+            # no note answers it: a query may ("What is Sneha's branch?"), before the next part
+            # reads this one's answer ("and what is her year?")
+            query = self._run_tool(run, toolbox, "text2cypher", {"question": rewritten}, rewritten,
+                                   Usage(), roles)
+            if query.found:
+                tool, out = "text2cypher", query
         if tool == "answer_given" and not run.found() and not context:
             out.status, out.answer = "failed", ""   # an answer that rests on nothing found
             out.error = "answer_given needs results found before it; nothing was found yet."

@@ -20,7 +20,7 @@ from typing import Any
 from course.agents.agentic_run import Run, SubQuestion
 from course.llm.base import LLM, Message, ToolCall, ToolSpec, Usage
 from course.llm.offline import OfflineLLM
-from course.llm.offline.chain import traversed
+from course.llm.offline.chain import walked
 from course.llm.offline.roles.critic import Review
 from course.llm.offline.roles.words import PROPERTIES
 from course.pipeline import prompts
@@ -192,5 +192,5 @@ def part_record(s: SubQuestion) -> dict[str, Any]:
             "arguments": s.arguments, "status": s.status, "found": s.found,
             "asked": [[m.label, m.value] for m in s.mentions],
             "values": [list(v) for v in s.values], "rows": rows,
-            "follows": sorted(traversed(s.cypher or "")),     # the relationships its query takes
+            "follows": walked(s.cypher or ""),     # the relationships its query takes, once a walk
             "answer": " ".join(s.answer.split())[:CELL_CHARS]}

@@ -33,7 +33,7 @@ from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError
 from course.foundation.language import WORDS
 from course.llm.base import LLM, ToolSpec
-from course.llm.offline.chain import traversed
+from course.llm.offline.chain import walked
 from course.pipeline.agent import Agent
 from course.pipeline.linking import link_entities
 from course.pipeline.results import Result, Status, printable
@@ -83,7 +83,7 @@ class Tool:
 
     def spec(self) -> ToolSpec:
         """What the router is shown; a template also says which relationships it follows."""
-        follows = sorted(traversed(self.cypher))
+        follows = walked(self.cypher)
         said = f" It follows: {', '.join(follows)}." if follows else ""
         return ToolSpec(self.name, self.description + said, self.parameters)
 

@@ -27,6 +27,11 @@ WHO_IS_MEANT = {
     "en": 'Who do you mean by "{word}"? Name them in the question, or ask about them first.',
     "hi": '"{word}" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.',
 }
+# after a conversation: the pronoun may point at several things found, or at nothing that fits
+WHICH_IS_MEANT = {
+    "en": 'I could not tell which one "{word}" means here: name it in the question.',
+    "hi": '"{word}" se kaunsa matlab hai, yeh samajh nahi aaya: naam ke saath poochho.',
+}
 NOT_FOLLOWED = {
     "en": ("I could not answer that from the knowledge graph: it has {names}, but I could not "
            "work out a query for this question (or the graph holds no such fact). Try other "
@@ -89,8 +94,8 @@ def refusal(question: str, mentions: Sequence[Mention], *, language: str,
     """
     lang = language if language in WHO_IS_MEANT else "en"
     word = pronoun(question, labels)
-    if word and context is not None and not context.strip() and not mentions:
-        return WHO_IS_MEANT[lang].format(word=word)
+    if word and context is not None and not mentions:
+        return (WHICH_IS_MEANT if context.strip() else WHO_IS_MEANT)[lang].format(word=word)
     names = list(dict.fromkeys(str(m.value) for m in mentions))
     if not names:
         return None

@@ -30,8 +30,9 @@ def most(reading: Reading) -> str | None:
     group = asked_label(reading, labels)
     numeric = [p for p in reading.asked_properties(group, reading.schema.labels.get(group, []))
                if f"{group}.{p}" in reading.schema.numbers]
-    if numeric and len(labels) == 1:
-        return _extreme_property(reading, group, numeric[0])
+    ranked = rf"(?:{reading.cue('most')}|{reading.cue('least')})\s+(?:{reading.lexicon.label(group)})"
+    if numeric and len(labels) == 1:   # "the fewest students" (after "which year") counts them:
+        return None if re.search(ranked, reading.text) else _extreme_property(reading, group, numeric[0])
     loop = reading.self_loop(group)
     others = [t for t in labels if t != group]
     # "the most subtopics": a link of the group's label to itself counts its own kind
@@ -239,8 +240,8 @@ def count(reading: Reading) -> str | None:
     target = next((t for t in targets if all(t != e.label for e in reading.entities)), None)
     if target is None and reading.entities and targets:
         target = targets[0]
-    if target is None:
-        return None
+    if target is None or counted_noun(reading) not in (None, target):
+        return None     # "how many people are in §0's club": people, not clubs
     for e in reading.entities:
         if reading.asked_properties(e.label, [p for p in reading.schema.labels.get(e.label, [])
                                               if p not in ("name", "id")]):
@@ -251,6 +252,16 @@ def count(reading: Reading) -> str | None:
     match, conds = body
     noun = plural(target)
     return f"{match}{where(conds)}\nRETURN {', '.join(named + [f'count(DISTINCT t) AS {noun}'])}"
+
+
+def counted_noun(reading: Reading) -> str | None:
+    """The label whose noun comes right after the count word ("how many people": the person
+    label), or None when no label's noun does."""
+    for label in reading.schema.labels:
+        if re.search(rf"(?:{reading.cue('count')})\s+(?:of\s+)?(?:the\s+)?(?:{reading.lexicon.label(label)})",
+                     reading.text):
+            return label
+    return None
 
 
 def ranking(reading: Reading) -> str | None:

@@ -22,6 +22,8 @@ True
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Collection
 
 from course.llm.offline.lexicon import Lexicon
 
@@ -64,16 +66,55 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     return [(text[a:b], types) for (a, b), types in sorted(steps.items())]
 
 
+def traversals(query: str) -> Counter[str]:
+    """How many links of each type a query's patterns walk (a variable length counts its
+    longest walk; a path search's listed types, once).
+
+    >>> sorted(traversals("MATCH (a)-[:X]->(b)<-[:X]-(c)-[r:Y*1..2]-(d)").items())
+    [('X', 2), ('Y', 2)]
+    """
+    walked: Counter[str] = Counter()
+    for rel_type, star, upper in re.findall(r"\[\w*:(\w+)(\*(?:\d*\.\.)?(\d*))?", query):
+        walked[rel_type] += int(upper) if upper else (_MANY if star else 1)
+    for rel_type in traversed(query) - set(walked):
+        walked[rel_type] = 1
+    return walked
+
+
+_MANY = 99   # "*" with no bound: as many steps as named
+
+
+def walked(query: str) -> list[str]:
+    """The types a query traverses, each as often as it walks it (up to `MAX_LISTED`): what a
+    reviewed template's description and the critic's record say it follows.
+
+    >>> walked("MATCH (a)-[:X]->(b)<-[:X]-(c)-[:Y]->(d)")
+    ['X', 'X', 'Y']
+    """
+    return [t for t, n in sorted(traversals(query).items()) for _ in range(min(n, MAX_LISTED))]
+
+
+MAX_LISTED = 3   # no question names one step more often than this
+
+
 def unfollowed(text: str, query: str, lexicon: Lexicon) -> str | None:
     """The first word of a chain in `text` (linked names as §0, §1, ...) naming no relationship
-    type the query traverses; None when the query follows every step."""
-    return unfollowed_types(text, traversed(query), lexicon)
+    type the query traverses, or a step of a type the chain names more often than the query
+    walks it ("the members of §0's club": two memberships); None when it follows every step."""
+    return unfollowed_types(text, traversals(query), lexicon)
 
 
-def unfollowed_types(text: str, types: set[str], lexicon: Lexicon) -> str | None:
+def unfollowed_types(text: str, types: Collection[str], lexicon: Lexicon) -> str | None:
     """`unfollowed` for a query known by the relationship types it traverses (a reviewed
-    template says them in its description: `FOLLOWS`)."""
+    template says them in its description: `FOLLOWS`; a type listed once is walked once)."""
+    walked = types if isinstance(types, Counter) else Counter(set(types))
+    named_steps: Counter[str] = Counter()
     for word, named in chained(text, lexicon):
-        if not named & types:
+        if not named & set(walked):
             return word
+        if len(named) == 1:     # a step only one type can be: count it
+            (rel_type,) = named
+            named_steps[rel_type] += 1
+            if named_steps[rel_type] > walked[rel_type]:
+                return word
     return None

@@ -78,10 +78,22 @@ def _hops_enough(reading: Reading, types: tuple[str, ...]) -> bool:
     return True
 
 
-# "the skills the projects of §0's friends need": three links of three kinds, each named. A
-# walk along one kind twice in three ("friends of friends of friends") may come back on itself
-# and has no one reading: refused.
+# "the skills the projects of §0's friends need": three links, each named. A kind that links a
+# label to itself walked twice in three ("friends of friends of friends"; "after" named twice)
+# may come back on itself and has no one reading: refused. Another kind may be walked there and back when the words name it
+# twice ("the skills of the members of §0's club").
 MAX_LINKS = 3
+
+
+def _walks_once(chain: tuple[Pattern, ...], loops: set[str]) -> bool:
+    """Is each kind of link walked once, or (not a kind of a label to itself) there and back
+    in two steps in a row ("§0's club" and its "members")?"""
+    kinds = [link.type for link in chain]
+    for t in set(kinds):
+        at = [i for i, k in enumerate(kinds) if k == t]
+        if len(at) > 2 or len(at) == 2 and (t in loops or at[1] != at[0] + 1):
+            return False
+    return True
 
 
 def _paths(links: list[Pattern], start: str, target: str,
@@ -107,11 +119,12 @@ def _candidates(reading: Reading,
     allow: two or three links from one name, or one link from each of two names."""
     named = named_types(reading)
     links = [p for p in reading.schema.patterns if p.type in named]
+    loops = {p.type for p in reading.schema.patterns if p.start == p.end}
     if len(reading.entities) == 1:
         e = reading.entities[0]
         for length in range(2, MAX_LINKS + 1):
             for chain in _paths(links, e.label, target, length):
-                if length > 2 and len({link.type for link in chain}) < length:
+                if length > 2 and not _walks_once(chain, loops):
                     continue
                 middles, label = [], e.label
                 for link in chain[:-1]:
@@ -140,6 +153,8 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
         end = f"(m:{ahead})" if i == len(steps) - 1 else f"(m{i}:{ahead})"
         match += f"{arrow(link, label, var, direction=direction(reading, link))}{end}"
         conds = conds + rel_filters(reading, link, var)
+        if ahead == e.label and reading.has("excluding"):   # "the other members of §0's club"
+            conds.append(f"{end[1:].split(':')[0]} <> x0")
         label = ahead
     middle = label
     match += f"{arrow(last, middle, 'r0', direction=direction(reading, last))}(t:{target})"

@@ -128,6 +128,27 @@ def unused(reading: Reading, query: str) -> str | None:
         return ranked[0]
     if reading.has("excluding") and "<>" not in used.ops:
         return "else"
+    shown, _, counted = returned(query)
+    for label in reading.schema.labels:
+        which = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(label)})",
+                          reading.text)
+        if which and shown and label not in shown and not counted:
+            return which[0]             # "which students are in §0's club": not the club
+    counts = bool(re.search(r"\b(?:count|sum|size)\(", query, re.IGNORECASE))
+    ranked_count = re.search(rf"(?<!at )(?:{reading.cue('most')})|{reading.cue('least')}", reading.text)
+    after = re.match(r"\s+([\w+-]+)", reading.text[ranked_count.end():]) if ranked_count else None
+    top_value = bool(after) and f"'{after[1].lower()}'" in query.lower()   # "the most advanced"
+    if ranked_count and not (counts or used.extreme or top_value):
+        return ranked_count[0]          # "which branch has the most students": not a list
+    things = "|".join(f"(?:{r})" for r in [*reading.lexicon.labels.values(),
+                                           *reading.lexicon.relationships.values()] if r)
+    more = re.search(rf"\b(?:more|fewer|less)\s+(?:{things})", reading.text) if things else None
+    if more and not (counts or used.ops - {"<>"}):      # "more skills, §0 or §1?": how many
+        return more[0]
+    counting = re.search(reading.cue("count"), reading.text)   # "how many people": a number,
+    if counting and not counts and not re.match(rf"\s+(?:{props})", reading.text[counting.end():]) \
+            and not re.search(rf"(?:{props})\s+$", reading.text[:counting.start()]):
+        return counting[0]      # not a number the graph holds: "how many credits", "credits kitne
     return _second_ask(reading, query)
 
 

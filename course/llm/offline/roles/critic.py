@@ -13,6 +13,7 @@ unanswered when no tool follows it. Rules, not a model: see `course.llm.offline.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,7 +83,7 @@ def skipped_link(part: dict[str, Any]) -> str | None:
     ...               "asked": [["Student", "Aarav"]], "follows": ["STUDIES"]})
     'friends'
     """
-    follows = set(part.get("follows") or [])
+    follows = Counter(part.get("follows") or [])   # a type listed twice is walked twice
     if not follows:
         return None
     text = " " + part["rewritten"].lower().replace("\u2019", "'") + " "

@@ -195,7 +195,7 @@ def follows_chain(question: str, mentions: Sequence[Named], spec: ToolSpec) -> b
     text = question.lower().replace("\u2019", "'")
     for i, mention in enumerate(mentions):
         text = re.sub(rf"\b{re.escape(mention.text.lower())}\b", f"§{i}", text, count=1)
-    return unfollowed_types(text, set(re.findall(r"\w+", follows[1])), default_lexicon()) is None
+    return unfollowed_types(text, Counter(re.findall(r"\w+", follows[1])), default_lexicon()) is None
 
 
 def takes_every_value(question: str, mentions: Sequence[Named], spec: ToolSpec) -> bool:
