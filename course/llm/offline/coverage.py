@@ -128,16 +128,16 @@ def unused(reading: Reading, query: str) -> str | None:
         return ranked[0]
     if reading.has("excluding") and "<>" not in used.ops:
         return "else"
-    shown, _, counted = returned(query)
-    for label in reading.schema.labels:
-        which = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(label)})",
+    kinds_returned, _, counted = returned(query)
+    for kind in reading.schema.labels:
+        which = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(kind)})",
                           reading.text)
-        if which and shown and label not in shown and not counted:
+        if which and kinds_returned and kind not in kinds_returned and not counted:
             return which[0]             # "which students are in §0's club": not the club
     counts = bool(re.search(r"\b(?:count|sum|size)\(", query, re.IGNORECASE))
     ranked_count = re.search(rf"(?<!at )(?:{reading.cue('most')})|{reading.cue('least')}", reading.text)
     after = re.match(r"\s+([\w+-]+)", reading.text[ranked_count.end():]) if ranked_count else None
-    top_value = bool(after) and f"'{after[1].lower()}'" in query.lower()   # "the most advanced"
+    top_value = after is not None and f"'{after[1].lower()}'" in query.lower()   # "most advanced"
     if ranked_count and not (counts or used.extreme or top_value):
         return ranked_count[0]          # "which branch has the most students": not a list
     things = "|".join(f"(?:{r})" for r in [*reading.lexicon.labels.values(),
