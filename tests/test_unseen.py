@@ -1867,3 +1867,30 @@ def test_it_after_a_list_may_still_be_the_one_thing_named_before_it(chat, colleg
     chat.answer("Which concepts does DBMS cover?")
     assert_answered_with(chat.answer("How many credits is it worth?"), college_db,
                          "MATCH (s:Subject {name: 'DBMS'}) RETURN s.name, s.credits")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which students have an intermediate level in at least one skill?",
+     "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill) WHERE r.level = 'Intermediate' RETURN DISTINCT s.name"),
+    ("Who got an A+ in at least one subject?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'A+' RETURN DISTINCT s.name"),
+], ids=["level", "grade"])
+def test_at_least_one_is_any(chat, college_db, question, reference):
+    """"at least one" is one or more: any, not a count to compare (the filter had been dropped)."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_link_word_inside_a_propertys_words_is_that_property(chat, college_db):
+    """"year of study" is the year property: "study" in it is no step of a chain along
+    STUDIES (the question was refused for not following it)."""
+    assert_answered_with(chat.answer("What is the average year of study of the Coding Club members?"),
+                         college_db, "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) "
+                         "RETURN avg(s.year)")
+
+
+def test_it_after_an_answer_that_listed_no_names_does_not_break_the_rules(chat, caplog):
+    """The offline rules had raised (and logged) on "it" after a count: no names listed."""
+    chat.answer("How many students study DBMS?")
+    with caplog.at_level("ERROR"):
+        chat.answer("Who works on it?")
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text

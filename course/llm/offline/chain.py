@@ -52,7 +52,10 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     """(word, the relationship types it may name) for each step of a chain the text names."""
     regexes = {t: r for t, r in lexicon.relationships.items() if r}
     any_word = "|".join(f"(?:{r})" for r in regexes.values()) or r"(?!)"
-    found = [(m.span(), t) for t, regex in regexes.items() for m in re.finditer(regex, text)]
+    # a word inside a property's longer words names the property ("year of study"), no link
+    phrases = [m.span() for r in lexicon.properties.values() if r for m in re.finditer(r, text)]
+    found = [(m.span(), t) for t, regex in regexes.items() for m in re.finditer(regex, text)
+             if not any(a <= m.start() and m.end() <= b and b - a > len(m[0]) for a, b in phrases)]
     # "the friends of the people who ...": a step hangs on a label's noun as well
     nouns = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r)
     of_word = f"{any_word}|{nouns}" if nouns else any_word

@@ -154,9 +154,9 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
         return [e for e in recent if e.label == reading.person]
     if re.fullmatch(reading.cue("thing"), first):   # never one of several the last answer
         listed = _last_answer(prompt, reading.schema)   # found ("its" after two clubs)
-        several = listed.value if listed is not None and isinstance(listed.value, tuple) else ()
-        return [e for e in recent if e.label != reading.person
-                and not (e.label == listed.label and e.value in several)]  # type: ignore[union-attr]
+        several = {(listed.label, v) for v in listed.value} \
+            if listed is not None and isinstance(listed.value, tuple) else set()
+        return [e for e in recent if e.label != reading.person and (e.label, e.value) not in several]
     group = _last_answer(prompt, reading.schema) if re.fullmatch(reading.cue("plural"), first) else None
     return ([group] if group else []) + recent
 

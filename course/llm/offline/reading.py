@@ -115,6 +115,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
             tokens.append(correct(bare.lower(), lexicon.vocab))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = re.sub(r"([<>]) =", r"\1=", text)
+    text = re.sub(r"\bat least (?:one|1) ", "a ", text)   # one or more: any ("in at least one skill")
     order = [int(i) for i in re.findall(r"§(\d+)", text)]
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
