@@ -7,11 +7,13 @@ questions not answered right, how many came back wrong (an answer with other row
 many were refused (the sentinel, or a failure). Then N_ODD odd questions (default 1,868),
 generated from the real schema prompt's own names (label nouns, relationship words, property
 names, linked values) and connectors ("for a", "per", "and", "aur", "ke"), are asked of the
-agent one by one; a question whose answer raises out of the agent is a crash.
+agent one by one; a question whose answer raises out of the agent, or whose rules fail (the
+provider logs the error and refuses), is a crash.
 Figures from one run; the generated questions come from a fixed seed.
 """
 from __future__ import annotations
 
+import logging
 import random
 import sys
 import tempfile
@@ -56,9 +58,23 @@ def odd_questions(db, n: int, seed: int = 7) -> list[str]:
     return found
 
 
+class _Failures(logging.Handler):
+    """The rules' own failures: the provider logs one and refuses, so no answer raises."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 def crashes(db, questions: list[str]) -> list[tuple[str, str]]:
-    """(question, error) for each question whose answer raised; every third one in a conversation."""
+    """(question, error) for each question whose answer raised, or whose rules failed (logged,
+    then refused); every third one in a conversation."""
     found, agent = [], Agent(db, OfflineLLM(), memory=ShortTermMemory())
+    failures = _Failures()
+    logging.getLogger("course.llm.offline").addHandler(failures)
     for i, question in enumerate(questions):
         if i % 3 == 0:
             agent = Agent(db, OfflineLLM(), memory=ShortTermMemory())
@@ -66,6 +82,11 @@ def crashes(db, questions: list[str]) -> list[tuple[str, str]]:
             agent.answer(question)
         except Exception as exc:  # noqa: BLE001 - counting them is the point
             found.append((question, f"{type(exc).__name__}: {exc}"))
+        if failures.records:
+            exc = failures.records[-1].exc_info
+            found.append((question, f"rules failed: {exc[1]!r}" if exc else "rules failed"))
+            failures.records.clear()
+    logging.getLogger("course.llm.offline").removeHandler(failures)
     return found
 
 

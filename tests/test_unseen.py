@@ -1894,3 +1894,18 @@ def test_it_after_an_answer_that_listed_no_names_does_not_break_the_rules(chat, 
     with caplog.at_level("ERROR"):
         chat.answer("Who works on it?")
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which subject should I finish before taking Operating Systems?",
+     "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN p.name"),
+    ("What is needed before I can learn Deadlocks?",
+     "MATCH (p:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN p.name"),
+    ("Which subject does DSA lead on to?",
+     "MATCH (:Subject {name: 'DSA'})-[:PREREQUISITE_FOR]->(n:Subject) RETURN n.name"),
+], ids=["before-taking", "needed-before", "lead-on-to"])
+def test_a_learners_way_of_asking_for_a_prerequisite(chat, college_db, question, reference):
+    """A gerund after "before" in the learner's clause ("before taking") is the learner's verb;
+    "needed before" asks what comes before, not what a project needs (the Deadlocks note had
+    answered it); "lead on to" is "leads to"."""
+    assert_answered_with(chat.answer(question), college_db, reference)

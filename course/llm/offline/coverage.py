@@ -51,9 +51,13 @@ class Used:
 
 
 def _learner(reading: Reading, start: int, end: int) -> bool:
-    """A relationship word in the learner's own clause: "should I study", "padhna chahiye"."""
-    regex = reading.cue("learner")
-    return bool(re.search(regex, reading.text[:start]) or re.match(regex, reading.text[end:]))
+    """A relationship word in the learner's own clause: "should I study", "padhna chahiye",
+    or a gerund after "before" or "after" once the learner speaks ("should I finish before
+    taking §0": the learner's taking)."""
+    regex, before = reading.cue("learner"), reading.text[:start]
+    gerund = reading.text[start:end].endswith("ing") and re.search(r"\b(?:before|after)\s+$", before) \
+        and re.search(r"\b(?:i|me|we)\b", before)
+    return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund)
 
 
 def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
