@@ -1909,3 +1909,40 @@ def test_a_learners_way_of_asking_for_a_prerequisite(chat, college_db, question,
     "needed before" asks what comes before, not what a project needs (the Deadlocks note had
     answered it); "lead on to" is "leads to"."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which club did Payal join most recently?",
+     "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) WITH max(r.since) AS top "
+     "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) WHERE r.since = top RETURN c.name, r.since"),
+    ("Which subject did Aarav take first?",
+     "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) WITH min(r.semester) AS low "
+     "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) WHERE r.semester = low "
+     "RETURN s.name, r.semester"),
+], ids=["club", "subject"])
+def test_the_first_or_latest_of_one_names_links(chat, college_db, question, reference):
+    """A named person's link with the smallest or largest number ("joined most recently")."""
+    result = chat.answer(question)
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.cypher
+    if "Payal" in question:
+        assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which project is still only in the planning stage?",
+     "MATCH (p:Project {status: 'Planned'}) RETURN p.name"),
+    ("Which club has been around the longest?",
+     "MATCH (c:Club) WITH min(c.founded) AS first MATCH (c:Club {founded: first}) RETURN c.name, c.founded"),
+], ids=["planning", "around-longest"])
+def test_a_learners_words_for_what_comes_next_a_status_and_the_oldest(chat, college_db, question,
+                                                                      reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_two_words_for_one_step_after_a_topic_are_one_hop(chat, college_db):
+    """"open up right after" names the step twice: one hop, not the topics two steps on."""
+    result = chat.answer("Which topics open up right after 1NF?")
+    reference = "MATCH (:Concept {name: '1NF'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.cypher

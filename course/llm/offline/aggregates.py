@@ -141,9 +141,11 @@ def extreme(reading: Reading) -> str | None:
     link: 'Which club was founded first?', 'Who joined a club first?'."""
     pick = extreme_pick(reading)
     labels = reading.targets()
-    if pick is None or reading.entities or not labels or reading.has("order"):   # a list, not one
-        return None
+    if pick is None or len(reading.entities) > 1 or not labels or reading.has("order"):
+        return None                                         # ("in order": a list, not one)
     group, schema = asked_label(reading, labels), reading.schema
+    if reading.entities:
+        return _extreme_of_one(reading, pick, group)
     numeric = [p for p in reading.asked_properties(group, schema.labels.get(group, []))
                if f"{group}.{p}" in schema.numbers]
     if numeric:
@@ -163,6 +165,21 @@ def extreme(reading: Reading) -> str | None:
     return (f"MATCH {link}\nWITH {pick}(r.{prop}) AS top\nMATCH {link}\nWHERE r.{prop} = top\n"
             f"RETURN t.{name} AS {alias(group, name)}, x.{far_name} AS {alias(far, far_name)}, "
             f"r.{prop} AS {prop}")
+
+
+def _extreme_of_one(reading: Reading, pick: str, group: str) -> str | None:
+    """Which of one name's links has the smallest or largest number: "Which club did Payal
+    join most recently?" (the link's number the words name; one link alone)."""
+    e, schema = reading.entities[0], reading.schema
+    links = [(p, q) for p in schema.touching(group) if p.start != p.end and other(p, group) == e.label
+             for q in reading.asked_properties("", p.props) if f"{p.type}.{q}" in schema.numbers]
+    if e.label == group or len(links) != 1:
+        return None
+    (p, prop), name = links[0], schema.display(group)
+    x, conds = node("x0", e, relaxed=reading.relaxed)
+    link = f"MATCH {x}{arrow(p, e.label, 'r')}(t:{group}){where(conds)}"
+    return (f"{link}\nWITH {pick}(r.{prop}) AS top\n{link}\nWITH t, r, top WHERE r.{prop} = top\n"
+            f"RETURN t.{name} AS {alias(group, name)}, r.{prop} AS {prop}")
 
 
 def loop_noun(rel_type: str) -> str:
