@@ -1946,3 +1946,17 @@ def test_two_words_for_one_step_after_a_topic_are_one_hop(chat, college_db):
     reference = "MATCH (:Concept {name: '1NF'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"
     assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
         result.cypher
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("In which year did Sneha join the Debate Society?",
+     "MATCH (:Student {name: 'Sneha'})-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN r.since"),
+    ("Which topics need Threads to be learned first?",
+     "MATCH (:Concept {name: 'Threads'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+    ("Which subjects require DSA first?",
+     "MATCH (:Subject {name: 'DSA'})-[:PREREQUISITE_FOR]->(s:Subject) RETURN s.name"),
+], ids=["which-year-did", "need-first", "require-first"])
+def test_which_year_of_a_joining_and_what_needs_a_topic_first(chat, college_db, question, reference):
+    """"in which year did ... join" asks when the link began (it was read as a club's founding
+    and refused); "first" after "needs §0" orders the learning, no smallest value."""
+    assert_answered_with(chat.answer(question), college_db, reference)

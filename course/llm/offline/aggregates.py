@@ -100,9 +100,13 @@ def extreme_pick(reading: Reading) -> str | None:
     """'min' for "first", "earliest", 'max' for "latest" (an ordinal before a property's word,
     "first year", is a number instead); None when the question has no such word."""
     props = "|".join(reading.lexicon.properties.values()) or r"(?!)"
+    # a word inside a link's longer words is the link's ("needs §0 first": a prerequisite)
+    links = [m.span() for r in reading.lexicon.relationships.values() if r
+             for m in re.finditer(r, reading.text)]
     for pick, regex in reading.lexicon.extremes.items():
         for m in re.finditer(regex, reading.text):
-            if not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
+            inside = any(a <= m.start() and m.end() <= b and b - a > len(m[0]) for a, b in links)
+            if not inside and not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
                 return pick
     return None
 
