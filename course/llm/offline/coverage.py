@@ -132,12 +132,18 @@ def unused(reading: Reading, query: str) -> str | None:
         return ranked[0]
     if reading.has("excluding") and "<>" not in used.ops:
         return "else"
+    return _what_is_returned(reading, query, used, props) or _second_ask(reading, query)
+
+
+def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> str | None:
+    """The words that say what the answer is, when the query returns something else: the kind
+    after "which", a number for "how many", a ranking for "the most", a count for "more"."""
     kinds_returned, _, counted = returned(query)
     for kind in reading.schema.labels:
         which = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(kind)})",
                           reading.text)
         if which and kinds_returned and kind not in kinds_returned and not counted:
-            return which[0]             # "which students are in §0's club": not the club
+            return which[0]   # "which students are in §0's club": not the club
     counts = bool(re.search(r"\b(?:count|sum|size)\(", query, re.IGNORECASE))
     ranked_count = re.search(rf"(?<!at )(?:{reading.cue('most')})|{reading.cue('least')}", reading.text)
     after = re.match(r"\s+([\w+-]+)", reading.text[ranked_count.end():]) if ranked_count else None
@@ -149,11 +155,12 @@ def unused(reading: Reading, query: str) -> str | None:
     more = re.search(rf"\b(?:more|fewer|less)\s+(?:{things})", reading.text) if things else None
     if more and not (counts or used.ops - {"<>"}):      # "more skills, §0 or §1?": how many
         return more[0]
-    counting = re.search(reading.cue("count"), reading.text)   # "how many people": a number,
+    # "how many people" is a count; "how many credits", "credits kitne" a number the graph holds
+    counting = re.search(reading.cue("count"), reading.text)
     if counting and not counts and not re.match(rf"\s+(?:{props})", reading.text[counting.end():]) \
             and not re.search(rf"(?:{props})\s+$", reading.text[:counting.start()]):
-        return counting[0]      # not a number the graph holds: "how many credits", "credits kitne
-    return _second_ask(reading, query)
+        return counting[0]
+    return None
 
 
 _JOINS = r"(?:,?\s+(?:and|aur|also|plus|then|phir)\s+|;\s*|\?\s+(?=\S))"
