@@ -80,8 +80,8 @@ def _hops_enough(reading: Reading, types: tuple[str, ...]) -> bool:
 
 # "the skills the projects of §0's friends need": three links, each named. A kind that links a
 # label to itself walked twice in three ("friends of friends of friends"; "after" named twice)
-# may come back on itself and has no one reading: refused. Another kind may be walked there and back when the words name it
-# twice ("the skills of the members of §0's club").
+# may come back on itself and has no one reading: refused. Another kind may be walked there
+# and back when the words name it twice ("the skills of the members of §0's club").
 MAX_LINKS = 3
 
 
