@@ -1960,3 +1960,38 @@ def test_which_year_of_a_joining_and_what_needs_a_topic_first(chat, college_db, 
     """"in which year did ... join" asks when the link began (it was read as a club's founding
     and refused); "first" after "needs §0" orders the learning, no smallest value."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_the_learners_verb_after_you_is_no_link_to_follow(chat, college_db):
+    """"What do you need to study before §0?": "need" and "study" are what the learner does."""
+    assert_answered_with(chat.answer("What do you need to study before Computer Networks?"), college_db,
+                         "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+                         "RETURN p.name")
+
+
+@pytest.mark.parametrize("question", ["What skills do I need to work on the Campus Chatbot?",
+                                      "What skills does someone need to work on the Campus Chatbot?"])
+def test_a_learners_verb_whose_link_joins_the_name_to_what_is_asked_is_that_link(chat, college_db,
+                                                                                question):
+    """The skills one needs to work on a project are the ones it needs, not its members' skills
+    (which every agent had answered, since before issue 23's work): that, or refused."""
+    result = chat.answer(question)
+    reference = "MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(k:Skill) RETURN k.name"
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.cypher
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which concepts does the subject you must finish before Computer Networks cover?",
+     "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+     "MATCH (p)-[:COVERS]->(c:Concept) RETURN c.name"),
+    ("Who studies the subject I need to do before Operating Systems?",
+     "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) "
+     "MATCH (s:Student)-[:STUDIES]->(p) RETURN s.name"),
+], ids=["you-must", "i-need"])
+def test_before_after_the_learners_verb_is_still_the_link(chat, college_db, question, reference):
+    """"before" after "you must finish" is the prerequisite link, not the learner's verb: it had
+    been excused, and the named subject's own concepts (or students) answered."""
+    result = chat.answer(question)
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.cypher

@@ -54,10 +54,21 @@ def _learner(reading: Reading, start: int, end: int) -> bool:
     """A relationship word in the learner's own clause: "should I study", "padhna chahiye",
     or a gerund after "before" or "after" once the learner speaks ("should I finish before
     taking §0": the learner's taking)."""
-    regex, before = reading.cue("learner"), reading.text[:start]
-    gerund = reading.text[start:end].endswith("ing") and re.search(r"\b(?:before|after)\s+$", before) \
+    regex, before, word = reading.cue("learner"), reading.text[:start], reading.text[start:end]
+    if re.fullmatch(rf"{reading.cue('direction_in')}|{reading.cue('next')}", word):
+        return False    # "the subject you need to do before §0": "before" is the link, no verb
+    gerund = word.endswith("ing") and re.search(r"\b(?:before|after)\s+$", before) \
         and re.search(r"\b(?:i|me|we)\b", before)
     return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund)
+
+
+def _joins_asked(reading: Reading, rel_type: str) -> bool:
+    """Does a link of this type join a name's kind to the kind asked for? Then the learner's
+    verb is that link ("what skills do I need to work on §0": what the project needs)."""
+    named, asked = {e.label for e in reading.entities}, set(reading.targets())
+    return any(p.type == rel_type and p.start != p.end and
+               (p.start in named and p.end in asked or p.end in named and p.start in asked)
+               for p in reading.schema.patterns)
 
 
 def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
@@ -77,7 +88,8 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
         regex = lex.relation(rel_type)
         for m in re.finditer(regex, text) if regex else ():
             before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
-            note(m, rel_type in used.types or before_number or _learner(reading, m.start(), m.end()))
+            learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type)
+            note(m, rel_type in used.types or before_number or learner)
     for prop in props:
         for m in re.finditer(lex.prop(prop), text):
             note(m, prop in used.props)
