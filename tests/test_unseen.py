@@ -17,6 +17,7 @@ from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.pipeline.comparison import same_rows
 from course.pipeline.memory import ShortTermMemory
+from course.llm.offline.roles.updater import RuleUpdater
 from course.pipeline.refusal import WHICH_IS_MEANT, WHO_IS_MEANT, pronoun as refusal_word
 
 
@@ -1995,3 +1996,33 @@ def test_before_after_the_learners_verb_is_still_the_link(chat, college_db, ques
     result = chat.answer(question)
     assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
         result.cypher
+
+
+@pytest.mark.parametrize("question", [
+    "What projects are the Debate Society president's friends working on?",
+    "Which skills do the Robotics Club president's friends have?",
+])
+def test_a_chain_after_a_role_is_followed_and_the_role_filters_its_own_link(chat, college_db, question):
+    """"the president's friends": "friends" is a step after a role's word, and "president"
+    filters the membership only (it had filtered the project role too, and the query dropped the
+    friends: "I found nothing", a false claim)."""
+    club = re.search(r"the (.+?) president", question).group(1)
+    far = "(x:Project)" if "projects" in question else "(x:Skill)"
+    link = "WORKS_ON" if "projects" in question else "HAS_SKILL"
+    reference = (f"MATCH (p:Student)-[:MEMBER_OF {{role: 'President'}}]->(:Club {{name: '{club}'}}) "
+                 f"MATCH (p)-[:FRIENDS_WITH]-(f:Student)-[:{link}]->{far} RETURN DISTINCT x.name")
+    result = chat.answer(question)
+    assert rows_of(college_db, reference)
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.cypher
+
+
+def test_a_purpose_clause_first_is_no_part_of_its_own(learner):
+    """"To find X, which ... and why ...?": the clause sets the scene; split off, the rest had
+    been answered from the BST note ("which traversal should I use?" alone)."""
+    question = ("To find the shortest route between two students in a friends network where every "
+                "link counts the same, which search should I run and why is it right?")
+    assert RuleUpdater().split(question) == [question]
+    learner.answer(question)
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.found and s.tool == "search_notes"]
+    assert notes in ([], ["N13"]), notes

@@ -59,9 +59,11 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     # "the friends of the people who ...": a step hangs on a label's noun as well
     nouns = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r)
     of_word = f"{any_word}|{nouns}" if nouns else any_word
+    # "the president's friends": a step hangs on a word for a link's value as well
+    owners = "|".join(f"(?:{r})" for r in [any_word, *lexicon.value_words.values()] if r)
     steps: dict[tuple[int, int], set[str]] = {}
     for (a, b), _ in found:
-        if re.search(_OWNER.format(word=any_word), text[:a]) or \
+        if re.search(_OWNER.format(word=owners), text[:a]) or \
                 re.match(_OF.format(word=of_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
                 (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])):
             # a word that overlaps another relationship word names its types too ("part of")

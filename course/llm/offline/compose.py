@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from course.llm.offline.cypher import alias, arrow, node, where
-from course.llm.offline.filters import node_filters, rel_filters
+from course.llm.offline.filters import filters, node_filters, rel_filters
 from course.llm.offline.hops import direction, other
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
@@ -148,11 +148,12 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
     *steps, last = links
     x, conds = node("x0", e, relaxed=reading.relaxed)
     match, label = f"MATCH {x}", e.label
+    filtered: set[str] = set()    # a value's words filter the first link that has it, once
     for i, link in enumerate(steps):
         var, ahead = f"r0{'abcdefgh'[i]}", other(link, label)
         end = f"(m:{ahead})" if i == len(steps) - 1 else f"(m{i}:{ahead})"
         match += f"{arrow(link, label, var, direction=direction(reading, link))}{end}"
-        conds = conds + rel_filters(reading, link, var)
+        conds = conds + _first_filters(reading, link, var, filtered)
         if ahead == e.label and reading.has("excluding"):   # "the other members of §0's club"
             conds.append(f"{end[1:].split(':')[0]} <> x0")
         label = ahead
@@ -160,12 +161,21 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
     match += f"{arrow(last, middle, 'r0', direction=direction(reading, last))}(t:{target})"
     conds += node_filters(reading, target)
     if last.type not in {link.type for link in steps}:
-        conds += rel_filters(reading, last, "r0")
+        conds += _first_filters(reading, last, "r0", filtered)
     conds += ["t <> x0"] if target == e.label else []
     # a property of the last link belongs to the node before it too: say whose it is
     owner = f"m.{reading.schema.display(middle)} AS {alias(middle, reading.schema.display(middle))}" \
         if reading.asked_properties("", last.props) and middle != target else None
     return _returning(reading, match, conds, target, {"r0": last}, owner)
+
+
+def _first_filters(reading: Reading, link: Pattern, var: str, filtered: set[str]) -> list[str]:
+    """The link's filters on properties no link before it was filtered on ("the president's
+    friends' projects": the membership's role, not the project's)."""
+    conds = [c for prop in link.props if prop not in filtered
+             for c in filters(reading, f"{link.type}.{prop}", var)]
+    filtered |= {prop for prop in link.props if filters(reading, f"{link.type}.{prop}", var)}
+    return conds
 
 
 def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Pattern, Pattern],

@@ -50,9 +50,11 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
 
 
 def _sets_the_scene(words: Sequence[str]) -> bool:
-    """A clause the question after it rests on ("when I type a site's name", "if I cut a /24"),
-    not a question of its own: a verb or a question word right after it asks ("when was",
-    "when did", "since when")."""
+    """A clause the question after it rests on ("when I type a site's name", "if I cut a /24",
+    "to find the fewest hops"), not a question of its own: a verb or a question word right
+    after it asks ("when was", "when did", "since when")."""
+    if len(words) > 1 and words[0] == "to":    # "to find ...", not "to which club ..."
+        return words[1] not in {"which", "what", "who", "whom", "whose", "where", "when", "how"}
     return bool(words) and words[0] in WORDS.subordinating and (
         len(words) < 2 or words[1] not in AUXILIARY | QUESTION_WORDS)
 
