@@ -8,6 +8,7 @@ session's id, through an index, costs the same on the first day and the last.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -27,6 +28,18 @@ def memory(college_db):
     GraphMemory.forget_user(college_db, "lookups")
 
 
+def built(store, seconds: float = 30.0) -> list[str]:
+    """The memory graph's index states, once none is still being built (FalkorDB builds an
+    index in the background: on a busy machine the plan of a query made right after
+    `CREATE INDEX` may not use it yet)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        states = [row[0] for row in store.run("CALL db.indexes() YIELD status RETURN status").rows]
+        if all(s == "OPERATIONAL" for s in states) or time.monotonic() > deadline:
+            return states
+        time.sleep(0.05)
+
+
 def starts(plan: list[str]) -> list[str]:
     """The plan's scans: the operations that find nodes with no node given."""
     return [line.strip() for line in plan if re.search(r"Node By (Label|Index) Scan", line)]
@@ -40,6 +53,8 @@ def test_the_session_is_found_by_its_index_not_by_scanning_every_turn(college_db
               "limit": 200, "user": "lookups", "question": "q", "cypher": "", "columns": "[]",
               "rows": "[]", "result": "", "answer": "", "status": "answered",
               "provider": "", "from_memory": False, "about": [], "at": ""}
+    states = built(memory.store)
+    assert states and set(states) == {"OPERATIONAL"}, states
     for what, cypher in LOOKUPS.items():
         scans = starts(memory.store.explain(cypher, params))
         assert scans and "Index Scan" in scans[0] and ":Session)" in scans[0], (what, scans)

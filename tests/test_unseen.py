@@ -1708,7 +1708,7 @@ def test_a_count_of_the_members_of_someones_club_is_not_a_count_of_their_clubs(c
     members = rows_of(college_db, "MATCH (:Student {name: $n})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-"
                       "(m:Student) RETURN count(DISTINCT m)".replace("$n", repr(name)))[0][0]
     result = chat.answer(question)
-    assert result.status != "answered" or str(members) in result.answer, result.answer
+    assert result.status != "answered" or result.rows == [[members]], (result.cypher, result.rows)
 
 
 @pytest.mark.parametrize("question, reference", [
@@ -1912,22 +1912,22 @@ def test_a_learners_way_of_asking_for_a_prerequisite(chat, college_db, question,
     assert_answered_with(chat.answer(question), college_db, reference)
 
 
-@pytest.mark.parametrize("question, reference", [
-    ("Which club did Payal join most recently?",
-     "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) WITH max(r.since) AS top "
-     "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) WHERE r.since = top RETURN c.name, r.since"),
-    ("Which subject did Aarav take first?",
-     "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) WITH min(r.semester) AS low "
-     "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) WHERE r.semester = low "
-     "RETURN s.name, r.semester"),
-], ids=["club", "subject"])
-def test_the_first_or_latest_of_one_names_links(chat, college_db, question, reference):
-    """A named person's link with the smallest or largest number ("joined most recently")."""
-    result = chat.answer(question)
+def test_the_latest_of_one_names_links(chat, college_db):
+    """A named person's link with the largest number the words name ("joined most recently")."""
+    assert_answered_with(chat.answer("Which club did Payal join most recently?"), college_db,
+                         "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) WITH max(r.since) AS top "
+                         "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) WHERE r.since = top "
+                         "RETURN c.name, r.since")
+
+
+def test_the_first_of_one_names_links_with_no_number_named_is_not_guessed(chat, college_db):
+    """"first" names no number of the link (semester?): right, or refused."""
+    result = chat.answer("Which subject did Aarav take first?")
+    reference = ("MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) WITH min(r.semester) AS low "
+                 "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) WHERE r.semester = low "
+                 "RETURN s.name, r.semester")
     assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), \
         result.cypher
-    if "Payal" in question:
-        assert_answered_with(result, college_db, reference)
 
 
 @pytest.mark.parametrize("question, reference", [

@@ -16,6 +16,7 @@ from course.foundation.language import WORDS
 from course.llm.offline.cypher import alias, arrow, lit, node, plural, rank_case, where
 from course.llm.offline.filters import conditions, threshold
 from course.llm.offline.hops import hop_match, other, find_hop
+from course.llm.offline.lexicon import inside_longer
 from course.llm.offline.prompt import Entity
 from course.llm.offline.reading import Reading, each_of
 
@@ -105,8 +106,7 @@ def extreme_pick(reading: Reading) -> str | None:
              for m in re.finditer(r, reading.text)]
     for pick, regex in reading.lexicon.extremes.items():
         for m in re.finditer(regex, reading.text):
-            inside = any(a <= m.start() and m.end() <= b and b - a > len(m[0]) for a, b in links)
-            if not inside and not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
+            if not inside_longer(m, links) and not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
                 return pick
     return None
 

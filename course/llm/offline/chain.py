@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Collection
 
-from course.llm.offline.lexicon import Lexicon
+from course.llm.offline.lexicon import Lexicon, inside_longer
 
 _OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+)$"   # "§0's friends", "friends' friends"
 FOLLOWS = re.compile(r"It follows: ([\w, ]+)\.")   # what a template's description says it traverses
@@ -55,7 +55,7 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     # a word inside a property's longer words names the property ("year of study"), no link
     phrases = [m.span() for r in lexicon.properties.values() if r for m in re.finditer(r, text)]
     found = [(m.span(), t) for t, regex in regexes.items() for m in re.finditer(regex, text)
-             if not any(a <= m.start() and m.end() <= b and b - a > len(m[0]) for a, b in phrases)]
+             if not inside_longer(m, phrases)]
     # "the friends of the people who ...": a step hangs on a label's noun as well
     nouns = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r)
     of_word = f"{any_word}|{nouns}" if nouns else any_word

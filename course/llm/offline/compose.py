@@ -172,9 +172,11 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
 def _first_filters(reading: Reading, link: Pattern, var: str, filtered: set[str]) -> list[str]:
     """The link's filters on properties no link before it was filtered on ("the president's
     friends' projects": the membership's role, not the project's)."""
-    conds = [c for prop in link.props if prop not in filtered
-             for c in filters(reading, f"{link.type}.{prop}", var)]
-    filtered |= {prop for prop in link.props if filters(reading, f"{link.type}.{prop}", var)}
+    conds = []
+    for prop in link.props:
+        found = [] if prop in filtered else filters(reading, f"{link.type}.{prop}", var)
+        filtered |= {prop} if found else set()
+        conds += found
     return conds
 
 

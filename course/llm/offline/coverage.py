@@ -58,7 +58,7 @@ def _learner(reading: Reading, start: int, end: int) -> bool:
     if re.fullmatch(rf"{reading.cue('direction_in')}|{reading.cue('next')}", word):
         return False    # "the subject you need to do before §0": "before" is the link, no verb
     gerund = word.endswith("ing") and re.search(r"\b(?:before|after)\s+$", before) \
-        and re.search(r"\b(?:i|me|we)\b", before)
+        and re.search(r"\b(?:i|me|we|you|someone)\b", before)
     return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund)
 
 

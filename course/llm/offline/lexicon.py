@@ -152,3 +152,15 @@ class Lexicon:
 def default_lexicon() -> Lexicon:
     """The college graph's lexicon, read once."""
     return Lexicon.load()
+
+
+def inside_longer(match: re.Match[str], spans: list[tuple[int, int]]) -> bool:
+    """Is the matched word part of longer words found in the same text ("study" in "year of
+    study", "first" in "needs §0 first")? Those words say what it means.
+
+    >>> inside_longer(re.search("study", "year of study"), [(0, 13)])
+    True
+    >>> inside_longer(re.search("study", "I study"), [(2, 7)])
+    False
+    """
+    return any(a <= match.start() and match.end() <= b and b - a > len(match[0]) for a, b in spans)

@@ -128,7 +128,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
             if wrong is None:
                 return found
             refusal, candidates = f"{found[0]}, but {wrong}", candidates[:i + 1]
-            if wrong.startswith("the words point both ways"):
+            if wrong.startswith(BOTH_WAYS):
                 return refusal, SENTINEL_QUERY     # no chain follows words that contradict
             break
     for candidate in candidates:      # before refusing: a chain of links the words name
@@ -136,6 +136,9 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         if chain is not None:
             return "a chain composed from the schema", chain
     return refusal, SENTINEL_QUERY
+
+
+BOTH_WAYS = "the words point both ways"   # an objection no other chain can answer
 
 
 def objection(reading: Reading, intent: str, query: str) -> str | None:
@@ -148,7 +151,7 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return f"the query does not follow {step!r}"
     loop = both_ways(reading, query)
     if loop is not None:
-        return f"the words point both ways along {loop}"
+        return f"{BOTH_WAYS} along {loop}"
     if reading.has("pairing") and intent not in PAIRING_INTENTS:
         return "the question compares two things"
     if reading.has("average") and intent != "average":   # "average grade": letters
