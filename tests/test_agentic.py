@@ -456,3 +456,39 @@ def test_the_router_still_picks_a_template_that_follows_the_chain(college_db):
     question = "Who are the members of the Robotics Club?"
     call = RuleRouter().route(question, link_entities(college_db, question), [t.spec() for t in AGENTIC_TOOLS])
     assert call.name == "club_members"
+
+
+# --- the judge -----------------------------------------------------------------------------------
+
+
+GRADE = ("MATCH (s:Student {name: 'Payal'})-[r:STUDIES]->(sub:Subject {name: 'DBMS'}) "
+         "RETURN sub.name, r.grade")
+
+
+def test_a_column_that_repeats_a_value_the_reference_pins_is_not_asked_of_the_answer(college_db):
+    from course.agents.agentic_eval import Part, part_right
+
+    grade = college_db.run(GRADE).rows[0][1]
+    assert part_right(college_db, Part("What grade did Payal get in DBMS?", GRADE), [[[grade]]])
+    assert part_right(college_db, Part("What grade did Payal get in DBMS?", GRADE), [[["DBMS", grade]]])
+    assert not part_right(college_db, Part("What grade did Payal get in DBMS?", GRADE), [[["DBMS"]]])
+    wrong = "A" if grade != "A" else "B"
+    assert not part_right(college_db, Part("What grade did Payal get in DBMS?", GRADE), [[[wrong]]])
+
+
+def test_a_value_the_reference_chooses_among_given_names_is_still_asked(college_db):
+    from course.agents.agentic_eval import Part, part_right
+
+    older = ("MATCH (s:Student) WHERE s.name IN ['Rahul', 'Karan'] "
+             "RETURN s.name, s.year ORDER BY s.year DESC, s.name LIMIT 1")
+    name, year = college_db.run(older).rows[0]
+    assert part_right(college_db, Part("Who is older, Rahul or Karan?", older), [[[name, year]]])
+    assert not part_right(college_db, Part("Who is older, Rahul or Karan?", older), [[[year]]])
+
+
+def test_a_reference_whose_every_column_is_pinned_keeps_them(college_db):
+    from course.agents.agentic_eval import Part, part_right
+
+    pinned = "MATCH (s:Student {name: 'Payal'})-[:STUDIES]->(sub:Subject {name: 'DBMS'}) RETURN sub.name"
+    assert part_right(college_db, Part("Does Payal study DBMS?", pinned), [[["DBMS"]]])
+    assert not part_right(college_db, Part("Does Payal study DBMS?", pinned), [[]])

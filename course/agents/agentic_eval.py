@@ -10,7 +10,9 @@ data/eval/notes.jsonl), one question a line:
 A part is right when one of the row sets the agent found equals the rows of the part's
 hand-written reference query, compared as `course.pipeline.comparison.same_rows` compares
 them (extra columns allowed, extra rows not; `first_row`: only the best row counts, as for the note a
-search ranks first). The agentic agent has a row set per sub-question; the pipeline and the
+search ranks first). A reference column that only repeats a value its own pattern pins (`sub.name`
+of `(sub:Subject {name: 'DBMS'})`, beside the grade asked) may be left out of the answer: "A+" is
+a whole answer to "What grade did Payal get in DBMS?". The agentic agent has a row set per sub-question; the pipeline and the
 tool loop have one. Each question ends as one of:
 
 - full: every part right; half: some parts right (counted as wrong, not as half right);
@@ -29,6 +31,7 @@ For a note question, `named` says whether the answer names the note it took its 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,14 +97,35 @@ def row_sets(result: Any) -> list[list[list[Any]]]:
 
 
 def part_right(db: Database, part: Part, sets: list[list[list[Any]]]) -> bool:
-    """Does one of the row sets equal the part's reference rows?"""
+    """Does one of the row sets equal the part's reference rows (or them without the columns
+    that repeat a value the reference pins)?"""
     try:
-        expected = db.run(part.reference, max_rows=REFERENCE_MAX_ROWS).rows
+        full = db.run(part.reference, max_rows=REFERENCE_MAX_ROWS).rows
     except CourseError as exc:
         raise DataFileError(f"A reference query does not run: {exc}") from exc
-    if part.first_row:
-        return any(rows and same_rows(rows[:1], expected[:1]) for rows in sets)
-    return any(same_rows(rows, expected, ordered=part.ordered) for rows in sets)
+    for expected in (full, asked_columns(part.reference, full)):
+        if part.first_row and any(rows and same_rows(rows[:1], expected[:1]) for rows in sets):
+            return True
+        if not part.first_row and any(same_rows(rows, expected, ordered=part.ordered) for rows in sets):
+            return True
+    return False
+
+
+def asked_columns(reference: str, rows: list[list[Any]]) -> list[list[Any]]:
+    """The rows without the columns whose every value is a string the reference's own patterns
+    pin (`{name: 'DBMS'}`): the question gave them. A value chosen among given names (`IN [...]`)
+    is asked; when every column is pinned, all stay.
+
+    >>> asked_columns("MATCH (s:Subject {name: 'DBMS'}) RETURN s.name, s.credits", [["DBMS", 4]])
+    [[4]]
+    >>> asked_columns("MATCH (s:Student) WHERE s.name IN ['Rahul'] RETURN s.name, s.year", [["Rahul", 2]])
+    [['Rahul', 2]]
+    """
+    pinned = {value for pattern in re.findall(r"\{[^{}]*\}", reference)
+              for value in re.findall(r":\s*'([^']*)'", pattern)}
+    keep = [i for i in range(len(rows[0]) if rows else 0)
+            if not all(isinstance(row[i], str) and row[i] in pinned for row in rows)]
+    return [[row[i] for i in keep] for row in rows] if keep else rows
 
 
 @dataclass
