@@ -2026,3 +2026,130 @@ def test_a_purpose_clause_first_is_no_part_of_its_own(learner):
     learner.answer(question)
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.found and s.tool == "search_notes"]
     assert notes in ([], ["N13"]), notes
+
+
+# --- a word that only begins a name is that name only beside its kind's word -------------------
+
+@pytest.mark.parametrize("question", ["How many students are there on campus?",
+                                      "Which clubs are there on campus?",
+                                      "What does EXPLAIN show about a query?",
+                                      "How many machines fit in a /26 network?"])
+def test_a_word_that_begins_a_longer_name_names_nothing_alone(college_db, question):
+    from course.pipeline.linking import link_entities
+    from course.pipeline.schema import introspect
+
+    assert not [m for m in link_entities(college_db, question, schema=introspect(college_db))
+                if m.score < 1.0], question
+
+
+@pytest.mark.parametrize("question, value", [("Who works on the library project?", "Library Management System"),
+                                             ("Is Sneha in the debate club?", "Debate Society")])
+def test_and_beside_its_kinds_word_it_still_names_it(college_db, question, value):
+    from course.pipeline.linking import link_entities
+    from course.pipeline.schema import introspect
+
+    assert value in {m.value for m in link_entities(college_db, question, schema=introspect(college_db))}
+
+
+def test_a_count_of_everyone_on_campus_counts_every_student(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer("How many students are there on campus?")
+    right = rows_of(college_db, "MATCH (s:Student) RETURN count(s)")    # or refused: never 2
+    assert result.status == "out_of_scope" or result.rows == right, result.answer
+
+
+# --- the verb a "does" question asks with is never filler ----------------------------------------
+
+@pytest.mark.parametrize("question", ["Where does the Library Management System project stand?",
+                                      "Where does Sneha live?"])
+def test_the_verb_a_does_question_asks_with_is_not_dropped_as_filler(college_db, question):
+    from course.retrieval.filler import filler_dropper
+
+    assert filler_dropper(college_db)(question) is None
+
+
+def test_where_a_project_stands_is_never_answered_with_its_members(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer(
+        "Where does the Library Management System project stand?")
+    members = rows_of(college_db, "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Library Management "
+                                  "System'}) RETURN s.name")
+    assert result.status == "out_of_scope" or not same_rows(result.rows, members), result.answer
+
+
+# --- "their" after "anyone" is anyone's ----------------------------------------------------------
+
+@pytest.mark.parametrize("question", ["Is anyone in their final year?",
+                                      "Does everyone in the Coding Club list their skills?",
+                                      "Has someone got an A+ in their DBMS?"])
+def test_their_after_anyone_stands_for_that_anyone(question):
+    assert refusal_word(question) is None
+
+
+@pytest.mark.parametrize("question", ["Which clubs are they in?", "Who are their friends?"])
+def test_their_with_no_anyone_before_it_still_asks_who_is_meant(question):
+    assert refusal_word(question) == ("they" if "they" in question else "their")
+
+
+def test_anyone_in_their_final_year_is_answered_or_refused_never_asked_who(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer("Is anyone in their final year?")
+    assert WHO_IS_MEANT["en"].split("{")[0] not in result.answer, result.answer
+
+
+# --- a project yet to begin is a planned one -------------------------------------------------------
+
+@pytest.mark.parametrize("question", ["Which project is yet to begin?",
+                                      "Which projects have not started yet?",
+                                      "Which projects haven't begun?"])
+def test_a_project_yet_to_begin_is_a_planned_one(college_db, chat, question):
+    result = chat.answer(question)
+    planned = "MATCH (p:Project) WHERE p.status = 'Planned' RETURN p.name"
+    assert result.status == "out_of_scope" or same_rows(result.rows, rows_of(college_db, planned)), \
+        result.answer
+    assert result.status == "answered", result.answer
+
+
+# --- what someone does in a club or a project is their role there -------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("What does Karan do in his project?",
+     "MATCH (:Student {name: 'Karan'})-[r:WORKS_ON]->(:Project) RETURN r.role"),
+    ("What does Payal do in the Coding Club?",
+     "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN r.role"),
+])
+def test_what_someone_does_in_a_club_or_project_is_their_role(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    assert any(same_rows([[row[i]] for row in result.rows], rows_of(college_db, reference))
+               for i in range(len(result.rows[0]))), result.answer
+
+
+# --- "is anyone ...?" asks who is -----------------------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Is anyone in the fourth year?", "MATCH (s:Student) WHERE s.year = 4 RETURN s.name"),
+    ("Does anybody know Docker?", "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN s.name"),
+    ("Has anyone got an A+ in DBMS?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DBMS'}) WHERE r.grade = 'A+' RETURN s.name"),
+    ("Did anyone score an A+ in any subject? Who?",      # asks "who?" itself: read as it was
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'A+' RETURN DISTINCT s.name"),
+])
+def test_is_anyone_asks_who_is(college_db, chat, question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+# --- "clear" a subject before another is passing it, not a write ---------------------------------
+
+def test_a_subject_to_clear_before_another_is_its_prerequisite(college_db, chat):
+    result = chat.answer("Which subject do I need to clear before Computer Networks?")
+    assert_answered_with(result, college_db, "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: "
+                                             "'Computer Networks'}) RETURN s.name")
+
+
+@pytest.mark.parametrize("question", ["Please clear the graph", "Clear Aarav before anything else"])
+def test_clearing_the_data_is_still_refused_as_a_write(chat, question):
+    assert chat.answer(question).status == "blocked"

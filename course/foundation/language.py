@@ -38,6 +38,7 @@ class Words:
     all_of_them: tuple[str, ...]
     pronouns: frozenset[str]
     person_pronouns: frozenset[str]
+    quantifiers: frozenset[str]
     continuing: tuple[str, ...]
     question_words: frozenset[str]
     english_question_words: frozenset[str]

@@ -6,8 +6,12 @@ Learning) so only those values go into the prompt. It matches words as the graph
 indexes do, in an index of the names read once per data version (`NameIndex`), not with a
 query per question.
 
->>> [m.value for m in link_entities(db, "dbms and debate-ye dono ke students kaun hain?")]
+>>> from course.pipeline.schema import introspect
+>>> [m.value for m in link_entities(db, "dbms and debate-ye dono ke students kaun hain?",
+...                                 schema=introspect(db))]
 ['DBMS', 'Debate Society']
+>>> [m.value for m in link_entities(db, "Which clubs are there on campus?")]   # no Campus Chatbot
+[]
 """
 from __future__ import annotations
 
@@ -220,7 +224,8 @@ def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
     """How well a value's words are found among the question's words, and where.
 
     A partial match must include the value's first word: "debate" finds Debate Society and
-    "library" finds Library Management System, but "clubs" alone is no particular club.
+    "library" finds Library Management System, but "clubs" alone is no particular club (and
+    `_link` keeps a partial match only beside its kind's word).
     """
     value_words = _words(value)
     hits = [[i for i, w in enumerate(words) if _similar(vw, w)] for vw in value_words]
@@ -230,6 +235,28 @@ def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
     if matched < len(value_words) and len(value_words[0]) <= _SHORT:
         return 0.0, []
     return matched / len(value_words), sorted({i for h in hits for i in h})
+
+
+def _named_apart(label: str, question: str, words: list[str], used: list[int]) -> bool:
+    """Does a word that begins a longer name stand for it here: written as a name ("Who is
+    Zoya?", capitalised inside a sentence), or beside its kind's word ("the library project")?
+    Otherwise it is the everyday word: "on campus" is no Campus Chatbot, "a query" no Query
+    Optimization.
+
+    >>> _named_apart("Project", "Who works on the library project?", ["the", "library", "project"], [1])
+    True
+    >>> _named_apart("Project", "Which clubs are there on campus?", ["on", "campus"], [1])
+    False
+    >>> _named_apart("Student", "Who is Zoya?", ["who", "is", "zoya"], [2])
+    True
+    """
+    after = max(used, default=len(words)) + 1
+    if after < len(words) and words[after] in (label.lower(), label.lower() + "s"):
+        return True
+    sentences = re.split(r"(?<=[.?!])\s+", question.strip())
+    capitalised = {w.lower() for sentence in sentences for w in _WORD.findall(sentence)[1:]
+                   if w[:1].isupper()}
+    return any(words[i] in capitalised for i in used)
 
 
 def link_entities(db: Database, question: str, *, schema: GraphSchema | None = None,
@@ -273,6 +300,8 @@ def _link(db: Database, question: str, *, schema: GraphSchema | None,
         candidates = dict.fromkeys(v for word in searched for v in names.candidates(word))
         for value in candidates:
             score, used = _match(value, words)
+            if score < 1.0 and not _named_apart(label, question, words, used):
+                continue
             if score and score > found.get((label, value), (0, []))[0]:
                 found[(label, value)] = (score, used)
     for value, aliases in ((schema.aliases if schema else None) or {}).items():

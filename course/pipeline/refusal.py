@@ -48,12 +48,14 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
     A word in capitals is a name ("the IT branch"); "it" or "they" in a question that names a
     kind of node may point at it ("the project with the fewest people on it"), and so may one
     after a clause of the question's own ("My queue keeps growing. Why does it never shrink?",
-    "if I ... and ... it"); "she" may not.
+    "if I ... and ... it"); "she" may not. "Their" after "anyone" is anyone's.
 
     >>> pronoun("uska year kya hai?"), pronoun("Who is in IT?"), pronoun("Which project is it?", ["Project"])
     ('uska', None, None)
     >>> pronoun("A tree of 10 folders: can it loop?"), pronoun("What does it cover?")
     (None, 'it')
+    >>> pronoun("Is anyone in their final year?"), pronoun("Who are their friends?")
+    (None, 'their')
     """
     nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
     named = any(w.lower() in nouns for w in re.findall(r"[A-Za-z]+", question))
@@ -63,6 +65,9 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
             continue
         if w.lower() in WORDS.person_pronouns:
             return w.lower()
+        if w.lower() in ("they", "them", "their", "theirs") and any(
+                q.lower() in WORDS.quantifiers for q in re.findall(r"[A-Za-z]+", question[:found.start()])):
+            continue
         if not named and not _after_a_clause(question[:found.start()]):
             return w.lower()
     return None

@@ -13,7 +13,8 @@ word 0.61 to 0.92. So the agent asks a part it could not answer once more withou
 word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py), and
 never a form of a value the graph holds ("leading" of the role "Team Lead": "Who is leading the
 project?" without it is "Who is the project?", and everyone on it was the answer), nor the
-first half of a comparison ("lower than an A").
+first half of a comparison ("lower than an A"), nor the verb a "does" asks with ("Where does
+the project stand?" without it read 0.93 alike, and its members were the answer).
 """
 from __future__ import annotations
 
@@ -74,6 +75,24 @@ def compares(question: str, word: str) -> bool:
     return bool(re.search(rf"(?i)\b{re.escape(word)}\b(?:\s+\w+){{0,2}}\s+than\b", question))
 
 
+def the_verb_asked(question: str, word: str) -> bool:
+    """Is the word the verb a "do/does/did" question asks with: after the auxiliary, in its
+    clause, and last or before a preposition? Without it the auxiliary asks nothing ("Where does
+    the project stand?" is not "Where does the project?"): never filler, however alike the two
+    sentences read.
+
+    >>> the_verb_asked("Where does the project stand?", "stand"), the_verb_asked("Where does Sneha live?", "live")
+    (True, True)
+    >>> the_verb_asked("Which subjects does Aarav actually study?", "actually")
+    False
+    >>> the_verb_asked("Which subjects does Karan study, just curious?", "curious")
+    False
+    """
+    clause = rf"\b(?:do|does|did)(?:n't| not)?\b[^,;.?!]*?\b{re.escape(word)}\b"
+    return bool(re.search(rf"(?i){clause}\s*(?:[,;.?!]|$|(?:to|in|on|at|for|with|from|about)\b)",
+                          question))
+
+
 def a_form_of(word: str, known: set[str]) -> bool:
     """Is the word another form of a known word of four letters or more ("leading" of "lead")?
     Such a word names what the graph holds in a form the rules cannot read: never filler.
@@ -101,7 +120,8 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
 
     def simplify(question: str) -> str | None:
         unknown, listed = _unknown(db, question)
-        if len(unknown) != 1 or a_form_of(unknown[0], listed) or compares(question, unknown[0]):
+        if len(unknown) != 1 or a_form_of(unknown[0], listed) or compares(question, unknown[0]) \
+                or the_verb_asked(question, unknown[0]):
             return None
         shorter = without(question, unknown[0])
         first, second = model.embed([question, shorter])

@@ -87,6 +87,11 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
             found.append(v)
     if found:       # "runs the club as secretary": the value named, not what "runs" may mean
         return found
+    # a word that only means a value ("started" of a status) means it of its own kind only:
+    # "When was §0 started?" of a node of another kind asks something else (when it was founded)
+    if owner in reading.schema.labels and owner not in {e.label for e in reading.entities} \
+            and not re.search(lex.labels.get(owner, r"(?!)"), reading.text):
+        return []
     return [v for v in dict.fromkeys(values) if isinstance(v, str) and any(
         re.search(word, reading.text) and re.search(means, v.lower())
         for word, means in lex.value_means.get(prop, []))]

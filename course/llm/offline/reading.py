@@ -116,6 +116,11 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = re.sub(r"([<>]) =", r"\1=", text)
     text = re.sub(r"\bat least (?:one|1) ", "a ", text)   # one or more: any ("in at least one skill")
+    # "is anyone in the fourth year?", "does anybody know §0?": who is, who knows (the answer
+    # names them; none found says so), unless the question asks "who?" itself
+    if not re.search(r"\bwho\b", text):
+        text = re.sub(r"^(is|are|was|were|has|have) (?:anyone|anybody|someone|somebody) ", r"who \1 ", text)
+        text = re.sub(r"^(?:does|do|did) (?:anyone|anybody|someone|somebody) ", "who ", text)
     order = [int(i) for i in re.findall(r"§(\d+)", text)]
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
