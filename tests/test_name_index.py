@@ -2,8 +2,9 @@
 
 The reference is linking as it was: one full-text query per label and question
 (`db.idx.fulltext.queryNodes`, fuzzy `%word%`), the candidates then scored by the same
-`_match`. Every question of data/eval must link to the same mentions, in the same order,
-for every set of labels the course links with.
+`_match` (a part of a name kept only when `_named_apart` says it stands for it). Every question
+of data/eval must link to the same mentions, in the same order, for every set of labels the
+course links with.
 """
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from course.foundation.dataset import (FULLTEXT_PROPERTY, synthetic_college, wri
                                        create_fulltext_indexes)
 from course.foundation.db import Database
 from course.pipeline.evaluation import json_lines
-from course.pipeline.linking import (Mention, _best_mentions, _match, _words, link_entities,
-                                     name_index)
+from course.pipeline.linking import (Mention, _best_mentions, _match, _named_apart, _words,
+                                     link_entities, name_index)
 from course.pipeline.schema import GraphSchema, introspect
 
 EVAL = PROJECT_ROOT / "data" / "eval"
@@ -64,6 +65,8 @@ def linked_by_fulltext(db: Database, question: str, schema: GraphSchema,
     for label, prop in labels.items():
         for value in fulltext_candidates(db, label, prop, searched) if searched else []:
             score, used = _match(value, words)
+            if score < 1.0 and not _named_apart(label, question, words, used):
+                continue
             if score and score > found.get((label, value), (0, []))[0]:
                 found[(label, value)] = (score, used)
     for value, aliases in schema.aliases.items():
