@@ -2153,3 +2153,50 @@ def test_a_subject_to_clear_before_another_is_its_prerequisite(college_db, chat)
 @pytest.mark.parametrize("question", ["Please clear the graph", "Clear Aarav before anything else"])
 def test_clearing_the_data_is_still_refused_as_a_write(chat, question):
     assert chat.answer(question).status == "blocked"
+
+
+# --- a verb of change in another form is no request -----------------------------------------------
+
+@pytest.mark.parametrize("question", [
+    "Our spreadsheet repeats each customer's address in many rows and updates go out of sync. Why does splitting the table help?",
+    "When rows are deleted from a table, what happens to the index?",
+])
+def test_a_verb_of_change_as_a_noun_or_past_form_is_not_a_request(chat, question):
+    assert chat.answer(question).status != "blocked"
+
+
+def test_a_verb_of_change_in_another_form_is_read_as_written():
+    from course.llm.offline.lexicon import default_lexicon
+    from course.llm.offline.reading import _corrected
+
+    assert [_corrected(w, default_lexicon()) for w in ("updates", "deleted", "delet", "ranks")] == \
+        ["updates", "deleted", "delete", "rank"]
+
+
+# --- "padhaana" is to teach: what a subject covers -------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Operating Systems mein kaunse topics padhaaye jaate hain?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept) RETURN c.name"),
+    ("Payal kaunse subjects padhti hai?",
+     "MATCH (:Student {name: 'Payal'})-[:STUDIES]->(s:Subject) RETURN s.name"),
+])
+def test_teaching_in_hinglish_is_what_a_subject_covers(college_db, chat, question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+# --- the kind asked and the verb may name one link twice ------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("What subtopics does Memory Management include?",
+     "MATCH (:Concept {name: 'Memory Management'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+    ("Which sub-topics does Trees include?",
+     "MATCH (:Concept {name: 'Trees'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+    ("What are the subtopics of the subtopics of Trees?",
+     "MATCH (:Concept {name: 'Trees'})-[:INCLUDES]->(:Concept)-[:INCLUDES]->(c:Concept) RETURN c.name"),
+])
+def test_the_kind_asked_and_its_verb_are_one_step(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert result.status == "out_of_scope" or same_rows(result.rows, rows_of(college_db, reference)), \
+        result.answer
+    assert rows_of(college_db, reference) == [] or result.status == "answered", result.answer

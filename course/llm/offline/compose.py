@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 from course.llm.offline.cypher import alias, arrow, node, where
 from course.llm.offline.filters import filters, node_filters, rel_filters
-from course.llm.offline.hops import direction, other
+from course.llm.offline.hops import direction, other, times_named
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
 
@@ -73,7 +73,7 @@ def _hops_enough(reading: Reading, types: tuple[str, ...]) -> bool:
     loops = {p.type for p in reading.schema.patterns if p.start == p.end}
     for t in set(types):
         named = len(re.findall(reading.lexicon.relation(t) or r"(?!)", reading.text))
-        if named < types.count(t) or (t in loops and named > types.count(t)):
+        if named < types.count(t) or (t in loops and times_named(reading, t) != types.count(t)):
             return False
     return True
 

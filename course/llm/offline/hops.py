@@ -236,12 +236,21 @@ def twice(reading: Reading, hop: Hop | None) -> Hop | None:
     do not count hops)."""
     if hop is None or len(hop.patterns) != 1 or hop.labels[0] != hop.labels[1]:
         return hop
-    cue = reading.lexicon.relation(hop.patterns[0].type)
-    found = list(re.finditer(cue, reading.text)) if cue else []
-    named = len(found)
-    side_by_side = named == 2 and not reading.text[found[0].end():found[1].start()].strip()
-    if side_by_side and found[0][0] != found[1][0]:
-        named = 1     # two words for it side by side name it once: "what does X lead to after?"
+    named = times_named(reading, hop.patterns[0].type)
     if named > 2:
         return None
     return Hop(hop.patterns * 2, hop.labels[:1] * 3) if named == 2 else hop
+
+
+def times_named(reading: Reading, rel_type: str) -> int:
+    """How many steps of a link the words name: a step for each word of it, except that two
+    words for it side by side ("what does X lead to after?") and the kind asked with its verb
+    ("what subtopics does X include?") name one."""
+    cue = reading.lexicon.relation(rel_type)
+    found = list(re.finditer(cue, reading.text)) if cue else []
+    if len(found) < 2:
+        return len(found)
+    side_by_side = len(found) == 2 and not reading.text[found[0].end():found[1].start()].strip() \
+        and found[0][0] != found[1][0]
+    asked = re.search(rf"(?:{reading.cue('which')})\s+(?:{cue})", reading.text)
+    return len(found) - 1 if side_by_side or asked else len(found)

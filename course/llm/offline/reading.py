@@ -84,6 +84,20 @@ def correct(word: str, vocab: list[str]) -> str:
     return close[0] if close and abs(len(close[0]) - len(word)) <= _TYPO_LETTERS else word
 
 
+def _corrected(word: str, lexicon: Lexicon) -> str:
+    """`correct`, except that a verb of change in another form stays as written: a request
+    says "update" or "delete"; "updates go out of sync" and "rows are deleted" ask none.
+
+    >>> _corrected("updates", default_lexicon()), _corrected("deleted", default_lexicon())
+    ('updates', 'deleted')
+    """
+    fixed = correct(word, lexicon.vocab)
+    if fixed != word and word.startswith(fixed) and word[len(fixed):] in ("s", "es", "d", "ed", "ing") \
+            and re.fullmatch(lexicon.cues["write"], fixed):
+        return word
+    return fixed
+
+
 def cased_values(schema: Schema) -> set[str]:
     """Short listed values kept in capitals while reading (IT is a branch, "it" a pronoun)."""
     listed = [*schema.values.values(), *schema.scales.values()]
@@ -112,7 +126,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
         if token.startswith("§") or (bare in cased and (len(bare) > 1 or tokens)):
             tokens.append(token if token.startswith("§") else bare)
         else:
-            tokens.append(correct(bare.lower(), lexicon.vocab))
+            tokens.append(_corrected(bare.lower(), lexicon))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = re.sub(r"([<>]) =", r"\1=", text)
     text = re.sub(r"\bat least (?:one|1) ", "a ", text)   # one or more: any ("in at least one skill")
