@@ -2200,3 +2200,15 @@ def test_the_kind_asked_and_its_verb_are_one_step(college_db, chat, question, re
     assert result.status == "out_of_scope" or same_rows(result.rows, rows_of(college_db, reference)), \
         result.answer
     assert rows_of(college_db, reference) == [] or result.status == "answered", result.answer
+
+
+# --- a property asked between two asks goes with the ask before it --------------------------------
+
+@pytest.mark.parametrize("question, parts", [
+    ("Who took DSA, in which semester, and what grades did they get?",
+     ["Who took DSA, in which semester?", "what grades did they get?"]),
+    ("Who is in the Robotics Club, with what role, and which projects do they work on?",
+     ["Who is in the Robotics Club, with what role?", "which projects do they work on?"]),
+])
+def test_a_property_asked_between_two_asks_goes_with_the_one_before(question, parts):
+    assert RuleUpdater().split(question) == parts

@@ -95,6 +95,13 @@ class RuleUpdater:
             left, right = text[:match.start()], text[match.end():]
             if _sets_the_scene(tokens(left)):
                 continue
+            after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
+            if after and asks_only_a_property(right[:after.start()]):   # and ...": one ask
+                joined, rest = f"{left.strip()}, {right[:after.start()].strip()}", \
+                    self._split_conjunctions(right[after.end():].strip())
+                while rest and asks_only_a_property(rest[0]):     # "... and with what grade?"
+                    joined, rest = f"{joined} and {rest[0]}", rest[1:]
+                return [joined] + rest
             if names_nothing(left) or names_nothing(right) or asks_only_a_property(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
