@@ -2212,3 +2212,25 @@ def test_the_kind_asked_and_its_verb_are_one_step(college_db, chat, question, re
 ])
 def test_a_property_asked_between_two_asks_goes_with_the_one_before(question, parts):
     assert RuleUpdater().split(question) == parts
+
+
+# --- a role's word says whose role it is by where it stands -----------------------------------------
+
+MEMBERS_WITH_ROLE = ("MATCH (:Student {{name: '{name}'}})-[:MEMBER_OF]->(:Club)<-[r:MEMBER_OF]-(p:Student) "
+                     "WHERE r.role = 'President' RETURN DISTINCT p.name")
+
+
+@pytest.mark.parametrize("question, name", [("Who is the president of Sneha's club?", "Sneha"),
+                                            ("Who leads the club Karan is in?", "Karan")])
+def test_a_role_asked_of_a_club_reached_through_a_name_is_the_clubs(college_db, chat, question, name):
+    result = chat.answer(question)
+    assert result.status == "out_of_scope" or same_rows(
+        result.rows, rows_of(college_db, MEMBERS_WITH_ROLE.format(name=name))), result.answer
+
+
+@pytest.mark.parametrize("question", ["Who is in the club that Rahul is president of?",
+                                      "Who else is in the club that Rahul is president of?"])
+def test_a_role_said_of_the_name_filters_the_names_own_link(college_db, chat, question):
+    others = ("MATCH (x:Student {name: 'Rahul'})-[r:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(p:Student) "
+              "WHERE r.role = 'President' AND p <> x RETURN p.name")
+    assert_answered_with(chat.answer(question), college_db, others)

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from course.llm.offline.cypher import alias, arrow, node, where
-from course.llm.offline.filters import filters, node_filters, rel_filters
+from course.llm.offline.filters import filters, node_filters, rel_filters, said_of_the_asked
 from course.llm.offline.hops import direction, other, times_named
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
@@ -39,12 +39,15 @@ def named_types(reading: Reading) -> set[str]:
 
 
 def asked_label(reading: Reading) -> str | None:
-    """The label asked for: the noun after a "which" word, else the first label noun that is
-    no name's own label, else the person label for "who"."""
+    """The label asked for: the noun after a "which" word, else a person for a question that
+    opens with "who", else the first label noun that is no name's own label, else the person
+    label for "who"."""
     names = {e.label for e in reading.entities}
     for label in reading.targets():
         if re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(label)})", reading.text):
             return label
+    if re.match(r"\s*(?:who|whom)\b", reading.text):    # "who is in the club ...": a person
+        return reading.person or None
     rest = [t for t in reading.targets() if t not in names]
     if rest:
         return rest[0]
@@ -73,6 +76,10 @@ def _hops_enough(reading: Reading, types: tuple[str, ...]) -> bool:
     loops = {p.type for p in reading.schema.patterns if p.start == p.end}
     for t in set(types):
         named = len(re.findall(reading.lexicon.relation(t) or r"(?!)", reading.text))
+        # a word for a value of its property names a link too ("the club §0 is president of")
+        props = {prop for p in reading.schema.patterns if p.type == t for prop in p.props}
+        named += sum(len(re.findall(words, reading.text))
+                     for prop, words in reading.lexicon.value_words.items() if prop in props and words)
         if named < types.count(t) or (t in loops and times_named(reading, t) != types.count(t)):
             return False
     return True
@@ -148,7 +155,10 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
     *steps, last = links
     x, conds = node("x0", e, relaxed=reading.relaxed)
     match, label = f"MATCH {x}", e.label
-    filtered: set[str] = set()    # a value's words filter the first link that has it, once
+    # a value's words filter the first link that has it, once; the last when they describe
+    # what is asked ("the president of the club §0 is in")
+    asked = said_of_the_asked(reading, last.props)
+    filtered: set[str] = set(asked)
     for i, link in enumerate(steps):
         var, ahead = f"r0{'abcdefgh'[i]}", other(link, label)
         end = f"(m:{ahead})" if i == len(steps) - 1 else f"(m{i}:{ahead})"
@@ -162,7 +172,8 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
     conds += node_filters(reading, target)
     if last.type not in {link.type for link in steps}:
         conds += _first_filters(reading, last, "r0", filtered)
-    conds += ["t <> x0"] if target == e.label else []
+    conds += rel_filters(reading, last, "r0", asked)
+    conds += ["t <> x0"] if target == e.label and not asked else []
     # a property of the last link belongs to the node before it too: say whose it is
     owner = f"m.{reading.schema.display(middle)} AS {alias(middle, reading.schema.display(middle))}" \
         if reading.asked_properties("", last.props) and middle != target else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from collections.abc import Collection
 from typing import Any
 
 from course.llm.offline.chain import chained
@@ -137,8 +138,32 @@ def node_filters(reading: Reading, label: str) -> list[str]:
     return [c for prop in reading.schema.labels.get(label, []) for c in filters(reading, f"{label}.{prop}", "t")]
 
 
-def rel_filters(reading: Reading, p: Pattern, var: str) -> list[str]:
-    return [c for prop in p.props for c in filters(reading, f"{p.type}.{prop}", var)]
+def rel_filters(reading: Reading, p: Pattern, var: str,
+                props: Collection[str] | None = None) -> list[str]:
+    """The filters on link `p`'s properties (only `props`, when given), as conditions on `var`."""
+    return [c for prop in p.props if props is None or prop in props
+            for c in filters(reading, f"{p.type}.{prop}", var)]
+
+
+def said_of_the_asked(reading: Reading, props: Collection[str]) -> set[str]:
+    """The properties whose value words stand before the first name, so describe what is asked,
+    not the name: "the president of §0's club", "who leads the club §0 is in" (not "the club
+    §0 is president of", "§0's president", "the club whose secretary is §0").
+
+    >>> from course.llm.offline.prompt import Schema
+    >>> said = lambda text: said_of_the_asked(Reading(text, [], Schema()), ["role"])
+    >>> said("who is the president of §0's club ?"), said("who is in the club §0 is president of ?")
+    ({'role'}, set())
+    """
+    at = reading.text.find("§0")
+    asked = set()
+    for prop in props:
+        words = reading.lexicon.value_words.get(prop)
+        found = list(re.finditer(words, reading.text)) if words and at >= 0 else []
+        if found and all(m.end() <= at and not re.match(r"\s+(?:is|was|are)\s+§0", reading.text[m.end():])
+                         for m in found):
+            asked.add(prop)
+    return asked
 
 
 def rel_filter_hops(reading: Reading, target: str) -> list[tuple[str, str]]:
@@ -214,6 +239,7 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
     lines, conds = [], []
     groups = [entities] if either else [[e] for e in entities]
     done: set[str] = set()        # the links the names before followed
+    asked: set[str] = set()       # properties whose value words describe what is asked
     for i, group in enumerate(groups):
         e = group[0]
         if e.label == target and not reading.relations() and not direction(reading):
@@ -234,10 +260,13 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
         if len(hop.patterns) == 1:
             conds += rel_filters(reading, hop.patterns[0], f"r{i}")
         else:    # "the friends of §0's president": the role is on the first link (and only
-            # there when both links are of one type: "the club whose secretary is §0")
-            conds += rel_filters(reading, hop.patterns[0], f"r{i}a")
-            if hop.patterns[1].type != hop.patterns[0].type:
-                conds += rel_filters(reading, hop.patterns[1], f"r{i}")
+            # there when both links are of one type: "the club whose secretary is §0"), unless
+            # its words describe what is asked ("the president of §0's club": the last link)
+            first, second = hop.patterns
+            asked = said_of_the_asked(reading, set(first.props) & set(second.props)) if i == 0 else set()
+            conds += rel_filters(reading, first, f"r{i}a", set(first.props) - asked)
+            conds += rel_filters(reading, second, f"r{i}", set(second.props) if second.type != first.type
+                                 else asked)
     if not entities:
         lines.append(f"MATCH (t:{target})")
         reached = " ".join(line for line, _ in rel_filter_hops(reading, target))
@@ -252,7 +281,8 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
     for line, cond in (rel_filter_hops(reading, target) if not entities else []):
         lines.append(line)
         conds.append(cond)
-    if entities and any(e.label == target for e in entities):
+    if entities and any(e.label == target for e in entities) and not asked:
+        # (not when a link's value describes what is asked: "the president of §0's club" may be §0)
         conds += [f"t <> x{i}" for i, e in enumerate(entities) if e.label == target and not either]
     conds += exclude("t", [e for e in reading.excluded if e.label == target])
     return "\n".join(lines), conds
