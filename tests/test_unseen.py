@@ -2234,3 +2234,29 @@ def test_a_role_said_of_the_name_filters_the_names_own_link(college_db, chat, qu
     others = ("MATCH (x:Student {name: 'Rahul'})-[r:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(p:Student) "
               "WHERE r.role = 'President' AND p <> x RETURN p.name")
     assert_answered_with(chat.answer(question), college_db, others)
+
+
+# --- from unseen17's misses, in other words -------------------------------------------------------
+
+@pytest.mark.parametrize("question", ["How far along is the Attendance Tracker?",
+                                      "Has the Library Management System started yet?"])
+def test_how_far_a_project_has_got_is_its_status(college_db, chat, question):
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    status = {row[0] for row in rows_of(college_db, "MATCH (p:Project) RETURN p.status")}
+    assert any(value in status for row in result.rows for value in row), result.rows
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What is Sneha doing in the Attendance Tracker project?",
+     "MATCH (:Student {name: 'Sneha'})-[r:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN r.role"),
+    ("Which post does Payal hold in the Debate Society?",
+     "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN r.role"),
+])
+def test_what_someone_is_doing_or_holds_there_is_their_role(college_db, question, reference):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer(question)
+    assert result.status == "answered", result.answer
+    assert any(same_rows([[row[i]] for row in result.rows], rows_of(college_db, reference))
+               for i in range(len(result.rows[0]))), result.answer

@@ -13,8 +13,8 @@ word 0.61 to 0.92. So the agent asks a part it could not answer once more withou
 word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py), and
 never a form of a value the graph holds ("leading" of the role "Team Lead": "Who is leading the
 project?" without it is "Who is the project?", and everyone on it was the answer), nor the
-first half of a comparison ("lower than an A"), nor the verb a "does" asks with ("Where does
-the project stand?" without it read 0.93 alike, and its members were the answer).
+first half of a comparison ("lower than an A"), nor the verb a bare "where does" asks with
+("Where does the project stand?" without it read 0.93 alike, and its members were the answer).
 """
 from __future__ import annotations
 
@@ -76,19 +76,20 @@ def compares(question: str, word: str) -> bool:
 
 
 def the_verb_asked(question: str, word: str) -> bool:
-    """Is the word the verb a "do/does/did" question asks with: after the auxiliary, in its
-    clause, and last or before a preposition? Without it the auxiliary asks nothing ("Where does
-    the project stand?" is not "Where does the project?"): never filler, however alike the two
-    sentences read.
+    """Is the word the verb a bare "where/what/how ... does" question asks with: in the
+    auxiliary's clause, last or before a preposition? Without it the question asks nothing
+    ("Where does the project stand?" is not "Where does the project?"): never filler, however
+    alike the two sentences read. A question word with a noun ("what post does she hold")
+    asks with that noun.
 
     >>> the_verb_asked("Where does the project stand?", "stand"), the_verb_asked("Where does Sneha live?", "live")
     (True, True)
     >>> the_verb_asked("Which subjects does Aarav actually study?", "actually")
     False
-    >>> the_verb_asked("Which subjects does Karan study, just curious?", "curious")
+    >>> the_verb_asked("What post does she hold in the club?", "hold")
     False
     """
-    clause = rf"\b(?:do|does|did)(?:n't| not)?\b[^,;.?!]*?\b{re.escape(word)}\b"
+    clause = rf"\b(?:what|where|how|why|when|who|whom)\s+(?:do|does|did)(?:n't| not)?\b[^,;.?!]*?\b{re.escape(word)}\b"
     return bool(re.search(rf"(?i){clause}\s*(?:[,;.?!]|$|(?:to|in|on|at|for|with|from|about)\b)",
                           question))
 
