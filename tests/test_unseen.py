@@ -2260,3 +2260,15 @@ def test_what_someone_is_doing_or_holds_there_is_their_role(college_db, question
     assert result.status == "answered", result.answer
     assert any(same_rows([[row[i]] for row in result.rows], rows_of(college_db, reference))
                for i in range(len(result.rows[0]))), result.answer
+
+
+# --- "how many are in ..." counts people ------------------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("How many are in the ECE branch?", "MATCH (s:Student) WHERE s.branch = 'ECE' RETURN count(s)"),
+    ("How many are in the Robotics Club?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN count(s)"),
+])
+def test_how_many_are_in_a_place_counts_the_people_there(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert result.status == "answered" and result.rows == rows_of(college_db, reference), result.answer

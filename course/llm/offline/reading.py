@@ -135,6 +135,9 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     if not re.search(r"\bwho\b", text):
         text = re.sub(r"^(is|are|was|were|has|have) (?:anyone|anybody|someone|somebody) ", r"who \1 ", text)
         text = re.sub(r"^(?:does|do|did) (?:anyone|anybody|someone|somebody) ", "who ", text)
+    # "how many are in the club?": people are in places (the lexicon's person label)
+    if lexicon.person:
+        text = re.sub(r"^how many (are|were) (?:there )?(in|on)\b", rf"how many {lexicon.person.lower()}s \1 \2", text)
     order = [int(i) for i in re.findall(r"§(\d+)", text)]
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
