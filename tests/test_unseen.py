@@ -2272,3 +2272,17 @@ def test_what_someone_is_doing_or_holds_there_is_their_role(college_db, question
 def test_how_many_are_in_a_place_counts_the_people_there(college_db, chat, question, reference):
     result = chat.answer(question)
     assert result.status == "answered" and result.rows == rows_of(college_db, reference), result.answer
+
+
+@pytest.mark.parametrize("question", ["Where is the Attendance Tracker at right now?",
+                                      "Where does the Campus Chatbot project stand?"])
+def test_where_a_project_is_at_is_its_status_never_its_members(college_db, chat, question):
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    status = {row[0] for row in rows_of(college_db, "MATCH (p:Project) RETURN p.status")}
+    assert any(value in status for row in result.rows for value in row), result.rows
+
+
+def test_a_branch_of_engineering_is_a_branch(college_db, chat):
+    assert_answered_with(chat.answer("Which branch of engineering is Sneha in?"), college_db,
+                         "MATCH (s:Student {name: 'Sneha'}) RETURN s.branch")
