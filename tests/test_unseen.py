@@ -2286,3 +2286,14 @@ def test_where_a_project_is_at_is_its_status_never_its_members(college_db, chat,
 def test_a_branch_of_engineering_is_a_branch(college_db, chat):
     assert_answered_with(chat.answer("Which branch of engineering is Sneha in?"), college_db,
                          "MATCH (s:Student {name: 'Sneha'}) RETURN s.branch")
+
+
+# --- where a thing is: the graph holds no places --------------------------------------------------
+
+@pytest.mark.parametrize("question", ["Where is the Coding Club?", "Where is Aarav?",
+                                      "Where is the Debate Society located?"])
+def test_where_a_thing_is_is_no_fact_of_the_graph(college_db, question):
+    from course.planner.planner_tools import learner_agent
+
+    for agent in (Agent(college_db, OfflineLLM()), learner_agent(college_db, OfflineLLM())):
+        assert agent.answer(question).status == "out_of_scope", question

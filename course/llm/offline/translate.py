@@ -103,7 +103,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         return "a question about a change, not a request", SENTINEL_QUERY   # not for a query
     if reading.has("write"):
         return "write request", READ_ONLY_QUERY
-    if unknown_attribute(reading):
+    if unknown_attribute(reading) or reading.has("place"):
         return "unknown attribute", SENTINEL_QUERY
     if reading.has("negation"):       # "not finished": the other values; any other "not": refused
         reading = negated(reading) or reading

@@ -119,7 +119,7 @@ class RuleRouter:
         search's verdict: its best note clears the evidence bar."""
         names = {t.name for t in tools}
         asks_a_change = asks_for_a_change(question.lower(), [str(m.value) for m in mentions])
-        if FALLBACK in names and (asks_a_change   # its guard refuses it
+        if FALLBACK in names and (asks_a_change or asks_a_place(question, mentions)  # it refuses
                                   or (context and depends_on_context(question, mentions)
                                       and not _points_inside(question, mentions))):
             return ToolCall(FALLBACK, {"question": question})
@@ -147,6 +147,21 @@ class RuleRouter:
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
         return ToolCall(best.name, _arguments(best, question, mentions))
+
+
+def asks_a_place(question: str, mentions: Sequence[Named]) -> bool:
+    """Does it ask where a named thing is ("Where is the Coding Club?")? The graph holds no
+    places: no template's rows answer it (the members are no place), and text2cypher refuses.
+
+    >>> from types import SimpleNamespace
+    >>> zoya = [SimpleNamespace(text="Zoya", value="Zoya")]
+    >>> asks_a_place("Where is Zoya?", zoya), asks_a_place("Where does Zoya work?", zoya)
+    (True, False)
+    """
+    text = question.lower()
+    for m in mentions:
+        text = text.replace(str(m.text).lower(), "§0")
+    return bool(re.search(default_lexicon().cues["place"], text))
 
 
 def filters_values(question: str, spec: ToolSpec) -> bool:
