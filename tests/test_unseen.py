@@ -2297,3 +2297,9 @@ def test_where_a_thing_is_is_no_fact_of_the_graph(college_db, question):
 
     for agent in (Agent(college_db, OfflineLLM()), learner_agent(college_db, OfflineLLM())):
         assert agent.answer(question).status == "out_of_scope", question
+
+
+def test_the_learners_own_done_is_no_status(college_db, chat):
+    result = chat.answer("Once I'm done with 2NF, which topics can I move on to next?")
+    assert_answered_with(result, college_db, "MATCH (:Concept {name: '2NF'})-[:PREREQUISITE_FOR]->(c:Concept) "
+                                             "RETURN c.name")
