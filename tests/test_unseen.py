@@ -2303,3 +2303,18 @@ def test_the_learners_own_done_is_no_status(college_db, chat):
     result = chat.answer("Once I'm done with 2NF, which topics can I move on to next?")
     assert_answered_with(result, college_db, "MATCH (:Concept {name: '2NF'})-[:PREREQUISITE_FOR]->(c:Concept) "
                                              "RETURN c.name")
+
+
+# --- "which ones" is of the kind the part before found ------------------------------------------------
+
+def test_which_ones_is_of_the_kind_found_before():
+    found = [("Which projects are finished?", [], [("Project", "Library Management System")])]
+    assert RuleUpdater().rewrite("and which ones are planned?", found) == "and which projects are planned?"
+
+
+def test_a_second_ask_of_which_ones_is_answered(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer(
+        "Which projects are in progress, and which ones are planned?")
+    assert result.status == "answered" and "could not answer" not in result.answer, result.answer

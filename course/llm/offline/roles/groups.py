@@ -36,6 +36,25 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     return part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
 
 
+ONES = re.compile(r"\b(which|the|those|these)\s+ones?\b", re.I)
+
+
+def the_ones(part: str, found: Sequence[Found]) -> str | None:
+    """"which ones are planned?" after a part that found values of one kind: that kind, as its
+    label's noun ("which projects are planned?"); None when "ones" is not there or no part
+    found one kind.
+
+    >>> the_ones("which ones are red?", [("Which tools are new?", [], [("Tool", "Lathe")])])
+    'which tools are red?'
+    """
+    m = ONES.search(part)
+    for _, _, got in reversed(found if m else []):
+        labels = {label for label, _ in got}
+        if len(labels) == 1:
+            return f"{part[:m.start()]}{m[1]} {labels.pop().lower()}s{part[m.end():]}"
+    return None
+
+
 BOTH = re.compile(r"\b(?:both|dono)\b(?:\s+of\s+them)?", re.I)
 
 

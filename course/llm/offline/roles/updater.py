@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
-                                             each_of, as_group)
+                                             each_of, as_group, the_ones)
 from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
@@ -131,8 +131,8 @@ class RuleUpdater:
         ...                       properties={person: ["name"], "Tool": ["name", "status"]})
         'Lathe ka status kya hai?'
         """
-        # "when did she join both of them?": every value found, and "she" as any pronoun
-        grouped = each_of(part, found, named)
+        part = the_ones(part, found) or part    # "which ones": of the kind found before
+        grouped = each_of(part, found, named)   # "each of them", "both": every value found
         if grouped is None and BOTH.search(part):
             return both_found(part, found) or part   # "both" of one value found would be nonsense
         part = grouped or part        # then "their" is each one's: "each of A and B ... their X"
