@@ -48,7 +48,9 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
     'which tools are red?'
     """
     m = ONES.search(part)
-    for _, _, got in reversed(found if m else []):
+    if m is None:
+        return None
+    for _, _, got in reversed(found):
         labels = {label for label, _ in got}
         if len(labels) == 1:
             return f"{part[:m.start()]}{m[1]} {labels.pop().lower()}s{part[m.end():]}"
