@@ -2291,7 +2291,7 @@ def test_a_branch_of_engineering_is_a_branch(college_db, chat):
 # --- where a thing is: the graph holds no places --------------------------------------------------
 
 @pytest.mark.parametrize("question", ["Where is the Coding Club?", "Where is Aarav?",
-                                      "Where is the Debate Society located?"])
+                                      "Where is the Debate Society located?", "Where is DSA taught?"])
 def test_where_a_thing_is_is_no_fact_of_the_graph(college_db, question):
     from course.planner.planner_tools import learner_agent
 
