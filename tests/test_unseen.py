@@ -2318,3 +2318,12 @@ def test_a_second_ask_of_which_ones_is_answered(college_db):
     result = learner_agent(college_db, OfflineLLM()).answer(
         "Which projects are in progress, and which ones are planned?")
     assert result.status == "answered" and "could not answer" not in result.answer, result.answer
+
+
+# --- "what grade ..." is answered with a grade ------------------------------------------------------
+
+@pytest.mark.parametrize("question", ["What grade did Payal get with?", "Which grade did Rahul share with?"])
+def test_a_property_asked_after_which_is_what_the_query_returns(chat, question):
+    result = chat.answer(question)
+    assert result.status == "out_of_scope" or "grade" in " ".join(result.columns), (result.answer,
+                                                                                     result.cypher)

@@ -149,13 +149,20 @@ def unused(reading: Reading, query: str) -> str | None:
 
 def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> str | None:
     """The words that say what the answer is, when the query returns something else: the kind
-    after "which", a number for "how many", a ranking for "the most", a count for "more"."""
+    (or the property) after "which", a number for "how many", a ranking for "the most", a
+    count for "more"."""
     kinds_returned, _, counted = returned(query)
     for kind in reading.schema.labels:
         which = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(kind)})",
                           reading.text)
         if which and kinds_returned and kind not in kinds_returned and not counted:
             return which[0]   # "which students are in §0's club": not the club
+    which = reading.cue("which")       # "what grade did §0 get with?": a grade, not classmates
+    for m in re.finditer(rf"(?:{which})\s+", reading.text):    # (any property its words may mean:
+        meant = [p for p, words in reading.lexicon.properties.items() if words and any(  # "which
+            w.start() <= m.end() < w.end() for w in re.finditer(words, reading.text))]   # year did")
+        if meant and not any(f".{p}" in query for p in meant):
+            return reading.text[m.start():m.end()] + meant[0]
     counts = bool(re.search(r"\b(?:count|sum|size)\(", query, re.IGNORECASE))
     ranked_count = re.search(rf"(?<!at )(?:{reading.cue('most')})|{reading.cue('least')}", reading.text)
     after = re.match(r"\s+([\w+-]+)", reading.text[ranked_count.end():]) if ranked_count else None
