@@ -157,10 +157,11 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
                           reading.text)
         if which and kinds_returned and kind not in kinds_returned and not counted:
             return which[0]   # "which students are in §0's club": not the club
-    which = reading.cue("which")       # "what grade did §0 get with?": a grade, not classmates
-    for m in re.finditer(rf"(?:{which})\s+", reading.text):    # (any property its words may mean:
-        meant = [p for p, words in reading.lexicon.properties.items() if words and any(  # "which
-            w.start() <= m.end() < w.end() for w in re.finditer(words, reading.text))]   # year did")
+    # "what grade did §0 get with?": a grade, not classmates (any property the words after the
+    # "which" word may mean: "in which year did §0 join" is a year of joining)
+    for m in re.finditer(rf"(?:{reading.cue('which')})\s+", reading.text):
+        meant = [p for p, words in reading.lexicon.properties.items() if words and any(
+            w.start() <= m.end() < w.end() for w in re.finditer(words, reading.text))]
         if meant and not any(f".{p}" in query for p in meant):
             return reading.text[m.start():m.end()] + meant[0]
     counts = bool(re.search(r"\b(?:count|sum|size)\(", query, re.IGNORECASE))
