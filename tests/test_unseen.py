@@ -2327,3 +2327,15 @@ def test_a_property_asked_after_which_is_what_the_query_returns(chat, question):
     result = chat.answer(question)
     assert result.status == "out_of_scope" or "grade" in " ".join(result.columns), (result.answer,
                                                                                      result.cypher)
+
+
+# --- a link's property asked after a part that named both ends is asked at the same link ----------
+
+def test_a_property_asked_next_stays_at_the_link_the_part_before_named(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer(
+        "In which semester did Rahul take DSA, and what grade did he get?")
+    grade = rows_of(college_db, "MATCH (:Student {name: 'Rahul'})-[r:STUDIES]->(:Subject {name: 'DSA'}) "
+                                "RETURN r.grade")
+    assert any(same_rows(s.rows, grade) for s in result.sub_questions), result.answer

@@ -294,12 +294,12 @@ def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequen
     ...           {f"{person}-TAKES->Course": ["grade"]}, "en")
     'what grades did each of Asha and Ben get in Chemistry'
     """
-    lexicon = default_lexicon()
-    latest = next(((asked, got) for _, asked, got in reversed(found) if got), None)
+    lexicon = default_lexicon()   # (a part that found only a number: the ends it named)
+    latest = next(((asked, got) for _, asked, got in reversed(found) if got or asked), None)
     if latest is None:
         return text
     asked, got = latest
-    found_labels = {label for label, _ in got}
+    found_labels = {label for label, v in [*got, *asked] if got or str(v).lower() in text.lower()}
     for key, names in properties.items():
         link = LINK_ENTRY.fullmatch(key)
         if link is None or not any(re.search(lexicon.prop(name), text.lower())
