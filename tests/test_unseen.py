@@ -2339,3 +2339,8 @@ def test_a_property_asked_next_stays_at_the_link_the_part_before_named(college_d
     grade = rows_of(college_db, "MATCH (:Student {name: 'Rahul'})-[r:STUDIES]->(:Subject {name: 'DSA'}) "
                                 "RETURN r.grade")
     assert any(same_rows(s.rows, grade) for s in result.sub_questions), result.answer
+
+
+def test_when_a_club_started_is_when_it_was_founded(college_db, chat):
+    assert_answered_with(chat.answer("When did the Robotics Club start?"), college_db,
+                         "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.founded")
