@@ -2344,3 +2344,15 @@ def test_a_property_asked_next_stays_at_the_link_the_part_before_named(college_d
 def test_when_a_club_started_is_when_it_was_founded(college_db, chat):
     assert_answered_with(chat.answer("When did the Robotics Club start?"), college_db,
                          "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.founded")
+
+
+# --- after review: two roles on either side of the name are two links' roles ---------------------
+
+def test_two_roles_on_either_side_of_the_name_are_never_one_filter(college_db, chat):
+    result = chat.answer("Who is the secretary of the club Payal is president of?")
+    assert result.status == "out_of_scope" or result.rows == [], result.answer   # Payal leads none
+
+
+def test_a_project_still_going_on_is_one_in_progress(college_db, chat):
+    assert_answered_with(chat.answer("Which projects are still going on?"), college_db,
+                         "MATCH (p:Project) WHERE p.status = 'In Progress' RETURN p.name")

@@ -65,7 +65,7 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
             continue
         if w.lower() in WORDS.person_pronouns:
             return w.lower()
-        if w.lower() in ("they", "them", "their", "theirs") and any(
+        if w.lower() in WORDS.plural and any(
                 q.lower() in WORDS.quantifiers for q in re.findall(r"[A-Za-z]+", question[:found.start()])):
             continue
         if not named and not _after_a_clause(question[:found.start()]):

@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable, Iterator
 
 from course.llm.offline.cypher import alias, arrow, node, where
-from course.llm.offline.filters import filters, node_filters, rel_filters, said_of_the_asked
+from course.llm.offline.filters import (filters, node_filters, on_both_sides, rel_filters,
+                                        said_of_the_asked)
 from course.llm.offline.hops import direction, other, times_named
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
@@ -57,7 +58,7 @@ def asked_label(reading: Reading) -> str | None:
 def compose(reading: Reading, passes: Check) -> str | None:
     """The one chain query that passes `passes`; None when none or several do."""
     target = asked_label(reading)
-    if target is None or not 1 <= len(reading.entities) <= 2 \
+    if target is None or not 1 <= len(reading.entities) <= 2 or on_both_sides(reading) \
             or any(isinstance(e.value, tuple) for e in reading.entities):
         return None
     found = {(query, middles) for query, middles, types in _candidates(reading, target)

@@ -166,6 +166,24 @@ def said_of_the_asked(reading: Reading, props: Collection[str]) -> set[str]:
     return asked
 
 
+def on_both_sides(reading: Reading) -> bool:
+    """Do words for values of one property stand both before and after the first name ("the
+    secretary of the club §0 is president of")? Then they are two links' values, which one
+    filter cannot say: no chain is built.
+
+    >>> from course.llm.offline.prompt import Schema
+    >>> both = lambda text: on_both_sides(Reading(text, [], Schema()))
+    >>> both("who is the secretary of the club §0 is president of ?"), both("who leads §0's club ?")
+    (True, False)
+    """
+    at = reading.text.find("§0")
+    for words in reading.lexicon.value_words.values():
+        found = [m.end() <= at for m in re.finditer(words, reading.text)] if words and at >= 0 else []
+        if True in found and False in found:
+            return True
+    return False
+
+
 def rel_filter_hops(reading: Reading, target: str) -> list[tuple[str, str]]:
     """'Who got an A+?': a filter on a relationship of the target with no named other end."""
     for p in reading.schema.touching(target):
@@ -263,6 +281,8 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
             # there when both links are of one type: "the club whose secretary is §0"), unless
             # its words describe what is asked ("the president of §0's club": the last link)
             first, second = hop.patterns
+            if on_both_sides(reading):
+                return None
             asked = said_of_the_asked(reading, set(first.props) & set(second.props)) if i == 0 else set()
             conds += rel_filters(reading, first, f"r{i}a", set(first.props) - asked)
             conds += rel_filters(reading, second, f"r{i}", set(second.props) if second.type != first.type

@@ -36,7 +36,7 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     return part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
 
 
-ONES = re.compile(r"\b(which|the|those|these)\s+ones?\b", re.I)
+ONES = re.compile(r"\b(which|the|those|these)\s+ones\b", re.I)   # (data/language: referring)
 
 
 def the_ones(part: str, found: Sequence[Found]) -> str | None:

@@ -299,7 +299,7 @@ def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequen
     if latest is None:
         return text
     asked, got = latest
-    found_labels = {label for label, v in [*got, *asked] if got or str(v).lower() in text.lower()}
+    found_labels = {lab for lab, _ in got or [a for a in asked if str(a[1]).lower() in text.lower()]}
     for key, names in properties.items():
         link = LINK_ENTRY.fullmatch(key)
         if link is None or not any(re.search(lexicon.prop(name), text.lower())
