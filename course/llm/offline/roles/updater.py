@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
-                                             each_of, as_group, the_ones)
-from course.llm.offline.roles.words import (AFTER_OBJECT, ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
+                                             each_of, the_ones)
+from course.llm.offline.roles.pointing import every_one, exists, kind_of, owners_of, stands_for
+from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
-                                            ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE, PEOPLE,
+                                            ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE,
                                             PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
                                             REQUESTS, LINK_ENTRY, Named, asks_for_a_change,
                                             asks_only_a_property, names_nothing, reached_by_links,
@@ -145,28 +146,28 @@ class RuleUpdater:
             if skip:
                 skip = False
                 continue
-            said = _stands_for("person", nxt, found) if bare[:-2] in HE_SHE and \
+            said = stands_for("person", nxt, found) if bare[:-2] in HE_SHE and \
                 bare.endswith("'s") else None
             if said is not None:           # "the club he's in": he is
                 out.append(f"{said} is")
                 continue
-            kind = _kind_of(bare, nxt)
+            kind = kind_of(bare, nxt)
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
-            owners = _owners(nxt, properties) if bare not in WORDS.third_person else None
+            owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
             if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
                 owners = reached_by_links(part, properties)
-            value = _stands_for(kind, nxt, found, bare, owners) if kind else None
+            value = stands_for(kind, nxt, found, bare, owners) if kind else None
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
-                value = _every_one(kind, nxt, found, language_of(part)) or value
+                value = every_one(kind, nxt, found, language_of(part)) or value
             if chooses_among(bare, nxt, out):   # "who among them", "unmein se kaun": a choice
                 listed = all_found(found, language_of(part), words, each=False)
                 if listed is not None:
                     out.append(listed + (f" {HINDI_CASE[bare]}" if bare in HINDI_CASE else ""))
                     continue
-            if bare in WORDS.place_pointer and not _exists(out, nxt):   # "her role there"
-                place = _stands_for("it", "", found, "it")
+            if bare in WORDS.place_pointer and not exists(out, nxt):   # "her role there"
+                place = stands_for("it", "", found, "it")
                 if place is not None:
                     out.append(WORDS.place_pointer[bare].format(place))
                     continue
@@ -234,9 +235,9 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
         tail = word[len(word.rstrip(",.!?;")):]
         if bare in FIRST_PERSON and speaker:
             out.append(speaker + FIRST_PERSON[bare] + tail)
-        elif bare in HE_SHE and third and _kind_of(bare, nxt) in ("person", "possessive"):
+        elif bare in HE_SHE and third and kind_of(bare, nxt) in ("person", "possessive"):
             case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
-                "'s" if _kind_of(bare, nxt) == "possessive" else ""
+                "'s" if kind_of(bare, nxt) == "possessive" else ""
             out.append(third + case + tail)
             third = None    # named once: a later "her" points at the name, as a pronoun
         else:
@@ -251,36 +252,6 @@ def speaks_of_someone(part: str) -> bool:
     (True, False)
     """
     return any(w in HE_SHE or w in FIRST_PERSON for w in question_key(part).split())
-
-
-def _kind_of(word: str, nxt: str) -> str | None:
-    """What a word points back with: that (+ noun), it, its, possessive, person, or None
-    ("one", what was found, is the rewrite's: "that one")."""
-    if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY or \
-            word in WORDS.hindi_demonstrative and _names_a_kind(nxt):   # "ye club"
-        return "that"
-    if word in ("it", "this", "that"):
-        return "it"
-    if word == "its":
-        return "its"
-    if word in POSSESSIVE or (word == "her" and nxt and nxt not in AFTER_OBJECT):
-        return "possessive"
-    if word in PERSONAL or word in ("her", "hers", "them") or word in HINDI_CASE:
-        return "person"
-    return None
-
-
-def _names_a_kind(word: str) -> bool:
-    """Is the word a noun for a kind of thing the graph holds ("club", "project")?"""
-    lexicon = default_lexicon()
-    return any(lexicon.label(label) and re.fullmatch(lexicon.label(label), word)
-               for label in lexicon.labels)
-
-
-def _exists(before: Sequence[str], nxt: str) -> bool:
-    """Is "there" saying that something exists ("is there anyone", "there are"), pointing
-    nowhere? At the end ("who else is there?") it is a place."""
-    return nxt in AUXILIARY or bool(nxt and before) and before[-1].lower() in AUXILIARY
 
 
 def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequence[str]],
@@ -310,79 +281,6 @@ def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequen
             if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower():
                 return f"{text} {there[0]} mein" if language == "hi" else f"{text} in {there[0]}"
     return text
-
-
-def _owners(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:
-    """The labels that have the property a word names ("status": the ones with a status), or
-    None when it names none."""
-    lexicon = default_lexicon()
-    owners = {label for label, names in (properties or {}).items() if not LINK_ENTRY.fullmatch(label)
-              and any(re.fullmatch(lexicon.prop(name), word) for name in names if name in lexicon.properties)}
-    return owners or None
-
-
-def _stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
-                owners: set[str] | None = None) -> str | None:
-    """The value a pointing word stands for, from the latest part that found something: "he",
-    "her" a person, "it", "its" never one ("what grade did he get in DBMS, and which semester
-    did he take it in?": it is the subject), "them" what was found or a person (after "how
-    many students know Python?", "which of them" is not Python).
-
-    >>> person = default_lexicon().person
-    >>> found = [("What grade did Asha get in Chemistry?", [(person, "Asha"), ("Course", "Chemistry")], [])]
-    >>> _stands_for("it", "in", found, "it"), _stands_for("person", "take", found, "she")
-    ('Chemistry', 'Asha')
-    >>> _stands_for("person", "", [("How many take Chemistry?", [("Course", "Chemistry")], [])], "them")
-    """
-    person = default_lexicon().person
-    for question, asked_values, got_values in reversed(found):
-        asked, got = list(asked_values), list(got_values)
-        if word in WORDS.third_person:
-            asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
-        elif word in PLURAL:   # "them" is several things found, or a person ("they" for one)
-            asked = [v for v in asked if v[0] == person]
-        if owners is not None:   # "its status": something that has one
-            asked, got = [v for v in asked if v[0] in owners], [v for v in got if v[0] in owners]
-        elif kind in ("it", "its"):
-            asked, got = [v for v in asked if v[0] != person], [v for v in got if v[0] != person]
-            if len({v for _, v in got}) > 1:
-                got = []   # "it" is one thing, never one of several found
-        if kind == "that":   # "that student", "that person": a label by its name or its nouns
-            labels = {noun.rstrip("s").lower()} | {
-                label.lower() for label in default_lexicon().labels
-                if re.fullmatch(default_lexicon().label(label), noun)}
-            hit = [v for lab, v in got + asked if lab.lower() in labels]
-            if hit:
-                return hit[0]
-            continue
-        by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE)
-        # "which subject comes after §0, and who studies it?": "it" is the subject found
-        by_things = kind in ("it", "its") and _asks_for_nodes(question) or kind == "one"
-        ordered = got + asked if by_people or by_things else asked + got
-        if ordered:
-            return ordered[0][1]
-    return None
-
-
-def _every_one(kind: str, noun: str, found: Sequence[Found], language: str) -> str | None:
-    """"those skills", "these concepts": every value of the noun's label the latest part that
-    found several found ("each of SQL and Python"), or None."""
-    for _, asked, got in reversed(found):
-        first = _stands_for(kind, noun, [("", asked, got)])
-        if first is None:
-            continue
-        label = next(lab for lab, v in list(got) + list(asked) if v == first)
-        values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
-        return as_group(values, language) if len(values) > 1 else None
-    return None
-
-
-def _asks_for_nodes(question: str) -> bool:
-    """Does a question ask "which <label>" ("which subject comes after DSA?")?"""
-    lexicon = default_lexicon()
-    nouns = "|".join(f"(?:{regex})" for regex in lexicon.labels.values() if regex) or r"(?!)"
-    which = lexicon.cues.get("which", r"(?!)")
-    return bool(re.search(rf"(?:{which})\s+(?:{nouns})", question.lower()))
 
 
 def _as_question(text: str) -> str:
