@@ -2356,3 +2356,70 @@ def test_two_roles_on_either_side_of_the_name_are_never_one_filter(college_db, c
 def test_a_project_still_going_on_is_one_in_progress(college_db, chat):
     assert_answered_with(chat.answer("Which projects are still going on?"), college_db,
                          "MATCH (p:Project) WHERE p.status = 'In Progress' RETURN p.name")
+
+
+# --- a second part that points back: "that person's", "them" of the kind its verb reaches, "what about" -
+
+def _part_rows(college_db, question: str, number: int) -> list:
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer(question)
+    parts = [s for s in result.sub_questions if s.part == number and s.found]
+    return parts[-1].rows if parts else []
+
+
+def test_that_persons_is_the_person_the_part_before_found(college_db):
+    rows = _part_rows(college_db, "Who is the president of the Robotics Club, and who are that person's friends?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student) "
+                                               "RETURN f.name")), rows
+
+
+def test_them_is_what_the_verb_of_its_part_reaches(college_db):
+    """"which projects need them?": projects need skills, so "them" is the skills found, not Karan."""
+    rows = _part_rows(college_db, "Which skills does Karan have, and which projects need them?", 1)
+    reference = rows_of(college_db, "MATCH (:Student {name: 'Karan'})-[:HAS_SKILL]->(k:Skill)"
+                                    "<-[:REQUIRES]-(p:Project) RETURN DISTINCT p.name")
+    assert {r[-1] for r in rows} == {r[0] for r in reference}, rows
+
+
+def test_what_about_a_new_name_asks_the_part_before_of_it(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer("What branch is Rahul in, and what about Payal?")
+    second = [s for s in result.sub_questions if s.part == 1 and s.found][-1]
+    assert "CSE" in str(second.rows) and "Debate" not in second.answer, second.answer
+
+
+@pytest.mark.parametrize("question", ["How did Sneha do in Computer Networks?",
+                                      "How well did Sneha do in Computer Networks?",
+                                      "What was Sneha's performance in Computer Networks?"])
+def test_how_someone_did_in_a_subject_is_their_grade(college_db, chat, question):
+    assert_answered_with(chat.answer(question), college_db,
+                         "MATCH (:Student {name: 'Sneha'})-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) "
+                         "RETURN r.grade")
+
+
+
+def test_woh_with_a_plural_verb_is_everyone_found(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer("Payal ke dost kaun kaun hain aur woh kya padhte hain?")
+    second = [s for s in result.sub_questions if s.part == 1 and s.found][-1]
+    friends = {r[0] for r in rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f) RETURN f.name")}
+    assert friends <= {str(v) for row in second.rows for v in row}, second.answer
+
+
+def test_it_after_every_thing_of_a_kind_is_each_of_them(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer("List every project with its status and the skills it needs.")
+    second = [s for s in result.sub_questions if s.part == 1 and s.found]
+    assert second and {r[-1] for r in second[-1].rows} == \
+        {r[0] for r in rows_of(college_db, "MATCH (:Project)-[:REQUIRES]->(k:Skill) RETURN DISTINCT k.name")}, result.answer
+
+
+@pytest.mark.parametrize("question", ["What is the founding year of the Coding Club?",
+                                      "What year was the Coding Club founded in?"])
+def test_a_clubs_founding_year(college_db, chat, question):
+    result = chat.answer(question)
+    assert result.status == "answered" and "2015" in result.answer, result.answer

@@ -44,7 +44,7 @@ from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, Too
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
 from course.foundation.language import (asks_who_unnamed, counts_what_came_before, points_back,
-                                       points_elsewhere, question_key)
+                                       follows_on, points_elsewhere, question_key)
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -164,8 +164,7 @@ class AgenticAgent(Agent):
         """What each kind of thing and each link has, for the updater ("its status": a
         project's; "their grades" after "Who studies DBMS?": in DBMS)."""
         owners = {label: list(props) for label, (_, props) in self.schema.labels.items()}
-        return owners | {f"{p.start}-{p.type}->{p.end}": list(p.properties)
-                         for p in self.schema.patterns if p.properties}
+        return owners | {f"{p.start}-{p.type}->{p.end}": list(p.properties) for p in self.schema.patterns}
 
     def _pipeline(self) -> dict[str, Any]:
         """What text2cypher's notebook-05 Agent is given of this agent's own settings."""
@@ -218,7 +217,7 @@ class AgenticAgent(Agent):
             sub.answer = self._write(run, sub) if self.writes_answer else ""
             run.sub_questions.append(sub)
             return
-        if round_ == 0 and (run.found() or context) and points_elsewhere(part):
+        if round_ == 0 and (run.found() or context) and (points_elsewhere(part) or follows_on(part)):
             rewritten, usage = roles.rewrite(part, self.link(part), run, context,
                                              self._properties())
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)

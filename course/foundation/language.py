@@ -57,6 +57,7 @@ class Words:
     demonstrative: frozenset[str]
     plural_demonstrative: frozenset[str]
     hindi_demonstrative: frozenset[str]
+    hindi_plural_verbs: frozenset[str]
     pronoun_nouns: frozenset[str]
     hindi_case: dict[str, str]
     third_person: frozenset[str]
@@ -122,9 +123,18 @@ def depends_on_context(question: str, mentions: Sequence[Any] = ()) -> bool:
     words = text.split()
     if any(word in WORDS.referring for word in words):
         return True
-    if (text + " ").startswith(WORDS.continuing):
+    if follows_on(question):
         return True
     return len(words) <= 3 and not mentions   # "year?", "kitne credits?"
+
+
+def follows_on(question: str) -> bool:
+    """Does the question open as a follow-up ("what about Payal?", "and DSA?", "aur Sneha?")?
+
+    >>> follows_on("what about Payal?"), follows_on("Who is Payal?")
+    (True, False)
+    """
+    return (question_key(question) + " ").startswith(WORDS.continuing)
 
 
 def points_elsewhere(question: str) -> bool:

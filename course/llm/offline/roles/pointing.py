@@ -82,7 +82,8 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             asked, got = [v for v in asked if v[0] != person], [v for v in got if v[0] != person]
             if len({v for _, v in got}) > 1:
                 got = []   # "it" is one thing, never one of several found
-        if kind == "that":   # "that student", "that person": a label by its name or its nouns
+        if kind == "that":   # "that student", "that person('s)": a label by its name or its nouns
+            noun = noun.removesuffix("'s")
             labels = {noun.rstrip("s").lower()} | {
                 label.lower() for label in default_lexicon().labels
                 if re.fullmatch(default_lexicon().label(label), noun)}
@@ -118,3 +119,48 @@ def asks_for_nodes(question: str) -> bool:
     nouns = "|".join(f"(?:{regex})" for regex in lexicon.labels.values() if regex) or r"(?!)"
     which = lexicon.cues.get("which", r"(?!)")
     return bool(re.search(rf"(?:{which})\s+(?:{nouns})", question.lower()))
+
+
+def found_of_kinds(found: Sequence[Found], labels: set[str] | None, language: str) -> str | None:
+    """"them" where the part's own words say what it is: "which projects need them?" reaches
+    skills (projects need skills), so it is every skill the latest part that found one found,
+    not the person that part was about; None when the words reach no kind, or nothing of it
+    was found.
+
+    >>> found = [("Which tools does Asha use?", [("Person", "Asha")], [("Tool", "Lathe"), ("Tool", "Saw")])]
+    >>> found_of_kinds(found, {"Tool"}, "en"), found_of_kinds(found, {"Room"}, "en")
+    ('each of Lathe and Saw', None)
+    """
+    for _, _, got in reversed(found):
+        values = [str(v) for v in dict.fromkeys(v for label, v in got if label in (labels or ()))]
+        if values:
+            return values[0] if len(values) == 1 else as_group(values, language)
+    return None
+
+
+def each_one_found(found: Sequence[Found], language: str) -> str | None:
+    """"it" after a part that asked of every thing of a kind ("List every project with its
+    status, and the skills it needs"): each of the values that part found; None when the
+    latest part that found something asked of no "every"/"each" kind, or found one value.
+
+    >>> each_one_found([("List every tool", [], [("Tool", "Lathe"), ("Tool", "Saw")])], "en")
+    'each of Lathe and Saw'
+    >>> each_one_found([("Who uses every tool?", [], [("Person", "Asha"), ("Person", "Ben")])], "en")
+    """
+    for question, _, got in reversed(found):
+        if not got:
+            continue
+        words, labels = tokens(question), {label for label, _ in got}
+        values = [str(v) for v in dict.fromkeys(v for _, v in got)]
+        if len(values) < 2 or len(labels) != 1:
+            return None
+        label = labels.pop()
+        every = any(w in WORDS.quantifiers and _names(label, n) for w, n in zip(words, words[1:]))
+        return as_group(values, language) if every else None
+    return None
+
+
+def _names(label: str, noun: str) -> bool:
+    """Is the noun a word for the label ("project", "projects" for its label)?"""
+    regex = default_lexicon().label(label)
+    return noun.rstrip("s") == label.lower() or bool(regex and re.fullmatch(regex, noun))

@@ -32,7 +32,7 @@ from typing import Any
 from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
-from course.llm.offline.roles.updater import RuleUpdater, refers_back, resolve_pronouns
+from course.llm.offline.roles.updater import RuleUpdater, follows_up, refers_back, resolve_pronouns
 from course.llm.offline.roles.words import (CLEARS, NOTE_SEARCH, PROPERTIES, Linked,
                                             linked_values, read_properties)
 from course.llm.offline.tools import QUERY_TOOL
@@ -128,9 +128,9 @@ def rewrite(prompt: RolePrompt) -> str:
     """A later part with "she", "that student", "uske" as what an earlier part found; else
     "her", "mujhe" as the person the conversation names; else the part as it is."""
     found = prompt.found()
-    if found and refers_back(prompt.question):
+    if found and (refers_back(prompt.question) or follows_up(prompt.question, prompt.linked)):
         return RuleUpdater().rewrite(prompt.question, [
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
              [tuple(v) for v in p.get("values", [])]) for p in found], named=len(prompt.linked),
-            properties=prompt.properties)
+            properties=prompt.properties, linked=prompt.linked)
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)

@@ -16,7 +16,8 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_ones)
-from course.llm.offline.roles.pointing import every_one, exists, kind_of, owners_of, stands_for
+from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds, kind_of,
+                                               owners_of, stands_for)
 from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE,
@@ -113,7 +114,8 @@ class RuleUpdater:
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
     def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0,
-                properties: Mapping[str, Sequence[str]] | None = None) -> str:
+                properties: Mapping[str, Sequence[str]] | None = None,
+                linked: Sequence[Named] = ()) -> str:
         """The part with "she", "it", "that student" or "uske" replaced by what it stands for.
 
         `found` holds (question, the values it named, the graph values of its rows) as
@@ -132,6 +134,9 @@ class RuleUpdater:
         ...                       properties={person: ["name"], "Tool": ["name", "status"]})
         'Lathe ka status kya hai?'
         """
+        again = asked_again(part, found, linked)   # "what about Payal?": the ask before, of her
+        if again is not None:
+            return again
         part = the_ones(part, found) or part    # "which ones": of the kind found before
         grouped = each_of(part, found, named)   # "each of them", "both": every value found
         if grouped is None and BOTH.search(part):
@@ -158,6 +163,8 @@ class RuleUpdater:
             if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
                 owners = reached_by_links(part, properties)
             value = stands_for(kind, nxt, found, bare, owners) if kind else None
+            if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
+                value = each_one_found(found, language_of(part))
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
                 value = every_one(kind, nxt, found, language_of(part)) or value
@@ -174,13 +181,16 @@ class RuleUpdater:
             if grouped is not None and bare in PLURAL:
                 out.append(word)
                 continue
-            group = all_found(found, language_of(part), words) if bare in PLURAL else None
+            several = bare in PLURAL or bare in WORDS.hindi_demonstrative and bool(   # "woh ... hain"
+                {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
+            group = (found_of_kinds(found, reached_by_links(part, properties), language_of(part))
+                     or all_found(found, language_of(part), words)) if several else None
             value = group or value
             if value is None:
                 out.append(word)
-            elif kind == "that":
-                out.append(value)
-                skip = True            # "that student" -> the value, noun and all
+            elif kind == "that":       # "that student('s)" -> the value('s), noun and all
+                out.append(f"{value}'s" if nxt.endswith("'s") else value)
+                skip = True
             elif bare in HINDI_CASE:
                 out.append(f"{value} {HINDI_CASE[bare]}")
             elif kind in ("possessive", "its"):
@@ -191,6 +201,48 @@ class RuleUpdater:
         if not named:   # a part that names a value of its own ("... in DSA?") sets its own scope
             text = _in_scope(text, found, properties or {}, language_of(part))
         return text + "?" if part.rstrip().endswith("?") else text
+
+
+def follows_up(part: str, linked: Sequence[Named]) -> bool:
+    """Is the part only a follow-up opener and the values it names ("what about Payal?", "and
+    for DSA?", "aur Sneha?"): the ask of the part before, of another value?
+
+    >>> from course.llm.offline.roles.words import Linked
+    >>> follows_up("what about Asha?", [Linked("Asha", "Person", "name", "Asha")])
+    True
+    >>> follows_up("what about her grades?", []), follows_up("Who is Asha?", [])
+    (False, False)
+    """
+    key, opened = question_key(part) + " ", False
+    while opener := next((o for o in WORDS.continuing if key.startswith(o)), None):
+        key, opened = key[len(opener):], True      # "and what about", "aur phir"
+    if not opened or not linked:
+        return False
+    rest = set(key.split()) - {"for", "then", "too", "also", "ka", "ki", "ke"}
+    return bool(rest) and rest <= {w for m in linked for w in question_key(m.text).split()}
+
+
+def asked_again(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
+    """A follow-up part as the part before, with the value it names in place of the one of its
+    kind that part asked about: "What branch is Rahul in?" + "what about Payal?" -> "What
+    branch is Payal in?"; None when it is no follow-up, or the part before named no single
+    value of that kind in its own words.
+
+    >>> from course.llm.offline.roles.words import Linked
+    >>> found = [("What branch is Ben in?", [("Person", "Ben")], [("Person", "Ben")])]
+    >>> asked_again("and what about Asha?", found, [Linked("Asha", "Person", "name", "Asha")])
+    'What branch is Asha in?'
+    """
+    if not found or not follows_up(part, linked):
+        return None
+    question, asked, _ = found[-1]
+    out = question
+    for mention in linked:
+        before = [str(v) for label, v in asked if label == mention.label]
+        if len(before) != 1 or not re.search(rf"\b{re.escape(before[0])}\b", out, re.I):
+            return None
+        out = re.sub(rf"\b{re.escape(before[0])}\b", str(mention.value), out, flags=re.I)
+    return out
 
 
 _INTRODUCED = re.compile(WORDS.introducing, re.I)   # "I am Sneha", "main Sneha hoon"
