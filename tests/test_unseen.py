@@ -2423,3 +2423,51 @@ def test_it_after_every_thing_of_a_kind_is_each_of_them(college_db):
 def test_a_clubs_founding_year(college_db, chat, question):
     result = chat.answer(question)
     assert result.status == "answered" and "2015" in result.answer, result.answer
+
+
+# --- "where's", "how's": a question word's 's is "is"; "how" asks no list of things -----------
+
+@pytest.mark.parametrize("question", ["Where's the attendance project at right now?",
+                                      "How's the attendance project going?",
+                                      "How is the Attendance Tracker coming along?"])
+def test_how_far_a_project_is_is_its_status(college_db, chat, question):
+    assert_answered_with(chat.answer(question), college_db,
+                         "MATCH (p:Project {name: 'Attendance Tracker'}) RETURN p.name, p.status")
+
+
+@pytest.mark.parametrize("question", ["How's the Debate Society?", "How is the Coding Club doing?"])
+def test_how_a_thing_is_is_never_the_list_of_its_links(chat, question):
+    result = chat.answer(question)
+    assert result.status == "out_of_scope", result.answer
+
+
+# --- from unseen19's misses, in other words ------------------------------------------------------
+
+def test_in_all_of_them_is_in_every_one_at_once(college_db):
+    rows = _part_rows(college_db, "Which subjects are there, and who takes all of them?", 1)
+    assert rows == [], rows     # no student takes every subject
+
+
+def test_how_good_after_what_someone_is_good_at_is_at_that(college_db):
+    rows = _part_rows(college_db, "What is Rahul good at, and how good is he?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Rahul'})-[h:HAS_SKILL]->(k:Skill) "
+                                               "RETURN k.name, h.level")), rows
+
+
+def test_them_after_one_thing_found_is_the_thing_asked_about(college_db):
+    rows = _part_rows(college_db, "Which subject covers Paging, and what comes before them?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Paging'}) "
+                                               "RETURN c.name")), rows
+
+
+def test_already_is_no_unknown_word(college_db, chat):
+    assert_answered_with(chat.answer("Which projects are already finished?"), college_db,
+                         "MATCH (p:Project {status: 'Completed'}) RETURN p.name")
+
+
+@pytest.mark.parametrize("question", ["Which skills does the chatbot project need, and who is on that team?",
+                                      "Which skills does the chatbot project need, and is anyone on that team?"])
+def test_a_projects_team_is_the_project(college_db, question):
+    rows = _part_rows(college_db, question, 1)
+    assert {r[0] for r in rows} == {r[0] for r in rows_of(
+        college_db, "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) RETURN s.name")}, rows

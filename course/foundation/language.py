@@ -42,6 +42,7 @@ class Words:
     continuing: tuple[str, ...]
     question_words: frozenset[str]
     english_question_words: frozenset[str]
+    manner_words: frozenset[str]
     requests: frozenset[str]
     auxiliary: frozenset[str]
     counting: frozenset[str]

@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
+from course.foundation.language import WORDS
 from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
                                            ranking, total)
 from course.llm.offline.cypher import alias, arrow, lit, node, where
@@ -233,7 +234,7 @@ def related(reading: Reading) -> str | None:
          or reading.self_loop(t) or direction(reading)), None)
     if target is None and len(reading.entities) > 1 and reading.person in targets:
         target = reading.person
-    if target is None and len(reading.entities) == 1:
+    if target is None and len(reading.entities) == 1 and not asks_how(reading.text):
         hop = find_hop(reading, reading.entities[0].label, None)
         target = hop.labels[-1] if hop else None
     if target is None:
@@ -258,6 +259,18 @@ def related(reading: Reading) -> str | None:
         # "who are each of §0 and §1 friends with?": two columns of one name cannot be returned
         whose = [w + "_named" for w in whose]
     return f"{match}{where(conds)}\nRETURN DISTINCT {', '.join(whose + cols)}"
+
+
+def asks_how(text: str) -> bool:
+    """Does the question ask how or why ("how is §0 doing?"), not how many or how much? Its
+    answer is no list of the things linked to what it names.
+
+    >>> asks_how("how is the §0 ?"), asks_how("how many students are in §0 ?")
+    (True, False)
+    """
+    words = text.split()
+    return any(w in WORDS.manner_words and nxt not in WORDS.counting
+               for w, nxt in zip(words, words[1:] + [""]))
 
 
 def _asks_for_people(reading: Reading) -> bool:

@@ -128,6 +128,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
         else:
             tokens.append(_corrected(bare.lower(), lexicon))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
+    text = re.sub(r"\b(where|who|how|when)'s\b", r"\1 is", text)   # "where's §0 at?": not a possessive
     text = re.sub(r"([<>]) =", r"\1=", text)
     text = re.sub(r"\bat least (?:one|1) ", "a ", text)   # one or more: any ("in at least one skill")
     # "is anyone in the fourth year?", "does anybody know §0?": who is, who knows (the answer

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from course.foundation.language import language_of
+from course.foundation.language import WORDS, language_of
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_ALONE, EACH_OF_THEM, HE_SHE,
                                             HINDI_CASE, PEOPLE, PLURAL, tokens)
@@ -21,7 +21,13 @@ Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # que
 
 def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     """"what clubs is each of them in?" -> "what clubs is each of Payal and Aarav in?": every
-    value of one label the latest part that found several found, in the part's language."""
+    value of one label the latest part that found several found, in the part's language; after
+    a verb or a preposition, "all of them" and "both of them" are every one at once.
+
+    >>> found = [("Which tools are new?", [], [("Tool", "Lathe"), ("Tool", "Saw")])]
+    >>> each_of("who uses both of them?", found), each_of("are all of them red?", found)
+    ('who uses both Lathe and Saw?', 'are each of Lathe and Saw red?')
+    """
     m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part)
                                        or EACH_ALONE.search(part))
     if m is None:
@@ -33,6 +39,12 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
             break
     else:
         return None
+    before = tokens(part[:m.start()])
+    if m[0].lower().split()[0] in ("all", "both") and before and \
+            before[-1] not in WORDS.question_words | WORDS.auxiliary | WORDS.people:
+        # "who is in all of them?", "who studies both of them?": every one at once, not each
+        joined = as_group(values, language_of(part), each=False)
+        return f"{part[:m.start()]}{'both' if len(values) == 2 else 'all of'} {joined}{part[m.end():]}"
     return part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
 
 
@@ -103,7 +115,8 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
     choice among them), or the one value it found. Not when
     that part was about a person it named and asked no "who" ("what skills does Karan have,
     and who are their friends?": Karan's), unless "he" or "she" already stands for that person
-    ("when did he join them?": the clubs)."""
+    ("when did he join them?": the clubs). One thing found is no "them" when the part asked
+    about one thing ("Which course covers deadlocks, and what comes before them?": deadlocks)."""
     person = default_lexicon().person
     for question, asked, got in reversed(found):
         about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
@@ -112,6 +125,9 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
         if got:
             label = got[0][0]
             values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
+            things = [str(v) for lab, v in asked if lab != person]
+            if len(values) == 1 and label != person and len(things) == 1:
+                return things[0]   # "them" is no one thing found: the thing asked about
             return values[0] if len(values) == 1 else as_group(values, language, each=each)
     return None
 

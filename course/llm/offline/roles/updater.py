@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
-                                             each_of, the_ones)
+                                             as_group, each_of, the_ones)
 from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds, kind_of,
                                                owners_of, stands_for)
 from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
@@ -36,7 +36,7 @@ _LISTED = re.compile(r"^(?:the|" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\
 def _is_question(words: Sequence[str], *, opening: bool) -> bool:
     """Words that ask on their own: a question word first, a Hinglish one anywhere, an
     auxiliary verb first ("Is Payal ..."), or, after a conjunction, an auxiliary verb followed
-    by a pronoun ("... and does she ...", not "... and is in the club")."""
+    by a pronoun or "anyone" ("... and does she ...", not "... and is in the club")."""
     if not words:
         return False
     if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating \
@@ -48,7 +48,7 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
                                          and w not in ENGLISH_ONLY):
         return True
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
-        words[1] in PERSONAL or words[1] in DEMONSTRATIVE)
+        words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers)
 
 
 def _sets_the_scene(words: Sequence[str]) -> bool:
@@ -332,6 +332,12 @@ def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequen
             there = [v for label, v in asked if label == far]
             if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower():
                 return f"{text} {there[0]} mein" if language == "hi" else f"{text} in {there[0]}"
+            values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
+            if len(there) == 1 and values and str(there[0]).lower() in text.lower() \
+                    and not any(v.lower() in text.lower() for v in values):
+                # "What is Sneha good at, and how good is she?": at what the part found
+                group = values[0] if len(values) == 1 else as_group(values, language)
+                return f"{text} {group} mein" if language == "hi" else f"{text} in {group}"
     return text
 
 
