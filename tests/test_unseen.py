@@ -2471,3 +2471,32 @@ def test_a_projects_team_is_the_project(college_db, question):
     rows = _part_rows(college_db, question, 1)
     assert {r[0] for r in rows} == {r[0] for r in rows_of(
         college_db, "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) RETURN s.name")}, rows
+
+
+# --- fresh questions of my own (third batch) --------------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("How many students take DBMS, and who are they?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name"),
+    ("How many friends does Payal have, and who are they?",
+     "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name"),
+])
+def test_who_are_they_after_a_count_lists_what_was_counted(college_db, question, reference):
+    rows = _part_rows(college_db, question, 1)
+    assert same_rows(rows, rows_of(college_db, reference)), rows
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What do the members of the Robotics Club study?",
+     "MATCH (:Club {name: 'Robotics Club'})<-[:MEMBER_OF]-(:Student)-[:STUDIES]->(s:Subject) RETURN DISTINCT s.name"),
+    ("What do Sneha's friends know?",
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:HAS_SKILL]->(k:Skill) RETURN DISTINCT k.name"),
+])
+def test_what_a_chain_of_people_does_is_the_far_end_of_the_verb(college_db, chat, question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_tell_me_what_and_what_is_two_asks(college_db):
+    rows = _part_rows(college_db, "Tell me what Aarav does in the library project and what his grade in DBMS is.", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
+                                               "RETURN r.grade")), rows

@@ -49,10 +49,28 @@ def asked_label(reading: Reading) -> str | None:
             return label
     if re.match(r"\s*(?:who|whom)\b", reading.text):    # "who is in the club ...": a person
         return reading.person or None
+    verb_asks = _object_of_last_verb(reading)
+    if verb_asks is not None:    # "what do the members of §0 study?": what is studied
+        return verb_asks
     rest = [t for t in reading.targets() if t not in names]
     if rest:
         return rest[0]
     return reading.person if reading.has("who") or reading.person in reading.targets() else None
+
+
+def _object_of_last_verb(reading: Reading) -> str | None:
+    """For "what do/does/did ... <verb>?", the label at the far end of the link the closing
+    verb names from the kinds the question names ("what do the members of §0 study?": the
+    members are people, people study subjects); None for another question, or when the verb
+    names no such one label."""
+    if not re.match(r"\s*(?:what|kya)\s+(?:do|does|did)\b", reading.text):
+        return None
+    last = " ".join(re.findall(r"[a-z]+", reading.text)[-2:])
+    near = set(reading.targets()) | {e.label for e in reading.entities}
+    ends = {far for p in reading.schema.patterns
+            if re.search(reading.lexicon.relation(p.type) or r"(?!)", last)
+            for here, far in ((p.start, p.end), (p.end, p.start)) if here in near and far not in near}
+    return ends.pop() if len(ends) == 1 else None
 
 
 def compose(reading: Reading, passes: Check) -> str | None:

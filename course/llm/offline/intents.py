@@ -262,15 +262,16 @@ def related(reading: Reading) -> str | None:
 
 
 def asks_how(text: str) -> bool:
-    """Does the question ask how or why ("how is §0 doing?"), not how many or how much? Its
-    answer is no list of the things linked to what it names.
+    """Does the question open by asking how or why ("how is §0 doing?"), not how many or how
+    much? Its answer is no list of the things linked to what it names.
 
     >>> asks_how("how is the §0 ?"), asks_how("how many students are in §0 ?")
     (True, False)
+    >>> asks_how("what does §0 know how to do ?")
+    False
     """
-    words = text.split()
-    return any(w in WORDS.manner_words and nxt not in WORDS.counting
-               for w, nxt in zip(words, words[1:] + [""]))
+    words = [w for w in text.split() if w not in ("and", "aur", "but", "so")] + ["", ""]
+    return words[0] in WORDS.manner_words and words[1] not in WORDS.counting
 
 
 def _asks_for_people(reading: Reading) -> bool:

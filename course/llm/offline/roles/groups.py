@@ -142,3 +142,31 @@ def as_group(values: Sequence[str], language: str, *, each: bool = True) -> str:
     if not each:
         return joined
     return f"{joined} mein se har ek" if language == "hi" else f"each of {joined}"
+
+
+_HOW_MANY = re.compile(r"\b(?:how many|kitne|kitni|kitna)\b", re.I)
+
+
+def the_counted(part: str, found: Sequence[Found]) -> str | None:
+    """"who are they?", "which ones are they?", "woh kaun hain?" after a part that counted
+    ("How many students take Chemistry?"): that part, asking which instead of how many ("Which
+    students take Chemistry?"); None when the part asks more than who they are, or the part
+    before counted nothing.
+
+    >>> the_counted("and who are they?", [("How many people use the Lathe?", [], [])])
+    'Which people use the Lathe?'
+    >>> the_counted("who are their friends?", [("How many people use the Lathe?", [], [])]) is None
+    True
+    """
+    words = tokens(part)
+    bare = WORDS.question_words | WORDS.auxiliary | WORDS.hinglish | {"and", "ones", "exactly", "all"}
+    if not found or not set(words) & (WORDS.plural | WORDS.hindi_demonstrative | {"ones"}) \
+            or not set(words) <= bare | WORDS.plural | WORDS.hindi_demonstrative:
+        return None
+    question = found[-1][0]
+    m = _HOW_MANY.search(question)
+    if m is None:
+        return None
+    which = "kaunse" if language_of(question) == "hi" else "which"
+    text = f"{question[:m.start()]}{which}{question[m.end():]}"
+    return text[0].upper() + text[1:] if m.start() == 0 else text

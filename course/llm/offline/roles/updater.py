@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
-                                             as_group, each_of, the_ones)
+                                             as_group, each_of, the_counted, the_ones)
 from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds, kind_of,
                                                owners_of, stands_for)
 from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
@@ -42,6 +42,9 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
     if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating \
             and words[1] in QUESTION_WORDS:
         words = words[1:]     # "in which semester ...", "since when ...": the question word asks
+    if opening and len(words) > 2 and words[0] in REQUESTS and words[1] in ("me", "us") \
+            and words[2] in QUESTION_WORDS:
+        words = words[2:]     # "tell me what ...": the question word asks
     if opening and words[0] in AUXILIARY:
         return True
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
@@ -134,8 +137,8 @@ class RuleUpdater:
         ...                       properties={person: ["name"], "Tool": ["name", "status"]})
         'Lathe ka status kya hai?'
         """
-        again = asked_again(part, found, linked)   # "what about Payal?": the ask before, of her
-        if again is not None:
+        again = asked_again(part, found, linked) or the_counted(part, found)
+        if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
         part = the_ones(part, found) or part    # "which ones": of the kind found before
         grouped = each_of(part, found, named)   # "each of them", "both": every value found
