@@ -2500,3 +2500,23 @@ def test_tell_me_what_and_what_is_two_asks(college_db):
     rows = _part_rows(college_db, "Tell me what Aarav does in the library project and what his grade in DBMS is.", 1)
     assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
                                                "RETURN r.grade")), rows
+
+
+# --- fresh questions of my own (fourth batch) --------------------------------------------------------
+
+def test_a_part_that_asks_only_for_a_kind_asks_it_of_the_one_before(college_db):
+    """"which clubs?" after a part about Payal listed every club (a confident error)."""
+    rows = _part_rows(college_db, "What year is Sneha in, what branch, and which clubs?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) "
+                                               "RETURN c.name")), rows
+
+
+def test_a_possessive_with_nothing_after_it_asks_the_part_before(college_db):
+    rows = _part_rows(college_db, "What is Aarav's grade in DBMS and what is Payal's?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
+                                               "RETURN r.grade")), rows
+
+
+def test_which_of_them_chooses_among_what_was_found(college_db):
+    rows = _part_rows(college_db, "Which subjects does Aarav study, and which of them come before Computer Networks?", 1)
+    assert {r[0] for r in rows} == {"Operating Systems"}, rows

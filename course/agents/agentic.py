@@ -43,8 +43,9 @@ from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuest
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
-from course.foundation.language import (asks_who_unnamed, counts_what_came_before, points_back,
-                                       follows_on, points_elsewhere, question_key)
+from course.foundation.language import (asks_who_unnamed, counts_what_came_before,
+                                       depends_on_context, follows_on, points_back,
+                                       points_elsewhere, question_key)
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -217,7 +218,8 @@ class AgenticAgent(Agent):
             sub.answer = self._write(run, sub) if self.writes_answer else ""
             run.sub_questions.append(sub)
             return
-        if round_ == 0 and (run.found() or context) and (points_elsewhere(part) or follows_on(part)):
+        if round_ == 0 and (run.found() or context) and (points_elsewhere(part) or follows_on(part)
+                                                          or depends_on_context(part, self.link(part))):
             rewritten, usage = roles.rewrite(part, self.link(part), run, context,
                                              self._properties())
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)

@@ -130,12 +130,14 @@ def depends_on_context(question: str, mentions: Sequence[Any] = ()) -> bool:
 
 
 def follows_on(question: str) -> bool:
-    """Does the question open as a follow-up ("what about Payal?", "and DSA?", "aur Sneha?")?
+    """Does the question open as a follow-up ("what about Payal?", "and DSA?", "aur Sneha?"),
+    or end on a possessive with nothing after it ("and what is Payal's?")?
 
-    >>> follows_on("what about Payal?"), follows_on("Who is Payal?")
-    (True, False)
+    >>> follows_on("what about Payal?"), follows_on("what is Payal's?"), follows_on("Who is Payal?")
+    (True, True, False)
     """
-    return (question_key(question) + " ").startswith(WORDS.continuing)
+    return (question_key(question) + " ").startswith(WORDS.continuing) or \
+        bool(re.search(r"\w's\s*[?.!]*\s*$", question.replace("\u2019", "'")))
 
 
 def points_elsewhere(question: str) -> bool:

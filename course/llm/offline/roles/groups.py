@@ -120,8 +120,8 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
     person = default_lexicon().person
     for question, asked, got in reversed(found):
         about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
-        if about and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
-            return None
+        if about and each and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
+            return None     # (a choice among them is among what was found, never of one person)
         if got:
             label = got[0][0]
             values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]

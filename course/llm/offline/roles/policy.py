@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from course.foundation.language import depends_on_context
 from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
@@ -128,7 +129,8 @@ def rewrite(prompt: RolePrompt) -> str:
     """A later part with "she", "that student", "uske" as what an earlier part found; else
     "her", "mujhe" as the person the conversation names; else the part as it is."""
     found = prompt.found()
-    if found and (refers_back(prompt.question) or follows_up(prompt.question, prompt.linked)):
+    if found and (refers_back(prompt.question) or follows_up(prompt.question, prompt.linked)
+                  or depends_on_context(prompt.question, prompt.linked)):
         return RuleUpdater().rewrite(prompt.question, [
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
              [tuple(v) for v in p.get("values", [])]) for p in found], named=len(prompt.linked),

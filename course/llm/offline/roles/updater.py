@@ -16,8 +16,8 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              as_group, each_of, the_counted, the_ones)
-from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds, kind_of,
-                                               owners_of, stands_for)
+from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds,
+                                               kind_of, names_a_kind, owners_of, stands_for)
 from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE,
@@ -137,7 +137,8 @@ class RuleUpdater:
         ...                       properties={person: ["name"], "Tool": ["name", "status"]})
         'Lathe ka status kya hai?'
         """
-        again = asked_again(part, found, linked) or the_counted(part, found)
+        again = asked_again(part, found, linked) or the_counted(part, found) or \
+            of_the_same(part, found, linked)
         if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
         part = the_ones(part, found) or part    # "which ones": of the kind found before
@@ -213,16 +214,38 @@ def follows_up(part: str, linked: Sequence[Named]) -> bool:
     >>> from course.llm.offline.roles.words import Linked
     >>> follows_up("what about Asha?", [Linked("Asha", "Person", "name", "Asha")])
     True
+    >>> follows_up("and what is Asha's?", [Linked("Asha", "Person", "name", "Asha")])
+    True
     >>> follows_up("what about her grades?", []), follows_up("Who is Asha?", [])
     (False, False)
     """
     key, opened = question_key(part) + " ", False
     while opener := next((o for o in WORDS.continuing if key.startswith(o)), None):
         key, opened = key[len(opener):], True      # "and what about", "aur phir"
-    if not opened or not linked:
+    whose = key.endswith(" s ")       # "what is Sneha's?": a possessive with nothing after it
+    if not (opened or whose) or not linked:
         return False
-    rest = set(key.split()) - {"for", "then", "too", "also", "ka", "ki", "ke"}
+    rest = set(key.split()) - {"for", "then", "too", "also", "ka", "ki", "ke", "s"}
+    if whose:
+        rest -= WORDS.question_words | WORDS.auxiliary
     return bool(rest) and rest <= {w for m in linked for w in question_key(m.text).split()}
+
+
+def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
+    """A part that asks only for a kind of thing ("What year is Payal in, what branch, and
+    which clubs?": "which clubs?") asks it of the one value the part before was about ("What
+    are Payal's clubs?"), not of every club; None for any other part.
+
+    >>> of_the_same("and which clubs?", [("What year is Asha in?", [("Person", "Asha")], [])], [])
+    "What are Asha's clubs?"
+    """
+    words = [w for w in tokens(part) if w not in WORDS.question_words | WORDS.auxiliary | {"and", "also"}]
+    if linked or not found or not words or not all(names_a_kind(w) for w in words) \
+            or len(found[-1][1]) != 1:
+        return None
+    value = found[-1][1][0][1]
+    nouns = " ".join(words)
+    return f"{value} ke {nouns} kya hain?" if language_of(part) == "hi" else f"What are {value}'s {nouns}?"
 
 
 def asked_again(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
