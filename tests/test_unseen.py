@@ -2520,3 +2520,34 @@ def test_a_possessive_with_nothing_after_it_asks_the_part_before(college_db):
 def test_which_of_them_chooses_among_what_was_found(college_db):
     rows = _part_rows(college_db, "Which subjects does Aarav study, and which of them come before Computer Networks?", 1)
     assert {r[0] for r in rows} == {"Operating Systems"}, rows
+
+
+# --- fresh questions of my own (fifth batch) ---------------------------------------------------------
+
+def test_what_a_club_does_is_no_list_of_its_members(chat):
+    """"What does the Debate Society do?" named no link and got its members (a confident error)."""
+    assert chat.answer("What does the Coding Club do?").status == "out_of_scope"
+
+
+def test_which_subject_to_take_before_another_is_its_prerequisite(college_db, chat):
+    assert_answered_with(chat.answer("Which subject should I take before Computer Networks?"), college_db,
+                         "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name")
+
+
+def test_their_names_after_a_count_lists_what_was_counted(college_db):
+    rows = _part_rows(college_db, "How many students are in CSE, and what are their names?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (s:Student {branch: 'CSE'}) RETURN s.name")), rows
+
+
+def test_it_is_what_the_verb_of_its_part_reaches(college_db):
+    """"who knows it?" after "Which projects need SQL?": a skill is known, so it is SQL."""
+    rows = _part_rows(college_db, "Which projects need Python, and who in the Robotics Club knows it?", 1)
+    assert {r[0] for r in rows} == {"Rahul"}, rows
+
+
+def test_what_are_someones_things_listed_is_one_ask_each(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer("What are Karan's skills, his clubs and his project?")
+    assert result.status == "answered" and {s.part for s in result.sub_questions if s.found} == {0, 1, 2}, \
+        result.answer

@@ -234,7 +234,8 @@ def related(reading: Reading) -> str | None:
          or reading.self_loop(t) or direction(reading)), None)
     if target is None and len(reading.entities) > 1 and reading.person in targets:
         target = reading.person
-    if target is None and len(reading.entities) == 1 and not asks_how(reading.text):
+    if target is None and len(reading.entities) == 1 and not asks_how(reading.text) \
+            and reading.relations():   # "What does the Debate Society do?" names no link
         hop = find_hop(reading, reading.entities[0].label, None)
         target = hop.labels[-1] if hop else None
     if target is None:

@@ -148,7 +148,7 @@ _HOW_MANY = re.compile(r"\b(?:how many|kitne|kitni|kitna)\b", re.I)
 
 
 def the_counted(part: str, found: Sequence[Found]) -> str | None:
-    """"who are they?", "which ones are they?", "woh kaun hain?" after a part that counted
+    """"who are they?", "what are their names?", "woh kaun hain?" after a part that counted
     ("How many students take Chemistry?"): that part, asking which instead of how many ("Which
     students take Chemistry?"); None when the part asks more than who they are, or the part
     before counted nothing.
@@ -159,7 +159,8 @@ def the_counted(part: str, found: Sequence[Found]) -> str | None:
     True
     """
     words = tokens(part)
-    bare = WORDS.question_words | WORDS.auxiliary | WORDS.hinglish | {"and", "ones", "exactly", "all"}
+    bare = WORDS.question_words | WORDS.auxiliary | WORDS.hinglish | {"and", "ones", "exactly", "all",
+                                                                    "name", "names", "naam"}
     if not found or not set(words) & (WORDS.plural | WORDS.hindi_demonstrative | {"ones"}) \
             or not set(words) <= bare | WORDS.plural | WORDS.hindi_demonstrative:
         return None

@@ -78,7 +78,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             asked = [v for v in asked if v[0] == person]
         if owners is not None:   # "its status": something that has one
             asked, got = [v for v in asked if v[0] in owners], [v for v in got if v[0] in owners]
-        elif kind in ("it", "its"):
+        if kind in ("it", "its"):
             asked, got = [v for v in asked if v[0] != person], [v for v in got if v[0] != person]
             if len({v for _, v in got}) > 1:
                 got = []   # "it" is one thing, never one of several found

@@ -29,7 +29,9 @@ from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
-_REQUEST = re.compile(r"^\s*(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?", re.I)
+_REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what\s+(?:are|is)\s+)",
+                      re.I)   # ("what are X's skills, his clubs and his project": a list too)
+_WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)
 _LISTED = re.compile(r"^(?:the|" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)
 
 
@@ -112,7 +114,9 @@ class RuleUpdater:
             if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = _REQUEST.match(left)
-            if request and _LISTED.match(right):     # "Tell me X's year, the project she ..."
+            listed = _LISTED.match(right) if request and not request[0].lower().startswith("what") \
+                else _WHOSE.match(right)           # "what is X's year and her branch": hers only
+            if request and listed:     # "Tell me X's year, the project she ..."
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
@@ -164,8 +168,8 @@ class RuleUpdater:
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
             owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
-            if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
-                owners = reached_by_links(part, properties)
+            if owners is None and (kind == "person" and bare in PERSONAL or kind == "it"):
+                owners = reached_by_links(part, properties)   # "woh ... kaam karta", "who knows it"
             value = stands_for(kind, nxt, found, bare, owners) if kind else None
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
                 value = each_one_found(found, language_of(part))
