@@ -2551,3 +2551,26 @@ def test_what_are_someones_things_listed_is_one_ask_each(college_db):
     result = learner_agent(college_db, OfflineLLM()).answer("What are Karan's skills, his clubs and his project?")
     assert result.status == "answered" and {s.part for s in result.sub_questions if s.found} == {0, 1, 2}, \
         result.answer
+
+
+# --- fresh questions of my own (sixth batch) ---------------------------------------------------------
+
+def test_usmein_is_in_the_thing_found(college_db):
+    rows = _part_rows(college_db, "Sneha ka project kya hai aur usmein kaun kaun hai?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) "
+                                               "RETURN s.name")), rows
+
+
+def test_and_is_there_is_a_second_ask(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    result = learner_agent(college_db, OfflineLLM()).answer(
+        "Which concepts does DBMS cover, and is there a note on each?")
+    assert {s.part for s in result.sub_questions if s.found} == {0, 1}, result.answer
+
+
+def test_they_is_the_kind_that_has_the_property_asked(college_db):
+    """"how many credits are they worth?": subjects have credits, so they are the subjects found."""
+    rows = _part_rows(college_db, "Which subjects does Aarav take and how many credits are they worth?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(s:Subject) "
+                                               "RETURN s.name, s.credits")), rows

@@ -29,6 +29,8 @@ def kind_of(word: str, nxt: str) -> str | None:
         return "its"
     if word in POSSESSIVE or (word == "her" and nxt and nxt not in AFTER_OBJECT):
         return "possessive"
+    if HINDI_CASE.get(word) == "mein":   # "usmein": in it, a thing
+        return "it"
     if word in PERSONAL or word in ("her", "hers", "them") or word in HINDI_CASE:
         return "person"
     return None
@@ -119,6 +121,13 @@ def asks_for_nodes(question: str) -> bool:
     nouns = "|".join(f"(?:{regex})" for regex in lexicon.labels.values() if regex) or r"(?!)"
     which = lexicon.cues.get("which", r"(?!)")
     return bool(re.search(rf"(?:{which})\s+(?:{nouns})", question.lower()))
+
+
+def owners_in(part: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:
+    """The labels that have a property a word of the part names ("how many credits are they
+    worth?": the kinds with credits), or None when it names none."""
+    owners = set().union(*(owners_of(w, properties) or set() for w in tokens(part)))
+    return owners or None
 
 
 def found_of_kinds(found: Sequence[Found], labels: set[str] | None, language: str) -> str | None:

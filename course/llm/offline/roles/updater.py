@@ -17,7 +17,7 @@ from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              as_group, each_of, the_counted, the_ones)
 from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds,
-                                               kind_of, names_a_kind, owners_of, stands_for)
+                                               kind_of, names_a_kind, owners_in, owners_of, stands_for)
 from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
                                             DEMONSTRATIVE, EACH_OF_THEM,
                                             ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE,
@@ -53,7 +53,8 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
                                          and w not in ENGLISH_ONLY):
         return True
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
-        words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers)
+        words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
+        or words[1] == "there")   # "... and is there a note on each?"
 
 
 def _sets_the_scene(words: Sequence[str]) -> bool:
@@ -191,7 +192,8 @@ class RuleUpdater:
                 continue
             several = bare in PLURAL or bare in WORDS.hindi_demonstrative and bool(   # "woh ... hain"
                 {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
-            group = (found_of_kinds(found, reached_by_links(part, properties), language_of(part))
+            reached = reached_by_links(part, properties) or owners_in(part, properties)
+            group = (found_of_kinds(found, reached, language_of(part))
                      or all_found(found, language_of(part), words)) if several else None
             value = group or value
             if value is None:
