@@ -2574,3 +2574,11 @@ def test_they_is_the_kind_that_has_the_property_asked(college_db):
     rows = _part_rows(college_db, "Which subjects does Aarav take and how many credits are they worth?", 1)
     assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(s:Subject) "
                                                "RETURN s.name, s.credits")), rows
+
+
+def test_it_of_a_verb_that_reaches_nothing_found_is_still_what_the_part_before_named(college_db):
+    """(Kept from a regression: "taking it" reaches people, who are not "it".)"""
+    rows = _part_rows(college_db, "How many credits is Operating Systems worth, and which subject should I "
+                                  "finish before taking it?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: "
+                                               "'Operating Systems'}) RETURN s.name")), rows

@@ -169,9 +169,11 @@ class RuleUpdater:
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
             owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
-            if owners is None and (kind == "person" and bare in PERSONAL or kind == "it"):
-                owners = reached_by_links(part, properties)   # "woh ... kaam karta", "who knows it"
-            value = stands_for(kind, nxt, found, bare, owners) if kind else None
+            if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
+                owners = reached_by_links(part, properties)
+            reached = reached_by_links(part, properties) if kind == "it" and owners is None else None
+            value = (stands_for("it", nxt, found, bare, reached) if reached else None) or \
+                (stands_for(kind, nxt, found, bare, owners) if kind else None)   # "who knows it": a skill
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
                 value = each_one_found(found, language_of(part))
             skip = one and value is not None
