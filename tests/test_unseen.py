@@ -2582,3 +2582,12 @@ def test_it_of_a_verb_that_reaches_nothing_found_is_still_what_the_part_before_n
                                   "finish before taking it?", 1)
     assert same_rows(rows, rows_of(college_db, "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: "
                                                "'Operating Systems'}) RETURN s.name")), rows
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("how many ppl in the robotics club", "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN count(s)"),
+    ("karan's frnds", "MATCH (:Student {name: 'Karan'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name"),
+])
+def test_a_learners_shorthand_is_read_as_its_word(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert result.status == "answered" and same_rows(result.rows, rows_of(college_db, reference)), result.answer

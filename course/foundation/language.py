@@ -70,6 +70,7 @@ class Words:
     search_stop_words: frozenset[str]
     excluding: frozenset[str]
     introducing: str
+    shorthand: dict[str, str]
 
 
 def load_words(path: Path | str = WORDS_FILE) -> Words:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 
+from course.foundation.language import WORDS
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Entity, Schema
 
@@ -125,8 +126,9 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
         bare = token.strip(".'-") or token
         if token.startswith("§") or (bare in cased and (len(bare) > 1 or tokens)):
             tokens.append(token if token.startswith("§") else bare)
-        else:
-            tokens.append(_corrected(bare.lower(), lexicon))
+        else:   # "ppl", "frnds": the word a learner's shorthand stands for
+            word = WORDS.shorthand.get(bare.lower(), bare.lower())
+            tokens.append(_corrected(word, lexicon))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = re.sub(r"\b(where|who|how|when)'s\b", r"\1 is", text)   # "where's §0 at?": not a possessive
     text = re.sub(r"([<>]) =", r"\1=", text)
