@@ -2591,3 +2591,14 @@ def test_it_of_a_verb_that_reaches_nothing_found_is_still_what_the_part_before_n
 def test_a_learners_shorthand_is_read_as_its_word(college_db, chat, question, reference):
     result = chat.answer(question)
     assert result.status == "answered" and same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What does Computer Networks depend on?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
+    ("What does Computer Networks build on?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
+    ("Which topics build on Paging?", "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+])
+def test_what_a_thing_depends_or_builds_on_comes_before_it(college_db, chat, question, reference):
+    assert_answered_with(chat.answer(question), college_db, reference)
