@@ -2602,3 +2602,10 @@ def test_a_learners_shorthand_is_read_as_its_word(college_db, chat, question, re
 ])
 def test_what_a_thing_depends_or_builds_on_comes_before_it(college_db, chat, question, reference):
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_each_before_a_verb_is_every_value_found(college_db):
+    """"since when has each been a member?" (from unseen16's b003, in other words)."""
+    rows = _part_rows(college_db, "Who is in the Robotics Club, and since when has each been a member?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+                                               "RETURN s.name, r.since")), rows

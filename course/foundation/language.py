@@ -152,6 +152,17 @@ def points_elsewhere(question: str) -> bool:
     return points_back(question) or any(word in WORDS.first_person for word in key.split())
 
 
+def each_alone(question: str) -> re.Match[str] | None:
+    """"each" standing for every value found before: with no noun after it ("how good is he at
+    each?", "since when has each been a member?"), not "each club".
+
+    >>> bool(each_alone("since when has each been a member?")), bool(each_alone("who leads each club?"))
+    (True, False)
+    """
+    after = "|".join(sorted(WORDS.auxiliary | {"been"}))
+    return re.search(rf"\beach\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))", question, re.I)
+
+
 def points_back(question: str) -> bool:
     """Does the question point at something said before ("it", "that", "uske", "each of
     them")? Not "I" or "mujhe": the learner is always there to point at.
@@ -161,7 +172,7 @@ def points_back(question: str) -> bool:
     """
     pointing = WORDS.referring | set(WORDS.hindi_case)
     key = f" {question_key(question)} "
-    return any(word in pointing for word in key.split()) or \
+    return any(word in pointing for word in key.split()) or each_alone(question) is not None or \
         any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them)
 
 

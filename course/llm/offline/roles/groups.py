@@ -11,9 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from course.foundation.language import WORDS, language_of
+from course.foundation.language import WORDS, each_alone, language_of
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_ALONE, EACH_OF_THEM, HE_SHE,
+from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_OF_THEM, HE_SHE,
                                             HINDI_CASE, PEOPLE, PLURAL, tokens)
 
 Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
@@ -29,7 +29,7 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     ('who uses both Lathe and Saw?', 'are each of Lathe and Saw red?')
     """
     m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part)
-                                       or EACH_ALONE.search(part))
+                                       or each_alone(part))
     if m is None:
         return None
     for _, _, got in reversed(found):

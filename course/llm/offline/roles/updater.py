@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from course.foundation.language import WORDS, language_of, question_key
+from course.foundation.language import WORDS, each_alone, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              as_group, each_of, the_counted, the_ones)
@@ -387,4 +387,4 @@ def refers_back(part: str) -> bool:
     (True, False)
     """
     return any(w in REFERRING or w in HINDI_CASE for w in question_key(part).split()) or \
-        bool(EACH_OF_THEM.search(part) or ALL_OF_THEM.search(part))
+        bool(EACH_OF_THEM.search(part) or ALL_OF_THEM.search(part) or each_alone(part))

@@ -95,8 +95,6 @@ ENGLISH_ONLY = WORDS.english_question_words | REQUESTS
 REFERRING = WORDS.referring
 # "each of them", "unmein se har ek": every value found before, one by one
 EACH_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.each_of_them)) + r")\b", re.I)
-# "each" with no noun after it ("how good is he at each?"): a pronoun, as "each of them" is
-EACH_ALONE = re.compile(r"\beach\b(?=\s*(?:[?.!,;]|$))", re.I)
 ALL_OF_THEM = re.compile(r"\b(?:" + "|".join(map(re.escape, WORDS.all_of_them)) + r")\b", re.I)
 
 
