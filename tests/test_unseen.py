@@ -2609,3 +2609,8 @@ def test_each_before_a_verb_is_every_value_found(college_db):
     rows = _part_rows(college_db, "Who is in the Robotics Club, and since when has each been a member?", 1)
     assert same_rows(rows, rows_of(college_db, "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
                                                "RETURN s.name, r.since")), rows
+
+
+def test_which_of_those_chooses_among_what_was_found(college_db):
+    rows = _part_rows(college_db, "What skills does the library project need, and which of those does Aarav have?", 1)
+    assert {r[-1] for r in rows} == {"SQL"}, rows

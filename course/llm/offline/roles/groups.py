@@ -105,7 +105,8 @@ def chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
     """Is the word "them" in "who among them", "which of them", or "unmein" in "unmein se"?"""
     if word in HINDI_CASE and HINDI_CASE[word] == "mein" and word[:2] in ("un", "in") and nxt == "se":
         return True
-    return word in PLURAL and bool(AMONG.search(" ".join(before[-2:]).lower()))
+    several = word in PLURAL or word in WORDS.plural_demonstrative and nxt in WORDS.auxiliary | {""}
+    return several and bool(AMONG.search(" ".join(before[-2:]).lower()))   # ("which of those does ...")
 
 
 def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
