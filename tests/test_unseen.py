@@ -2614,3 +2614,9 @@ def test_each_before_a_verb_is_every_value_found(college_db):
 def test_which_of_those_chooses_among_what_was_found(college_db):
     rows = _part_rows(college_db, "What skills does the library project need, and which of those does Aarav have?", 1)
     assert {r[-1] for r in rows} == {"SQL"}, rows
+
+
+def test_a_scope_goes_before_a_property_asked_after_a_comma(college_db):
+    rows = _part_rows(college_db, "Which subjects does Payal take, what grades did she get, and in which semester?", 1)
+    assert {tuple(r[-2:]) for r in rows} | {tuple(r[-2:][::-1]) for r in rows} >= {
+        tuple(r) for r in rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[r:STUDIES]->() RETURN r.semester, r.grade")}, rows

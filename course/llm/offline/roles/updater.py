@@ -15,14 +15,14 @@ from collections.abc import Mapping, Sequence
 from course.foundation.language import WORDS, each_alone, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
-                                             as_group, each_of, the_counted, the_ones)
+                                             each_of, the_counted, the_ones)
 from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds,
                                                kind_of, names_a_kind, owners_in, owners_of, stands_for)
-from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS,
-                                            DEMONSTRATIVE, EACH_OF_THEM,
-                                            ENGLISH_ONLY, FIRST_PERSON, HE_SHE, HINDI_CASE,
-                                            PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS, REFERRING,
-                                            REQUESTS, LINK_ENTRY, Named, asks_for_a_change,
+from course.llm.offline.roles.scope import in_scope
+from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
+                                            EACH_OF_THEM, ENGLISH_ONLY, FIRST_PERSON, HE_SHE,
+                                            HINDI_CASE, PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS,
+                                            REFERRING, REQUESTS, Named, asks_for_a_change,
                                             asks_only_a_property, names_nothing, reached_by_links,
                                             tokens)
 
@@ -211,7 +211,7 @@ class RuleUpdater:
                 out.append(value)
         text = " ".join(out)
         if not named:   # a part that names a value of its own ("... in DSA?") sets its own scope
-            text = _in_scope(text, found, properties or {}, language_of(part))
+            text = in_scope(text, found, properties or {}, language_of(part))
         return text + "?" if part.rstrip().endswith("?") else text
 
 
@@ -338,41 +338,6 @@ def speaks_of_someone(part: str) -> bool:
     (True, False)
     """
     return any(w in HE_SHE or w in FIRST_PERSON for w in question_key(part).split())
-
-
-def _in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequence[str]],
-              language: str) -> str:
-    """A property of the link the part before took, at the value it named there: "Who uses
-    the Lathe, and how often do they use it?" asks how often at the Lathe.
-
-    >>> person = default_lexicon().person
-    >>> found = [("Who studies Chemistry?", [("Course", "Chemistry")], [(person, "Asha"), (person, "Ben")])]
-    >>> _in_scope("what grades did each of Asha and Ben get", found,
-    ...           {f"{person}-TAKES->Course": ["grade"]}, "en")
-    'what grades did each of Asha and Ben get in Chemistry'
-    """
-    lexicon = default_lexicon()   # (a part that found only a number: the ends it named)
-    latest = next(((asked, got) for _, asked, got in reversed(found) if got or asked), None)
-    if latest is None:
-        return text
-    asked, got = latest
-    found_labels = {lab for lab, _ in got or [a for a in asked if str(a[1]).lower() in text.lower()]}
-    for key, names in properties.items():
-        link = LINK_ENTRY.fullmatch(key)
-        if link is None or not any(re.search(lexicon.prop(name), text.lower())
-                                   for name in names if name in lexicon.properties):
-            continue
-        for near, far in ((link[1], link[3]), (link[3], link[1])):
-            there = [v for label, v in asked if label == far]
-            if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower():
-                return f"{text} {there[0]} mein" if language == "hi" else f"{text} in {there[0]}"
-            values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
-            if len(there) == 1 and values and str(there[0]).lower() in text.lower() \
-                    and not any(v.lower() in text.lower() for v in values):
-                # "What is Sneha good at, and how good is she?": at what the part found
-                group = values[0] if len(values) == 1 else as_group(values, language)
-                return f"{text} {group} mein" if language == "hi" else f"{text} in {group}"
-    return text
 
 
 def _as_question(text: str) -> str:

@@ -1,0 +1,61 @@
+"""A later part's scope: a property asked of the link the part before took, at the value it
+named or found there ("Who studies Chemistry, and what grades did they get?": in Chemistry).
+
+Introduced in notebook 12, with the query updater (`course.llm.offline.roles.updater`). Rules,
+not a model: see `course.llm.offline.roles.words`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.groups import Found, as_group
+from course.llm.offline.roles.words import LINK_ENTRY
+
+
+def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequence[str]],
+              language: str) -> str:
+    """A property of the link the part before took, at the value it named there: "Who uses
+    the Lathe, and how often do they use it?" asks how often at the Lathe.
+
+    >>> person = default_lexicon().person
+    >>> found = [("Who studies Chemistry?", [("Course", "Chemistry")], [(person, "Asha"), (person, "Ben")])]
+    >>> in_scope("what grades did each of Asha and Ben get", found,
+    ...           {f"{person}-TAKES->Course": ["grade"]}, "en")
+    'what grades did each of Asha and Ben get in Chemistry'
+    """
+    lexicon = default_lexicon()   # (a part that found only a number: the ends it named)
+    latest = next(((asked, got) for _, asked, got in reversed(found) if got or asked), None)
+    if latest is None:
+        return text
+    asked, got = latest
+    found_labels = {lab for lab, _ in got or [a for a in asked if str(a[1]).lower() in text.lower()]}
+    for key, names in properties.items():
+        link = LINK_ENTRY.fullmatch(key)
+        if link is None or not any(re.search(lexicon.prop(name), text.lower())
+                                   for name in names if name in lexicon.properties):
+            continue
+        for near, far in ((link[1], link[3]), (link[3], link[1])):
+            there = [v for label, v in asked if label == far]
+            if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower():
+                return scoped(text, str(there[0]), language)
+            values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
+            if len(there) == 1 and values and str(there[0]).lower() in text.lower() \
+                    and not any(v.lower() in text.lower() for v in values):
+                # "What is Sneha good at, and how good is she?": at what the part found
+                group = values[0] if len(values) == 1 else as_group(values, language)
+                return scoped(text, group, language)
+    return text
+
+
+def scoped(text: str, value: str, language: str) -> str:
+    """The part asked in `value`: at its end, or before a property asked after a comma ("what
+    grades did he get, and in which semester?": the grades in the value, and the semester).
+
+    >>> scoped("what grades did Asha get, and in which term", "Chemistry", "en")
+    'what grades did Asha get in Chemistry, and in which term'
+    """
+    where = f"{value} mein" if language == "hi" else f"in {value}"
+    m = re.search(r",\s*(?:and\s+|aur\s+)?(?:\w+\s+)?(?:which|what|kis|kab)\b", text, re.I)
+    return f"{text[:m.start()]} {where}{text[m.start():]}" if m else f"{text} {where}"
