@@ -160,7 +160,8 @@ def each_alone(question: str) -> re.Match[str] | None:
     (True, False)
     """
     after = "|".join(sorted(WORDS.auxiliary | {"been"}))
-    return re.search(rf"\beach\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))", question, re.I)
+    return re.search(rf"(?<!they )(?<!them )(?<!we )\beach\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))",
+                     question, re.I)   # ("what do they each have?": "they" stands for them)
 
 
 def points_back(question: str) -> bool:

@@ -179,7 +179,9 @@ class RuleUpdater:
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
                 value = every_one(kind, nxt, found, language_of(part)) or value
-            if chooses_among(bare, nxt, out):   # "who among them", "unmein se kaun": a choice
+            later = {w.lower().strip(",.!?") for w in words[i + 1:]}
+            if chooses_among(bare, nxt, out) and not (bare in WORDS.plural_demonstrative and later & PLURAL):
+                # "who among them", "unmein se kaun": a choice ("which of those ... them": them)
                 listed = all_found(found, language_of(part), words, each=False)
                 if listed is not None:
                     out.append(listed + (f" {HINDI_CASE[bare]}" if bare in HINDI_CASE else ""))
