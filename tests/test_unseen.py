@@ -2628,3 +2628,10 @@ def test_a_scope_goes_before_a_property_asked_after_a_comma(college_db):
 def test_they_each_and_which_of_those_them_stay_answered(college_db, question):
     """(Kept from two regressions on the development sets during the stop.)"""
     assert _part_rows(college_db, question, 1), question
+
+
+def test_a_question_that_names_a_link_is_asked_of_the_graph_before_the_notes(college_db):
+    """"what is Graphs a prerequisite for?" went to the Graphs note by its words (from unseen21's a006)."""
+    rows = _part_rows(college_db, "What topics come under Memory Management, and what is Paging a prerequisite for?", 1)
+    assert same_rows(rows, rows_of(college_db, "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) "
+                                               "RETURN c.name")), rows

@@ -146,7 +146,27 @@ class RuleRouter:
                 return None
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
+        if best.name == NOTES and FALLBACK in names and names_a_link(question, mentions):
+            # "What is Graphs a prerequisite for?" reads like "What is Graphs?", but asks for
+            # what a link of the graph reaches: a query first (the notes if it finds nothing)
+            return ToolCall(FALLBACK, {"question": question})
         return ToolCall(best.name, _arguments(best, question, mentions))
+
+
+def names_a_link(question: str, mentions: Sequence[Named]) -> bool:
+    """Does a question that names a graph value also name a link of the graph (a
+    relationship's words; not the link whose words say "explain": a note's to its concept)?
+
+    >>> from types import SimpleNamespace
+    >>> name = [SimpleNamespace(text="Paging", value="Paging")]
+    >>> names_a_link("What is Paging a prerequisite for?", name), names_a_link("What is Paging?", name)
+    (True, False)
+    """
+    lexicon, text = default_lexicon(), question.lower()
+    for m in mentions:
+        text = text.replace(str(m.text).lower(), " ")
+    return bool(mentions) and any(re.search(regex, text) for regex in lexicon.relationships.values()
+                                  if regex and not re.search(regex, "explain"))
 
 
 def asks_a_place(question: str, mentions: Sequence[Named]) -> bool:
