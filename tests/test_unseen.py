@@ -2368,10 +2368,15 @@ def _part_rows(college_db, question: str, number: int) -> list:
     return parts[-1].rows if parts else []
 
 
+def assert_part_answered_with(college_db, question: str, number: int, reference: str) -> None:
+    """The learner's agent answered part `number` of the question with the reference's rows."""
+    rows = _part_rows(college_db, question, number)
+    assert same_rows(rows, rows_of(college_db, reference)), rows
+
+
 def test_that_persons_is_the_person_the_part_before_found(college_db):
-    rows = _part_rows(college_db, "Who is the president of the Robotics Club, and who are that person's friends?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student) "
-                                               "RETURN f.name")), rows
+    assert_part_answered_with(college_db, "Who is the president of the Robotics Club, and who are that person's friends?", 1,
+                              "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name")
 
 
 def test_them_is_what_the_verb_of_its_part_reaches(college_db):
@@ -2449,15 +2454,13 @@ def test_in_all_of_them_is_in_every_one_at_once(college_db):
 
 
 def test_how_good_after_what_someone_is_good_at_is_at_that(college_db):
-    rows = _part_rows(college_db, "What is Rahul good at, and how good is he?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Rahul'})-[h:HAS_SKILL]->(k:Skill) "
-                                               "RETURN k.name, h.level")), rows
+    assert_part_answered_with(college_db, "What is Rahul good at, and how good is he?", 1,
+                              "MATCH (:Student {name: 'Rahul'})-[h:HAS_SKILL]->(k:Skill) RETURN k.name, h.level")
 
 
 def test_them_after_one_thing_found_is_the_thing_asked_about(college_db):
-    rows = _part_rows(college_db, "Which subject covers Paging, and what comes before them?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Paging'}) "
-                                               "RETURN c.name")), rows
+    assert_part_answered_with(college_db, "Which subject covers Paging, and what comes before them?", 1,
+                              "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Paging'}) RETURN c.name")
 
 
 def test_already_is_no_unknown_word(college_db, chat):
@@ -2497,24 +2500,21 @@ def test_what_a_chain_of_people_does_is_the_far_end_of_the_verb(college_db, chat
 
 
 def test_tell_me_what_and_what_is_two_asks(college_db):
-    rows = _part_rows(college_db, "Tell me what Aarav does in the library project and what his grade in DBMS is.", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
-                                               "RETURN r.grade")), rows
+    assert_part_answered_with(college_db, "Tell me what Aarav does in the library project and what his grade in DBMS is.", 1,
+                              "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(:Subject {name: 'DBMS'}) RETURN r.grade")
 
 
 # --- fresh questions of my own (fourth batch) --------------------------------------------------------
 
 def test_a_part_that_asks_only_for_a_kind_asks_it_of_the_one_before(college_db):
     """"which clubs?" after a part about Payal listed every club (a confident error)."""
-    rows = _part_rows(college_db, "What year is Sneha in, what branch, and which clubs?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) "
-                                               "RETURN c.name")), rows
+    assert_part_answered_with(college_db, "What year is Sneha in, what branch, and which clubs?", 1,
+                              "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) RETURN c.name")
 
 
 def test_a_possessive_with_nothing_after_it_asks_the_part_before(college_db):
-    rows = _part_rows(college_db, "What is Aarav's grade in DBMS and what is Payal's?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
-                                               "RETURN r.grade")), rows
+    assert_part_answered_with(college_db, "What is Aarav's grade in DBMS and what is Payal's?", 1,
+                              "MATCH (:Student {name: 'Payal'})-[r:STUDIES]->(:Subject {name: 'DBMS'}) RETURN r.grade")
 
 
 def test_which_of_them_chooses_among_what_was_found(college_db):
@@ -2535,8 +2535,8 @@ def test_which_subject_to_take_before_another_is_its_prerequisite(college_db, ch
 
 
 def test_their_names_after_a_count_lists_what_was_counted(college_db):
-    rows = _part_rows(college_db, "How many students are in CSE, and what are their names?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (s:Student {branch: 'CSE'}) RETURN s.name")), rows
+    assert_part_answered_with(college_db, "How many students are in CSE, and what are their names?", 1,
+                              "MATCH (s:Student {branch: 'CSE'}) RETURN s.name")
 
 
 def test_it_is_what_the_verb_of_its_part_reaches(college_db):
@@ -2556,9 +2556,8 @@ def test_what_are_someones_things_listed_is_one_ask_each(college_db):
 # --- fresh questions of my own (sixth batch) ---------------------------------------------------------
 
 def test_usmein_is_in_the_thing_found(college_db):
-    rows = _part_rows(college_db, "Sneha ka project kya hai aur usmein kaun kaun hai?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) "
-                                               "RETURN s.name")), rows
+    assert_part_answered_with(college_db, "Sneha ka project kya hai aur usmein kaun kaun hai?", 1,
+                              "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN s.name")
 
 
 def test_and_is_there_is_a_second_ask(college_db):
@@ -2571,17 +2570,15 @@ def test_and_is_there_is_a_second_ask(college_db):
 
 def test_they_is_the_kind_that_has_the_property_asked(college_db):
     """"how many credits are they worth?": subjects have credits, so they are the subjects found."""
-    rows = _part_rows(college_db, "Which subjects does Aarav take and how many credits are they worth?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(s:Subject) "
-                                               "RETURN s.name, s.credits")), rows
+    assert_part_answered_with(college_db, "Which subjects does Aarav take and how many credits are they worth?", 1,
+                              "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(s:Subject) RETURN s.name, s.credits")
 
 
 def test_it_of_a_verb_that_reaches_nothing_found_is_still_what_the_part_before_named(college_db):
     """(Kept from a regression: "taking it" reaches people, who are not "it".)"""
-    rows = _part_rows(college_db, "How many credits is Operating Systems worth, and which subject should I "
-                                  "finish before taking it?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: "
-                                               "'Operating Systems'}) RETURN s.name")), rows
+    assert_part_answered_with(college_db, "How many credits is Operating Systems worth, and which subject "
+                                          "should I finish before taking it?", 1,
+                              "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN s.name")
 
 
 @pytest.mark.parametrize("question, reference", [
@@ -2606,9 +2603,8 @@ def test_what_a_thing_depends_or_builds_on_comes_before_it(college_db, chat, que
 
 def test_each_before_a_verb_is_every_value_found(college_db):
     """"since when has each been a member?" (from unseen16's b003, in other words)."""
-    rows = _part_rows(college_db, "Who is in the Robotics Club, and since when has each been a member?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
-                                               "RETURN s.name, r.since")), rows
+    assert_part_answered_with(college_db, "Who is in the Robotics Club, and since when has each been a member?", 1,
+                              "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN s.name, r.since")
 
 
 def test_which_of_those_chooses_among_what_was_found(college_db):
@@ -2632,6 +2628,5 @@ def test_they_each_and_which_of_those_them_stay_answered(college_db, question):
 
 def test_a_question_that_names_a_link_is_asked_of_the_graph_before_the_notes(college_db):
     """"what is Graphs a prerequisite for?" went to the Graphs note by its words (from unseen21's a006)."""
-    rows = _part_rows(college_db, "What topics come under Memory Management, and what is Paging a prerequisite for?", 1)
-    assert same_rows(rows, rows_of(college_db, "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) "
-                                               "RETURN c.name")), rows
+    assert_part_answered_with(college_db, "What topics come under Memory Management, and what is Paging a prerequisite for?", 1,
+                              "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name")
