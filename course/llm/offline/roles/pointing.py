@@ -85,11 +85,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             if len({v for _, v in got}) > 1:
                 got = []   # "it" is one thing, never one of several found
         if kind == "that":   # "that student", "that person('s)": a label by its name or its nouns
-            noun = noun.removesuffix("'s")
-            labels = {noun.rstrip("s").lower()} | {
-                label.lower() for label in default_lexicon().labels
-                if re.fullmatch(default_lexicon().label(label), noun)}
-            hit = [v for lab, v in got + asked if lab.lower() in labels]
+            hit = [v for lab, v in got + asked if _names(lab, noun.removesuffix("'s"))]
             if hit:
                 return hit[0]
             continue
@@ -172,4 +168,4 @@ def each_one_found(found: Sequence[Found], language: str) -> str | None:
 def _names(label: str, noun: str) -> bool:
     """Is the noun a word for the label ("project", "projects" for its label)?"""
     regex = default_lexicon().label(label)
-    return noun.rstrip("s") == label.lower() or bool(regex and re.fullmatch(regex, noun))
+    return noun.lower().rstrip("s") == label.lower() or bool(regex and re.fullmatch(regex, noun))

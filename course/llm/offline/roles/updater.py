@@ -31,8 +31,8 @@ from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
 _REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what\s+(?:are|is)\s+)",
                       re.I)   # ("what are X's skills, his clubs and his project": a list too)
-_WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)
-_LISTED = re.compile(r"^(?:the|" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)
+_WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
+_LISTED = re.compile(r"^the\s+\w|" + _WHOSE.pattern[1:], re.I)                             # or "the ..."
 
 
 def _is_question(words: Sequence[str], *, opening: bool) -> bool:
@@ -152,6 +152,7 @@ class RuleUpdater:
             return both_found(part, found) or part   # "both" of one value found would be nonsense
         part = grouped or part        # then "their" is each one's: "each of A and B ... their X"
         words = part.rstrip().rstrip("?").split()
+        reached = reached_by_links(part, properties)   # the kinds the part's verbs reach
         out: list[str] = []
         skip = False
         for i, word in enumerate(words):
@@ -170,10 +171,10 @@ class RuleUpdater:
             kind = "one" if one else kind
             owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
             if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
-                owners = reached_by_links(part, properties)
-            reached = reached_by_links(part, properties) if kind == "it" and owners is None else None
-            value = (stands_for("it", nxt, found, bare, reached) if reached else None) or \
-                (stands_for(kind, nxt, found, bare, owners) if kind else None)   # "who knows it": a skill
+                owners = reached
+            verb_says = kind == "it" and owners is None and reached      # "who knows it": a skill
+            value = (stands_for("it", nxt, found, bare, reached) if verb_says else None) or \
+                (stands_for(kind, nxt, found, bare, owners) if kind else None)
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
                 value = each_one_found(found, language_of(part))
             skip = one and value is not None
@@ -196,8 +197,7 @@ class RuleUpdater:
                 continue
             several = bare in PLURAL or bare in WORDS.hindi_demonstrative and bool(   # "woh ... hain"
                 {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
-            reached = reached_by_links(part, properties) or owners_in(part, properties)
-            group = (found_of_kinds(found, reached, language_of(part))
+            group = (found_of_kinds(found, reached or owners_in(part, properties), language_of(part))
                      or all_found(found, language_of(part), words)) if several else None
             value = group or value
             if value is None:
