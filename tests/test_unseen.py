@@ -2628,3 +2628,20 @@ def test_a_question_that_names_a_link_is_asked_of_the_graph_before_the_notes(col
     last_part_is(college_db, learner.answer("What topics come under Memory Management, and what is Paging a "
                                             "prerequisite for?"),
                  "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name")
+
+
+# --- after review: fresh questions on the final code ---------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which subjects have three credits?", "MATCH (s:Subject) WHERE s.credits = 3 RETURN s.name"),
+    ("Which students are in year two?", "MATCH (s:Student) WHERE s.year = 2 RETURN s.name"),
+])
+def test_a_number_written_as_a_word_filters(college_db, chat, question, reference):
+    """It had been dropped, and every subject listed with its credits (a confident error)."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_when_a_thing_was_set_up_is_no_request_to_change_it(college_db, chat):
+    assert_answered_with(chat.answer("When was the Debate Society set up?"), college_db,
+                         "MATCH (c:Club {name: 'Debate Society'}) RETURN c.name, c.founded")
+    assert chat.answer("Set up a new club called Chess Club.").status == "blocked"

@@ -20,6 +20,15 @@ WRITE_REQUEST = re.compile(default_lexicon().cues["write"])
 # What a change is made to: the words after its verb, up to a preposition or a stop
 _CHANGED = re.compile(r"[^,.;:?!]*?(?=\s+(?:in|into|on|onto|to|from|of|for|with|at|by|as|so|"
                       r"because|and|then)\b|[,.;:?!]|$)")
+# "When was the club set up?", "when did she get added?": when a change was made, in the past
+_WHEN_DONE = re.compile(r"^\s*(?:since )?when (?:was|were|did|had|has|have)\b", re.I)
+
+
+def asks_when_done(text: str) -> bool:
+    """Does it ask when something was done ("When was the club set up?")? A fact of the past,
+    whatever its verb: no request to change the data."""
+    return bool(_WHEN_DONE.match(text))
+
 # "when I put ...", "what happens if we add ...": the change sets the scene for the question
 _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:\w+\s+){1,2}$")
 
@@ -58,5 +67,8 @@ def asks_for_a_change(text: str, names: Sequence[str] = ()) -> bool:
 
     >>> asks_for_a_change("delete rahul", ["Rahul"]), asks_for_a_change("why do inserts get slower?")
     (True, False)
+    >>> asks_for_a_change("when was the club set up?")   # when it was done: a fact, no request
+    False
     """
-    return bool(WRITE_REQUEST.search(text)) and not asks_how_a_change_works(text, names)
+    return bool(WRITE_REQUEST.search(text)) and not asks_how_a_change_works(text, names) \
+        and not asks_when_done(text)

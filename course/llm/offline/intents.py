@@ -20,6 +20,7 @@ from typing import Callable
 from course.foundation.language import WORDS
 from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
                                            ranking, total)
+from course.llm.offline.changes import asks_when_done
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop, twice
@@ -34,9 +35,10 @@ def refuse(reading: Reading) -> str:
     return SENTINEL_QUERY
 
 
-def read_only(reading: Reading) -> str:
-    """A request to change the data: the read-only sentinel (the agent says it cannot)."""
-    return READ_ONLY_QUERY
+def read_only(reading: Reading) -> str | None:
+    """A request to change the data: the read-only sentinel (the agent says it cannot); none
+    for a question of when a change was made ("When was the club set up?")."""
+    return None if asks_when_done(reading.text) else READ_ONLY_QUERY
 
 
 def path(reading: Reading) -> str | None:

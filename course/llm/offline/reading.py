@@ -99,6 +99,22 @@ def _corrected(word: str, lexicon: Lexicon) -> str:
     return fixed
 
 
+def _numbers_in_words(text: str, lexicon: Lexicon) -> str:
+    """A number written as a word beside a property's word, as digits ("three credits", "year
+    two", "teen credits"): the filter reads digits.
+
+    >>> _numbers_in_words("which subjects have three credits ?", default_lexicon())
+    'which subjects have 3 credits ?'
+    """
+    if not lexicon.count_words or not lexicon.properties:
+        return text
+    numbers = "|".join(map(re.escape, sorted(lexicon.count_words, key=len, reverse=True)))
+    props = "|".join(f"(?:{regex})" for regex in lexicon.properties.values() if regex)
+    text = re.sub(rf"\b(?P<n>{numbers})\b(?=\s+(?:{props}))", lambda m: str(lexicon.count_words[m["n"]]), text)
+    return re.sub(rf"(?P<p>(?:{props})\s+)(?P<n>{numbers})\b",
+                  lambda m: m["p"] + str(lexicon.count_words[m["n"]]), text)
+
+
 def cased_values(schema: Schema) -> set[str]:
     """Short listed values kept in capitals while reading (IT is a branch, "it" a pronoun)."""
     listed = [*schema.values.values(), *schema.scales.values()]
@@ -132,6 +148,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = re.sub(r"\b(where|who|how|when)'s\b", r"\1 is", text)   # "where's §0 at?": not a possessive
     text = re.sub(r"([<>]) =", r"\1=", text)
+    text = _numbers_in_words(text, lexicon)
     text = re.sub(r"\bat least (?:one|1) ", "a ", text)   # one or more: any ("in at least one skill")
     # "is anyone in the fourth year?", "does anybody know §0?": who is, who knows (the answer
     # names them; none found says so), unless the question asks "who?" itself

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
-from course.llm.offline.changes import asks_how_a_change_works
+from course.llm.offline.changes import asks_how_a_change_works, asks_when_done
 from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
@@ -101,7 +101,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     names = [str(e.value) for _, e in prompt.linked]
     if reading.has("write") and asks_how_a_change_works(prompt.question.lower(), names):
         return "a question about a change, not a request", SENTINEL_QUERY   # not for a query
-    if reading.has("write"):
+    if reading.has("write") and not asks_when_done(prompt.question):   # "when was it set up?"
         return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading) or reading.has("place"):
         return "unknown attribute", SENTINEL_QUERY
