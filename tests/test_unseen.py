@@ -2645,3 +2645,9 @@ def test_when_a_thing_was_set_up_is_no_request_to_change_it(college_db, chat):
     assert_answered_with(chat.answer("When was the Debate Society set up?"), college_db,
                          "MATCH (c:Club {name: 'Debate Society'}) RETURN c.name, c.founded")
     assert chat.answer("Set up a new club called Chess Club.").status == "blocked"
+
+
+def test_do_after_a_property_word_is_the_verb_not_two(college_db, chat):
+    """(Kept from a regression on the development sets: "credits do I get" had read "credits 2".)"""
+    assert_answered_with(chat.answer("How many credits do I get for DSA?"), college_db,
+                         "MATCH (s:Subject {name: 'DSA'}) RETURN s.name, s.credits")
