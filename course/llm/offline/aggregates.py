@@ -89,6 +89,21 @@ def _per_value(reading: Reading, word: str) -> str | None:
             f"count(DISTINCT t) AS {plural(label)}")
 
 
+def end_of_number(reading: Reading) -> str | None:
+    """The nodes with the largest or smallest value of a number property whose word follows a
+    word for an end: 'Which student is in the highest year?', 'the final year', 'lowest credits'."""
+    labels = reading.targets() or [reading.person]
+    if reading.entities or reading.has("count"):
+        return None
+    for label in dict.fromkeys(labels):
+        for prop in reading.schema.labels.get(label, []):
+            for pick, end in (("max", "largest"), ("min", "smallest")):
+                if f"{label}.{prop}" in reading.schema.numbers and re.search(
+                        rf"(?:{reading.cue(end)})\s+(?:{reading.lexicon.prop(prop)})", reading.text):
+                    return _extreme_property(reading, label, prop, pick)
+    return None
+
+
 def _extreme_property(reading: Reading, label: str, prop: str, pick: str | None = None) -> str:
     """The node(s) with the largest (or smallest) value of a number: most credits."""
     pick = pick or ("min" if reading.has("least") else "max")

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from course.llm.offline.cypher import alias, arrow, node, where
-from course.llm.offline.filters import (filters, node_filters, on_both_sides, rel_filters,
+from course.llm.offline.filters import (filters, generic, node_filters, on_both_sides, rel_filters,
                                         said_of_the_asked)
 from course.llm.offline.hops import direction, other, times_named
 from course.llm.offline.prompt import Entity, Pattern
@@ -156,7 +156,10 @@ def _candidates(reading: Reading,
                 for link in chain[:-1]:
                     label = other(link, label)
                     middles.append(label)
-                yield (_through(reading, e, chain, target), tuple(middles),
+                said = _said_of_the_asked(reading, chain, middles, target)
+                if said is not None:     # "the members of §0 who work on a project"
+                    chain, middles = chain[:-2], middles[:-2]
+                yield (_through(reading, e, chain, target, said), tuple(middles),
                        tuple(link.type for link in chain))
         return
     a, b = reading.entities
@@ -168,9 +171,22 @@ def _candidates(reading: Reading,
                        (first.type, second.type))
 
 
-def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: str) -> str:
+def _said_of_the_asked(reading: Reading, chain: tuple[Pattern, ...], middles: list[str],
+                       target: str) -> str | None:
+    """A chain that reaches the asked kind, then walks to any node of a kind and back ("which
+    members of §0 work on a project?"): the link to that kind is said of the nodes asked for,
+    not a step to every other node on it. The pattern that says it, else None."""
+    if len(chain) < 3 or middles[-2] != target or chain[-2].type != chain[-1].type \
+            or middles[-1] not in generic(reading, target):
+        return None
+    return f"(t){arrow(chain[-1], target)}(:{middles[-1]})"
+
+
+def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: str,
+             said: str | None = None) -> str:
     """(name)-first-(m)-...-last-(t:target), returning t's name: the links before the last
-    are r0a, r0b, ..., the last r0, its far end m the node before t."""
+    are r0a, r0b, ..., the last r0, its far end m the node before t; `said`, a pattern the
+    nodes asked for must also be in."""
     *steps, last = links
     x, conds = node("x0", e, relaxed=reading.relaxed)
     match, label = f"MATCH {x}", e.label
@@ -188,6 +204,7 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
         label = ahead
     middle = label
     match += f"{arrow(last, middle, 'r0', direction=direction(reading, last))}(t:{target})"
+    match += f"\nMATCH {said}" if said else ""
     conds += node_filters(reading, target)
     if last.type not in {link.type for link in steps}:
         conds += _first_filters(reading, last, "r0", filtered)

@@ -96,6 +96,9 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
     loops = {p.type for p in schema.patterns if p.start == p.end}
     for m in re.finditer(reading.cue("next"), text):     # "next", "aage": along a same-label link
         note(m, bool(loops & used.types) or bool(re.match(r"\s+\d", text[m.end():]) and used.ops))
+    for m in re.finditer(reading.cue("when"), text):     # "what year" asks a `when` property,
+        if any(re.search(lex.prop(prop), m[0]) for prop in props):   # not a year of its own
+            note(m, bool(used.props & set(lex.when)))
     for prop, regex in lex.value_words.items():          # "team lead": a value of `prop`
         for m in re.finditer(regex, text):
             note(m, bool(re.search(rf"\.{prop}\)? (=|IN|CONTAINS)", used.literals)))
@@ -162,6 +165,8 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
     for m in re.finditer(rf"(?:{reading.cue('which')})\s+", reading.text):
         meant = [p for p, words in reading.lexicon.properties.items() if words and any(
             w.start() <= m.end() < w.end() for w in re.finditer(words, reading.text))]
+        if re.match(reading.cue("when"), reading.text[m.start():]):   # "what year": or a date
+            meant += list(reading.lexicon.when)
         if meant and not any(f".{p}" in query for p in meant):
             return reading.text[m.start():m.end()] + meant[0]
     counts = bool(re.search(r"\b(?:count|sum|size)\(", query, re.IGNORECASE))

@@ -124,14 +124,17 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
 
 def unlisted(reading: Reading, key: str, var: str) -> list[str]:
     """A value the schema does not list, named in the words of its values ("the team lead" of
-    a project): the property holds those words. A word that only means a value ("leads") is
-    no value's text, and gives no filter."""
+    a project): the property holds those words. A word that only means a value ("leads") asks
+    for a value that holds one of the words it means ("lead", "head", "president", ...)."""
     lex, prop = reading.lexicon, key.split(".")[1]
     m = re.search(lex.value_words.get(prop, r"(?!)"), reading.text)
-    if m is None or key in reading.schema.numbers or any(
-            re.fullmatch(word, m[0]) for word, _ in lex.value_means.get(prop, [])):
+    if m is None or key in reading.schema.numbers:
         return []
-    return [f"toLower({var}.{prop}) CONTAINS {lit(m[0])}"]
+    meant = [re.sub(r"[^a-z ]", "", re.sub(r"\\[a-z]\*?", "", value))
+             for word, means in lex.value_means.get(prop, [])
+             if re.fullmatch(word, m[0]) for value in means.split("|")]
+    held = [f"toLower({var}.{prop}) CONTAINS {lit(w)}" for w in dict.fromkeys(meant or [m[0]]) if w]
+    return [held[0] if len(held) == 1 else f"({' OR '.join(held)})"]
 
 
 def node_filters(reading: Reading, label: str) -> list[str]:

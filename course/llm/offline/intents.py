@@ -18,8 +18,8 @@ from dataclasses import replace
 from typing import Callable
 
 from course.foundation.language import WORDS
-from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
-                                           ranking, total)
+from course.llm.offline.aggregates import (average, common, count, end_of_number, extreme, in_order, most,
+                                           per_group, ranking, total)
 from course.llm.offline.changes import asks_when_done
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
@@ -335,6 +335,7 @@ INTENTS: tuple[Intent, ...] = (
     ("first / last", None, extreme),
     ("most / fewest", "most", most),
     ("most / fewest", "least", most),
+    ("largest / smallest", None, end_of_number),
     ("in common", "common", common),
     ("average", "average", average),
     ("total", "total", total),

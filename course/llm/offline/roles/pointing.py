@@ -76,6 +76,10 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
         asked, got = list(asked_values), list(got_values)
         if word in WORDS.third_person:
             asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
+        if word in WORDS.third_person or word in HINDI_CASE and word not in PLURAL:
+            ranked = re.search(default_lexicon().cues["rank"], question.lower())
+            if len({v for _, v in got}) > 1 and not ranked:
+                got = []   # "she" is one person: never one of several found, but the best of them
         elif word in PLURAL:   # "them" is several things found, or a person ("they" for one)
             asked = [v for v in asked if v[0] == person]
         if owners is not None:   # "its status": something that has one
@@ -89,13 +93,26 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             if hit:
                 return hit[0]
             continue
-        by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE)
+        # "who is §0 friends with, and what does he study?": §0 is who the question was about
+        by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE) \
+            and not _subject_of_who(question, [str(v) for _, v in asked])
         # "which subject comes after §0, and who studies it?": "it" is the subject found
         by_things = kind in ("it", "its") and asks_for_nodes(question) or kind == "one"
         ordered = got + asked if by_people or by_things else asked + got
         if ordered:
             return ordered[0][1]
     return None
+
+
+def _subject_of_who(question: str, names: Sequence[str]) -> bool:
+    """Is a name the subject of a "who" question, the one it asks about ("Who is Karan friends
+    with?", "who does Sneha know?"), not what it asks for ("Who leads §0?", "Who is Karan?")?
+
+    >>> _subject_of_who("Who is Karan friends with?", ["Karan"]), _subject_of_who("Who is Karan?", ["Karan"])
+    (True, False)
+    """
+    return any(re.search(rf"\b(?:who|whom)\s+(?:is|was|are|does|did|has|have)\s+{re.escape(name)}\s+\w",
+                         question, re.IGNORECASE) for name in names)
 
 
 def every_one(kind: str, noun: str, found: Sequence[Found], language: str) -> str | None:
