@@ -2718,3 +2718,31 @@ def test_she_is_never_one_of_several_found(college_db, learner):
     """"she" is one person: of two friends found it had taken the first (a confident error)."""
     last_part_is(college_db, learner.answer("Who are Payal's friends, and what branch is she in?"),
                  "MATCH (s:Student {name: 'Payal'}) RETURN s.name, s.branch")
+
+
+@pytest.mark.parametrize("question", [
+    "Who are the members of the Coding Club and when did each join?",
+    "Who is in the Coding Club, and what year did each one join the club?",
+])
+def test_each_after_an_auxiliary_is_every_one_found(college_db, learner, question):
+    """"when did each join?" had gone to a note on query optimisation by its word "join" (a
+    confident error): "each" with a verb after it stands for the members found."""
+    last_part_is(college_db, learner.answer(question),
+                 "MATCH (s:Student)-[m:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN s.name, m.since")
+
+
+@pytest.mark.parametrize("question", ["Which projects need Docker, and who on them knows Docker?",
+                                      "Which projects need Python, and who on each of them knows Python?"])
+def test_them_after_a_preposition_is_what_was_found_not_what_the_verb_reaches(college_db, learner, question):
+    """"them" had become the skill ("who on Docker knows Docker?"), and the filler rule then
+    dropped the name said twice: everyone who knows it was the answer (a confident error)."""
+    skill = question.split()[-1].rstrip("?")
+    last_part_is(college_db, learner.answer(question),
+                 f"MATCH (:Skill {{name: '{skill}'}})<-[:REQUIRES]-(p:Project)<-[:WORKS_ON]-(s:Student) "
+                 f"MATCH (s)-[:HAS_SKILL]->(:Skill {{name: '{skill}'}}) RETURN DISTINCT s.name")
+
+
+def test_a_name_said_twice_is_no_filler(college_db):
+    from course.retrieval.filler import filler_dropper
+
+    assert filler_dropper(college_db)("who on Docker knows Docker?") is None

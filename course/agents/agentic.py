@@ -43,8 +43,8 @@ from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuest
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
-from course.foundation.language import (asks_who_unnamed, counts_what_came_before,
-                                       depends_on_context, follows_on, points_back,
+from course.foundation.language import (WORDS, asks_who_unnamed, counts_what_came_before,
+                                       depends_on_context, each_alone, follows_on, points_back,
                                        points_elsewhere, question_key)
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
@@ -246,7 +246,12 @@ class AgenticAgent(Agent):
                                    Usage(), roles)
             if again.found:
                 out, rewritten = again, simpler
+        # a part that still points at several values the graph found ("when did each join?",
+        # "them") is no question a note answers
+        graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
+        several = each_alone(rewritten) or set(question_key(rewritten).split()) & WORDS.plural
         if tool == "text2cypher" and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
+                and not (graph_found and several) \
                 and "search_notes" in {t.name for t in toolbox.specs(without=tried)}:
             # text2cypher before refusal, then the notes: a note that clears the search's
             # evidence bar answers what no query could (a refusal only when both say no)

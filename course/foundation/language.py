@@ -64,6 +64,7 @@ class Words:
     third_person: frozenset[str]
     place_pointer: dict[str, str]
     after_object: frozenset[str]
+    prepositions: frozenset[str]
     first_person: dict[str, str]
     not_terms: frozenset[str]
     embedding_stop_words: frozenset[str]
@@ -154,14 +155,22 @@ def points_elsewhere(question: str) -> bool:
 
 def each_alone(question: str) -> re.Match[str] | None:
     """"each" standing for every value found before: with no noun after it ("how good is he at
-    each?", "since when has each been a member?"), not "each club".
+    each?", "since when has each been a member?"), as the subject of a verb after an auxiliary
+    ("when did each join?", "did each one join the club?"), not "each club".
 
     >>> bool(each_alone("since when has each been a member?")), bool(each_alone("who leads each club?"))
     (True, False)
+    >>> bool(each_alone("when did each join?")), bool(each_alone("did each student join the club?"))
+    (True, False)
     """
     after = "|".join(sorted(WORDS.auxiliary | {"been"}))
-    return re.search(rf"(?<!they )(?<!them )(?<!we )\beach\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))",
-                     question, re.I)   # ("what do they each have?": "they" stands for them)
+    alone = re.search(rf"(?<!they )(?<!them )(?<!we )\beach\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))",
+                      question, re.I)   # ("what do they each have?": "they" stands for them)
+    # after an auxiliary: "each" and one word that ends the clause or meets an article or a
+    # preposition is a subject and its verb; "each student join" is a noun
+    auxiliary = "|".join(rf"(?<=\b{w} )" for w in sorted(WORDS.auxiliary))
+    return alone or re.search(rf"(?:{auxiliary})each(?: one)?\b(?=\s+\w+(?:\s*(?:[?.!,;]|$)|\s+"
+                              r"(?:the|a|an|in|on|at|to|for|with|from|into)\b))", question, re.I)
 
 
 def points_back(question: str) -> bool:

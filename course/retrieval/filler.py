@@ -55,12 +55,14 @@ def unknown_to_the_rules(db: Database, question: str) -> list[str]:
 
 
 def _unknown(db: Database, question: str) -> tuple[list[str], set[str]]:
-    """The unknown words, and the words of the values the graph holds ("Team Lead")."""
+    """The unknown words, and the words of the values the graph holds ("Team Lead") and of
+    the names the question links (a name said twice is no filler the second time)."""
     agent = Agent(db, OfflineLLM())
-    user = prompts.cypher_user_prompt(question, mentions=agent.link(question))
+    mentions = agent.link(question)
+    user = prompts.cypher_user_prompt(question, mentions=mentions)
     prompt = parse_prompt(user, agent.system_prompt)
     values = [*(v for vs in [*prompt.schema.values.values(), *prompt.schema.scales.values()] for v in vs),
-              *(v for (v,) in db.run(_LINK_VALUES).rows)]
+              *(v for (v,) in db.run(_LINK_VALUES).rows), *(m.value for m in mentions)]
     listed = {w for v in values for w in re.findall(r"[a-z]+", str(v).lower())}
     return unknown_words(read(prompt.question, prompt.linked, prompt.schema)), listed
 

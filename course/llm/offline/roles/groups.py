@@ -117,7 +117,8 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
     that part was about a person it named and asked no "who" ("what skills does Karan have,
     and who are their friends?": Karan's), unless "he" or "she" already stands for that person
     ("when did he join them?": the clubs). One thing found is no "them" when the part asked
-    about one thing ("Which course covers deadlocks, and what comes before them?": deadlocks)."""
+    about one thing ("Which course covers deadlocks, and what comes before them?": deadlocks),
+    unless it asked for several of the kind found ("which projects ...")."""
     person = default_lexicon().person
     for question, asked, got in reversed(found):
         about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
@@ -127,8 +128,12 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
             label = got[0][0]
             values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
             things = [str(v) for lab, v in asked if lab != person]
-            if len(values) == 1 and label != person and len(things) == 1:
-                return things[0]   # "them" is no one thing found: the thing asked about
+            # "them" is no one thing found: the thing asked about, unless the part asked for
+            # things of the kind found ("Which projects need Docker, and who on them knows it?")
+            plural = any(m[0].endswith("s") for m in re.finditer(default_lexicon().label(label),
+                                                                 question.lower()))
+            if len(values) == 1 and label != person and len(things) == 1 and not plural:
+                return things[0]
             return values[0] if len(values) == 1 else as_group(values, language, each=each)
     return None
 

@@ -155,6 +155,7 @@ class RuleUpdater:
         reached = reached_by_links(part, properties)   # the kinds the part's verbs reach
         out: list[str] = []
         skip = False
+        named_once: set[str] = set()
         for i, word in enumerate(words):
             bare = word.lower().strip(",.!")
             nxt = words[i + 1].lower().strip(",.!?") if i + 1 < len(words) else ""
@@ -172,8 +173,10 @@ class RuleUpdater:
             owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
             if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
                 owners = reached
-            verb_says = kind == "it" and owners is None and reached      # "who knows it": a skill
-            value = (stands_for("it", nxt, found, bare, reached) if verb_says else None) or \
+            # "who knows it": a skill; not after a preposition ("who on each of them knows it")
+            objects = reached if not (i and words[i - 1].lower() in WORDS.prepositions) else set()
+            verb_says = kind == "it" and owners is None and objects
+            value = (stands_for("it", nxt, found, bare, objects) if verb_says else None) or \
                 (stands_for(kind, nxt, found, bare, owners) if kind else None)
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
                 value = each_one_found(found, language_of(part))
@@ -197,9 +200,12 @@ class RuleUpdater:
                 continue
             several = bare in PLURAL or bare in WORDS.hindi_demonstrative and bool(   # "woh ... hain"
                 {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
-            group = (found_of_kinds(found, reached or owners_in(part, properties), language_of(part))
+            group = (found_of_kinds(found, objects or owners_in(part, properties), language_of(part))
                      or all_found(found, language_of(part), words)) if several else None
             value = group or value
+            if value is not None and bare in WORDS.third_person and value in named_once:
+                value = None     # named once: a later "his" points at the name, as a pronoun
+            named_once |= {value} if value is not None and bare in WORDS.third_person else set()
             if value is None:
                 out.append(word)
             elif kind == "that":       # "that student('s)" -> the value('s), noun and all
