@@ -2746,3 +2746,51 @@ def test_a_name_said_twice_is_no_filler(college_db):
     from course.retrieval.filler import filler_dropper
 
     assert filler_dropper(college_db)("who on Docker knows Docker?") is None
+
+
+def _the_one_of(names: list[str], label: str, prop: str, pick: str) -> str:
+    listed = ", ".join(f"'{n}'" for n in names)
+    return (f"MATCH (t:{label}) WHERE t.name IN [{listed}] WITH {pick}(t.{prop}) AS top "
+            f"MATCH (t:{label}) WHERE t.name IN [{listed}] AND t.{prop} = top RETURN t.name, t.{prop}")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who is in a higher year, Aarav or Karan?", _the_one_of(["Aarav", "Karan"], "Student", "year", "max")),
+    ("Which of Aarav and Sneha is in a later year?", _the_one_of(["Aarav", "Sneha"], "Student", "year", "max")),
+    ("Which club is older, the Coding Club or the Debate Society?",
+     _the_one_of(["Coding Club", "Debate Society"], "Club", "founded", "min")),
+    ("Which has more credits, DBMS or Computer Networks?",
+     _the_one_of(["DBMS", "Computer Networks"], "Subject", "credits", "max")),
+    ("Between Rahul and Karan, who joined the Robotics Club first?",
+     "MATCH (t:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) WHERE t.name IN ['Rahul', 'Karan'] "
+     "WITH min(r.since) AS top MATCH (t:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+     "WHERE t.name IN ['Rahul', 'Karan'] AND r.since = top RETURN t.name, r.since"),
+    ("Who got the better grade in DSA, Payal or Karan?",
+     "MATCH (t:Student)-[r:STUDIES]->(:Subject {name: 'DSA'}) WHERE t.name IN ['Payal', 'Karan'] "
+     "RETURN t.name, r.grade ORDER BY CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 WHEN 'B+' THEN 2 "
+     "WHEN 'B' THEN 3 ELSE 4 END LIMIT 1"),
+    ("Who is better at Python, Rahul or Payal?",
+     "MATCH (t:Student)-[r:HAS_SKILL]->(:Skill {name: 'Python'}) WHERE t.name IN ['Rahul', 'Payal'] "
+     "RETURN t.name, r.level ORDER BY CASE r.level WHEN 'Advanced' THEN 0 WHEN 'Intermediate' THEN 1 "
+     "ELSE 2 END LIMIT 1"),
+])
+def test_a_comparison_of_named_things_answers_which_of_them(college_db, chat, question, reference):
+    """Both had been listed with their values, the clubs they joined given for "who joined
+    earlier", or the question refused: the answer is the one (or the tied ones) asked for."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_comparison_the_graph_holds_nothing_for_is_not_answered(college_db, learner):
+    """"which of them is older?" of two students: the graph has no age, and both had been listed."""
+    result = learner.answer("What year are Payal and Sneha in, and which of them is older?")
+    assert not every_part_found(result), result.answer
+
+
+def test_a_word_between_which_and_its_noun_still_asks_for_that_noun(college_db, chat):
+    """"Which smaller topics make up Graphs?" had been answered with the subject that covers
+    Graphs once "smaller" was a known word: the noun after "which" is what is asked, a word
+    between them or not. The topics it includes, or a refusal."""
+    result = chat.answer("Which smaller topics make up Graphs?")
+    included = "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name"
+    assert result.status == "out_of_scope" or same_rows(result.rows, rows_of(college_db, included)), \
+        result.answer

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from course.foundation.language import WORDS
 from course.llm.offline.aggregates import extreme_pick
+from course.llm.offline.comparisons import compares_named
 from course.llm.offline.cypher import lit, returned
 from course.llm.offline.filters import filter_values, numbers, threshold
 from course.llm.offline.lexicon import Lexicon, default_lexicon
@@ -142,6 +143,8 @@ def unused(reading: Reading, query: str) -> str | None:
                 return m[0]
     if extreme_pick(reading) and not used.extreme:
         return "first / last"
+    if (reading.has("higher") or reading.has("lower")) and compares_named(reading) and not used.extreme:
+        return "which of them"          # "which of them is older?": one of the named, not both
     ranked = re.search(reading.cue("superlative"), reading.text)
     if ranked and not used.extreme:                   # "the best at §0 and §1": no ranking
         return ranked[0]
@@ -156,8 +159,8 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
     count for "more"."""
     kinds_returned, _, counted = returned(query)
     for kind in reading.schema.labels:
-        which = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(kind)})",
-                          reading.text)
+        which = re.search(rf"(?:{reading.cue('which')})\s+(?:[a-z]+\s+)?(?:{reading.lexicon.label(kind)})",
+                          reading.text)   # ("which smaller topics": a word may stand between)
         if which and kinds_returned and kind not in kinds_returned and not counted:
             return which[0]   # "which students are in §0's club": not the club
     # "what grade did §0 get with?": a grade, not classmates (any property the words after the

@@ -21,6 +21,7 @@ from course.foundation.language import WORDS
 from course.llm.offline.aggregates import (average, common, count, end_of_number, extreme, in_order, most,
                                            per_group, ranking, total)
 from course.llm.offline.changes import asks_when_done
+from course.llm.offline.comparisons import compared
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop, twice
@@ -332,6 +333,7 @@ INTENTS: tuple[Intent, ...] = (
     ("next topics", "next", next_topics),
     ("count per group", "each", per_group),
     ("in order", "order", in_order),
+    ("which of them", None, compared),
     ("first / last", None, extreme),
     ("most / fewest", "most", most),
     ("most / fewest", "least", most),

@@ -1,0 +1,78 @@
+"""Which of the named things has more or less of a number: a comparison (notebooks 05, 09).
+
+"Who is in a higher year, Aarav or Karan?", "Which club is older?" of two clubs named, "Between
+Rahul and Karan, who joined the club first?": two or more values of one label are named, with a
+comparative ("higher", "older", "more") or an end ("first"). The answer is the one among them at
+that end of a number: a property of theirs the words name (year, credits), a number of one of
+their links (the year a membership began: "joined"), or, for a word of age or time, what dates
+their label (a club's founding year); "better" compares by a scale's order (a grade). Ties are
+all given. Nothing dates a student: "which of them is older?" of two students finds no number,
+and the question is refused rather than answered with both.
+
+>>> from course import Agent, OfflineLLM
+>>> Agent(db, OfflineLLM()).answer("Who is in a higher year, Aarav or Karan?").rows
+[['Karan', 4]]
+"""
+from __future__ import annotations
+
+import re
+
+from course.llm.offline.aggregates import dating, extreme_pick
+from course.llm.offline.cypher import alias, arrow, lit, node, rank_case, where
+from course.llm.offline.hops import other
+from course.llm.offline.prompt import Entity
+from course.llm.offline.reading import Reading
+
+
+def compares_named(reading: Reading) -> tuple[str, list[Entity]] | None:
+    """The comparison's end ('max' or 'min' of a number, 'best' or 'worst' on a scale) and the
+    named values compared (two or more of one label), or None when it compares nothing named."""
+    pick = "max" if reading.has("higher") else "min" if reading.has("lower") else extreme_pick(reading) \
+        or ("worst" if reading.has("worst") else "best" if reading.has("rank") else None)
+    labels = [e.label for e in reading.entities]
+    compared = [label for label in dict.fromkeys(labels) if labels.count(label) >= 2]
+    if pick is None or len(compared) != 1 or re.search(reading.lexicon.comparing, reading.text):
+        return None       # ("older than 2016" is a filter, not a choice among names)
+    return pick, [e for e in reading.entities if e.label == compared[0]]
+
+
+def compared(reading: Reading) -> str | None:
+    """The named value(s) at the asked end of the number the question compares them by."""
+    found = compares_named(reading)
+    if found is None:
+        return None
+    pick, named = found
+    label, schema = named[0].label, reading.schema
+    names = ", ".join(lit(e.value) for e in named)
+    within = f"t.{named[0].prop} IN [{names}]"
+    show = f"t.{schema.display(label)} AS {alias(label, schema.display(label))}"
+    own = [p for p in reading.asked_properties(label, schema.labels.get(label, []))
+           if f"{label}.{p}" in schema.numbers]
+    kept = schema.scales if pick in ("best", "worst") else schema.numbers   # "better": a scale's
+    links = [(p, q) for p in schema.patterns if label in (p.start, p.end) and p.start != p.end
+             for q in reading.asked_properties("", p.props) if f"{p.type}.{q}" in kept]
+    own = own if kept is schema.numbers else []
+    if not links and kept is schema.scales:   # "better at Python": the scale of the link to it
+        far_labels = {e.label for e in reading.entities} - {label}
+        links = [(p, q) for p in schema.patterns if label in (p.start, p.end) and p.start != p.end
+                 and other(p, label) in far_labels for q in p.props if f"{p.type}.{q}" in kept]
+    if not own and not links and reading.has("age"):   # "older", "newer": what dates the label
+        own = [prop] if (prop := dating(reading, label)) else []
+    if own:
+        match = f"MATCH (t:{label})"
+        return (f"{match}\nWHERE {within}\nWITH {pick}(t.{own[0]}) AS top\n{match}\n"
+                f"WHERE {within} AND t.{own[0]} = top\nRETURN {show}, t.{own[0]} AS {own[0]}")
+    if len(links) != 1:
+        return None
+    p, prop = links[0]
+    far = other(p, label)
+    given = [e for e in reading.entities if e.label == far]
+    end, conds = node("x", given[0] if len(given) == 1 else None, far, relaxed=reading.relaxed)
+    match = f"MATCH (t:{label}){arrow(p, label, 'r')}{end}"
+    shown = "" if given else f", x.{schema.display(far)} AS {alias(far, schema.display(far))}"
+    value, top = f"r.{prop}", pick
+    if pick in ("best", "worst"):     # its place on the scale, best first (no place: no one's)
+        value = rank_case(value, schema.scales[f"{p.type}.{prop}"]).rsplit(" ELSE ", 1)[0] + " END"
+        top = "min" if pick == "best" else "max"
+    return (f"{match}{where([within, *conds])}\nWITH {top}({value}) AS top\n{match}"
+            f"{where([within, *conds, f'{value} = top'])}\nRETURN {show}{shown}, r.{prop} AS {prop}")
