@@ -2794,3 +2794,21 @@ def test_a_word_between_which_and_its_noun_still_asks_for_that_noun(college_db, 
     included = "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name"
     assert result.status == "out_of_scope" or same_rows(result.rows, rows_of(college_db, included)), \
         result.answer
+
+
+def test_she_is_the_person_found_whatever_the_verb_of_her_part_reaches(college_db, learner):
+    """"since when has she been a member?" had kept "she" (its verb reaches clubs, and no club is
+    a she): from unseen22's i019."""
+    last_part_is(college_db, learner.answer("Who is the president of the Debate Society, and since when "
+                                            "has she been a member?"),
+                 "MATCH (s:Student)-[m:MEMBER_OF {role: 'President'}]->(:Club {name: 'Debate Society'}) "
+                 "RETURN m.since")
+
+
+def test_a_topic_before_a_dash_and_an_it_after_an_it(college_db, learner):
+    """"X - whats its status, ..." had been one part, refused (from unseen22's i027); then "who's
+    on it?" had taken "it" for the skill the part before found, not the project both "it"s are."""
+    result = learner.answer("attendance tracker - whats its status, what skills does it need, and who's on it?")
+    assert len(parts_rows(result)) == 3, result.answer
+    last_part_is(college_db, result,
+                 "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN s.name")

@@ -31,12 +31,15 @@ from typing import Any
 
 from course.foundation.language import depends_on_context
 from course.llm.base import Message, ToolCall, ToolSpec
+from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
 from course.llm.offline.roles.updater import RuleUpdater, follows_up, refers_back, resolve_pronouns
 from course.llm.offline.roles.words import (CLEARS, NOTE_SEARCH, PROPERTIES, Linked,
-                                            linked_values, read_properties)
+                                            linked_values, read_properties, tokens)
 from course.llm.offline.tools import QUERY_TOOL
+
+IT_WORDS = frozenset({"it", "its"})
 
 RESULTS = "RESULTS SO FAR"
 CONTEXT = ("CONVERSATION SO FAR", "RECENTLY MENTIONED")
@@ -131,8 +134,13 @@ def rewrite(prompt: RolePrompt) -> str:
     found = prompt.found()
     if found and (refers_back(prompt.question) or follows_up(prompt.question, prompt.linked)
                   or depends_on_context(prompt.question, prompt.linked)):
+        # "what skills does it need, and who's on it?": an "it" that follows an "it" keeps what
+        # the first stood for, not the things its part found (the people stay, for "they")
+        again = set(tokens(prompt.question)) & IT_WORDS and set(tokens(found[-1]["question"])) & IT_WORDS \
+            and found[-1].get("asked")
+        person = default_lexicon().person
         return RuleUpdater().rewrite(prompt.question, [
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
-             [tuple(v) for v in p.get("values", [])]) for p in found], named=len(prompt.linked),
-            properties=prompt.properties, linked=prompt.linked)
+             [tuple(v) for v in p.get("values", []) if not (again and p is found[-1] and v[0] != person)])
+            for p in found], named=len(prompt.linked), properties=prompt.properties, linked=prompt.linked)
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)

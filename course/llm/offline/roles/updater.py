@@ -41,6 +41,7 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
     by a pronoun or "anyone" ("... and does she ...", not "... and is in the club")."""
     if not words:
         return False
+    words = [WORDS.shorthand.get(w, w).split()[0] for w in words]    # "whats", "wat"
     if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating \
             and words[1] in QUESTION_WORDS:
         words = words[1:]     # "in which semester ...", "since when ...": the question word asks
@@ -112,7 +113,9 @@ class RuleUpdater:
                 return [joined] + rest
             if names_nothing(left) or names_nothing(right) or asks_only_a_property(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
-            if _is_question(tokens(left), opening=True) and _is_question(tokens(right), opening=False):
+            # ("attendance tracker - whats its status, ...": the topic, then the question)
+            opening = tokens(re.split(r"\s[-\u2013:]\s", left)[-1])
+            if _is_question(opening, opening=True) and _is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = _REQUEST.match(left)
             listed = _LISTED.match(right) if request and not request[0].lower().startswith("what") \
@@ -171,7 +174,7 @@ class RuleUpdater:
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
             owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
-            if owners is None and kind == "person" and bare in PERSONAL:   # "woh ... kaam karta"
+            if owners is None and kind == "person" and bare in PERSONAL - WORDS.third_person:   # "woh ... kaam karta"
                 owners = reached
             # "who knows it": a skill; not after a preposition ("who on each of them knows it")
             objects = reached if not (i and words[i - 1].lower() in WORDS.prepositions) else set()
