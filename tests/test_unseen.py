@@ -2812,3 +2812,30 @@ def test_a_topic_before_a_dash_and_an_it_after_an_it(college_db, learner):
     assert len(parts_rows(result)) == 3, result.answer
     last_part_is(college_db, result,
                  "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN s.name")
+
+
+def test_a_role_whose_words_hold_a_linked_name_is_not_read_as_that_name(chat):
+    """"as an ML Engineer": "ML" was linked to the skill and the role read as any engineer, so
+    both engineers on the project were named (a confident error). Unsure, it is refused."""
+    result = chat.answer("Who works on the Campus Chatbot as an ML Engineer?")
+    assert result.status == "out_of_scope" or result.values() == ["Rahul"], result.answer
+
+
+@pytest.mark.parametrize("question, role", [
+    ("Who is the DevOps Engineer?", "devops engineer"),
+    ("Who is the Backend Developer on the library project?", "backend developer"),
+    ("Which students are frontend developers?", "frontend developer"),
+])
+def test_a_role_named_with_a_word_of_its_own_text(college_db, chat, question, role):
+    """"DevOps" is known only as a word of a role's text: it had been an unknown word, refused."""
+    assert_answered_with(chat.answer(question), college_db,
+                         f"MATCH (s:Student)-[r:WORKS_ON]->(:Project) WHERE toLower(r.role) CONTAINS '{role}' "
+                         "RETURN DISTINCT s.name")
+
+
+@pytest.mark.parametrize("question", ["Who is the lead engineer?", "Who is the head developer?",
+                                      "Who is the vice president of the Coding Club?"])
+def test_two_words_of_one_value_are_not_answered_by_one_of_them(chat, question):
+    """"the lead engineer" had been answered with the clubs' presidents ("lead" alone: a
+    confident error); "vice" must not be dropped from "vice president" either."""
+    assert chat.answer(question).status == "out_of_scope"

@@ -23,7 +23,7 @@ from course.foundation.language import WORDS
 from course.llm.offline.aggregates import extreme_pick
 from course.llm.offline.comparisons import compares_named
 from course.llm.offline.cypher import lit, returned
-from course.llm.offline.filters import filter_values, numbers, threshold
+from course.llm.offline.filters import filter_values, numbers, threshold, value_words_before
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.reading import Reading
 
@@ -114,6 +114,15 @@ def unused(reading: Reading, query: str) -> str | None:
     for word, ok in _words(reading, reading.text, used):
         if not ok:
             return word
+    for word in value_words_before(reading):    # "the vice president": not the president
+        if word not in used.literals.lower():
+            return word
+    for regex in reading.lexicon.value_words.values():   # "the lead engineer": one value, not
+        spans = [m.span() for m in re.finditer(regex, reading.text)] if regex else []   # two
+        for (start, end), (after, stop) in zip(spans, spans[1:]):
+            phrase = reading.text[start:stop]
+            if not reading.text[end:after].strip() and phrase not in used.literals.lower():
+                return phrase
     answering = returned(query)[1] if reading.has("yes_no") else set()
     for key in [*reading.schema.values, *reading.schema.scales]:
         prop = key.split(".")[1]

@@ -18,6 +18,7 @@ from typing import Any
 from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow, exclude, lit, node
 from course.llm.offline.hops import direction, hop_match, other, find_hop, twice
+from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
 
@@ -128,13 +129,30 @@ def unlisted(reading: Reading, key: str, var: str) -> list[str]:
     for a value that holds one of the words it means ("lead", "head", "president", ...)."""
     lex, prop = reading.lexicon, key.split(".")[1]
     m = re.search(lex.value_words.get(prop, r"(?!)"), reading.text)
-    if m is None or key in reading.schema.numbers:
-        return []
+    if m is None or key in reading.schema.numbers or re.search(r"§\d+\s*$", reading.text[:m.start()]):
+        return []    # ("the ML Engineer": a name linked inside the value's words; unsure: none)
     meant = [re.sub(r"[^a-z ]", "", re.sub(r"\\[a-z]\*?", "", value))
              for word, means in lex.value_means.get(prop, [])
              if re.fullmatch(word, m[0]) for value in means.split("|")]
-    held = [f"toLower({var}.{prop}) CONTAINS {lit(w)}" for w in dict.fromkeys(meant or [m[0]]) if w]
+    before = re.search(r"\b([a-z]+)\s+$", reading.text[:m.start()])
+    phrase = f"{before[1]} {m[0]}" if before and value_word(lex, before[1]) else m[0]   # "devops engineer"
+    held = [f"toLower({var}.{prop}) CONTAINS {lit(w)}" for w in dict.fromkeys(meant or [phrase]) if w]
     return [held[0] if len(held) == 1 else f"({' OR '.join(held)})"]
+
+
+def value_word(lex: Lexicon, word: str) -> bool:
+    """Is a word the rules do not know one of a free-text value's own words, as in "the DevOps
+    engineer" (a word of no cue, label or property, before a word for such a value)?"""
+    return word not in lex.vocab and word not in lex.filler and len(word) > 1 and \
+        not any(re.search(p, word) for p in lex.all_patterns)
+
+
+def value_words_before(reading: Reading) -> set[str]:
+    """The unknown words right before a word for a value ("devops" of "the DevOps engineer"):
+    known only as part of that value's text, which the query must then hold."""
+    words = "|".join(f"(?:{r})" for r in reading.lexicon.value_words.values() if r)
+    found = (m[1] for m in re.finditer(rf"\b([a-z]+)\s+(?:{words})", reading.text)) if words else ()
+    return {w for w in found if value_word(reading.lexicon, w)}
 
 
 def node_filters(reading: Reading, label: str) -> list[str]:

@@ -25,7 +25,7 @@ from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
-from course.llm.offline.filters import negated
+from course.llm.offline.filters import negated, value_words_before
 from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
@@ -63,6 +63,7 @@ def unknown_words(reading: Reading) -> list[str]:
     # "aren't", "don't", "can't": the verb is "are", "do", "can" (the n belongs to "not")
     words = [w if not nt or w in known else w[:-1]
              for w, nt in re.findall(r"(?<![§\w'])([a-z]+)('t\b)?", reading.text)]
+    known |= value_words_before(reading)   # "the DevOps engineer": a value's own word
     return [w for w in dict.fromkeys(words) if w not in known and len(w) > 1
             and not any(re.search(p, w) for p in lex.all_patterns)]
 
