@@ -2839,3 +2839,14 @@ def test_two_words_of_one_value_are_not_answered_by_one_of_them(chat, question):
     """"the lead engineer" had been answered with the clubs' presidents ("lead" alone: a
     confident error); "vice" must not be dropped from "vice president" either."""
     assert chat.answer(question).status == "out_of_scope"
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Payal's friends, which clubs are they in?",
+     "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)-[:MEMBER_OF]->(c:Club) RETURN DISTINCT c.name"),
+    ("coding club members - what do they study?",
+     "MATCH (:Club {name: 'Coding Club'})<-[:MEMBER_OF]-(s:Student)-[:STUDIES]->(t:Subject) RETURN DISTINCT t.name"),
+])
+def test_a_topic_first_is_what_the_question_after_it_points_at(college_db, learner, question, reference):
+    """A topic, then a question about "they": refused before (from unseen22's i043, in fresh words)."""
+    assert_answered_with(learner.answer(question), college_db, reference)

@@ -58,6 +58,34 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
         or words[1] == "there")   # "... and is there a note on each?"
 
 
+_TOPIC = re.compile(r"^\s*([^,?;:\u2013]+?)\s*(?:,|\s[-\u2013:]\s)\s*(.+)$")
+_TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
+
+
+def _topic_first(question: str) -> str:
+    """"Payal's friends, which clubs are they in?": a topic, then a question that points at it
+    with its first "they", "their", "it" or "its" -> "which clubs are Payal's friends in?".
+
+    >>> _topic_first("coding club members - what do they study?")
+    'what do coding club members study?'
+    >>> _topic_first("Who is Payal, and what does she study?")
+    'Who is Payal, and what does she study?'
+    """
+    m = _TOPIC.match(question)
+    topic = tokens(m[1]) if m else []
+    # a topic is a noun phrase: not a question, a request, a scene ("If I want ...", "Once I've
+    # learned ...") or a phrase a preposition opens ("Between Rahul and Aarav")
+    if m is None or not topic or _is_question(topic, opening=True) or _sets_the_scene(topic) or \
+            topic[0] in REQUESTS | set(CONJUNCTIONS) | WORDS.prepositions | WORDS.subordinating or \
+            set(topic) & set(FIRST_PERSON) or not _is_question(tokens(m[2]), opening=True):
+        return question
+    pointer = _TOPIC_POINTER.search(m[2])
+    if pointer is None:
+        return question
+    said = m[1].strip() + ("'s" if pointer[1].lower() in ("their", "its") else "")
+    return m[2][:pointer.start()] + said + m[2][pointer.end():]
+
+
 def _sets_the_scene(words: Sequence[str]) -> bool:
     """A clause the question after it rests on ("when I type a site's name", "if I cut a /24",
     "to find the fewest hops"), not a question of its own: a verb or a question word right
@@ -84,6 +112,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
+        question = _topic_first(question)
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
             if pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
