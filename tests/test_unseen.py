@@ -2850,3 +2850,18 @@ def test_two_words_of_one_value_are_not_answered_by_one_of_them(chat, question):
 def test_a_topic_first_is_what_the_question_after_it_points_at(college_db, learner, question, reference):
     """A topic, then a question about "they": refused before (from unseen22's i043, in fresh words)."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("How many projects are there, and which one is completed?",
+     "MATCH (p:Project) WHERE p.status = 'Completed' RETURN p.name"),
+    ("What clubs is Payal in, and which one is the oldest?",
+     "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) WITH min(c.founded) AS top "
+     "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) WHERE c.founded = top RETURN c.name, c.founded"),
+    ("Which projects does Rahul work on, and which ones are in progress?",
+     "MATCH (:Student {name: 'Rahul'})-[:WORKS_ON]->(p:Project) WHERE p.status = 'In Progress' RETURN p.name"),
+])
+def test_which_one_chooses_among_what_the_part_before_found_or_counted(college_db, learner, question, reference):
+    """"which one is completed?" after a count had been one ask with it, refused; "which one is the
+    oldest?" was asked of nothing; "which ones" had been every project, not Rahul's."""
+    last_part_is(college_db, learner.answer(question), reference)

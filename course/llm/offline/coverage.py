@@ -224,6 +224,9 @@ def properties_only(ask: str, lexicon: Lexicon) -> list[str]:
         | {w for c in WORDS.conjunctions for w in c.split()}
     rest = " ".join(w for w in re.findall(r"[\w+#§]+", ask.lower()) if w not in function)
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
+    if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
+            re.search(lexicon.value_words.get(p) or r"(?!)", ask.lower()) for p in named):
+        return []     # "and which is completed?": a choice by a value, not the status asked
     alone = "|".join(f"(?:{lexicon.properties[p]})" for p in named)
     whole = bool(named and rest) and re.fullmatch(rf"(?:(?:{alone})\s*)+", rest) is not None
     return named if whole else []

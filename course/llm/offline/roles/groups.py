@@ -48,25 +48,46 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     return part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
 
 
-ONES = re.compile(r"\b(which|the|those|these)\s+ones\b", re.I)   # (data/language: referring)
+ONES = re.compile(r"\b(which|the|those|these)\s+(ones?)\b|\b(which)(?=\s+(?:is|are|was|were)\b)",
+                  re.I)   # (data/language: referring)
 
 
 def the_ones(part: str, found: Sequence[Found]) -> str | None:
-    """"which ones are planned?" after a part that found values of one kind: that kind, as its
-    label's noun ("which projects are planned?"); None when "ones" is not there or no part
-    found one kind.
+    """"which ones are planned?", "which one is", "which is" after a part about a name that
+    found values of one kind: a choice among them ("which of A and B are planned?"); after one
+    that named nothing or counted, of all that kind ("which projects"). None when no such word
+    is there or no part found or counted one kind.
 
     >>> the_ones("which ones are red?", [("Which tools are new?", [], [("Tool", "Lathe")])])
     'which tools are red?'
+    >>> the_ones("which ones are red?", [("What does Asha use?", [("Person", "Asha")],
+    ...                                   [("Tool", "Lathe"), ("Tool", "Saw")])])
+    'which of Lathe and Saw are red?'
+    >>> the_ones("which is red?", [("How many tools are there?", [], [])])
+    'which tools is red?'
     """
     m = ONES.search(part)
     if m is None:
         return None
-    for _, _, got in reversed(found):
+    which = m[1] or m[3]
+    for question, asked, got in reversed(found):
         labels = {label for label, _ in got}
+        counted = _HOW_MANY_OF.search(question) if not got else None
+        if m[3] and not counted:    # a bare "which is" chooses among what was counted only
+            return None
+        # among what a part about a name found ("Rahul's projects"); of the kind, after a part
+        # that named nothing ("Which projects are finished, and which ones haven't started?")
+        if counted or (len(labels) == 1 and (which.lower() != "which" or not asked)):
+            noun = counted[1] if counted else labels.pop().lower() + ("" if m[2] == "one" else "s")
+            return f"{part[:m.start()]}{which} {noun}{part[m.end():]}"
         if len(labels) == 1:
-            return f"{part[:m.start()]}{m[1]} {labels.pop().lower()}s{part[m.end():]}"
+            values = [str(v) for v in dict.fromkeys(v for _, v in got)]
+            among = values[0] if len(values) == 1 else as_group(values, language_of(part), each=False)
+            return f"{part[:m.start()]}{which} of {among}{part[m.end():]}"
     return None
+
+
+_HOW_MANY_OF = re.compile(r"\bhow many (\w+)", re.I)
 
 
 BOTH = re.compile(r"\b(?:both|dono)\b(?:\s+of\s+them)?", re.I)

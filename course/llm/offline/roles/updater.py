@@ -392,4 +392,5 @@ def refers_back(part: str) -> bool:
     (True, False)
     """
     return any(w in REFERRING or w in HINDI_CASE for w in question_key(part).split()) or \
-        bool(EACH_OF_THEM.search(part) or ALL_OF_THEM.search(part) or each_alone(part))
+        bool(EACH_OF_THEM.search(part) or ALL_OF_THEM.search(part) or each_alone(part)) or \
+        bool(re.search(r"\bwhich\s+one\b", part, re.I))    # "which one is the oldest?"
