@@ -2865,3 +2865,17 @@ def test_which_one_chooses_among_what_the_part_before_found_or_counted(college_d
     """"which one is completed?" after a count had been one ask with it, refused; "which one is the
     oldest?" was asked of nothing; "which ones" had been every project, not Rahul's."""
     last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which clubs does Aarav belong to, and when was each founded?",
+     "MATCH (:Student {name: 'Aarav'})-[:MEMBER_OF]->(c:Club) RETURN c.name, c.founded"),
+    ("What's Karan's year, his branch and his skills?",
+     "MATCH (:Student {name: 'Karan'})-[:HAS_SKILL]->(k:Skill) RETURN k.name"),
+    ("Which students study DBMS, and which of them got an A+?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DBMS'}) WHERE r.grade = 'A+' RETURN s.name, r.grade"),
+])
+def test_each_of_one_a_list_after_whats_and_a_choice_by_a_value(college_db, learner, question, reference):
+    """Refused or half before: "each" of the one club found, "What's" opening a list of asks, and
+    "which of them got an A+" (their grades had been listed, unfiltered, so refused)."""
+    last_part_is(college_db, learner.answer(question), reference)

@@ -150,8 +150,10 @@ def _link_property_each(reading: Reading) -> str | None:
     name = reading.schema.display(label)
     values = ", ".join(lit(e.value) for e in many)
     cols = ", ".join([f"b.{name} AS {alias(label, name)}"] + [f"r.{p} AS {p}" for p in asked])
-    return (f"MATCH {na}{arrow(hop.patterns[0], a.label, 'r')}(b:{label}){where(ca + [f'b.{name} IN [{values}]'])}"
-            f"\nRETURN {cols}")
+    # "which of §1 and §2 got an A+ in §0?": a value of the property named filters them
+    named = [c for p in hop.patterns[0].props for c in filters(reading, f"{hop.patterns[0].type}.{p}", "r")]
+    return (f"MATCH {na}{arrow(hop.patterns[0], a.label, 'r')}(b:{label})"
+            f"{where(ca + [f'b.{name} IN [{values}]'] + named)}\nRETURN {cols}")
 
 
 def shared(reading: Reading) -> str | None:

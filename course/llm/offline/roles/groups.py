@@ -32,6 +32,9 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
                                        or each_alone(part))
     if m is None:
         return None
+    latest = next((got for _, _, got in reversed(found) if got), [])
+    if len({v for _, v in latest}) == 1 and not BOTH.match(m[0]):   # "when was each founded?"
+        return part[:m.start()] + str(latest[0][1]) + part[m.end():]  # of the one club found
     for _, _, got in reversed(found):
         labels = {label for label, _ in got}
         values = [str(v) for v in dict.fromkeys(v for _, v in got)]

@@ -29,7 +29,7 @@ from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
-_REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what\s+(?:are|is)\s+)",
+_REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)",
                       re.I)   # ("what are X's skills, his clubs and his project": a list too)
 _WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
 _LISTED = re.compile(r"^the\s+\w|" + _WHOSE.pattern[1:], re.I)                             # or "the ..."
