@@ -2879,3 +2879,12 @@ def test_each_of_one_a_list_after_whats_and_a_choice_by_a_value(college_db, lear
     """Refused or half before: "each" of the one club found, "What's" opening a list of asks, and
     "which of them got an A+" (their grades had been listed, unfiltered, so refused)."""
     last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which subjects have more than 3 credits?", "MATCH (s:Subject) WHERE s.credits > 3 RETURN s.name"),
+    ("Which subjects have fewer than 4 credits?", "MATCH (s:Subject) WHERE s.credits < 4 RETURN s.name"),
+])
+def test_more_than_a_number_of_a_property_compares_the_property(college_db, chat, question, reference):
+    """Read as "linked to more than 3 things" and refused as outside the graph (older than this stop)."""
+    assert_answered_with(chat.answer(question), college_db, reference)

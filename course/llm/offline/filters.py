@@ -27,8 +27,11 @@ def threshold(reading: Reading) -> tuple[str, int] | None:
     """How many links a "common" question asks for: 'more than one' -> ('>', 1); 'multiple',
     'several', 'common', 'both' -> ('>', 1); None when it names no such amount."""
     words = reading.lexicon.count_words
+    props = "|".join(f"(?:{r})" for r in reading.lexicon.properties.values() if r) or r"(?!)"
     for regex, op in reading.lexicon.thresholds:
         if m := re.search(regex, reading.text):
+            if re.match(rf"\s+(?:{props})", reading.text[m.end():]):
+                continue      # "more than 3 credits": a property's number, not links counted
             word = next(g for g in m.groups() if g and (g.isdigit() or g in words))
             return op, int(word) if word.isdigit() else words[word]
     if reading.has("several"):
