@@ -2888,3 +2888,10 @@ def test_each_of_one_a_list_after_whats_and_a_choice_by_a_value(college_db, lear
 def test_more_than_a_number_of_a_property_compares_the_property(college_db, chat, question, reference):
     """Read as "linked to more than 3 things" and refused as outside the graph (older than this stop)."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", ["List the clubs and their founding years.",
+                                      "Give me the names of all clubs and their founding years."])
+def test_founding_years_is_when_each_was_founded(college_db, learner, question):
+    """"years" had been the students' year of study, and the part refused."""
+    last_part_is(college_db, learner.answer(question), "MATCH (c:Club) RETURN c.name, c.founded")
