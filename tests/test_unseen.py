@@ -2895,3 +2895,17 @@ def test_more_than_a_number_of_a_property_compares_the_property(college_db, chat
 def test_founding_years_is_when_each_was_founded(college_db, learner, question):
     """"years" had been the students' year of study, and the part refused."""
     last_part_is(college_db, learner.answer(question), "MATCH (c:Club) RETURN c.name, c.founded")
+
+
+def test_a_property_of_a_kind_is_asked_of_the_graph_before_the_notes(college_db, learner):
+    """"What is the highest year a student is in?" had been answered from the note on 2NF (its
+    text speaks of student ids): a confident error older than this stop."""
+    assert_answered_with(learner.answer("What is the highest year a student is in?"), college_db,
+                         "MATCH (s:Student) WITH max(s.year) AS top MATCH (s:Student) WHERE s.year = top "
+                         "RETURN s.name, s.year")
+
+
+def test_a_superlative_of_a_number_is_no_ranking_by_a_scale(chat):
+    """"Which subject has the lowest semester?" had been every student ranked by grade (a
+    confident error older than this stop); whose semester is not said: refused."""
+    assert chat.answer("Which subject has the lowest semester?").status == "out_of_scope"

@@ -33,7 +33,7 @@ def most(reading: Reading) -> str | None:
                if f"{group}.{p}" in reading.schema.numbers]
     ranked = rf"(?:{reading.cue('most')}|{reading.cue('least')})\s+(?:{reading.lexicon.label(group)})"
     if numeric and len(labels) == 1:   # "the fewest students" (after "which year") counts them:
-        return None if re.search(ranked, reading.text) else _extreme_property(reading, group, numeric[0])
+        return None if re.search(ranked, reading.text) else extreme_property(reading, group, numeric[0])
     loop = reading.self_loop(group)
     others = [t for t in labels if t != group]
     # "the most subtopics": a link of the group's label to itself counts its own kind
@@ -89,22 +89,7 @@ def _per_value(reading: Reading, word: str) -> str | None:
             f"count(DISTINCT t) AS {plural(label)}")
 
 
-def end_of_number(reading: Reading) -> str | None:
-    """The nodes with the largest or smallest value of a number property whose word follows a
-    word for an end: 'Which student is in the highest year?', 'the final year', 'lowest credits'."""
-    labels = reading.targets() or [reading.person]
-    if reading.entities or reading.has("count"):
-        return None
-    for label in dict.fromkeys(labels):
-        for prop in reading.schema.labels.get(label, []):
-            for pick, end in (("max", "largest"), ("min", "smallest")):
-                if f"{label}.{prop}" in reading.schema.numbers and re.search(
-                        rf"(?:{reading.cue(end)})\s+(?:{reading.lexicon.prop(prop)})", reading.text):
-                    return _extreme_property(reading, label, prop, pick)
-    return None
-
-
-def _extreme_property(reading: Reading, label: str, prop: str, pick: str | None = None) -> str:
+def extreme_property(reading: Reading, label: str, prop: str, pick: str | None = None) -> str:
     """The node(s) with the largest (or smallest) value of a number: most credits."""
     pick = pick or ("min" if reading.has("least") else "max")
     name = reading.schema.display(label)
@@ -168,13 +153,13 @@ def extreme(reading: Reading) -> str | None:
     numeric = [p for p in reading.asked_properties(group, schema.labels.get(group, []))
                if f"{group}.{p}" in schema.numbers]
     if numeric:
-        return _extreme_property(reading, group, numeric[0], pick) if len(set(labels)) == 1 else None
+        return extreme_property(reading, group, numeric[0], pick) if len(set(labels)) == 1 else None
     links = [(p, q) for p in schema.touching(group) if p.start != p.end
              and (other(p, group) in labels or len(labels) == 1)
              for q in reading.asked_properties("", p.props) if f"{p.type}.{q}" in schema.numbers]
     if not links and len(set(labels)) == 1:     # "the oldest club": the property that dates it
         prop = dating(reading, group)
-        return _extreme_property(reading, group, prop, pick) if prop else None
+        return extreme_property(reading, group, prop, pick) if prop else None
     if len(links) != 1:
         return None
     p, prop = links[0]
@@ -302,7 +287,9 @@ def counted_noun(reading: Reading) -> str | None:
 
 def ranking(reading: Reading) -> str | None:
     """Best first by a VALUE SCALE: 'best person to teach me DBMS', 'learn ML from'."""
-    if len(reading.entities) > 1:
+    numbers = "|".join(f"(?:{reading.lexicon.prop(k.split('.')[1])})" for k in reading.schema.numbers)
+    if len(reading.entities) > 1 or numbers and re.search(   # "the lowest semester": a number
+            rf"(?:{reading.cue('superlative')})\s+(?:{numbers})", reading.text):
         return None
     for key, scale in reading.schema.scales.items():
         rel_type, prop = key.split(".")

@@ -7,7 +7,9 @@ that end of a number: a property of theirs the words name (year, credits), a num
 their links (the year a membership began: "joined"), or, for a word of age or time, what dates
 their label (a club's founding year); "better" compares by a scale's order (a grade). Ties are
 all given. Nothing dates a student: "which of them is older?" of two students finds no number,
-and the question is refused rather than answered with both.
+and the question is refused rather than answered with both. With no names, `end_of_number`
+gives the nodes at an end of a number property the words name ("Which student is in the highest
+year?", "the final year").
 
 >>> from course import Agent, OfflineLLM
 >>> Agent(db, OfflineLLM()).answer("Who is in a higher year, Aarav or Karan?").rows
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from course.llm.offline.aggregates import dating, extreme_pick
+from course.llm.offline.aggregates import extreme_property, dating, extreme_pick
 from course.llm.offline.cypher import alias, arrow, lit, node, rank_case, where
 from course.llm.offline.hops import other
 from course.llm.offline.prompt import Entity
@@ -76,3 +78,18 @@ def compared(reading: Reading) -> str | None:
         top = "min" if pick == "best" else "max"
     return (f"{match}{where([within, *conds])}\nWITH {top}({value}) AS top\n{match}"
             f"{where([within, *conds, f'{value} = top'])}\nRETURN {show}{shown}, r.{prop} AS {prop}")
+
+
+def end_of_number(reading: Reading) -> str | None:
+    """The nodes with the largest or smallest value of a number property whose word follows a
+    word for an end: 'Which student is in the highest year?', 'the final year', 'lowest credits'."""
+    labels = reading.targets() or [reading.person]
+    if reading.entities or reading.has("count"):
+        return None
+    for label in dict.fromkeys(labels):
+        for prop in reading.schema.labels.get(label, []):
+            for pick, end in (("max", "largest"), ("min", "smallest")):
+                if f"{label}.{prop}" in reading.schema.numbers and re.search(
+                        rf"(?:{reading.cue(end)})\s+(?:{reading.lexicon.prop(prop)})", reading.text):
+                    return extreme_property(reading, label, prop, pick)
+    return None

@@ -18,10 +18,10 @@ from dataclasses import replace
 from typing import Callable
 
 from course.foundation.language import WORDS
-from course.llm.offline.aggregates import (average, common, count, end_of_number, extreme, in_order, most,
-                                           per_group, ranking, total)
+from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
+                                           ranking, total)
 from course.llm.offline.changes import asks_when_done
-from course.llm.offline.comparisons import compared
+from course.llm.offline.comparisons import compared, end_of_number
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop, twice

@@ -137,7 +137,7 @@ class RuleRouter:
             # No template fits by its words. A question that names nothing in the graph, whose
             # best note clears the evidence bar, goes to the notes first; any other question to
             # text2cypher first ("Who takes Operating Systems?" is a query, whatever a note says).
-            notes_first = notes_clear and not mentions
+            notes_first = notes_clear and not mentions and not asks_a_property_of_a_kind(question)
             preferred: tuple[str, ...] = (NOTES, FALLBACK) if notes_first else (FALLBACK, NOTES)
             if asks_who_unnamed(question):      # "who are they?": no note names people
                 preferred = (FALLBACK,)
@@ -146,7 +146,8 @@ class RuleRouter:
                 return None
             arg = "question" if fallback == FALLBACK else "query"
             return ToolCall(fallback, {arg: question})
-        if best.name == NOTES and FALLBACK in names and names_a_link(question, mentions):
+        if best.name == NOTES and FALLBACK in names and (names_a_link(question, mentions)
+                                                         or asks_a_property_of_a_kind(question)):
             # "What is Graphs a prerequisite for?" reads like "What is Graphs?", but asks for
             # what a link of the graph reaches: a query first (the notes if it finds nothing)
             return ToolCall(FALLBACK, {"question": question})
@@ -276,3 +277,17 @@ def _arguments(spec: ToolSpec, question: str, mentions: Sequence[Named]) -> dict
             left.remove(mention)
             arguments[arg] = mention.value
     return arguments
+
+
+def asks_a_property_of_a_kind(question: str) -> bool:
+    """Does the question name a kind of the graph and a property's word ("What is the highest
+    year a student is in?")? The graph is asked first, whatever a note says about students.
+
+    >>> asks_a_property_of_a_kind("What is the highest year a student is in?")
+    True
+    >>> asks_a_property_of_a_kind("Why does a deadlock need four conditions?")
+    False
+    """
+    lexicon, text = default_lexicon(), question.lower()
+    return any(regex and re.search(regex, text) for regex in lexicon.labels.values()) and \
+        any(regex and re.search(regex, text) for regex in lexicon.properties.values())
