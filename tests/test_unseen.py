@@ -2909,3 +2909,27 @@ def test_a_superlative_of_a_number_is_no_ranking_by_a_scale(chat):
     """"Which subject has the lowest semester?" had been every student ranked by grade (a
     confident error older than this stop); whose semester is not said: refused."""
     assert chat.answer("Which subject has the lowest semester?").status == "out_of_scope"
+
+
+def test_how_much_of_a_thing_no_note_names_is_not_answered_from_the_note(learner):
+    """unseen23's o017: "how much weightage does normalization get?" had been answered with the
+    normalization note, which says nothing of weightage (an out-of-scope question answered)."""
+    result = learner.answer("when is the dbms end sem exam and how much weightage does normalization get?")
+    assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("what should i learn before deadlocks, and what topic does deadlocks lead into after?",   # o041
+     "MATCH (:Concept {name: 'Deadlocks'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+    ("when was the robotics club started and who is its prez",                                # o025
+     "MATCH (s:Student)-[:MEMBER_OF {role: 'President'}]->(:Club {name: 'Robotics Club'}) RETURN s.name"),
+])
+def test_unseen23s_words_lead_into_and_prez(college_db, learner, question, reference):
+    """"lead into" had been a leading role (President), and "prez" an unknown word."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_back_in_a_year_is_that_year(college_db, chat):
+    """unseen23's o007: "who joined a club back in 2024" was refused for "back"."""
+    assert_answered_with(chat.answer("who joined a club back in 2024"), college_db,
+                         "MATCH (s:Student)-[m:MEMBER_OF]->(:Club) WHERE m.since = 2024 RETURN DISTINCT s.name")

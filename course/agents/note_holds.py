@@ -6,8 +6,9 @@ not hold the thing asked: "Which port does HTTPS use by default?" finds the note
 names HTTPS but no port; "What's new in HTTP/3?" finds it too, and it names no version. Two
 general marks of what is asked, read from the question's grammar, not from any topic:
 
-- the kind of thing a "which"/"what" asks for, when a verb follows it ("which port does",
-  "what year was"): the note must use that word (or a form of it), or it cannot say which;
+- the kind of thing a "which"/"what"/"how much" asks for, when a verb follows it ("which port
+  does", "what year was", "how much weightage does"): the note must use that word (or a form
+  of it), or it cannot say which (or how much);
 - a specific name made of letters and digits or a dotted number ("HTTP/2", "IPv6", "1.3"):
   the note must name it, or it speaks of something else.
 
@@ -20,8 +21,10 @@ import re
 from course.foundation.db import Database
 from course.foundation.language import WORDS
 
-# "which port does", "what year was", "which algorithm of X is": the noun before the verb.
-_ASKED_KIND = re.compile(r"\b(?:which|what)\s+([a-z]+)\s+(?:of\s+\w+\s+)?"
+# "which port does", "what year was", "which algorithm of X is", "how much weightage does":
+# the noun before the verb. (Not "how many": "how many machines can ..." of a subnet is asked
+# in the learner's words, "hosts" in the note's.)
+_ASKED_KIND = re.compile(r"\b(?:which|what|how much)\s+([a-z]+)\s+(?:of\s+\w+\s+)?"
                          r"(?:does|do|did|is|are|was|were|has|have|can|should|will|would)\b")
 # "http/2", "ipv6", "tls1.3" (letters then digits) or "1.2" (a dotted number): a version or an id.
 _SPECIFIC = re.compile(r"(?<![\w/.])(?:[a-z]+/?\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w.]*\w)")
@@ -31,8 +34,8 @@ _STEM = 5   # a word's first letters: "ports" holds "port", "years" holds "year"
 def asked_for(question: str) -> list[str]:
     """What the question asks for that a note answering it must name.
 
-    >>> asked_for("Which port does HTTPS use by default?")
-    ['port']
+    >>> asked_for("Which port does HTTPS use by default?"), asked_for("How much weightage does it get?")
+    (['port'], ['weightage'])
     >>> asked_for("What's the difference between HTTP/2 and HTTP/3?")
     ['http/2', 'http/3']
     >>> asked_for("Why does my laptop crawl when I open many apps?")
