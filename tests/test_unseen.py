@@ -2933,3 +2933,14 @@ def test_back_in_a_year_is_that_year(college_db, chat):
     """unseen23's o007: "who joined a club back in 2024" was refused for "back"."""
     assert_answered_with(chat.answer("who joined a club back in 2024"), college_db,
                          "MATCH (s:Student)-[m:MEMBER_OF]->(:Club) WHERE m.since = 2024 RETURN DISTINCT s.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which projects arent finished yet?",                    # unseen24's l005
+     "MATCH (p:Project) WHERE p.status <> 'Completed' RETURN p.name"),
+    ("projects that havent started?", "MATCH (p:Project) WHERE p.status = 'Planned' RETURN p.name"),
+])
+def test_a_not_written_without_its_apostrophe_is_a_not(college_db, chat, question, reference):
+    """"arent finished" had been read as "finished" and the one completed project given (a
+    confident error, in every agent)."""
+    assert_answered_with(chat.answer(question), college_db, reference)
