@@ -48,13 +48,13 @@ def compared(reading: Reading) -> str | None:
     names = ", ".join(lit(e.value) for e in named)
     within = f"t.{named[0].prop} IN [{names}]"
     show = f"t.{schema.display(label)} AS {alias(label, schema.display(label))}"
-    own = [p for p in reading.asked_properties(label, schema.labels.get(label, []))
-           if f"{label}.{p}" in schema.numbers]
-    kept = schema.scales if pick in ("best", "worst") else schema.numbers   # "better": a scale's
+    scaled = pick in ("best", "worst")        # "better": by a scale's order, a link's
+    kept = schema.scales if scaled else schema.numbers
+    own = [] if scaled else [p for p in reading.asked_properties(label, schema.labels.get(label, []))
+                             if f"{label}.{p}" in schema.numbers]
     links = [(p, q) for p in schema.patterns if label in (p.start, p.end) and p.start != p.end
              for q in reading.asked_properties("", p.props) if f"{p.type}.{q}" in kept]
-    own = own if kept is schema.numbers else []
-    if not links and kept is schema.scales:   # "better at Python": the scale of the link to it
+    if not links and scaled:                   # "better at Python": the scale of the link to it
         far_labels = {e.label for e in reading.entities} - {label}
         links = [(p, q) for p in schema.patterns if label in (p.start, p.end) and p.start != p.end
                  and other(p, label) in far_labels for q in p.props if f"{p.type}.{q}" in kept]
@@ -73,7 +73,7 @@ def compared(reading: Reading) -> str | None:
     match = f"MATCH (t:{label}){arrow(p, label, 'r')}{end}"
     shown = "" if given else f", x.{schema.display(far)} AS {alias(far, schema.display(far))}"
     value, top = f"r.{prop}", pick
-    if pick in ("best", "worst"):     # its place on the scale, best first (no place: no one's)
+    if scaled:                        # its place on the scale, best first (no place: no one's)
         value = rank_case(value, schema.scales[f"{p.type}.{prop}"]).rsplit(" ELSE ", 1)[0] + " END"
         top = "min" if pick == "best" else "max"
     return (f"{match}{where([within, *conds])}\nWITH {top}({value}) AS top\n{match}"

@@ -29,12 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.foundation.language import depends_on_context
+from course.foundation.language import depends_on_context, points_back
 from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
-from course.llm.offline.roles.updater import RuleUpdater, follows_up, refers_back, resolve_pronouns
+from course.llm.offline.roles.updater import RuleUpdater, follows_up, resolve_pronouns
 from course.llm.offline.roles.words import (CLEARS, NOTE_SEARCH, PROPERTIES, Linked,
                                             linked_values, read_properties, tokens)
 from course.llm.offline.tools import QUERY_TOOL
@@ -132,7 +132,7 @@ def rewrite(prompt: RolePrompt) -> str:
     """A later part with "she", "that student", "uske" as what an earlier part found; else
     "her", "mujhe" as the person the conversation names; else the part as it is."""
     found = prompt.found()
-    if found and (refers_back(prompt.question) or follows_up(prompt.question, prompt.linked)
+    if found and (points_back(prompt.question) or follows_up(prompt.question, prompt.linked)
                   or depends_on_context(prompt.question, prompt.linked)):
         # "what skills does it need, and who's on it?": an "it" that follows an "it" keeps what
         # the first stood for, not the things its part found (the people stay, for "they")

@@ -12,17 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from course.foundation.language import WORDS, each_alone, language_of, question_key
+from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_ones)
 from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds,
                                                kind_of, names_a_kind, owners_in, owners_of, stands_for)
 from course.llm.offline.roles.scope import in_scope
-from course.llm.offline.roles.words import (ALL_OF_THEM, AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE,
-                                            EACH_OF_THEM, ENGLISH_ONLY, FIRST_PERSON, HE_SHE,
-                                            HINDI_CASE, PERSONAL, PLURAL, POSSESSIVE, QUESTION_WORDS,
-                                            REFERRING, REQUESTS, Named, asks_for_a_change,
+from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
+                                            FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL, PLURAL,
+                                            POSSESSIVE, QUESTION_WORDS, REQUESTS, Named, asks_for_a_change,
                                             asks_only_a_property, names_nothing, reached_by_links,
                                             tokens)
 
@@ -383,14 +382,3 @@ def speaks_of_someone(part: str) -> bool:
 def _as_question(text: str) -> str:
     text = text.strip().rstrip(",")
     return text if text.endswith("?") or not _is_question(tokens(text), opening=True) else text + "?"
-
-
-def refers_back(part: str) -> bool:
-    """Does the part point at something found before ("she", "that student", "uske")?
-
-    >>> refers_back("which clubs is that student in?"), refers_back("Who is Payal?")
-    (True, False)
-    """
-    return any(w in REFERRING or w in HINDI_CASE for w in question_key(part).split()) or \
-        bool(EACH_OF_THEM.search(part) or ALL_OF_THEM.search(part) or each_alone(part)) or \
-        bool(re.search(r"\bwhich\s+one\b", part, re.I))    # "which one is the oldest?"
