@@ -1062,6 +1062,24 @@ def test_a_note_the_second_encoder_does_not_prefer_needs_a_larger_lead(learner, 
     assert "N16" not in notes and "N16" not in [r[0] for r in result.rows[:1]], result.answer
 
 
+@pytest.mark.parametrize("question, note", [
+    ("which graph search gives u the shortest route when edges dont have weights, and does it "
+     "use a queue or stack?", "N13"),
+    ("when does a binary search tree get as slow as just walking a list?", "N11"),
+    ("how does the database decide which order to join tables in, and how can i see what plan "
+     "it picked?", "N07"),
+    ("which traversal goes as deep as possible then backtracks?", "N14"),
+])
+def test_a_topic_only_one_encoder_finds_closer_leaves_the_note_its_answer(learner, question, note):
+    """MiniLM put "Dijkstra's algorithm ..." (a topic the notes do not explain) nearer "the
+    shortest route when edges don't have weights" than the note on BFS, which answers it, and
+    the question was refused; WordLlama puts the note nearer. A topic must be the closer one
+    for both encoders to take the note's place."""
+    result = learner.answer(question)
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes == [note], result.answer
+
+
 def test_the_second_encoder_agrees_on_a_note_question_it_answers(college_db):
     """The second opinion asks nothing more of a note both encoders put first."""
     from course.retrieval.second_opinion import margin_needed, second_choice
