@@ -50,3 +50,28 @@ def test_what_is_asked_is_read_from_the_grammar_not_the_topic():
     assert asked_for("What is a race condition?") == []       # "what is": no kind asked
     assert not holds_what_is_asked("What's new in HTTP/3?", "HTTP/1.1 keeps connections open.")
     assert holds_what_is_asked("What changed in HTTP/1.1?", "HTTP/1.1 keeps connections open.")
+
+
+# --- a definition of a thing the course does not hold (issue 23) -----------------------------
+
+NEIGHBOURS = [
+    "What is a red-black tree?",      # the note on trees in general was the answer
+    "What is a splay tree?",          # the Trees concept's text (concept_notes)
+    "AVL tree kya hota hai?",         # "AVL" dropped as filler, then the Trees concept
+    "What is a hash index?",          # the note on arrays: it names hash tables and an index
+    "What is a B-tree?",              # the note on binary search trees
+]
+
+
+@pytest.mark.parametrize("question", NEIGHBOURS)
+def test_a_definition_is_not_answered_by_a_text_on_a_neighbour(learner, question):
+    result = learner.answer(question)
+    assert result.status != "answered", result.answer
+
+
+@pytest.mark.parametrize("question, note", [("What is a mutex?", "N17"),
+                                            ("What is a partial dependency?", "N03"),
+                                            ("What is a page fault?", "N20")])
+def test_a_definition_a_note_names_is_still_answered_from_it(learner, question, note):
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows[0][0] == note, result.answer

@@ -43,6 +43,7 @@ from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuest
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
+from course.foundation.definitions import unnamed
 from course.foundation.language import (WORDS, asks_who_unnamed, counts_what_came_before,
                                        depends_on_context, each_alone, follows_on, points_back,
                                        points_elsewhere, question_key)
@@ -59,7 +60,7 @@ TOO_MANY = "Only the first {n} parts of a question are answered: ask this one on
 UNANSWERED = {"en": "I could not answer this part", "hi": "Yeh hissa answer nahi ho paaya"}
 NOTHING_BEFORE = ("it points back to what the question asked before, and that found nothing: "
                   "ask it again with the name of what you mean")
-UNGROUNDED = "its query does not follow {word!r}, which the question names"
+UNGROUNDED = "what it found does not cover {word!r}, which the question names"
 
 
 class AgenticAgent(Agent):
@@ -289,14 +290,19 @@ class AgenticAgent(Agent):
     def _sub_question(self, part: str, rewritten: str, tool: str, out: ToolOutput, round_: int,
                       number: int, mentions: Sequence[Any]) -> SubQuestion:
         """The part's record, with the graph values its rows name (what "she" may stand for)."""
-        found = out.found and out.status == "answered"
-        source = source_of(tool, out.columns, out.rows, out.cypher) if found else ""
         # a note answer is its best note: the notes ranked below it are not what "they" means
         answered = out.rows[:1] if tool == "search_notes" else out.rows
+        found = out.found and out.status == "answered"
+        status, error, answer = out.status, out.error, out.answer
+        thing = unnamed(rewritten, answered) if found else None
+        if thing is not None:   # "What is a splay tree?" answered by a text on trees: not answered
+            found, status = False, "failed"
+            error = answer = UNGROUNDED.format(word=thing)
+        source = source_of(tool, out.columns, out.rows, out.cypher) if found else ""
         return SubQuestion(
             question=part, rewritten=rewritten, tool=tool, arguments=out.arguments,
-            rows=out.rows, answer=out.answer, columns=out.columns, cypher=out.cypher,
-            status=out.status, error=out.error, found=found, round=round_, part=number,
+            rows=out.rows, answer=answer, columns=out.columns, cypher=out.cypher,
+            status=status, error=error, found=found, round=round_, part=number,
             mentions=list(mentions), values=self._values(answered) if found else [],
             source=source, parameters=out.parameters)
 

@@ -10,7 +10,9 @@ general marks of what is asked, read from the question's grammar, not from any t
   does", "what year was", "how much weightage does"): the note must use that word (or a form
   of it), or it cannot say which (or how much);
 - a specific name made of letters and digits or a dotted number ("HTTP/2", "IPv6", "1.3"):
-  the note must name it, or it speaks of something else.
+  the note must name it, or it speaks of something else;
+- the thing a definition asks about ("What is a red-black tree?"): the note must name it
+  (`course.foundation.definitions`), or it defines a neighbour.
 
 Everything else a learner says in their own words is left to the search's score.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 
 from course.foundation.db import Database
+from course.foundation.definitions import names_what_is_defined
 from course.foundation.language import WORDS
 
 # "which port does", "what year was", "which algorithm of X is", "how much weightage does":
@@ -55,7 +58,7 @@ def holds_what_is_asked(question: str, note_text: str) -> bool:
     False
     """
     text = " ".join(note_text.lower().split())
-    return all((re.search(rf"(?<![\w/.]){re.escape(term)}(?![\w.]*\w)", text)
+    return names_what_is_defined(question, text) and all((re.search(rf"(?<![\w/.]){re.escape(term)}(?![\w.]*\w)", text)
                 if _SPECIFIC.fullmatch(term) else re.search(rf"\b{re.escape(term[:_STEM])}", text))
                for term in asked_for(question))
 

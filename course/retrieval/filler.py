@@ -14,7 +14,9 @@ word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_fille
 never a form of a value the graph holds ("leading" of the role "Team Lead": "Who is leading the
 project?" without it is "Who is the project?", and everyone on it was the answer), nor the
 first half of a comparison ("lower than an A"), nor the verb a bare "where does" asks with
-("Where does the project stand?" without it read 0.93 alike, and its members were the answer).
+("Where does the project stand?" without it read 0.93 alike, and its members were the answer),
+nor a word of the thing a definition asks about ("AVL tree kya hota hai?" without "AVL" asks
+what a tree is: `course.foundation.definitions`).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import re
 from collections.abc import Callable
 
 from course.foundation.db import Database
+from course.foundation.definitions import defined
 from course.llm.offline import OfflineLLM
 from course.llm.offline.prompt import parse_prompt
 from course.llm.offline.reading import read
@@ -124,7 +127,7 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
     def simplify(question: str) -> str | None:
         unknown, listed = _unknown(db, question)
         if len(unknown) != 1 or a_form_of(unknown[0], listed) or compares(question, unknown[0]) \
-                or the_verb_asked(question, unknown[0]):
+                or the_verb_asked(question, unknown[0]) or unknown[0].lower() in defined(question):
             return None
         shorter = without(question, unknown[0])
         first, second = model.embed([question, shorter])

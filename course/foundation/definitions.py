@@ -1,0 +1,89 @@
+"""What a definition asks about: "What is a red-black tree?" is answered only by a text naming it.
+
+Introduced in notebook 12, for the note search's evidence and the critic. A search finds the
+nearest text, and the nearest text to a thing the course does not hold is a text about its
+neighbour: "What is a red-black tree?" finds the note on trees in general, "What is a splay
+tree?" the graph's Trees concept, "What is a hash index?" the note on arrays (it names hash
+tables and an index). None of them says what was asked. A definition's thing, read from the
+question's grammar ("what is", "define", "... kya hai"), must stand in the answer's text: one
+word, or two as a phrase ("hash index", not "hash" here and "index" there), or each of three.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from course.foundation.language import WORDS
+
+# "what is a red-black tree?", "define BCNF", "partial dependency kya hota hai?": the thing
+# defined, up to three words, and nothing after it but a question mark.
+_THING = r"[a-z0-9][\w'/+-]*(?:\s+[\w'/+-]+){0,2}"
+_DEFINITION = re.compile(
+    rf"^(?:(?:so|ok)\s+)?(?:what\s+is|what's|whats|what\s+are|define)\s+(?:an?\s+|the\s+)?"
+    rf"(?P<thing>{_THING})\s*\??$"
+    rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*\??$")
+_STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
+
+
+def defined(question: str) -> list[str]:
+    """The words of the thing a definition question asks about ([] for any other question,
+    or for a thing that names a person's property: "What is Payal's year?").
+
+    >>> defined("What is a red-black tree?"), defined("whats the TLB for"), defined("What is a B+ tree?")
+    (['red-black', 'tree'], ['tlb'], ['b+', 'tree'])
+    >>> defined("partial dependency kya hota hai?"), defined("Why is my tree slow?"), defined("What is Payal's year?")
+    (['partial', 'dependency'], [], [])
+    >>> defined("What is normalization in DBMS?")
+    ['normalization']
+    """
+    found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
+    if found is None:
+        return []
+    words = (found.group("thing") or found.group("hinglish")).split()
+    if any(w.endswith("'s") or w.endswith("s'") for w in words):
+        return []
+    thing = []
+    for word in words:    # up to a function word: "normalization in DBMS" defines normalization
+        if word in WORDS.search_stop_words or word in WORDS.not_terms:
+            break
+        thing.append(word)
+    return [w for w in thing if len(w) > 2 or not w.isalpha()]
+
+
+def names_what_is_defined(question: str, text: str) -> bool:
+    """Does `text` name the thing the definition question asks about (any other question: yes)?
+
+    >>> names_what_is_defined("What is a hash index?", "Hash tables ... read by its index")
+    False
+    >>> names_what_is_defined("What is a page fault?", "... a page fault occurs and ...")
+    True
+    """
+    words = defined(question)
+    if not words:
+        return True
+    text = text.lower()
+    stems = [rf"(?<![\w+]){re.escape(w[:_STEM])}[\w'/+-]*" for w in words]
+    if len(stems) == 2:
+        return re.search(r"\s+".join(stems), text) is not None
+    return all(re.search(stem, text) for stem in stems)
+
+
+TEXT = 20   # a cell this long is a text (a note, a description), not a name
+
+
+def unnamed(question: str, rows: Sequence[Sequence[Any]]) -> str | None:
+    """The thing a definition asks about when the text the rows hold does not name it ("What
+    is a splay tree?" answered by the Trees concept's text), else None. Rows with no text (a
+    list of names) are no definition's answer to check.
+
+    >>> unnamed("What is a splay tree?", [["Trees", "A tree is a hierarchy of nodes."]])
+    'splay tree'
+    >>> unnamed("What is a mutex?", [["N17", "Threads need synchronisation such as mutexes."]]) is None
+    True
+    """
+    thing = defined(question)
+    cells = [str(c) for row in rows for v in row for c in (v if isinstance(v, list) else [v])]
+    if not thing or not any(len(c) >= TEXT for c in cells):
+        return None
+    return None if names_what_is_defined(question, " ".join(cells)) else " ".join(thing)
