@@ -2970,3 +2970,43 @@ def test_a_not_written_without_its_apostrophe_is_a_not(college_db, chat, questio
     """"arent finished" had been read as "finished" and the one completed project given (a
     confident error, in every agent)."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+# --- unseen26 (blind, then a development set), and fresh questions of the same kinds ----------
+
+@pytest.mark.parametrize("question, reference", [
+    ("when was robotics club started and who is the president",                          # aa021
+     "MATCH (s:Student)-[:MEMBER_OF {role: 'President'}]->(:Club {name: 'Robotics Club'}) RETURN s.name"),
+    ("who is in the coding club and who is the secretary",
+     "MATCH (s:Student)-[:MEMBER_OF {role: 'Secretary'}]->(:Club {name: 'Coding Club'}) RETURN s.name"),
+    ("who are aarav's friends and what grade did he get in os",                          # aa028
+     "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(:Subject {name: 'Operating Systems'}) RETURN r.grade"),
+])
+def test_a_later_part_is_of_what_the_part_before_asked_about(college_db, learner, question, reference):
+    """"who is the president" after a part about the Robotics Club had been every club's
+    president; "he" after "who are Aarav's friends" had been the one friend found."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question", ["what does campus chatbot need and who is the team lead",
+                                      "what is the status of the attendance tracker and who leads"])
+def test_a_role_of_the_thing_asked_about_is_not_another_things(college_db, learner, question):
+    """Neither project has a lead: the answer had been the Library Management System's team
+    lead, then every club's president."""
+    result = learner.answer(question)
+    assert not any(s.rows for s in learner.last.sub_questions if s.found and s.part == 1), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who is the team lead",
+     "MATCH (s:Student)-[r:WORKS_ON]->(:Project) WHERE r.role = 'Team Lead' RETURN s.name"),
+    ("what does graphs include as subtopics",                                            # aa025
+     "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+    ("what skills do rahuls friends have",                                               # aa042
+     "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(:Student)-[:HAS_SKILL]->(k:Skill) RETURN DISTINCT k.name"),
+    ("what is payals branch", "MATCH (s:Student {name: 'Payal'}) RETURN s.name, s.branch"),
+])
+def test_unseen26s_words(college_db, chat, question, reference):
+    """"team lead" had been a club's President (for "lead"); "include as subtopics" two steps
+    of INCLUDES (BST); "rahuls" a name without its possessive, so Rahul's own skills."""
+    assert_answered_with(chat.answer(question), college_db, reference)

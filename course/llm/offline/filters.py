@@ -97,8 +97,11 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
     if owner in reading.schema.labels and owner not in {e.label for e in reading.entities} \
             and not re.search(lex.labels.get(owner, r"(?!)"), reading.text):
         return []
+    # the word must be the whole of a value's words: "lead" means a President, "team lead" is
+    # a value's own text (a project's), not a club's President
+    named = [m[0] for m in re.finditer(lex.value_words.get(prop, r"(?!)"), reading.text)]
     return [v for v in dict.fromkeys(values) if isinstance(v, str) and any(
-        re.search(word, reading.text) and re.search(means, v.lower())
+        any(re.fullmatch(word, n) for n in named) and re.search(means, v.lower())
         for word, means in lex.value_means.get(prop, []))]
 
 

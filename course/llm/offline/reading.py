@@ -135,7 +135,10 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
             words = re.findall(r"[a-z0-9+#]+", form.lower())
             span = re.compile(r"(?<![a-z0-9+#])" + r"[^a-z0-9+#]{1,3}".join(map(re.escape, words))
                               + r"(?![a-z0-9+#])", re.I)
-            text, n = span.subn(f" §{len(entities)} ", text, count=1) if words else (text, 0)
+            # "rahuls friends": a person's name and an "s" is their name's possessive, its
+            # apostrophe left out (as "arent" is "are not")
+            owner = "'s" if entity.label == lexicon.person and form.lower() == f"{str(entity.value).lower()}s" else ""
+            text, n = span.subn(f" §{len(entities)}{owner} ", text, count=1) if words else (text, 0)
             if n:
                 entities.append(entity)
                 break

@@ -74,6 +74,9 @@ class RuleCritic:
         return Review(not missing and not refused, missing, narrowed, ungrounded)
 
 
+_OWNER = "'s"
+
+
 def skipped_link(part: dict[str, Any]) -> str | None:
     """The word of a chain the part's question names ("Aarav's friends") that its query does
     not follow (`follows`: the relationship types it traverses), or None. A part with no
@@ -82,13 +85,18 @@ def skipped_link(part: dict[str, Any]) -> str | None:
     >>> skipped_link({"rewritten": "Which subjects do Aarav's friends study?",
     ...               "asked": [["Student", "Aarav"]], "follows": ["STUDIES"]})
     'friends'
+    >>> skipped_link({"rewritten": "what skills do rahuls friends have",
+    ...               "asked": [["Student", "Rahul"]], "follows": ["HAS_SKILL"]})
+    'friends'
     """
     follows = Counter(part.get("follows") or [])   # a type listed twice is walked twice
     if not follows:
         return None
     text = " " + part["rewritten"].lower().replace("\u2019", "'") + " "
     for i, (_, value) in enumerate(part.get("asked") or []):
-        text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}(?!\w)", f" §{i} ", text)
+        # "rahuls friends": a name and a bare "s" is its possessive, the apostrophe left out
+        text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}(s?)(?!\w)",
+                      lambda m, i=i: f" §{i}{_OWNER if m[1] else ''} ", text)
     text = re.sub(r" ?'s\b", "'s", " ".join(re.findall(r"§\d+|[\w'+#-]+|[^\s\w]", text)))
     return unfollowed_types(text, follows, default_lexicon())
 

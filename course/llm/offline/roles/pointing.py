@@ -58,6 +58,10 @@ def owners_of(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[
     return owners or None
 
 
+# a question that asks for several people, however many it found
+_SEVERAL = re.compile(r"\bwho (?:are|were)\b|\bwho all\b|\bkaun kaun\b")
+
+
 def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
                 owners: set[str] | None = None) -> str | None:
     """The value a pointing word stands for, from the latest part that found something: "he",
@@ -78,8 +82,9 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
         if word in WORDS.third_person or word in HINDI_CASE and word not in PLURAL:
             ranked = re.search(default_lexicon().cues["rank"], question.lower())
-            if len({v for _, v in got}) > 1 and not ranked:
-                got = []   # "she" is one person: never one of several found, but the best of them
+            if (len({v for _, v in got}) > 1 or _SEVERAL.search(question.lower())) and not ranked:
+                got = []   # "she" is one person: never one of several found (or asked for: "who
+                #            are §0's friends, and what does he study?" of one friend), but the best
         elif word in PLURAL:   # "them" is several things found, or a person ("they" for one)
             asked = [v for v in asked if v[0] == person]
         if owners is not None:   # "its status": something that has one

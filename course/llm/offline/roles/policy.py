@@ -129,11 +129,12 @@ def play_role(system: str | None, messages: Sequence[Message],
 
 
 def rewrite(prompt: RolePrompt) -> str:
-    """A later part with "she", "that student", "uske" as what an earlier part found; else
+    """A later part with "she", "that student", "uske" as what an earlier part found (or one
+    that names nothing, "..., and who is the president?", in what an earlier part asked); else
     "her", "mujhe" as the person the conversation names; else the part as it is."""
     found = prompt.found()
     if found and (points_back(prompt.question) or follows_up(prompt.question, prompt.linked)
-                  or depends_on_context(prompt.question, prompt.linked)):
+                  or depends_on_context(prompt.question, prompt.linked) or not prompt.linked):
         # "what skills does it need, and who's on it?": an "it" that follows an "it" keeps what
         # the first stood for, not the things its part found (the people stay, for "they")
         again = set(tokens(prompt.question)) & IT_WORDS and set(tokens(found[-1]["question"])) & IT_WORDS \

@@ -46,6 +46,30 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
                 # "What is Sneha good at, and how good is she?": at what the part found
                 group = values[0] if len(values) == 1 else as_group(values, language)
                 return scoped(text, group, language)
+    return of_the_one_asked(text, asked, properties, language)
+
+
+def of_the_one_asked(text: str, asked: Sequence[tuple[str, object]],
+                     properties: Mapping[str, Sequence[str]], language: str) -> str:
+    """A value of a link's property that names nothing it is of ("When was the Robotics Club
+    started, and who is the president?"), asked of the one thing at the link's other end the
+    part before asked about: the president of that club, not every club's.
+
+    >>> person = default_lexicon().person
+    >>> of_the_one_asked("who is the president", [("Team", "Falcons")],
+    ...                  {f"{person}-MEMBER_OF->Team": ["role"]}, "en")
+    'who is the president in Falcons'
+    """
+    lexicon = default_lexicon()
+    for key, names in properties.items():
+        link = LINK_ENTRY.fullmatch(key)
+        if link is None or not any(re.search(lexicon.value_words.get(name) or r"(?!)", text.lower())
+                                   for name in names):
+            continue
+        for end in (link[1], link[3]):
+            there = [v for label, v in asked if label == end]
+            if end != lexicon.person and len(there) == 1 and str(there[0]).lower() not in text.lower():
+                return scoped(text, str(there[0]), language)
     return text
 
 
