@@ -3010,3 +3010,17 @@ def test_unseen26s_words(college_db, chat, question, reference):
     """"team lead" had been a club's President (for "lead"); "include as subtopics" two steps
     of INCLUDES (BST); "rahuls" a name without its possessive, so Rahul's own skills."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, note", [
+    ("why are threads cheaper to create than processes?", "N17"),   # "create": no request to write
+    ("what info does the os keep about each running program?", "N16"),   # "info" names no kind
+    ("a router has a few entries in its table that all match the destination address of a packet. "
+     "which one does it actually use to forward it?", "N24"),          # unseen20's j026: "one"
+])
+def test_a_note_question_is_not_refused_for_a_word_that_asks_nothing(learner, question, note):
+    """"create ... than processes" had been a request to change the data (blocked); "which info
+    does", "which one does" a kind of thing the note must name."""
+    result = learner.answer(question)
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes == [note], result.answer

@@ -19,7 +19,7 @@ from course.llm.offline.lexicon import default_lexicon
 WRITE_REQUEST = re.compile(default_lexicon().cues["write"])
 # What a change is made to: the words after its verb, up to a preposition or a stop
 _CHANGED = re.compile(r"[^,.;:?!]*?(?=\s+(?:in|into|on|onto|to|from|of|for|with|at|by|as|so|"
-                      r"because|and|then)\b|[,.;:?!]|$)")
+                      r"because|and|then|than)\b|[,.;:?!]|$)")
 # "When was the club set up?", "when did she get added?": when a change was made, in the past
 _WHEN_DONE = re.compile(r"^\s*(?:since )?when (?:was|were|did|had|has|have)\b", re.I)
 
@@ -47,6 +47,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     False
     >>> asks_how_a_change_works("if i delete rahul, what happens?", ["Rahul"])
     False
+    >>> asks_how_a_change_works("why are threads cheaper to create than processes?", ["Processes"])
+    True
     """
     lexicon = default_lexicon()
     change = WRITE_REQUEST.search(text)
