@@ -3024,3 +3024,17 @@ def test_a_note_question_is_not_refused_for_a_word_that_asks_nothing(learner, qu
     result = learner.answer(question)
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert notes == [note], result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which clubs is rahul in n what year is he in",
+     "MATCH (s:Student {name: 'Rahul'}) RETURN s.name, s.year"),
+    ("which sub does aarav study, n whos his frend",
+     "MATCH (:Student {name: 'Aarav'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name"),
+])
+def test_texting_shorthand_and_a_typo_of_a_word_with_an_optional_ending(college_db, learner,
+                                                                      question, reference):
+    """"n" for "and" had split nothing (the whole refused, or its second ask dropped unsaid),
+    and "frend" was no typo of "friend": the lexicon writes "friends?", and only "friends" was
+    a word to correct towards."""
+    last_part_is(college_db, learner.answer(question), reference)

@@ -45,8 +45,15 @@ def _words(text: Any) -> frozenset[str]:
 
 
 def words_of(regex: str) -> set[str]:
-    """The plain words written in a regular expression (escapes like \\b removed)."""
-    return set(re.findall(r"[a-z]{2,}", re.sub(r"\\[a-zA-Z]", " ", regex)))
+    """The plain words written in a regular expression (escapes like \\b removed), a word
+    with an optional last letter in both forms ("friends?": friend, friends).
+
+    >>> sorted(words_of(r"\\bfriends?|dost"))
+    ['dost', 'friend', 'friends']
+    """
+    found = re.findall(r"([a-z]{2,})(\?)?", re.sub(r"\\[a-zA-Z]", " ", regex))
+    return {w for word, optional in found for w in ((word, word[:-1]) if optional else (word,))
+            if len(w) >= 2}
 
 
 @dataclass(frozen=True)
