@@ -3038,3 +3038,12 @@ def test_texting_shorthand_and_a_typo_of_a_word_with_an_optional_ending(college_
     and "frend" was no typo of "friend": the lexicon writes "friends?", and only "friends" was
     a word to correct towards."""
     last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_the_first_one_is_no_topic_to_search_the_notes_for(learner):
+    """"explain the first one" after DBMS's topics had been answered from the note on
+    depth-first search (the search matched "first"): the place points back, it names nothing."""
+    learner.answer("what does dbms cover")
+    result = learner.answer("explain the first one")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert "N14" not in notes, result.answer

@@ -46,7 +46,7 @@ from course.foundation.db import Database, Rows
 from course.foundation.definitions import unnamed
 from course.foundation.language import (WORDS, asks_who_unnamed, counts_what_came_before,
                                        depends_on_context, each_alone, follows_on, points_back,
-                                       points_elsewhere, question_key)
+                                       points_by_place, points_elsewhere, question_key)
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -228,6 +228,8 @@ class AgenticAgent(Agent):
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)
         mentions = self.link(rewritten)
         tried = [s.tool for s in run.sub_questions if s.part == number and not s.found]
+        if points_by_place(rewritten):   # "explain the first one": its words are no topic to search
+            tried.append("search_notes")
         if not self.writes_answer:   # rows only: a tool that gives no rows is no use
             tried.append("answer_given")
         offered = toolbox.specs(without=tried)

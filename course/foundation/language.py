@@ -36,6 +36,7 @@ class Words:
     referring: frozenset[str]
     each_of_them: tuple[str, ...]
     all_of_them: tuple[str, ...]
+    one_of_them: tuple[str, ...]
     pronouns: frozenset[str]
     person_pronouns: frozenset[str]
     quantifiers: frozenset[str]
@@ -183,8 +184,26 @@ def points_back(question: str) -> bool:
     pointing = WORDS.referring | set(WORDS.hindi_case)
     key = f" {question_key(question)} "
     return any(word in pointing for word in key.split()) or each_alone(question) is not None or \
-        any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them) or \
+        any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them) or points_by_place(question) or \
         " which one " in key     # "and which one is the oldest?": one of those found
+
+
+def points_by_place(question: str) -> bool:
+    """Does a short question point at one of the values found before by its place ("explain
+    the first one", "doosra wala kya hai?")? Its words then name no topic of their own. In a
+    longer one the place is the learner's own ("... passes the checks up to the third one").
+
+    >>> points_by_place("explain the first one"), points_by_place("which one is first?")
+    (True, False)
+    """
+    key = f" {question_key(question)} "
+    for words in WORDS.one_of_them:
+        if f" {words} " in key:
+            return len(key.replace(f" {words} ", " ").split()) <= _FEW_WORDS
+    return False
+
+
+_FEW_WORDS = 5   # besides the place: "tell me more about the last one"
 
 
 def counts_what_came_before(question: str) -> bool:
