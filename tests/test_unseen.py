@@ -3047,3 +3047,12 @@ def test_the_first_one_is_no_topic_to_search_the_notes_for(learner):
     result = learner.answer("explain the first one")
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert "N14" not in notes, result.answer
+
+
+def test_woh_after_kaun_kaun_is_everyone_found(college_db, learner):
+    """"payal ke dost kaun kaun hai aur woh kis club mein hai" had been asked of the first
+    friend alone (Sneha): "kaun kaun" asks for several, and "woh" after it is all of them."""
+    result = learner.answer("payal ke dost kaun kaun hai aur woh kis club mein hai")
+    last_part_is(college_db, result,
+                 "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)-[:MEMBER_OF]->(c:Club) "
+                 "RETURN f.name, c.name")

@@ -62,6 +62,16 @@ def owners_of(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[
 _SEVERAL = re.compile(r"\bwho (?:are|were)\b|\bwho all\b|\bkaun kaun\b")
 
 
+def asks_for_several(question: str) -> bool:
+    """Does the question ask for several people ("who are ...", "kaun kaun ...")? A "she"
+    after it is not one of them; a "woh" is all of them.
+
+    >>> asks_for_several("payal ke dost kaun kaun hai"), asks_for_several("who is payal")
+    (True, False)
+    """
+    return bool(_SEVERAL.search(question.lower()))
+
+
 def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
                 owners: set[str] | None = None) -> str | None:
     """The value a pointing word stands for, from the latest part that found something: "he",
@@ -82,7 +92,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
         if word in WORDS.third_person or word in HINDI_CASE and word not in PLURAL:
             ranked = re.search(default_lexicon().cues["rank"], question.lower())
-            if (len({v for _, v in got}) > 1 or _SEVERAL.search(question.lower())) and not ranked:
+            if (len({v for _, v in got}) > 1 or asks_for_several(question)) and not ranked:
                 got = []   # "she" is one person: never one of several found (or asked for: "who
                 #            are §0's friends, and what does he study?" of one friend), but the best
         elif word in PLURAL:   # "them" is several things found, or a person ("they" for one)

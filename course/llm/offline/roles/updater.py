@@ -16,7 +16,7 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_ones)
-from course.llm.offline.roles.pointing import (each_one_found, every_one, exists, found_of_kinds,
+from course.llm.offline.roles.pointing import (asks_for_several, each_one_found, every_one, exists, found_of_kinds,
                                                kind_of, names_a_kind, owners_in, owners_of, stands_for)
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
@@ -229,8 +229,9 @@ class RuleUpdater:
             if grouped is not None and bare in PLURAL:
                 out.append(word)
                 continue
-            several = bare in PLURAL or bare in WORDS.hindi_demonstrative and bool(   # "woh ... hain"
+            several = bare in PLURAL or bare in WORDS.hindi_demonstrative and (bool(   # "woh ... hain"
                 {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
+                or bool(found) and asks_for_several(found[-1][0]))   # "kaun kaun ..., woh ... hai"
             group = (found_of_kinds(found, objects or owners_in(part, properties), language_of(part))
                      or all_found(found, language_of(part), words)) if several else None
             value = group or value
