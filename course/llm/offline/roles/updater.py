@@ -231,7 +231,8 @@ class RuleUpdater:
                 continue
             several = bare in PLURAL or bare in WORDS.hindi_demonstrative and (bool(   # "woh ... hain"
                 {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
-                or bool(found) and asks_for_several(found[-1][0]))   # "kaun kaun ..., woh ... hai"
+                or bool(found) and asks_for_several(found[-1][0]) and not names_a_kind(nxt))
+            #     "kaun kaun ..., woh ... hai": all of them; "..., ye club ...": the club
             group = (found_of_kinds(found, objects or owners_in(part, properties), language_of(part))
                      or all_found(found, language_of(part), words)) if several else None
             value = group or value
