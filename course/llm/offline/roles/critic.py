@@ -95,8 +95,8 @@ def skipped_link(part: dict[str, Any]) -> str | None:
     text = " " + part["rewritten"].lower().replace("\u2019", "'") + " "
     for i, (_, value) in enumerate(part.get("asked") or []):
         # "rahuls friends": a name and a bare "s" is its possessive, the apostrophe left out
-        text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}(s?)(?!\w)",
-                      lambda m, i=i: f" §{i}{_OWNER if m[1] else ''} ", text)
+        text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}(?!\w)", f" §{i} ", text)
+        text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}s(?!\w)", f" §{i}{_OWNER} ", text)
     text = re.sub(r" ?'s\b", "'s", " ".join(re.findall(r"§\d+|[\w'+#-]+|[^\s\w]", text)))
     return unfollowed_types(text, follows, default_lexicon())
 
