@@ -3056,3 +3056,22 @@ def test_woh_after_kaun_kaun_is_everyone_found(college_db, learner):
     last_part_is(college_db, result,
                  "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)-[:MEMBER_OF]->(c:Club) "
                  "RETURN f.name, c.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What year did Payal join the Debate Society, and who else is in it?",
+     "MATCH (s:Student)-[m:MEMBER_OF]->(:Club {name: 'Debate Society'}) WHERE s.name <> 'Payal' "
+     "RETURN s.name, m.role"),
+    ("Which clubs is Payal in and who else is in the Coding Club?",              # multipart2's w12
+     "MATCH (s:Student)-[m:MEMBER_OF]->(:Club {name: 'Coding Club'}) WHERE s.name <> 'Payal' "
+     "RETURN s.name, m.role"),
+])
+def test_who_else_sets_apart_the_one_named_before(college_db, learner, question, reference):
+    """"who else is in it?" had listed Payal herself among the others."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_who_else_with_no_one_to_set_apart_is_not_everyone(chat):
+    """"who else knows python?" names no one to set apart: every student who knows it would
+    answer another question."""
+    assert chat.answer("who else knows python").status == "out_of_scope"

@@ -39,14 +39,14 @@ from typing import Any
 
 from course.agents.agentic_roles import ChatRoles
 from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts,
-                                      source_of)
+                                      set_apart, source_of)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
 from course.foundation.definitions import unnamed
 from course.foundation.language import (WORDS, asks_who_unnamed, counts_what_came_before,
                                        depends_on_context, each_alone, follows_on, points_back,
-                                       points_by_place, points_elsewhere, question_key)
+                                       points_by_place, points_elsewhere, question_key, sets_apart)
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -251,15 +251,13 @@ class AgenticAgent(Agent):
                                    Usage(), roles)
             if again.found:
                 out, rewritten = again, simpler
-        # a part that still points at several values the graph found ("when did each join?",
-        # "them") is no question a note answers
+        # a part that still points at several values found ("when did each join?") is no note's
         graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
         several = each_alone(rewritten) or set(question_key(rewritten).split()) & WORDS.plural
         if tool == "text2cypher" and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
                 and not (graph_found and several) \
                 and "search_notes" in {t.name for t in toolbox.specs(without=tried)}:
-            # text2cypher before refusal, then the notes: a note that clears the search's
-            # evidence bar answers what no query could (a refusal only when both say no)
+            # text2cypher, then the notes (a note clearing the bar answers what no query could)
             notes = self._run_tool(run, toolbox, "search_notes", {"query": rewritten}, rewritten,
                                    Usage(), roles)
             if notes.found:
@@ -274,6 +272,8 @@ class AgenticAgent(Agent):
         if tool == "answer_given" and not run.found() and not context:
             out.status, out.answer = "failed", ""   # an answer that rests on nothing found
             out.error = "answer_given needs results found before it; nothing was found yet."
+        if sets_apart(rewritten):   # "and who else is in it?": not the ones the parts before named
+            out.rows = set_apart(out.rows, [m for s in run.sub_questions for m in s.mentions])
         sub = self._sub_question(part, rewritten, tool, out, round_, number, mentions)
         if not sub.answer and self.writes_answer:
             sub.answer = self._write(run, sub)

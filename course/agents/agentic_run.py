@@ -162,3 +162,15 @@ def best_parts(sub_questions: Sequence[SubQuestion]) -> list[SubQuestion]:
         by_part.setdefault(s.part, []).append(s)
     return [next((s for s in reversed(subs) if s.found), subs[-1])
             for _, subs in sorted(by_part.items())]
+
+
+def set_apart(rows: list[list[Any]], named: Sequence[Any]) -> list[list[Any]]:
+    """The rows whose first cell is none of the values `named` (mentions, by their `value`):
+    "Which clubs is Payal in, and who else is in the Coding Club?" sets Payal apart.
+
+    >>> from course.pipeline.linking import Mention
+    >>> set_apart([["Payal", "Member"], ["Aarav", "Member"]], [Mention("payal", "Student", "name", "Payal", 1.0)])
+    [['Aarav', 'Member']]
+    """
+    values = {str(m.value) for m in named}
+    return [row for row in rows if not (row and str(row[0]) in values)]

@@ -37,6 +37,7 @@ class Words:
     each_of_them: tuple[str, ...]
     all_of_them: tuple[str, ...]
     one_of_them: tuple[str, ...]
+    setting_apart: frozenset[str]
     pronouns: frozenset[str]
     person_pronouns: frozenset[str]
     quantifiers: frozenset[str]
@@ -204,6 +205,16 @@ def points_by_place(question: str) -> bool:
 
 
 _FEW_WORDS = 5   # besides the place: "tell me more about the last one"
+
+
+def sets_apart(question: str) -> bool:
+    """Does the question set someone apart ("who else is in it?", "baaki kaun hai?")? What it
+    sets apart must then be left out of the answer.
+
+    >>> sets_apart("and who else is in it?"), sets_apart("which other clubs are there?")
+    (True, False)
+    """
+    return any(word in WORDS.setting_apart for word in question_key(question).split())
 
 
 def counts_what_came_before(question: str) -> bool:

@@ -18,6 +18,7 @@ import logging
 import re
 from typing import Sequence
 
+from course.foundation.language import sets_apart
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done
@@ -157,4 +158,7 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question compares two things"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
+    if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?
+        return "the query leaves out who 'else' sets apart"
     return None
+
