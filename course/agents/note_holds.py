@@ -58,7 +58,9 @@ def holds_what_is_asked(question: str, note_text: str) -> bool:
     False
     """
     text = " ".join(note_text.lower().split())
-    return names_what_is_defined(question, text) and all((re.search(rf"(?<![\w/.]){re.escape(term)}(?![\w.]*\w)", text)
+    if not names_what_is_defined(question, text):
+        return False
+    return all((re.search(rf"(?<![\w/.]){re.escape(term)}(?![\w.]*\w)", text)
                 if _SPECIFIC.fullmatch(term) else re.search(rf"\b{re.escape(term[:_STEM])}", text))
                for term in asked_for(question))
 

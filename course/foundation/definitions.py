@@ -1,6 +1,6 @@
 """What a definition asks about: "What is a red-black tree?" is answered only by a text naming it.
 
-Introduced in notebook 12, for the note search's evidence and the critic. A search finds the
+Introduced in notebook 12, for the note search's evidence and the agent's check of each part. A search finds the
 nearest text, and the nearest text to a thing the course does not hold is a text about its
 neighbour: "What is a red-black tree?" finds the note on trees in general, "What is a splay
 tree?" the graph's Trees concept, "What is a hash index?" the note on arrays (it names hash
@@ -69,7 +69,7 @@ def names_what_is_defined(question: str, text: str) -> bool:
     return all(re.search(stem, text) for stem in stems)
 
 
-TEXT = 20   # a cell this long is a text (a note, a description), not a name
+_TEXT = 20   # a cell this long is a text (a note, a description), not a name
 
 
 def unnamed(question: str, rows: Sequence[Sequence[Any]]) -> str | None:
@@ -84,6 +84,6 @@ def unnamed(question: str, rows: Sequence[Sequence[Any]]) -> str | None:
     """
     thing = defined(question)
     cells = [str(c) for row in rows for v in row for c in (v if isinstance(v, list) else [v])]
-    if not thing or not any(len(c) >= TEXT for c in cells):
+    if not thing or not any(len(c) >= _TEXT for c in cells):
         return None
     return None if names_what_is_defined(question, " ".join(cells)) else " ".join(thing)

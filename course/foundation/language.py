@@ -185,7 +185,8 @@ def points_back(question: str) -> bool:
     pointing = WORDS.referring | set(WORDS.hindi_case)
     key = f" {question_key(question)} "
     return any(word in pointing for word in key.split()) or each_alone(question) is not None or \
-        any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them) or points_by_place(question) or \
+        any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them) or \
+        points_by_place(question) or \
         " which one " in key     # "and which one is the oldest?": one of those found
 
 

@@ -137,7 +137,8 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
                               + r"(?![a-z0-9+#])", re.I)
             # "rahuls friends": a person's name and an "s" is their name's possessive, its
             # apostrophe left out (as "arent" is "are not")
-            owner = "'s" if entity.label == lexicon.person and form.lower() == f"{str(entity.value).lower()}s" else ""
+            bare_s = form.lower() == f"{str(entity.value).lower()}s"
+            owner = "'s" if entity.label == lexicon.person and bare_s else ""
             text, n = span.subn(f" §{len(entities)}{owner} ", text, count=1) if words else (text, 0)
             if n:
                 entities.append(entity)

@@ -161,4 +161,3 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
     if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?
         return "the query leaves out who 'else' sets apart"
     return None
-

@@ -16,8 +16,9 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_ones)
-from course.llm.offline.roles.pointing import (asks_for_several, each_one_found, every_one, exists, found_of_kinds,
-                                               kind_of, names_a_kind, owners_in, owners_of, stands_for)
+from course.llm.offline.roles.pointing import (asks_for_several, each_one_found, every_one, exists,
+                                               found_of_kinds, kind_of, names_a_kind, owners_in,
+                                               owners_of, stands_for)
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL, PLURAL,
