@@ -1074,10 +1074,11 @@ def test_a_topic_only_one_encoder_finds_closer_leaves_the_note_its_answer(learne
     """MiniLM put "Dijkstra's algorithm ..." (a topic the notes do not explain) nearer "the
     shortest route when edges don't have weights" than the note on BFS, which answers it, and
     the question was refused; WordLlama puts the note nearer. A topic must be the closer one
-    for both encoders to take the note's place."""
+    for both encoders to take the note's place. (A second part the same note answers, "how can i
+    see what plan it picked?", may be answered from it too.)"""
     result = learner.answer(question)
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
-    assert notes == [note], result.answer
+    assert notes[:1] == [note] and set(notes) == {note}, result.answer
 
 
 def test_the_second_encoder_agrees_on_a_note_question_it_answers(college_db):
@@ -3075,3 +3076,88 @@ def test_who_else_with_no_one_to_set_apart_is_not_everyone(chat):
     """"who else knows python?" names no one to set apart: every student who knows it would
     answer another question."""
     assert chat.answer("who else knows python").status == "out_of_scope"
+
+
+# --- unseen28 and unseen30 (blind sets, read after scoring) -----------------------------------
+
+@pytest.mark.parametrize("question, note", [
+    ("which graph traversal gives shortest path when edges have no weights and y does it use a "
+     "queue", "N13"),                                     # unseen28 ae003
+    ("why does a bst sometimes get as slow as searching a linked list, like O(n) instead of log n",
+     "N11"),                                              # unseen30 ag013
+    ("for shortest path in an unweighted graph do i use bfs or dfs, and what data structure does "
+     "it run on", "N13"),                                 # unseen30 ag006
+])
+def test_a_topic_set_beside_the_notes_own_or_only_a_little_closer_does_not_refuse_it(learner,
+                                                                                     question, note):
+    """The sentence on Dijkstra's algorithm (a topic no note explains) was a hair closer to
+    "shortest path when edges have no weights" than the BFS note, in both encoders, and set the
+    note aside; "as slow as a linked list" and "bfs or dfs" name a second topic the note does
+    not speak of, and the note was no answer for it though the question names its own topic."""
+    result = learner.answer(question)
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes[:1] == [note], result.answer
+
+
+def test_a_note_that_speaks_of_neither_named_topic_is_still_no_answer(learner):
+    """The rule above needs the question to name the note's own topic: the note on indexes (it
+    says "B+ tree") is no answer to a question about a binary search tree."""
+    learner.answer("I inserted already-sorted numbers one by one into a binary search tree and "
+                   "now every lookup is slow. What went wrong?")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert "N06" not in notes
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("karan's subjects are prereqs for which other subjects?",          # unseen30 ag042
+     "MATCH (:Student {name: 'Karan'})-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR]->(t:Subject) "
+     "RETURN DISTINCT t.name"),
+    ("dsa kiska prereq hai?",                                           # unseen30 ag045
+     "MATCH (:Subject {name: 'DSA'})-[:PREREQUISITE_FOR]->(t:Subject) RETURN t.name"),
+    ("What is a prereq for OS?",                                        # the other way still
+     "MATCH (t:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN t.name"),
+])
+def test_what_a_named_thing_is_a_prerequisite_for(college_db, chat, question, reference):
+    """"X's subjects are prereqs for which" and "X kiska prereq hai" (whose prerequisite is X)
+    were read the other way: Karan's subjects' prerequisites (DSA, a confident wrong answer),
+    and "nothing" for DSA."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("ok so what subjects is payal taking, and what grade did she get in each",     # ag019
+     "MATCH (:Student {name: 'Payal'})-[r:STUDIES]->(s:Subject) RETURN s.name, r.grade"),
+    ("quick q what skills does karan have and how good is he at them, also which club is he in",
+     "MATCH (:Student {name: 'Karan'})-[:MEMBER_OF]->(c:Club) RETURN c.name"),     # ag025
+    ("bro which club is rahul in and when was it founded",
+     "MATCH (:Student {name: 'Rahul'})-[:MEMBER_OF]->(c:Club) RETURN c.name, c.founded"),
+])
+def test_words_that_open_a_question_and_ask_nothing_do_not_keep_it_whole(college_db, learner,
+                                                                         question, reference):
+    """"ok so", "quick q", "bro" before the first ask made it no question to split at its "and":
+    the whole went to one query, which refused it."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("virtual memory comes in which subject again?",                                # ag035
+     "MATCH (s:Subject)-[:COVERS]->(:Concept {name: 'Virtual Memory'}) RETURN s.name"),
+    ("which subject is BFS in?",
+     "MATCH (s:Subject)-[:COVERS]->(:Concept {name: 'BFS'}) RETURN s.name"),
+])
+def test_the_kind_asked_for_is_no_word_of_a_link(college_db, chat, question, reference):
+    """"subject" is a word of studying too; a concept is in a subject by the one link between
+    them, and the question was refused as a student's studies no student was named for."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_it_after_a_note_that_answered_which_thing_is_that_thing(learner):
+    """"which graph search gives the shortest route ..., and does it use a queue or stack?":
+    "it" is the search the note explains (BFS), not the graphs the question named; the second
+    part had been "does Graphs use a queue or stack?", answered from the note on graphs."""
+    learner.answer("which graph search gives u the shortest route when edges dont have weights, "
+                   "and does it use a queue or stack?")
+    parts = learner.last.sub_questions
+    assert not any("Graphs" in s.rewritten for s in parts)
+    assert [s.rows[0][0] for s in parts if s.tool == "search_notes" and s.found][:1] == ["N13"]
+    assert all(s.rows[0][0] == "N13" for s in parts if s.tool == "search_notes" and s.found)

@@ -22,7 +22,7 @@ NEAR_NOTES = """\
 MATCH (n:Note)-[*1..2]-(x)
 WHERE n.id IN $notes AND x.name IS NOT NULL
 RETURN n.id AS note, collect(DISTINCT toLower(x.name)) AS near"""
-
+OWN_TOPICS = "MATCH (:Note {id: $note})--(x) WHERE x.name IS NOT NULL RETURN DISTINCT x.name"
 
 NOTES_REACH = """\
 MATCH (:Note)-[*1..2]-(x)
@@ -97,7 +97,15 @@ def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
     note, text = list(columns).index("note"), list(columns).index("text")
     best = rows[0]
     near = dict(db.run(NEAR_NOTES, {"notes": [best[note]]}).rows)
-    spoken = all(str(m.value).lower() in near.get(best[note], []) or
-                 any(w.lower() in str(best[text]).lower() for w in (str(m.value), m.text) if w.strip())
-                 for m in named)
-    return [list(r) for r in rows] if spoken else []
+
+    def spoken(m: Mention) -> bool:
+        return str(m.value).lower() in near.get(best[note], []) or \
+            any(w.lower() in str(best[text]).lower() for w in (str(m.value), m.text) if w.strip())
+    # A question that names the note's own topic may set another beside it ("as slow as a
+    # linked list", "BFS or DFS"): the note need not speak of that one. Every value of a label
+    # no note reaches (a student, a club) must be spoken of all the same.
+    beyond = set(beyond_notes(db))
+    own = {str(x).lower() for (x,) in db.run(OWN_TOPICS, {"note": best[note]}).rows}
+    names_own = any(str(m.value).lower() in own for m in named)
+    ok = all(spoken(m) for m in named if m.label in beyond or not names_own)
+    return [list(r) for r in rows] if ok else []

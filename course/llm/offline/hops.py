@@ -93,6 +93,8 @@ def find_hop(reading: Reading, start: str, target: str | None, *, strict: bool =
     if not candidates and target is not None and target != start:
         return _two_steps(reading, start, target, cues)
     named = [p for p in candidates if p.type in cues]
+    if target is not None and candidates and not named and not _link_words(reading, target):
+        cues = []   # "which subject is §0 in?": "subject" names the kind asked, not a link
     if target is not None and cues:
         # "§0's friends' subjects", "a project that requires §0": a chain the words name
         # step by step goes before a direct link that leaves a named step out
@@ -118,6 +120,13 @@ def find_hop(reading: Reading, start: str, target: str | None, *, strict: bool =
     if len({(p.type, p.start, p.end) for p in candidates}) != 1:
         return None
     return Hop((candidates[0],), (start, other(candidates[0], start)))
+
+
+def _link_words(reading: Reading, target: str) -> list[str]:
+    """The relationship types the words name besides the target's own noun ("subjects" is a
+    word of studying, and the kind a "which subject" asks for)."""
+    text = re.sub(reading.lexicon.label(target), " ", reading.text)
+    return [t for t in reading.relations() if re.search(reading.lexicon.relation(t) or "(?!)", text)]
 
 
 def other(p: Pattern, label: str) -> str:

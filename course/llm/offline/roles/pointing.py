@@ -112,7 +112,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
         by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE) \
             and not _subject_of_who(question, [str(v) for _, v in asked])
         # "which subject comes after §0, and who studies it?": "it" is the subject found
-        by_things = kind in ("it", "its") and asks_for_nodes(question) or kind == "one"
+        by_things = kind in ("it", "its") and asks_which_thing(question) or kind == "one"
         ordered = got + asked if by_people or by_things else asked + got
         if ordered:
             return ordered[0][1]
@@ -143,12 +143,19 @@ def every_one(kind: str, noun: str, found: Sequence[Found], language: str) -> st
     return None
 
 
-def asks_for_nodes(question: str) -> bool:
-    """Does a question ask "which <label>" ("which subject comes after DSA?")?"""
-    lexicon = default_lexicon()
-    nouns = "|".join(f"(?:{regex})" for regex in lexicon.labels.values() if regex) or r"(?!)"
-    which = lexicon.cues.get("which", r"(?!)")
-    return bool(re.search(rf"(?:{which})\s+(?:{nouns})", question.lower()))
+def asks_which_thing(question: str) -> bool:
+    """Does a question ask "which <thing>" ("which subject comes after DSA?", "which graph
+    search gives the shortest path?")? Then what it found, not what it named, is the thing
+    a later "it" stands for. "what is", "which of" ask no thing by a noun.
+
+    >>> asks_which_thing("which graph search uses a queue?"), asks_which_thing("what is BFS?")
+    (True, False)
+    """
+    which = default_lexicon().cues.get("which", r"(?!)")
+    not_a_thing = WORDS.auxiliary | WORDS.function | WORDS.question_words | WORDS.pronouns \
+        | WORDS.prepositions | WORDS.pronoun_nouns
+    asked = (m.group(m.lastindex or 0) for m in re.finditer(rf"(?:{which})\s+([a-z]+)", question.lower()))
+    return any(word not in not_a_thing for word in asked)
 
 
 def owners_in(part: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:

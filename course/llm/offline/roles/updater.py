@@ -48,6 +48,11 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
     if opening and len(words) > 2 and words[0] in REQUESTS and words[1] in ("me", "us") \
             and words[2] in QUESTION_WORDS:
         words = words[2:]     # "tell me what ...": the question word asks
+    if opening:   # "ok so who ...", "bro which club ...": words that ask nothing open it
+        skipped = default_lexicon().common - QUESTION_WORDS - AUXILIARY - REQUESTS - PERSONAL \
+            - WORDS.pronouns - set(FIRST_PERSON) - {"you", "your", "we", "us", "our"}   # who speaks
+        while len(words) > 1 and words[0] in skipped:
+            words = words[1:]
     if opening and words[0] in AUXILIARY:
         return True
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
