@@ -3161,3 +3161,41 @@ def test_it_after_a_note_that_answered_which_thing_is_that_thing(learner):
     assert not any("Graphs" in s.rewritten for s in parts)
     assert [s.rows[0][0] for s in parts if s.tool == "search_notes" and s.found][:1] == ["N13"]
     assert all(s.rows[0][0] == "N13" for s in parts if s.tool == "search_notes" and s.found)
+
+
+def test_a_part_that_points_back_is_no_evidence_against_the_whole_questions_note(learner):
+    """unseen30 ag010: split, "how does it find the ip address?" asked alone clears the bar for
+    the note on subnetting, and that kept the question from being asked whole (the DNS note
+    answers it whole); a part whose "it" stands for another part's topic says nothing alone."""
+    result = learner.answer("what actually happens when i type a website name in the browser, how "
+                            "does it find the ip address? and which port does that use")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes and set(notes) == {"N23"}, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("wat skills does sneha have n at what level, also which project is she on and its status",
+     "MATCH (:Student {name: 'Sneha'})-[:WORKS_ON]->(p:Project) RETURN p.name, p.status"),  # ae017
+])
+def test_a_property_of_the_thing_found(college_db, learner, question, reference):
+    """"which project is she on and its status" left the status out (refused)."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_a_plus_between_two_asks_is_an_and(college_db, learner):
+    """unseen30 ag020: "who is aarav friends with + which clubs are they in" was one ask, and
+    its answer the friends' clubs alone: who the friends are went unsaid."""
+    result = learner.answer("who is aarav friends with + which clubs are they in")
+    friends = "MATCH (:Student {name: 'Aarav'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name"
+    assert same_rows(parts_rows(result)[0], rows_of(college_db, friends)), result.answer
+    last_part_is(college_db, result, "MATCH (:Student {name: 'Aarav'})-[:FRIENDS_WITH]-(:Student)"
+                 "-[:MEMBER_OF]->(c:Club) RETURN DISTINCT c.name")
+
+
+def test_which_of_them_is_never_answered_from_a_note(learner):
+    """unseen30 ag024: "which of them come under tcp/ip" after a list of topics was answered
+    with the note on TCP/IP, which chooses none of them: a choice among values found is the
+    graph's to answer, or no one's."""
+    learner.answer("list the topics in computer networks pls, and which of them come under tcp/ip")
+    last = [s for s in learner.last.sub_questions if s.part == 1]
+    assert not any(s.tool == "search_notes" and s.found for s in last)

@@ -149,16 +149,16 @@ class AgenticAgent(Agent):
         "Which traversal finds the fewest hops, and what does it keep track of?" is one
         question about one note in two clauses; split, its second part names nothing and,
         asked alone, finds nothing. When no part was answered by the graph, the search's
-        evidence for the whole question clears its bar, and no part clears it for another note
-        on its own, the question is asked again whole.
-        """
+        evidence for the whole question clears its bar, and no part that stands alone (no "it")
+        clears it for another note, the question is asked again whole."""
         clear_note = getattr(self.search, "clear_note", None)
         answered = {s.part for s in run.sub_questions if s.found}
         if clear_note is None or len(run.parts) < 2 or answered >= set(range(len(run.parts))) \
                 or any(s.found and s.tool != "search_notes" for s in run.sub_questions):
             return None
         note = clear_note(self.db, question)
-        if note is None or any(clear_note(self.db, part) not in (None, note) for part in run.parts):
+        if note is None or any(clear_note(self.db, part) not in (None, note) for part in run.parts
+                               if not points_back(part)):
             return None
         return str(note)
 
@@ -251,9 +251,9 @@ class AgenticAgent(Agent):
                                    Usage(), roles)
             if again.found:
                 out, rewritten = again, simpler
-        # a part that still points at several values found ("when did each join?") is no note's
+        # "when did each join?", "which of them ...": a part pointing at several found is no note's
         graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
-        several = each_alone(rewritten) or set(question_key(rewritten).split()) & WORDS.plural
+        several = each_alone(rewritten) or set(question_key(part).split()) & WORDS.plural
         if tool == "text2cypher" and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
                 and not (graph_found and several) \
                 and "search_notes" in {t.name for t in toolbox.specs(without=tried)}:

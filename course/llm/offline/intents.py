@@ -255,7 +255,10 @@ def related(reading: Reading) -> str | None:
     if body is None:
         return None
     match, conds = body
-    cols = [f"t.{p} AS {alias(target, p)}" for p in _shown(reading, target)]
+    shown = _shown(reading, target)   # "which project is §0 on and its status": its status too
+    shown += [p for p in reading.asked_properties("", reading.schema.labels.get(target, []))
+              if p not in shown and not filters(reading, f"{target}.{p}", "t")]
+    cols = [f"t.{p} AS {alias(target, p)}" for p in shown]
     rel_props = _asked_rel_props(reading, target) if len(reading.entities) == 1 else []
     cols += [f"r0.{p} AS {p}" for p in rel_props]
     # a group ("their skills" after "Karan and Rahul"): say whose each row is

@@ -117,7 +117,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = _topic_first(question)
+        question = _topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
             if pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
