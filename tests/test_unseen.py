@@ -3199,3 +3199,73 @@ def test_which_of_them_is_never_answered_from_a_note(learner):
     learner.answer("list the topics in computer networks pls, and which of them come under tcp/ip")
     last = [s for s in learner.last.sub_questions if s.part == 1]
     assert not any(s.tool == "search_notes" and s.found for s in last)
+
+
+# --- unseen32 (blind, read after scoring) -------------------------------------------------------
+
+def test_two_names_set_side_by_side_to_choose_one_are_no_route(learner):
+    """unseen32 ai003: "bfs vs dfs which one for shortest path" was the shortest path in the
+    graph from BFS to DFS ("BFS -> Graphs -> DFS"), a confident wrong answer; it is the note on
+    BFS's question."""
+    result = learner.answer("bfs vs dfs which one for shortest path")
+    assert "→" not in (result.answer or "")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes[:1] == ["N13"], result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("I want to know which clubs Rahul is in and when each was founded.",
+     "MATCH (:Student {name: 'Rahul'})-[:MEMBER_OF]->(c:Club) RETURN c.name, c.founded"),
+    ("I would like to know who Aarav is friends with and which clubs they are in.",
+     "MATCH (:Student {name: 'Aarav'})-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(c:Club) "
+     "RETURN DISTINCT c.name"),
+])
+def test_i_want_to_know_opens_a_question_that_splits(college_db, learner, question, reference):
+    """"I want to know which ... and ..." read as no question at all (its question word is not
+    its first), so its two asks went whole to one query and were refused."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("I want to help out on the attendance tracker. what skills does it need, and is anyone "
+     "already good at that?",                                                       # ai025
+     "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'React'}) RETURN s.name"),
+    ("I'm looking for a senior who's done DSA. what grade did Karan get in it and which semester "
+     "did he take it?",                                                             # ai026
+     "MATCH (:Student {name: 'Karan'})-[r:STUDIES]->(:Subject {name: 'DSA'}) RETURN r.semester"),
+])
+def test_an_ask_after_a_scene_is_about_what_the_scene_names(college_db, learner, question,
+                                                             reference):
+    """A sentence that says something, then an ask that points back at it: the scene's words
+    were no query's, and the part was refused; asked again without them, "it" is what the scene
+    named."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_a_scene_about_what_the_notes_explain_stays_with_its_note_question(learner):
+    """The ask after a scene is asked alone only when the question names something no note
+    speaks of: "Two of my processes ... what is this?" had become "what is Processes" (the
+    profile of the concept, a wrong answer) while the scene made it the deadlock note's."""
+    result = learner.answer("Two of my processes are each stuck waiting for something the other "
+                            "one holds. what is this and what has to be true for it to happen?")
+    assert not any("what is Processes" in s.rewritten for s in learner.last.sub_questions), \
+        result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which clubs is Payal in, what's her role in each, and when was each club founded?",
+     "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) RETURN c.name, c.founded"),  # ai029
+    ("what should I learn before BCNF, and what does that topic need first?",          # ai030
+     "MATCH (p:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: '3NF'}) RETURN p.name"),
+])
+def test_each_club_after_clubs_found_and_what_a_topic_needs_first(college_db, learner, question,
+                                                                  reference):
+    """"when was each club founded?" after Payal's clubs had been every club's founding year;
+    "what does 3NF need first?" was refused."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_an_order_the_query_does_not_give_is_not_a_plain_list(chat):
+    """"give me an order to take the courses in" had listed every subject, in no order."""
+    result = chat.answer("give me an order to take the courses in?")
+    assert result.status != "answered", result.answer

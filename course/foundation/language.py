@@ -208,6 +208,26 @@ def points_by_place(question: str) -> bool:
 _FEW_WORDS = 5   # besides the place: "tell me more about the last one"
 
 
+def scene_and_ask(question: str) -> tuple[str, str] | None:
+    """(the scene, the ask) of a question whose first sentences say something and whose last
+    asks about it, pointing back ("I want to help on the tracker. what skills does it need?");
+    else None.
+
+    >>> scene_and_ask("I'm taking OS next sem. which subject do I need before it?")
+    ("I'm taking OS next sem.", 'which subject do I need before it?')
+    >>> scene_and_ask("What is DSA? And who studies it?") is None
+    True
+    """
+    sentences = re.split(r"(?<=[.!])\s+(?=\S)", question.strip())
+    if len(sentences) < 2 or not points_back(sentences[-1]):
+        return None
+    asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
+    scene = sentences[:-1]
+    if any(s.rstrip().endswith("?") or set(question_key(s).split()[:1]) & asks for s in scene):
+        return None    # a sentence before asks too: parts, not a scene
+    return " ".join(scene), sentences[-1]
+
+
 def sets_apart(question: str) -> bool:
     """Does the question set someone apart ("who else is in it?", "baaki kaun hai?")? What it
     sets apart must then be left out of the answer.

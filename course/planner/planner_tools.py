@@ -20,6 +20,7 @@ from typing import Any
 
 from course.agents.agentic import AgenticAgent
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput
+from course.agents.scene import first_of, scene_asker
 from course.foundation.db import Database
 from course.foundation.errors import InvalidInput
 from course.llm import make_llm
@@ -113,8 +114,9 @@ def learner_agent(db: Database, llm: LLM | None = None, *, memory: Memory | None
                   **options: Any) -> AgenticAgent:
     """The agentic agent `course ask --agent agentic` gives a learner: every tool, and
     notebook 13's search behind search_notes when the graph has its text layer, and a part
-    refused for a filler word asked again without it (`course.retrieval.filler`)."""
-    options.setdefault("simplify", filler_dropper(db))
+    text2cypher refused asked again: its ask without the scene before it (`course.agents.scene`),
+    else without a filler word (`course.retrieval.filler`)."""
+    options.setdefault("simplify", first_of(scene_asker(db), filler_dropper(db)))
     return AgenticAgent(db, llm or make_llm(), memory=memory, tools=learner_tools(),
                         search=agent_search(db), **options)
 

@@ -159,6 +159,9 @@ def unused(reading: Reading, query: str) -> str | None:
         return ranked[0]
     if reading.has("excluding") and "<>" not in used.ops:
         return "else"
+    ordered = re.search(reading.cue("order"), re.sub(r"\bin order to\b", "", reading.text))
+    if ordered and not re.search(r"\bORDER BY\b|\bSPpaths\b", query):
+        return ordered[0]    # "give me an order to take the courses in": a list in no order is not it
     return _what_is_returned(reading, query, used, props) or _second_ask(reading, query)
 
 

@@ -46,6 +46,8 @@ def path(reading: Reading) -> str | None:
     """A learning path / shortest path between two named nodes, with algo.SPpaths."""
     if len(reading.entities) < 2:
         return None
+    if reading.has("which") and re.search(rf"§\d+ (?:{reading.cue('versus')}) §\d+", reading.text):
+        return None   # "BFS vs DFS, which one for the shortest path?": a choice, no route between
     a, b = reading.entities[:2]
     if reading.has("reversed_path"):
         a, b = b, a

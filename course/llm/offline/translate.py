@@ -18,7 +18,7 @@ import logging
 import re
 from typing import Sequence
 
-from course.foundation.language import sets_apart
+from course.foundation.language import WORDS, sets_apart
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done
@@ -95,8 +95,25 @@ def translate(prompt: Prompt, *, lexicon: Lexicon | None = None,
         return "rules failed (a bug; see the log)", SENTINEL_QUERY
 
 
+def asked(question: str, lexicon: Lexicon) -> str:
+    """The question without the words before its question word when they ask nothing ("I want
+    to know", "ok so", "bro"): what it asks.
+
+    >>> asked("I want to know who Aarav is friends with", default_lexicon())
+    'who Aarav is friends with'
+    >>> asked("I have a chart of which courses depend on which", default_lexicon())[:6]
+    'I have'
+    """
+    words = question.split()
+    skipped = lexicon.common - WORDS.question_words - WORDS.auxiliary
+    first = next((i for i, w in enumerate(words) if w.lower().strip(",.!") not in skipped), len(words))
+    if 0 < first < len(words) and words[first].lower() in WORDS.question_words:
+        return " ".join(words[first:])
+    return question
+
+
 def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> tuple[str, str]:
-    reading = read(prompt.question, prompt.linked, prompt.schema, lexicon)
+    reading = read(asked(prompt.question, lexicon), prompt.linked, prompt.schema, lexicon)
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks

@@ -31,7 +31,7 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     m = EACH_OF_THEM.search(part) or (None if named else ALL_OF_THEM.search(part)
                                        or each_alone(part))
     if m is None:
-        return None
+        return _each_of_a_kind(part, found)
     latest = next((got for _, _, got in reversed(found) if got), [])
     if len({v for _, v in latest}) == 1 and not BOTH.match(m[0]):   # "when was each founded?"
         return part[:m.start()] + str(latest[0][1]) + part[m.end():]  # of the one club found
@@ -49,6 +49,27 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
         joined = as_group(values, language_of(part), each=False)
         return f"{part[:m.start()]}{'both' if len(values) == 2 else 'all of'} {joined}{part[m.end():]}"
     return part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
+
+
+def _each_of_a_kind(part: str, found: Sequence[Found]) -> str | None:
+    """"when was each club founded?" after a part that found two clubs: each of those two, not
+    every club of the graph; None when no "each"/"every" names the kind the latest part found
+    several of.
+
+    >>> found = [("Which clubs is she in?", [], [("Club", "Debate Society"), ("Club", "Coding Club")])]
+    >>> _each_of_a_kind("when was each club founded?", found)
+    'when was each of Debate Society and Coding Club founded?'
+    """
+    for _, _, got in reversed(found):
+        labels = {label for label, _ in got}
+        values = [str(v) for v in dict.fromkeys(v for _, v in got)]
+        if len(values) > 1 and len(labels) == 1:
+            break
+    else:
+        return None
+    noun = default_lexicon().label(labels.pop())
+    m = re.search(rf"\b(?:each|every)\s+(?:{noun})\b", part, re.I) if noun else None
+    return None if m is None else part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
 
 
 ONES = re.compile(r"\b(which|the|those|these)\s+(ones?)\b|\b(which)(?=\s+(?:is|are|was|were)\b)",

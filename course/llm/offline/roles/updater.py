@@ -48,11 +48,12 @@ def _is_question(words: Sequence[str], *, opening: bool) -> bool:
     if opening and len(words) > 2 and words[0] in REQUESTS and words[1] in ("me", "us") \
             and words[2] in QUESTION_WORDS:
         words = words[2:]     # "tell me what ...": the question word asks
-    if opening:   # "ok so who ...", "bro which club ...": words that ask nothing open it
-        skipped = default_lexicon().common - QUESTION_WORDS - AUXILIARY - REQUESTS - PERSONAL \
-            - WORDS.pronouns - set(FIRST_PERSON) - {"you", "your", "we", "us", "our"}   # who speaks
-        while len(words) > 1 and words[0] in skipped:
-            words = words[1:]
+    if opening:   # "ok so who ...", "bro which club ...", "I want to know which ...": words that
+        # ask nothing open it, when a question word follows them (not "I have a chart of which")
+        skipped = default_lexicon().common - QUESTION_WORDS - AUXILIARY
+        first = next((i for i, w in enumerate(words) if w not in skipped), len(words))
+        if first < len(words) and words[first] in QUESTION_WORDS:
+            words = words[first:]
     if opening and words[0] in AUXILIARY:
         return True
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
@@ -148,7 +149,7 @@ class RuleUpdater:
             if names_nothing(left) or names_nothing(right) or asks_only_a_property(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
-            opening = tokens(re.split(r"\s[-\u2013:]\s", left)[-1])
+            opening = tokens(re.split(r"\s[-\u2013:]\s|[.!]\s+", left)[-1])   # its last sentence
             if _is_question(opening, opening=True) and _is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = _REQUEST.match(left)

@@ -1,0 +1,61 @@
+"""An ask after a scene: "I want to help on the Attendance Tracker. what skills does it need?"
+
+Introduced with the learner's agentic agent (notebook 14). A learner often says something
+first and asks after it, pointing back: the scene names what the ask is about, and the ask
+alone says "it". Asked whole, the scene's own words ("I want to help out on") are words no
+query answers, and the part is refused. So when text2cypher refuses such a part, the agent
+asks again (its `simplify`): the last sentence, its "it" or "he" standing for what the scene
+names. Only when the question names something no note speaks of (a person, a club, a project): a
+scene about what the notes explain ("Two of my processes are stuck waiting for each other.
+what is this?", "I ran EXPLAIN on my SQL query. what is it doing?") is a note question's
+setting, and the note search reads it whole.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from course.agents.named_in_notes import beyond_notes
+from course.foundation.db import Database
+from course.foundation.language import scene_and_ask
+from course.llm.offline.roles.updater import RuleUpdater
+from course.pipeline.linking import link_entities
+
+
+def scene_asker(db: Database) -> Callable[[str], str | None]:
+    """A `simplify=` for `AgenticAgent`: the ask after a scene, with its pointing words as what
+    the scene names, or None (no scene, or it names nothing of the graph).
+
+    >>> ask = scene_asker(db)
+    >>> ask("I'm looking for a senior who's done DSA. what grade did Karan get in it?")
+    'what grade did Karan get in DSA?'
+    >>> ask("Which club is Rahul in?") is None
+    True
+    """
+    def ask(question: str) -> str | None:
+        found = scene_and_ask(question)
+        if found is None:
+            return None
+        scene, asked = found
+        named = [(m.label, m.value) for m in link_entities(db, scene) if m.score >= 1.0]
+        linked = link_entities(db, asked)
+        if not named or not any(_no_note_speaks_of(db, m.label, str(m.value))
+                                for m in link_entities(db, question) if m.score >= 1.0):
+            return None
+        rewritten = RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked)
+        return rewritten if rewritten != asked else None
+    return ask
+
+
+_SPOKEN_OF = "MATCH (n:Note) WHERE toLower(n.text) CONTAINS toLower($name) RETURN count(n) > 0"
+
+
+def _no_note_speaks_of(db: Database, label: str, value: str) -> bool:
+    """A value of a label no note reaches (`beyond_notes`) that no note's text names."""
+    return label in beyond_notes(db) and not db.run(_SPOKEN_OF, {"name": value}).rows[0][0]
+
+
+def first_of(*simplifiers: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """The first simpler question one of `simplifiers` gives, or None."""
+    def simplify(question: str) -> str | None:
+        return next((s for s in (f(question) for f in simplifiers) if s is not None), None)
+    return simplify
