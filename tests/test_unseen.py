@@ -3269,3 +3269,11 @@ def test_an_order_the_query_does_not_give_is_not_a_plain_list(chat):
     """"give me an order to take the courses in" had listed every subject, in no order."""
     result = chat.answer("give me an order to take the courses in?")
     assert result.status != "answered", result.answer
+
+
+def test_texting_shorthand_is_read_before_the_notes_are_asked_to_hold_a_term(learner):
+    """"wat is a race conditon" was refused: "wat" was a term the note must hold (the notes
+    that hold every term answer a question the bar did not clear)."""
+    result = learner.answer("wat is a race conditon")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes[:1] == ["N17"], result.answer

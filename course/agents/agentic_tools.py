@@ -181,7 +181,8 @@ def note_terms(query: str) -> str:
     >>> note_terms("What is a race condition?")
     'race|condition'
     """
-    words = [w for w in _TERM.findall(query.lower()) if w not in WORDS.not_terms and len(w) > 1]
+    said = " ".join(WORDS.shorthand.get(w, w) for w in _TERM.findall(query.lower()))   # "wat", "abt"
+    words = [w for w in _TERM.findall(said) if w not in WORDS.not_terms and len(w) > 1]
     return "|".join(dict.fromkeys(words))
 
 
