@@ -3277,3 +3277,12 @@ def test_texting_shorthand_is_read_before_the_notes_are_asked_to_hold_a_term(lea
     result = learner.answer("wat is a race conditon")
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert notes[:1] == ["N17"], result.answer
+
+
+def test_which_of_those_friends_chooses_among_them(college_db, learner):
+    """unseen33 aj031: "which of those friends is also in the coding club?" had been rewritten
+    "which of each of Sneha and Aarav ..." and refused."""
+    result = learner.answer("who is Payal friends with, and which of those friends is also in "
+                            "the coding club?")
+    last_part_is(college_db, result, "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)"
+                 "-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN f.name")

@@ -130,16 +130,17 @@ def _subject_of_who(question: str, names: Sequence[str]) -> bool:
                          question, re.IGNORECASE) for name in names)
 
 
-def every_one(kind: str, noun: str, found: Sequence[Found], language: str) -> str | None:
+def every_one(kind: str, noun: str, found: Sequence[Found], language: str, *,
+              each: bool = True) -> str | None:
     """"those skills", "these concepts": every value of the noun's label the latest part that
-    found several found ("each of SQL and Python"), or None."""
+    found several found ("each of SQL and Python"; `each=False`: "SQL and Python"), or None."""
     for _, asked, got in reversed(found):
         first = stands_for(kind, noun, [("", asked, got)])
         if first is None:
             continue
         label = next(lab for lab, v in list(got) + list(asked) if v == first)
         values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
-        return as_group(values, language) if len(values) > 1 else None
+        return as_group(values, language, each=each) if len(values) > 1 else None
     return None
 
 

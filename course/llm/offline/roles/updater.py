@@ -219,8 +219,11 @@ class RuleUpdater:
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
                 value = each_one_found(found, language_of(part))
             skip = one and value is not None
-            if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"
-                value = every_one(kind, nxt, found, language_of(part)) or value
+            if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"; "which of
+                # those friends": a choice among them, not each of them
+                among = len(out) > 1 and out[-1].lower() in ("of", "among") and \
+                    out[-2].lower() in WORDS.question_words
+                value = every_one(kind, nxt, found, language_of(part), each=not among) or value
             later = {w.lower().strip(",.!?") for w in words[i + 1:]}
             if chooses_among(bare, nxt, out) and not (bare in WORDS.plural_demonstrative and later & PLURAL):
                 # "who among them", "unmein se kaun": a choice ("which of those ... them": them)
