@@ -3286,3 +3286,16 @@ def test_which_of_those_friends_chooses_among_them(college_db, learner):
                             "the coding club?")
     last_part_is(college_db, result, "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student)"
                  "-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN f.name")
+
+
+def test_should_i_put_an_index_weighs_the_learners_own_change(learner):
+    """unseen32 ai001: "... so should I put an index on the email column?" was blocked as a
+    request to change the data; it weighs a change to the learner's own table (the note on
+    indexes answers it). "I want to add Karan to the coding club" is still a request."""
+    result = learner.answer("I'm building a login table and looking users up by email is getting "
+                            "slow, so should I put an index on the email column? is there any "
+                            "downside to doing that?")
+    assert result.status == "answered", result.answer
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes[:1] == ["N06"], result.answer
+    assert learner.answer("I want to add Karan to the coding club").status == "blocked"

@@ -31,6 +31,9 @@ def asks_when_done(text: str) -> bool:
 
 # "when I put ...", "what happens if we add ...": the change sets the scene for the question
 _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:\w+\s+){1,2}$")
+# "I change a customer's address and ...", "should I put an index on ...": the learner's own
+# change, told or weighed, not asked of the graph
+_OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we)\s+$")
 
 
 def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
@@ -49,13 +52,18 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     False
     >>> asks_how_a_change_works("why are threads cheaper to create than processes?", ["Processes"])
     True
+    >>> asks_how_a_change_works("lookups are slow, so should i put an index on the email column?")
+    True
+    >>> asks_how_a_change_works("i want to add a new student"), asks_how_a_change_works("i add rahul", ["Rahul"])
+    (False, False)
     """
     lexicon = default_lexicon()
     change = WRITE_REQUEST.search(text)
     if change is None:
         asks, changed = bool(re.search(lexicon.cues["why_how"], text)), text
     else:
-        asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(text[:change.start()]))
+        before = text[:change.start()]
+        asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(before) or _OWN.search(before))
         found = _CHANGED.match(text[change.end():])
         changed = found[0] if found else ""
     kinds = [lexicon.label(label) for label in lexicon.labels if lexicon.label(label)]
