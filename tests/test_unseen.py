@@ -3299,3 +3299,13 @@ def test_should_i_put_an_index_weighs_the_learners_own_change(learner):
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert notes[:1] == ["N06"], result.answer
     assert learner.answer("I want to add Karan to the coding club").status == "blocked"
+
+
+@pytest.mark.parametrize("agent", ["learner", "chat"])
+def test_what_a_subject_teaches_is_no_ranking_of_students(request, agent):
+    """unseen33 aj026: "what does that subject teach?" (DSA) was answered with DSA's students
+    ranked by grade: the template for "who should teach me X?" and the ranking both read
+    "teach" and asked for no one. A part no query answers is said to be unanswered."""
+    result = request.getfixturevalue(agent).answer("what does DSA teach?")
+    assert not any(row and row[0] in ("Payal", "Rahul", "Karan") for row in result.rows), result.answer
+    assert request.getfixturevalue(agent).answer("who can I learn python from?").status == "answered"

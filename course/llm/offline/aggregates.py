@@ -288,11 +288,15 @@ def counted_noun(reading: Reading) -> str | None:
 def ranking(reading: Reading) -> str | None:
     """Best first by a VALUE SCALE: 'best person to teach me DBMS', 'learn ML from'."""
     numbers = "|".join(f"(?:{reading.lexicon.prop(k.split('.')[1])})" for k in reading.schema.numbers)
+    # "what does DSA teach?" asks for no one and no grade ("kiska grade": whose, it does)
+    someone = reading.person in reading.targets() or bool(set(reading.text.split()) & WORDS.people)
     if len(reading.entities) > 1 or numbers and re.search(   # "the lowest semester": a number
             rf"(?:{reading.cue('superlative')})\s+(?:{numbers})", reading.text):
         return None
     for key, scale in reading.schema.scales.items():
         rel_type, prop = key.split(".")
+        if not someone and not re.search(reading.lexicon.prop(prop), reading.text):
+            continue
         # "good at X, like advanced level": the level named is a filter, not an order (a grade
         # of one letter is not "named": "a good person" holds the article, not the grade A)
         if any(len(str(value)) > 1 and re.search(rf"\b{re.escape(str(value).lower())}\b", reading.text)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from course.foundation.language import asks_who_unnamed, depends_on_context, question_key
+from course.foundation.language import WORDS, asks_who_unnamed, depends_on_context, question_key
 from course.llm.base import ToolCall, ToolSpec
 from course.llm.offline.aggregates import asks_extreme_value
 from course.llm.offline.chain import FOLLOWS, unfollowed_types
@@ -130,7 +130,7 @@ class RuleRouter:
         scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
                   if follows_chain(question, mentions, spec) and filters_values(question, spec)
                   and not ranks_for_a_value(question, spec)
-                  and takes_every_value(question, mentions, spec)
+                  and takes_every_value(question, mentions, spec) and asks_its_kind(question, spec)
                   for example in examples(spec)]
         score, _, best = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0, None))
         if best is None or score < self.min_similarity:
@@ -246,6 +246,20 @@ def takes_every_value(question: str, mentions: Sequence[Named], spec: ToolSpec) 
         return True
     labels = [m.label for m in mentions]
     return all(labels.count(label) <= typed.count(label) for label in set(typed))
+
+
+def asks_its_kind(question: str, spec: ToolSpec) -> bool:
+    """False for a template whose every example asks who (its rows are people) and a question
+    that asks for no one: "what does DSA teach?" is no "who should teach me DSA?".
+
+    >>> from course.llm.base import ToolSpec
+    >>> best = ToolSpec("best", "e.g. 'Who is best in {subject}?', '{subject} mein kaun?'", {})
+    >>> asks_its_kind("what does DSA teach?", best), asks_its_kind("who teaches DSA best?", best)
+    (False, True)
+    """
+    asked = [set(tokens(text)) for text in _EXAMPLE.findall(spec.description)]
+    people = WORDS.people
+    return not asked or not all(words & people for words in asked) or bool(set(tokens(question)) & people)
 
 
 def _points_inside(question: str, mentions: Sequence[Named]) -> bool:
