@@ -35,13 +35,10 @@ def each_of(part: str, found: Sequence[Found], named: int = 0) -> str | None:
     latest = next((got for _, _, got in reversed(found) if got), [])
     if len({v for _, v in latest}) == 1 and not BOTH.match(m[0]):   # "when was each founded?"
         return part[:m.start()] + str(latest[0][1]) + part[m.end():]  # of the one club found
-    for _, _, got in reversed(found):
-        labels = {label for label, _ in got}
-        values = [str(v) for v in dict.fromkeys(v for _, v in got)]
-        if len(values) > 1 and len(labels) == 1:
-            break
-    else:
+    several = _several_of_one_kind(found)
+    if several is None:
         return None
+    _, values = several
     before = tokens(part[:m.start()])
     if m[0].lower().split()[0] in ("all", "both") and before and \
             before[-1] not in WORDS.question_words | WORDS.auxiliary | WORDS.people:
@@ -60,16 +57,23 @@ def _each_of_a_kind(part: str, found: Sequence[Found]) -> str | None:
     >>> _each_of_a_kind("when was each club founded?", found)
     'when was each of Debate Society and Coding Club founded?'
     """
+    several = _several_of_one_kind(found)
+    if several is None:
+        return None
+    label, values = several
+    noun = default_lexicon().label(label)
+    m = re.search(rf"\b(?:each|every)\s+(?:{noun})\b", part, re.I) if noun else None
+    return None if m is None else part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
+
+
+def _several_of_one_kind(found: Sequence[Found]) -> tuple[str, list[str]] | None:
+    """The label and values of the latest part that found several values of one label."""
     for _, _, got in reversed(found):
         labels = {label for label, _ in got}
         values = [str(v) for v in dict.fromkeys(v for _, v in got)]
         if len(values) > 1 and len(labels) == 1:
-            break
-    else:
-        return None
-    noun = default_lexicon().label(labels.pop())
-    m = re.search(rf"\b(?:each|every)\s+(?:{noun})\b", part, re.I) if noun else None
-    return None if m is None else part[:m.start()] + as_group(values, language_of(part)) + part[m.end():]
+            return labels.pop(), values
+    return None
 
 
 ONES = re.compile(r"\b(which|the|those|these)\s+(ones?)\b|\b(which)(?=\s+(?:is|are|was|were)\b)",
