@@ -3309,3 +3309,14 @@ def test_what_a_subject_teaches_is_no_ranking_of_students(request, agent):
     result = request.getfixturevalue(agent).answer("what does DSA teach?")
     assert not any(row and row[0] in ("Payal", "Rahul", "Karan") for row in result.rows), result.answer
     assert request.getfixturevalue(agent).answer("who can I learn python from?").status == "answered"
+
+
+def test_a_fragment_is_more_of_the_ask_before_it(learner):
+    """unseen34 ak013: "... which servers does it ask and in what order" split "in what order?"
+    off as an ask of its own, and it cleared the bar for the note on binary search trees (an
+    in-order traversal): a wrong answer. A preposition, a question word and a noun, no verb,
+    belong to the ask before; the note on DNS answers the question whole."""
+    result = learner.answer("how does my laptop figure out the IP address for a site like "
+                            "example.com?? which servers does it ask and in what order")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes and set(notes) == {"N23"}, result.answer

@@ -14,92 +14,17 @@ from collections.abc import Mapping, Sequence
 
 from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.clauses import (LISTED, REQUEST, WHOSE, as_question, fragment, is_question,
+                                              sets_the_scene, topic_first)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_one_found, every_one, exists,
                                                found_of_kinds, kind_of, names_a_kind, owners_in,
                                                owners_of, stands_for)
 from course.llm.offline.roles.scope import in_scope
-from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
-                                            FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL, PLURAL,
-                                            POSSESSIVE, QUESTION_WORDS, REQUESTS, Named, asks_for_a_change,
-                                            asks_only_a_property, names_nothing, reached_by_links,
-                                            tokens)
-
-
-# "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
-# is on and her friends") is one request per thing, each thing a possessive or "the" phrase
-_REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)",
-                      re.I)   # ("what are X's skills, his clubs and his project": a list too)
-_WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
-_LISTED = re.compile(r"^the\s+\w|" + _WHOSE.pattern[1:], re.I)                             # or "the ..."
-
-
-def _is_question(words: Sequence[str], *, opening: bool) -> bool:
-    """Words that ask on their own: a question word first, a Hinglish one anywhere, an
-    auxiliary verb first ("Is Payal ..."), or, after a conjunction, an auxiliary verb followed
-    by a pronoun or "anyone" ("... and does she ...", not "... and is in the club")."""
-    if not words:
-        return False
-    words = [WORDS.shorthand.get(w, w).split()[0] for w in words]    # "whats", "wat"
-    if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating \
-            and words[1] in QUESTION_WORDS:
-        words = words[1:]     # "in which semester ...", "since when ...": the question word asks
-    if opening and len(words) > 2 and words[0] in REQUESTS and words[1] in ("me", "us") \
-            and words[2] in QUESTION_WORDS:
-        words = words[2:]     # "tell me what ...": the question word asks
-    if opening:   # "ok so who ...", "bro which club ...", "I want to know which ...": words that
-        # ask nothing open it, when a question word follows them (not "I have a chart of which")
-        skipped = default_lexicon().common - QUESTION_WORDS - AUXILIARY
-        first = next((i for i, w in enumerate(words) if w not in skipped), len(words))
-        if first < len(words) and words[first] in QUESTION_WORDS:
-            words = words[first:]
-    if opening and words[0] in AUXILIARY:
-        return True
-    if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
-                                         and w not in ENGLISH_ONLY):
-        return True
-    return not opening and len(words) > 1 and words[0] in AUXILIARY and (
-        words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
-        or words[1] == "there")   # "... and is there a note on each?"
-
-
-_TOPIC = re.compile(r"^\s*([^,?;:\u2013]+?)\s*(?:,|\s[-\u2013:]\s)\s*(.+)$")
-_TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
-
-
-def _topic_first(question: str) -> str:
-    """"Payal's friends, which clubs are they in?": a topic, then a question that points at it
-    with its first "they", "their", "it" or "its" -> "which clubs are Payal's friends in?".
-
-    >>> _topic_first("coding club members - what do they study?")
-    'what do coding club members study?'
-    >>> _topic_first("Who is Payal, and what does she study?")
-    'Who is Payal, and what does she study?'
-    """
-    m = _TOPIC.match(question)
-    topic = tokens(m[1]) if m else []
-    # a topic is a noun phrase: not a question, a request, a scene ("If I want ...", "Once I've
-    # learned ...") or a phrase a preposition opens ("Between Rahul and Aarav")
-    if m is None or not topic or _is_question(topic, opening=True) or _sets_the_scene(topic) or \
-            topic[0] in REQUESTS | set(CONJUNCTIONS) | WORDS.prepositions | WORDS.subordinating or \
-            set(topic) & set(FIRST_PERSON) or not _is_question(tokens(m[2]), opening=True):
-        return question
-    pointer = _TOPIC_POINTER.search(m[2])
-    if pointer is None:
-        return question
-    said = m[1].strip() + ("'s" if pointer[1].lower() in ("their", "its") else "")
-    return m[2][:pointer.start()] + said + m[2][pointer.end():]
-
-
-def _sets_the_scene(words: Sequence[str]) -> bool:
-    """A clause the question after it rests on ("when I type a site's name", "if I cut a /24",
-    "to find the fewest hops"), not a question of its own: a verb or a question word right
-    after it asks ("when was", "when did", "since when")."""
-    if len(words) > 1 and words[0] == "to":    # "to find ...", not "to which club ..."
-        return words[1] not in {"which", "what", "who", "whom", "whose", "where", "when", "how"}
-    return bool(words) and words[0] in WORDS.subordinating and (
-        len(words) < 2 or words[1] not in AUXILIARY | QUESTION_WORDS)
+from course.llm.offline.roles.words import (CONJUNCTIONS, FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL,
+                                            PLURAL, Named, asks_for_a_change, asks_only_a_property,
+                                            names_nothing, reached_by_links, tokens)
 
 
 class RuleUpdater:
@@ -118,7 +43,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = _topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
+        question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
             if pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
@@ -131,13 +56,13 @@ class RuleUpdater:
         parts = [p for p in parts if tokens(p)]
         if len(parts) <= 1:
             return [question]
-        return [_as_question(p) if "?" in question else p for p in parts]
+        return [as_question(p) if "?" in question else p for p in parts]
 
     def _split_conjunctions(self, text: str) -> list[str]:
         pattern = r",?\s+\b(" + "|".join(CONJUNCTIONS) + r")\b\s+|,\s+(?=\w)"
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
-            if _sets_the_scene(tokens(left)):
+            if sets_the_scene(tokens(left)):
                 continue
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
             if after and asks_only_a_property(right[:after.start()]):   # and ...": one ask
@@ -146,15 +71,16 @@ class RuleUpdater:
                 while rest and asks_only_a_property(rest[0]):     # "... and with what grade?"
                     joined, rest = f"{joined} and {rest[0]}", rest[1:]
                 return [joined] + rest
-            if names_nothing(left) or names_nothing(right) or asks_only_a_property(right):
+            if names_nothing(left) or names_nothing(right) or asks_only_a_property(right) \
+                    or fragment(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(re.split(r"\s[-\u2013:]\s|[.!]\s+", left)[-1])   # its last sentence
-            if _is_question(opening, opening=True) and _is_question(tokens(right), opening=False):
+            if is_question(opening, opening=True) and is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
-            request = _REQUEST.match(left)
-            listed = _LISTED.match(right) if request and not request[0].lower().startswith("what") \
-                else _WHOSE.match(right)           # "what is X's year and her branch": hers only
+            request = REQUEST.match(left)
+            listed = LISTED.match(right) if request and not request[0].lower().startswith("what") \
+                else WHOSE.match(right)           # "what is X's year and her branch": hers only
             if request and listed:     # "Tell me X's year, the project she ..."
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
@@ -389,8 +315,3 @@ def speaks_of_someone(part: str) -> bool:
     (True, False)
     """
     return any(w in HE_SHE or w in FIRST_PERSON for w in question_key(part).split())
-
-
-def _as_question(text: str) -> str:
-    text = text.strip().rstrip(",")
-    return text if text.endswith("?") or not _is_question(tokens(text), opening=True) else text + "?"

@@ -1,0 +1,109 @@
+"""Where one ask of a question ends and the next begins (the offline query updater's split).
+
+Introduced in notebook 12, with `course.llm.offline.roles.updater`: a clause asks on its own when
+a question word opens it (after words that ask nothing: "ok so", "I want to know"), or an
+auxiliary verb ("Is Payal ..."); a clause that sets the scene ("if I cut a /24"), a fragment
+("in what order?") or a topic before a dash ("attendance tracker - whats its status") is part
+of the ask next to it. Rules, not a model: see `course.llm.offline.roles.words`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from course.foundation.language import WORDS
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
+                                            FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
+                                            REQUESTS, tokens)
+
+# "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
+# is on and her friends") is one request per thing, each thing a possessive or "the" phrase
+REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)",
+                     re.I)   # ("what are X's skills, his clubs and his project": a list too)
+WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
+LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
+
+
+def is_question(words: Sequence[str], *, opening: bool) -> bool:
+    """Words that ask on their own: a question word first, a Hinglish one anywhere, an
+    auxiliary verb first ("Is Payal ..."), or, after a conjunction, an auxiliary verb followed
+    by a pronoun or "anyone" ("... and does she ...", not "... and is in the club")."""
+    if not words:
+        return False
+    words = [WORDS.shorthand.get(w, w).split()[0] for w in words]    # "whats", "wat"
+    if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating \
+            and words[1] in QUESTION_WORDS:
+        words = words[1:]     # "in which semester ...", "since when ...": the question word asks
+    if opening and len(words) > 2 and words[0] in REQUESTS and words[1] in ("me", "us") \
+            and words[2] in QUESTION_WORDS:
+        words = words[2:]     # "tell me what ...": the question word asks
+    if opening:   # "ok so who ...", "bro which club ...", "I want to know which ...": words that
+        # ask nothing open it, when a question word follows them (not "I have a chart of which")
+        skipped = default_lexicon().common - QUESTION_WORDS - AUXILIARY
+        first = next((i for i, w in enumerate(words) if w not in skipped), len(words))
+        if first < len(words) and words[first] in QUESTION_WORDS:
+            words = words[first:]
+    if opening and words[0] in AUXILIARY:
+        return True
+    if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
+                                         and w not in ENGLISH_ONLY):
+        return True
+    return not opening and len(words) > 1 and words[0] in AUXILIARY and (
+        words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
+        or words[1] == "there")   # "... and is there a note on each?"
+
+
+_TOPIC = re.compile(r"^\s*([^,?;:\u2013]+?)\s*(?:,|\s[-\u2013:]\s)\s*(.+)$")
+_TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
+
+
+def topic_first(question: str) -> str:
+    """"Payal's friends, which clubs are they in?": a topic, then a question that points at it
+    with its first "they", "their", "it" or "its" -> "which clubs are Payal's friends in?".
+
+    >>> topic_first("coding club members - what do they study?")
+    'what do coding club members study?'
+    >>> topic_first("Who is Payal, and what does she study?")
+    'Who is Payal, and what does she study?'
+    """
+    m = _TOPIC.match(question)
+    topic = tokens(m[1]) if m else []
+    # a topic is a noun phrase: not a question, a request, a scene ("If I want ...", "Once I've
+    # learned ...") or a phrase a preposition opens ("Between Rahul and Aarav")
+    if m is None or not topic or is_question(topic, opening=True) or sets_the_scene(topic) or \
+            topic[0] in REQUESTS | set(CONJUNCTIONS) | WORDS.prepositions | WORDS.subordinating or \
+            set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True):
+        return question
+    pointer = _TOPIC_POINTER.search(m[2])
+    if pointer is None:
+        return question
+    said = m[1].strip() + ("'s" if pointer[1].lower() in ("their", "its") else "")
+    return m[2][:pointer.start()] + said + m[2][pointer.end():]
+
+
+def fragment(text: str) -> bool:
+    """A preposition, a question word and a word or two, no verb ("in what order?", "for how
+    long?"): more of the ask before it, not an ask of its own.
+
+    >>> fragment("in what order?"), fragment("in which year did she join?")
+    (True, False)
+    """
+    words = tokens(text)
+    return 2 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
+        and not set(words) & AUXILIARY
+
+
+def sets_the_scene(words: Sequence[str]) -> bool:
+    """A clause the question after it rests on ("when I type a site's name", "if I cut a /24",
+    "to find the fewest hops"), not a question of its own: a verb or a question word right
+    after it asks ("when was", "when did", "since when")."""
+    if len(words) > 1 and words[0] == "to":    # "to find ...", not "to which club ..."
+        return words[1] not in {"which", "what", "who", "whom", "whose", "where", "when", "how"}
+    return bool(words) and words[0] in WORDS.subordinating and (
+        len(words) < 2 or words[1] not in AUXILIARY | QUESTION_WORDS)
+
+
+def as_question(text: str) -> str:
+    text = text.strip().rstrip(",")
+    return text if text.endswith("?") or not is_question(tokens(text), opening=True) else text + "?"
