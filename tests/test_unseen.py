@@ -3320,3 +3320,18 @@ def test_a_fragment_is_more_of_the_ask_before_it(learner):
                             "example.com?? which servers does it ask and in what order")
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert notes and set(notes) == {"N23"}, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("I'm planning a hackathon for the coding club - who are its members and what skills does "
+     "each of them have?",                                                               # ak017
+     "MATCH (:Club {name: 'Coding Club'})<-[:MEMBER_OF]-(s:Student)-[:HAS_SKILL]->(k:Skill) "
+     "RETURN s.name, k.name"),
+    ("for our anniversary poster: when was the coding club founded and how many members does it "
+     "have right now?",                                                                  # ak027
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN count(s)"),
+])
+def test_a_scene_before_a_colon_or_a_dash(college_db, learner, question, reference):
+    """A clause that sets the scene before a colon or a dash kept the ask after it from being
+    answered (its words are no query's): both had been refused whole."""
+    last_part_is(college_db, learner.answer(question), reference)

@@ -4,11 +4,11 @@ Introduced with the learner's agentic agent (notebook 14). A learner often says 
 first and asks after it, pointing back: the scene names what the ask is about, and the ask
 alone says "it". Asked whole, the scene's own words ("I want to help out on") are words no
 query answers, and the part is refused. So when text2cypher refuses such a part, the agent
-asks again (its `simplify`): the last sentence, its "it" or "he" standing for what the scene
-names. Only when the question names something no note speaks of (a person, a club, a project): a
-scene about what the notes explain ("Two of my processes are stuck waiting for each other.
-what is this?", "I ran EXPLAIN on my SQL query. what is it doing?") is a note question's
-setting, and the note search reads it whole.
+asks again (its `simplify`): the last sentence (or what follows a colon or a dash), its "it"
+or "he" standing for what the scene names. Only when the question names something no note
+speaks of (a person, a club, a project): a scene about what the notes explain ("Two of my
+processes are stuck waiting for each other. what is this?", "I ran EXPLAIN on my SQL query.
+what is it doing?") is a note question's setting, and the note search reads it whole.
 """
 from __future__ import annotations
 
@@ -23,11 +23,13 @@ from course.pipeline.linking import link_entities
 
 def scene_asker(db: Database) -> Callable[[str], str | None]:
     """A `simplify=` for `AgenticAgent`: the ask after a scene, with its pointing words as what
-    the scene names, or None (no scene, or it names nothing of the graph).
+    the scene names, or None (no scene, or the question names nothing no note speaks of).
 
     >>> ask = scene_asker(db)
     >>> ask("I'm looking for a senior who's done DSA. what grade did Karan get in it?")
     'what grade did Karan get in DSA?'
+    >>> ask("for our poster: when was the coding club founded?")
+    'when was the coding club founded?'
     >>> ask("Which club is Rahul in?") is None
     True
     """
@@ -38,11 +40,10 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         scene, asked = found
         named = [(m.label, m.value) for m in link_entities(db, scene) if m.score >= 1.0]
         linked = link_entities(db, asked)
-        if not named or not any(_no_note_speaks_of(db, m.label, str(m.value))
-                                for m in link_entities(db, question) if m.score >= 1.0):
+        if not any(_no_note_speaks_of(db, m.label, str(m.value))
+                   for m in link_entities(db, question) if m.score >= 1.0):
             return None
-        rewritten = RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked)
-        return rewritten if rewritten != asked else None
+        return RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked)
     return ask
 
 

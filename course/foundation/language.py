@@ -209,17 +209,17 @@ _FEW_WORDS = 5   # besides the place: "tell me more about the last one"
 
 
 def scene_and_ask(question: str) -> tuple[str, str] | None:
-    """(the scene, the ask) of a question whose first sentences say something and whose last
-    asks about it, pointing back ("I want to help on the tracker. what skills does it need?");
-    else None.
+    """(the scene, the ask) of a question whose first sentences (or a clause before a colon or
+    a dash) say something and whose last asks ("I want to help on the tracker. what skills
+    does it need?", "for our poster: when was the club founded?"); else None.
 
     >>> scene_and_ask("I'm taking OS next sem. which subject do I need before it?")
     ("I'm taking OS next sem.", 'which subject do I need before it?')
     >>> scene_and_ask("What is DSA? And who studies it?") is None
     True
     """
-    sentences = re.split(r"(?<=[.!])\s+(?=\S)", question.strip())
-    if len(sentences) < 2 or not points_back(sentences[-1]):
+    sentences = re.split(r"(?<=[.!:])\s+(?=\S)|\s[-\u2013]\s", question.strip())
+    if len(sentences) < 2:
         return None
     asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
     scene = sentences[:-1]

@@ -75,7 +75,7 @@ class RuleUpdater:
                     or fragment(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
-            opening = tokens(re.split(r"\s[-\u2013:]\s|[.!]\s+", left)[-1])   # its last sentence
+            opening = tokens(re.split(r"\s[-\u2013]\s|[.!:]\s+", left)[-1])   # its last sentence
             if is_question(opening, opening=True) and is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)
