@@ -3335,3 +3335,13 @@ def test_a_scene_before_a_colon_or_a_dash(college_db, learner, question, referen
     """A clause that sets the scene before a colon or a dash kept the ask after it from being
     answered (its words are no query's): both had been refused whole."""
     last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_itself_after_a_name_is_emphasis(college_db, learner):
+    """unseen34 ak023: "what do I need to learn before TCP/IP itself?" was refused by the query
+    ("itself" an unknown word), and then answered from the note on TCP/IP, which names nothing
+    that comes before it (a wrong part)."""
+    result = learner.answer("Which concepts fall under TCP/IP, and what do I need to learn before "
+                            "TCP/IP itself?")
+    last_part_is(college_db, result, "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: "
+                 "'TCP/IP'}) RETURN c.name")
