@@ -3345,3 +3345,13 @@ def test_itself_after_a_name_is_emphasis(college_db, learner):
                             "TCP/IP itself?")
     last_part_is(college_db, result, "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: "
                  "'TCP/IP'}) RETURN c.name")
+
+
+def test_a_bare_property_after_a_question_about_someone_is_theirs(college_db, learner):
+    """unseen35 al016: "rahul year? branch? clubs?" answered "branch?" from the note on
+    depth-first search ("along one branch"), a wrong part: a part that names only a property
+    asks it of the one the part before was about, as a part naming only a kind does."""
+    result = learner.answer("rahul year? branch? clubs?")
+    parts = parts_rows(result)
+    assert same_rows(parts[1], [["Rahul", "IT"]]) or same_rows(parts[1], [["IT"]]), result.answer
+    assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions)

@@ -224,13 +224,21 @@ def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
     >>> of_the_same("and which clubs?", [("What year is Asha in?", [("Person", "Asha")], [])], [])
     "What are Asha's clubs?"
     """
-    words = [w for w in tokens(part) if w not in WORDS.question_words | WORDS.auxiliary | {"and", "also"}]
-    if linked or not found or not words or not all(names_a_kind(w) for w in words) \
+    said = [w for w in tokens(part) if w not in WORDS.question_words | WORDS.auxiliary]
+    while said and said[0] in ("and", "also"):
+        said = said[1:]
+    words = [w for w in said if w not in ("and", "also")]
+    properties = default_lexicon().properties.values()
+    def a_property(word: str) -> bool:    # "rahul year? branch?": his branch
+        return any(regex and re.fullmatch(regex, word) for regex in properties)
+    if linked or not found or not words or not all(names_a_kind(w) or a_property(w) for w in words) \
             or len(found[-1][1]) != 1:
         return None
     value = found[-1][1][0][1]
-    nouns = " ".join(words)
-    return f"{value} ke {nouns} kya hain?" if language_of(part) == "hi" else f"What are {value}'s {nouns}?"
+    nouns = " ".join(said)
+    if language_of(part) == "hi":
+        return f"{value} ke {nouns} kya hain?"
+    return f"What are {value}'s {nouns}?" if any(names_a_kind(w) for w in words) else f"What is {value}'s {nouns}?"
 
 
 def asked_again(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
