@@ -1,6 +1,6 @@
 """An ask after a scene: "I want to help on the Attendance Tracker. what skills does it need?"
 
-Introduced with the learner's agentic agent (notebook 14). A learner often says something
+Introduced in notebook 14, with the learner's agentic agent. A learner often says something
 first and asks after it, pointing back: the scene names what the ask is about, and the ask
 alone says "it". Asked whole, the scene's own words ("I want to help out on") are words no
 query answers, and the part is refused. So when text2cypher refuses such a part, the agent
