@@ -5,10 +5,11 @@ first and asks after it, pointing back: the scene names what the ask is about, a
 alone says "it". Asked whole, the scene's own words ("I want to help out on") are words no
 query answers, and the part is refused. So when text2cypher refuses such a part, the agent
 asks again (its `simplify`): the last sentence (or what follows a colon or a dash), its "it"
-or "he" standing for what the scene names. Only when the question names something no note
-speaks of (a person, a club, a project): a scene about what the notes explain ("Two of my
-processes are stuck waiting for each other. what is this?", "I ran EXPLAIN on my SQL query.
-what is it doing?") is a note question's setting, and the note search reads it whole.
+or "he" standing for what the scene names (the offline updater's rules: a retry, no model
+call). Only when the question names something no note speaks of (a person, a club, a
+project): a scene about what the notes explain ("Two of my processes are stuck waiting for
+each other. what is this?", "I ran EXPLAIN on my SQL query. what is it doing?") is a note
+question's setting, and the note search reads it whole.
 """
 from __future__ import annotations
 
