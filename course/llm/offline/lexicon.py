@@ -23,6 +23,7 @@ import yaml
 
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.errors import DataFileError
+from course.foundation.language import WORDS
 
 DEFAULT_LEXICON = PROJECT_ROOT / "data" / "college" / "lexicon.yaml"
 _TABLES = ("cues", "labels", "relationships", "properties")
@@ -141,6 +142,21 @@ class Lexicon:
 
     def prop(self, name: str) -> str:
         return self.properties.get(name, rf"\b{re.escape(name.lower())}\b")
+
+    def opening(self, words: list[str]) -> int:
+        """How many words open a question and ask nothing before its question word ("ok so",
+        "bro", "I want to know"): 0 when no question word follows them ("I have a chart of
+        which ...": "have" asks nothing and names no question).
+
+        >>> default_lexicon().opening(["i", "want", "to", "know", "who", "is", "in", "it"])
+        4
+        >>> default_lexicon().opening(["i", "have", "a", "chart", "of", "which"])
+        0
+        """
+        asks = WORDS.question_words | WORDS.requests
+        skipped = self.common - asks - WORDS.auxiliary
+        first = next((i for i, w in enumerate(words) if w not in skipped), len(words))
+        return first if first < len(words) and words[first] in asks else 0
 
     @cached_property
     def vocab(self) -> list[str]:

@@ -18,7 +18,7 @@ import logging
 import re
 from typing import Sequence
 
-from course.foundation.language import WORDS, sets_apart
+from course.foundation.language import sets_apart
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done
@@ -105,11 +105,8 @@ def asked(question: str, lexicon: Lexicon) -> str:
     'I have'
     """
     words = question.split()
-    skipped = lexicon.common - WORDS.question_words - WORDS.auxiliary
-    first = next((i for i, w in enumerate(words) if w.lower().strip(",.!") not in skipped), len(words))
-    if 0 < first < len(words) and words[first].lower() in WORDS.question_words:
-        return " ".join(words[first:])
-    return question
+    first = lexicon.opening([w.lower().strip(",.!") for w in words])
+    return " ".join(words[first:]) if first else question
 
 
 def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> tuple[str, str]:

@@ -38,12 +38,8 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
     if opening and len(words) > 2 and words[0] in REQUESTS and words[1] in ("me", "us") \
             and words[2] in QUESTION_WORDS:
         words = words[2:]     # "tell me what ...": the question word asks
-    if opening:   # "ok so who ...", "bro which club ...", "I want to know which ...": words that
-        # ask nothing open it, when a question word follows them (not "I have a chart of which")
-        skipped = default_lexicon().common - QUESTION_WORDS - AUXILIARY
-        first = next((i for i, w in enumerate(words) if w not in skipped), len(words))
-        if first < len(words) and words[first] in QUESTION_WORDS:
-            words = words[first:]
+    if opening:   # "ok so who ...", "bro which club ...", "I want to know which ..."
+        words = words[default_lexicon().opening(list(words)):]
     if opening and words[0] in AUXILIARY:
         return True
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
