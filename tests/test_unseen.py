@@ -3355,3 +3355,22 @@ def test_a_bare_property_after_a_question_about_someone_is_theirs(college_db, le
     parts = parts_rows(result)
     assert same_rows(parts[1], [["Rahul", "IT"]]) or same_rows(parts[1], [["IT"]]), result.answer
     assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which subjects have a prereq that karan is studying",               # unseen29 af041
+     "MATCH (:Student {name: 'Karan'})-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR]->(t:Subject) "
+     "RETURN DISTINCT t.name"),
+    ("Which subjects have a prerequisite which Aarav studies?",
+     "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR]->(t:Subject) "
+     "RETURN DISTINCT t.name"),
+    ("which subjects are prerequisites of what karan studies",          # the other way still
+     "MATCH (:Student {name: 'Karan'})-[:STUDIES]->(:Subject)<-[:PREREQUISITE_FOR]-(t:Subject) "
+     "RETURN DISTINCT t.name"),
+])
+def test_a_prerequisite_restricted_by_a_clause_belongs_to_the_subject_asked(college_db, chat,
+                                                                             question, reference):
+    """unseen29 af041: "which subjects have a prereq that karan is studying" answered DSA (the
+    prerequisites of Karan's subjects, a confident wrong answer in every agent): the clause after
+    "a prereq" says which prerequisite, so the subjects asked are the ones it comes before."""
+    assert_answered_with(chat.answer(question), college_db, reference)
