@@ -3374,3 +3374,79 @@ def test_a_prerequisite_restricted_by_a_clause_belongs_to_the_subject_asked(coll
     prerequisites of Karan's subjects, a confident wrong answer in every agent): the clause after
     "a prereq" says which prerequisite, so the subjects asked are the ones it comes before."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", [
+    "what are my subjects?",
+    "what is my grade in DBMS?",
+    "which of my friends is in the coding club?",
+    "mera club kaunsa hai?",
+])
+def test_my_with_no_one_named_is_not_everyone(chat, learner, question):
+    """"what are my subjects?" listed every subject, "what is my grade in DBMS?" everyone's
+    grade: "my" was a word that asks nothing. With no one named as the speaker the question
+    cannot be answered (a question back, or a refusal), in the chat and in the learner's agent."""
+    for agent in (chat, learner):
+        result = agent.answer(question)
+        assert result.status != "answered", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which clubs are my friends in? i'm Sneha",                        # unseen35 al034
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student)-[:MEMBER_OF]->(c:Club) "
+     "RETURN DISTINCT c.name"),
+    ("I'm Sneha. which of my friends work on a project?",
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student)-[:WORKS_ON]->(:Project) "
+     "RETURN DISTINCT f.name"),
+    ("I am Karan. what is my grade in DSA?",
+     "MATCH (:Student {name: 'Karan'})-[r:STUDIES]->(:Subject {name: 'DSA'}) RETURN r.grade"),
+])
+def test_my_is_the_speaker_the_question_names(college_db, learner, question, reference):
+    """"I'm Sneha" in the same message makes "my" Sneha's: "which clubs are my friends in? i'm
+    Sneha" had answered Sneha's own clubs (the friend hop dropped), "I'm Sneha. which of my
+    friends work on a project?" the project, not the friend."""
+    result = learner.answer(question)
+    assert result.status == "answered", result.answer
+    assert same_rows(parts_rows(result)[-1], rows_of(college_db, reference)) \
+        or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Hello, I'm counting my credits for next semester and my sheet has a blank. How many "
+     "credits is Computer Networks worth?",                                           # unseen38 ao030
+     "MATCH (s:Subject {name: 'Computer Networks'}) RETURN s.name, s.credits"),
+    ("Hi, I'm looking at the course plan and Operating Systems looks scary. Which subject is "
+     "supposed to be done before Operating Systems?",                                 # ao037
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN s.name"),
+    ("Hi, I want to find people one year above me. Which students are in year 2?",
+     "MATCH (s:Student {year: 2}) RETURN s.name"),
+])
+def test_a_scene_before_an_ask_that_stands_alone(college_db, learner, question, reference):
+    """A scene before an ask that names what it asks about (or a scene naming nothing) kept the
+    ask from being answered: the scene's words are no query's, and the ask alone was tried only
+    when the question named a person, a club or a project no note speaks of."""
+    result = learner.answer(question)
+    assert result.status == "answered", result.answer
+    rows = rows_of(college_db, reference)
+    assert same_rows(result.rows, rows) or same_rows(result.rows, [r[-1:] for r in rows]), result.answer
+
+
+def test_a_statement_after_the_asks_is_no_part(college_db, learner):
+    """unseen38 ao027: "... And which project needs React? I did a little React over the
+    holidays." made the last sentence a part of its own, answered "I could not answer this
+    part" (a half answer): a sentence that asks nothing is the last ask's scene."""
+    result = learner.answer("What is the status of each project? And which project needs React? "
+                            "I did a little React over the holidays.")
+    assert len(learner.last.sub_questions) == 2 and every_part_found(result), result.answer
+    last_part_is(college_db, result, "MATCH (p:Project)-[:REQUIRES]->(:Skill {name: 'React'}) "
+                 "RETURN p.name")
+
+
+def test_the_ask_without_its_scene_may_be_a_notes(learner):
+    """unseen33 aj018: the scene's words ("packets from my lab network never reach the
+    server's network") kept the note on routing below the bar; the ask alone, understood
+    without the scene, clears it."""
+    learner.answer("packets from my lab network never reach the server's network. how does a "
+                   "router decide where to send each packet next?")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes == ["N24"]

@@ -19,9 +19,8 @@ Introduced in notebook 12. One question, in four moves:
 Each move is one `chat()` call (the router with the tools, the updater and the critic
 answering JSON: `course.agents.agentic_roles`), whatever the provider: with no key the
 offline provider reads the same prompts and answers by its rules (`course.llm.offline.roles`).
-Everything one question needs lives in a `Run`
-made for that question, so nothing leaks from one question into the next (the book's
-`answers=[]` default argument did).
+Everything one question needs lives in a `Run` made for that question, so nothing leaks from
+one question into the next (the book's `answers=[]` default argument did).
 
 >>> from course import make_llm
 >>> agent = AgenticAgent(db, make_llm("offline"))
@@ -46,7 +45,8 @@ from course.foundation.db import Database, Rows
 from course.foundation.definitions import unnamed
 from course.foundation.language import (WORDS, asks_who_unnamed, counts_what_came_before,
                                        depends_on_context, each_alone, follows_on, points_back,
-                                       points_by_place, points_elsewhere, question_key, sets_apart)
+                                       points_by_place, points_elsewhere, question_key, sets_apart,
+                                       the_ask_alone)
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -233,7 +233,7 @@ class AgenticAgent(Agent):
         if not self.writes_answer:   # rows only: a tool that gives no rows is no use
             tried.append("answer_given")
         offered = toolbox.specs(without=tried)
-        evidence = toolbox.evidence(rewritten) if "search_notes" in {t.name for t in offered} else ""
+        evidence = toolbox.evidence(rewritten) if "search_notes" in toolbox.names(without=tried) else ""
         call, usage = roles.route(rewritten, mentions, offered, run, context, evidence)
         if call is None:    # no tool is left to try on this part
             run.step("router", f"no tool left for {rewritten!r}", usage, roles.name, roles.model)
@@ -244,8 +244,8 @@ class AgenticAgent(Agent):
             run.step("text2cypher", f"{out.llm_calls} call(s) of the notebook-05 agent",
                      Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model,
                      calls=out.llm_calls)
-        simpler = self.simplify(rewritten) if tool == "text2cypher" and out.status == "out_of_scope" \
-            and self.simplify is not None else None
+        refused = tool == "text2cypher" and out.status == "out_of_scope"
+        simpler = self.simplify(rewritten) if refused and self.simplify is not None else None
         if simpler is not None:   # refused for a word that means nothing here ("any idea", "yaar")
             again = self._run_tool(run, toolbox, "text2cypher", {"question": simpler}, simpler,
                                    Usage(), roles)
@@ -254,15 +254,15 @@ class AgenticAgent(Agent):
         # "when did each join?", "which of them ...": a part pointing at several found is no note's
         graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
         several = each_alone(rewritten) or set(question_key(part).split()) & WORDS.plural
-        if tool == "text2cypher" and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
-                and not (graph_found and several) \
-                and "search_notes" in {t.name for t in toolbox.specs(without=tried)}:
+        if refused and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
+                and not (graph_found and several) and "search_notes" in toolbox.names(without=tried):
             # text2cypher, then the notes (a note clearing the bar answers what no query could)
-            notes = self._run_tool(run, toolbox, "search_notes", {"query": rewritten}, rewritten,
-                                   Usage(), roles)
-            if notes.found:
-                tool, out = "search_notes", notes
-        if tool == "search_notes" and not out.found and "text2cypher" in {t.name for t in offered}:
+            for asked in (rewritten, *the_ask_alone(rewritten, simpler)):   # then without its scene
+                notes = self._run_tool(run, toolbox, "search_notes", {"query": asked}, asked, Usage(), roles)
+                if notes.found:
+                    tool, out = "search_notes", notes
+                    break
+        if tool == "search_notes" and not out.found and "text2cypher" in toolbox.names(without=tried):
             # no note answers it: a query may ("What is Sneha's branch?"), before the next part
             # reads this one's answer ("and what is her year?")
             query = self._run_tool(run, toolbox, "text2cypher", {"question": rewritten}, rewritten,

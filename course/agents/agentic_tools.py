@@ -238,6 +238,10 @@ class AgenticToolbox:
         """The tools as the router sees them, less those already tried on this part."""
         return [t.spec() for t in self.tools if t.name not in without]
 
+    def names(self, *, without: Sequence[str] = ()) -> set[str]:
+        """The names of the tools `specs` offers."""
+        return {t.name for t in self.tools if t.name not in without}
+
     def run(self, name: str, arguments: dict[str, Any]) -> ToolOutput:
         """One call; a bad name or argument is an output with an error, never an exception."""
         tool = next((t for t in self.tools if t.name == name), None)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from course.agents.named_in_notes import beyond_notes
 from course.foundation.db import Database
-from course.foundation.language import scene_and_ask
+from course.foundation.language import points_back, scene_and_ask
 from course.llm.offline.roles.updater import RuleUpdater
 from course.pipeline.linking import link_entities
 
@@ -41,6 +41,8 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         scene, asked = found
         named = [(m.label, m.value) for m in link_entities(db, scene) if m.score >= 1.0]
         linked = link_entities(db, asked)
+        if not points_back(asked) and (any(m.score >= 1.0 for m in linked) or not named):
+            return asked     # the ask names what it asks about (or the scene names nothing)
         if not any(_no_note_speaks_of(db, m.label, str(m.value))
                    for m in link_entities(db, question) if m.score >= 1.0):
             return None
@@ -56,8 +58,13 @@ def _no_note_speaks_of(db: Database, label: str, value: str) -> bool:
     return label in beyond_notes(db) and not db.run(_SPOKEN_OF, {"name": value}).rows[0][0]
 
 
-def first_of(*simplifiers: Callable[[str], str | None]) -> Callable[[str], str | None]:
-    """The first simpler question one of `simplifiers` gives, or None."""
+def in_turn(*simplifiers: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """Each of `simplifiers` on what the one before gave (the ask without its scene, then
+    without its filler word: "Which subject is supposed to be done before OS?"), or None when
+    none gives a simpler question."""
     def simplify(question: str) -> str | None:
-        return next((s for s in (f(question) for f in simplifiers) if s is not None), None)
+        simpler = question
+        for simplifier in simplifiers:
+            simpler = simplifier(simpler) or simpler
+        return simpler if simpler != question else None
     return simplify

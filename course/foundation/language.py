@@ -215,17 +215,36 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
 
     >>> scene_and_ask("I'm taking OS next sem. which subject do I need before it?")
     ("I'm taking OS next sem.", 'which subject do I need before it?')
+    >>> scene_and_ask("who knows sql? need someone to help me w/ queries")
+    ('need someone to help me w/ queries', 'who knows sql?')
     >>> scene_and_ask("What is DSA? And who studies it?") is None
     True
     """
-    sentences = re.split(r"(?<=[.!:])\s+(?=\S)|\s[-\u2013]\s", question.strip())
+    sentences = re.split(r"(?<=[.!:?])\s+(?=\S)|\s[-\u2013]\s", question.strip())
     if len(sentences) < 2:
         return None
     asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
-    scene = sentences[:-1]
-    if any(s.rstrip().endswith("?") or set(question_key(s).split()[:1]) & asks for s in scene):
-        return None    # a sentence before asks too: parts, not a scene
-    return " ".join(scene), sentences[-1]
+    asking = [i for i, s in enumerate(sentences)
+              if s.rstrip().endswith("?") or set(question_key(s).split()[:1]) & asks]
+    if len(asking) > 1 or asking and asking[0] < len(sentences) - 1 and \
+            not sentences[asking[0]].rstrip().endswith("?"):
+        return None    # two sentences ask: parts, not a scene
+    ask = asking[0] if asking else len(sentences) - 1    # ("for our poster: when was ...")
+    return " ".join(sentences[:ask] + sentences[ask + 1:]), sentences[ask]
+
+
+def the_ask_alone(question: str, simpler: str | None) -> tuple[str, ...]:
+    """(`simpler`,) when it is the question's ask without its scene and is understood without
+    it ("how does a router decide where to send each packet next?"), else (): a note may
+    answer the ask alone when the scene's words hide it ("What is happening" is no such ask).
+
+    >>> the_ask_alone("My lab network is down. how does a router pick a path?", "how does a router pick a path?")
+    ('how does a router pick a path?',)
+    >>> the_ask_alone("Two programs are stuck. What is happening", "What is happening")
+    ()
+    """
+    found = scene_and_ask(question)
+    return (simpler,) if simpler and found and found[1] == simpler and not depends_on_context(simpler) else ()
 
 
 def sets_apart(question: str) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 from course.agents.agentic import AgenticAgent
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput
-from course.agents.scene import first_of, scene_asker
+from course.agents.scene import in_turn, scene_asker
 from course.foundation.db import Database
 from course.foundation.errors import InvalidInput
 from course.llm import make_llm
@@ -116,7 +116,7 @@ def learner_agent(db: Database, llm: LLM | None = None, *, memory: Memory | None
     notebook 13's search behind search_notes when the graph has its text layer, and a part
     text2cypher refused asked again: its ask without the scene before it (`course.agents.scene`),
     else without a filler word (`course.retrieval.filler`)."""
-    options.setdefault("simplify", first_of(scene_asker(db), filler_dropper(db)))
+    options.setdefault("simplify", in_turn(scene_asker(db), filler_dropper(db)))
     return AgenticAgent(db, llm or make_llm(), memory=memory, tools=learner_tools(),
                         search=agent_search(db), **options)
 

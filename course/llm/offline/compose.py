@@ -44,8 +44,9 @@ def asked_label(reading: Reading) -> str | None:
     opens with "who", else the first label noun that is no name's own label, else the person
     label for "who"."""
     names = {e.label for e in reading.entities}
+    among = r"(?:of\s+(?:the|my|his|her|their|those|these|§\d+\s*'?s?)\s+)?"    # "which of §0's friends"
     for label in reading.targets():
-        if re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(label)})", reading.text):
+        if re.search(rf"(?:{reading.cue('which')})\s+{among}(?:{reading.lexicon.label(label)})", reading.text):
             return label
     if re.match(r"\s*(?:who|whom)\b", reading.text):    # "who is in the club ...": a person
         return reading.person or None

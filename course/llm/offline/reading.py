@@ -153,6 +153,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
             word = WORDS.shorthand.get(bare.lower(), bare.lower())
             tokens.append(_corrected(word, lexicon))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
+    text = _speaker_named(text, entities, lexicon)
     text = re.sub(r"\b(where|who|how|when)'s\b", r"\1 is", text)   # "where's §0 at?": not a possessive
     text = re.sub(r"([<>]) =", r"\1=", text)
     text = _numbers_in_words(text, lexicon)
@@ -169,6 +170,48 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
     return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon)
+
+
+_OWNING = {w: ending for w, ending in WORDS.first_person.items() if ending.strip() in ("'s", "ka", "ki", "ke")}
+
+
+def _speaker_named(text: str, entities: list[Entity], lexicon: Lexicon) -> str:
+    """"i'm §0 . which of my friends ..." -> "which of §0's friends ...": a person who says who
+    they are in the question owns its "my", "mera" (the clause that said so is then left out,
+    so the name is read once). Elsewhere "my" stays, for `speaks_of_the_speaker`.
+
+    >>> person = Entity(default_lexicon().person, "name", "Sneha")
+    >>> _speaker_named("i'm §0 . what are my subjects ?", [person], default_lexicon())
+    "what are §0's subjects ?"
+    """
+    owning = "|".join(_OWNING)
+    for said in re.finditer(rf"(?:^|[.!?,;-] )(?:hi |hello |namaste )?(?:i'm|i am|my name is|mera naam"
+                            rf"(?: hai)?|main|mai) §(\d+)(?: (?:hoon|hun|hu|hai|here))?(?: [.!?,;-]|$)", text):
+        k = int(said[1])
+        if entities[k].label != lexicon.person or not re.search(rf"\b(?:{owning})\b", text):
+            continue
+        rest = (text[:said.start()] + " " + text[said.end():]).strip(" .,;-")
+        return re.sub(rf"\b({owning})\b", lambda m: f"§{k}{_OWNING[m[1]]}", rest)
+    return text
+
+
+def speaks_of_the_speaker(reading: Reading) -> str | None:
+    """The word by which the question speaks of the one asking ("my friends", "mera club"),
+    when they have not said who they are; None otherwise. Rows for "my subjects" would be
+    everyone's.
+
+    >>> speaks_of_the_speaker(read("what is my grade ?", [], Schema()))
+    'my'
+    >>> speaks_of_the_speaker(read("why does my query get slow ?", [], Schema())) is None
+    True
+    """
+    owned = [f"(?:{reading.lexicon.label(label)})" for label in reading.schema.labels]
+    owned += [f"(?:{r})" for r in (reading.lexicon.relation(p.type) for p in reading.schema.patterns) if r]
+    owned += [f"(?:{r})" for r in reading.lexicon.properties.values() if r]
+    if not owned:
+        return None
+    m = re.search(rf"\b({'|'.join(_OWNING)}) (?:{'|'.join(owned)})", reading.text)
+    return m[1] if m else None
 
 
 def each_of(reading: Reading) -> Reading:

@@ -31,7 +31,7 @@ from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Prompt
-from course.llm.offline.reading import Reading, read
+from course.llm.offline.reading import Reading, read, speaks_of_the_speaker
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 log = logging.getLogger(__name__)
@@ -130,6 +130,9 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
             return "without a link", lacking
     if reading.has("negation") or reading.has("opinion"):
         return "not supported (negation or opinion)", SENTINEL_QUERY
+    speaker = speaks_of_the_speaker(reading)
+    if speaker:                       # "what are my subjects?": everyone's rows would be wrong
+        return f"{speaker!r} names no one", SENTINEL_QUERY
     unknown = unknown_words(reading)
     if unknown:
         return f"unknown word {unknown[0]!r}", SENTINEL_QUERY

@@ -100,6 +100,21 @@ def sets_the_scene(words: Sequence[str]) -> bool:
         len(words) < 2 or words[1] not in AUXILIARY | QUESTION_WORDS)
 
 
+def says_only(text: str) -> bool:
+    """Sentences that ask nothing and request nothing ("I did a little React over the
+    holidays."): what a learner adds after their questions, no part to answer.
+
+    >>> says_only("I feel like I skipped something."), says_only("also is anyone advanced in python")
+    (True, False)
+    """
+    sentences = [tokens(re.sub(r"^(also|and|aur|plus)\s+", "", s, flags=re.I))
+                 for s in re.split(r"(?<=[.!])\s+", text.strip()) if tokens(s)]
+    return bool(sentences) and not text.rstrip().endswith("?") and not any(
+        is_question(words, opening=True) or words[0] in REQUESTS
+        or "please" in (WORDS.shorthand.get(w, w) for w in words) for words in sentences)  # "example pls"
+
+
 def as_question(text: str) -> str:
     text = text.strip().rstrip(",")
-    return text if text.endswith("?") or not is_question(tokens(text), opening=True) else text + "?"
+    done = text.endswith(("?", ".", "!"))     # "... needs React? I did a little React."
+    return text if done or not is_question(tokens(text), opening=True) else text + "?"

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from course.foundation.language import WORDS, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (LISTED, REQUEST, WHOSE, as_question, fragment, is_question,
+from course.llm.offline.roles.clauses import (LISTED, REQUEST, WHOSE, as_question, fragment, is_question, says_only,
                                               sets_the_scene, topic_first)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_ones)
@@ -43,6 +43,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
+        question = who_asks_said(question)     # "which clubs are my friends in? i'm Sneha"
         question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
@@ -50,6 +51,8 @@ class RuleUpdater:
                 pieces[-1] = f"{pieces[-1]}?{piece}"
             else:
                 pieces.append(piece)
+        if len(pieces) > 1 and says_only(pieces[-1]):   # "... needs React? I did a little React.":
+            pieces[-2:] = [f"{pieces[-2]}?{pieces[-1]}"]      # no part of its own, the last ask's scene
         parts: list[str] = []
         for piece in pieces:
             parts += self._split_conjunctions(piece.strip())
@@ -298,15 +301,13 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     third, speaker = _person_in(context, person)
     if any(m.label == person for m in mentions):
         third = None      # the part names its person: its "her" points there, not back
-    words = part.split()
+    words = as_speaker(part, speaker).split() if speaker else part.split()
     out = []
     for i, word in enumerate(words):
         bare = word.lower().strip(",.!?;")
         nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
         tail = word[len(word.rstrip(",.!?;")):]
-        if bare in FIRST_PERSON and speaker:
-            out.append(speaker + FIRST_PERSON[bare] + tail)
-        elif bare in HE_SHE and third and kind_of(bare, nxt) in ("person", "possessive"):
+        if bare in HE_SHE and third and kind_of(bare, nxt) in ("person", "possessive"):
             case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
                 "'s" if kind_of(bare, nxt) == "possessive" else ""
             out.append(third + case + tail)
@@ -314,6 +315,39 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
         else:
             out.append(word)
     return " ".join(out)
+
+
+def as_speaker(text: str, speaker: str) -> str:
+    """"me", "my", "mujhe" as the speaker's name ("my friends" -> "Sneha's friends").
+
+    >>> as_speaker("which clubs are my friends in? mujhe batao", "Sneha")
+    "which clubs are Sneha's friends in? Sneha ko batao"
+    """
+    out = []
+    for word in text.split():
+        bare, tail = word.lower().strip(",.!?;"), word[len(word.rstrip(",.!?;")):]
+        out.append(speaker + FIRST_PERSON[bare] + tail if bare in FIRST_PERSON else word)
+    return " ".join(out)
+
+
+def who_asks_said(question: str) -> str:
+    """The question with the sentence in which the learner says who they are left out, and
+    their "my", "me" as their name: that sentence asks nothing, it names the speaker.
+
+    >>> who_asks_said("which clubs are my friends in? i'm Sneha")
+    "which clubs are Sneha's friends in?"
+    >>> who_asks_said("I'm confused. what are my subjects?")
+    "I'm confused. what are my subjects?"
+    """
+    sentences = re.split(r"(?<=[.?!;,])\s+", question.strip())
+    for i, sentence in enumerate(sentences):
+        said = _INTRODUCED.match(sentence.strip(" ,;"))
+        name = said.group(1).strip(" .!?,") if said else ""
+        rest = sentences[:i] + sentences[i + 1:]
+        if name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split()) \
+                and any(w in FIRST_PERSON for r in rest for w in question_key(r).split()):
+            return as_speaker(" ".join(rest), name).strip(" ,;")
+    return question
 
 
 def speaks_of_someone(part: str) -> bool:
