@@ -3450,3 +3450,29 @@ def test_the_ask_without_its_scene_may_be_a_notes(learner):
                    "router decide where to send each packet next?")
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert notes == ["N24"]
+
+
+def test_a_greeting_is_no_topic(college_db, learner):
+    """unseen38 ao023: "Hi, ... Which students are in year 2, and what branch is each of them
+    in?" read "Hi" as the topic "them" points at ("what branch is each of Hi in?")."""
+    result = learner.answer("Hi, I want to find people one year above me. Which students are in "
+                            "year 2, and what branch is each of them in?")
+    assert "Hi in" not in learner.last.sub_questions[-1].rewritten
+    last_part_is(college_db, result, "MATCH (s:Student {year: 2}) RETURN s.name, s.branch")
+
+
+def test_one_common_word_several_notes_hold_is_no_notes_question(learner):
+    """unseen39 ap047: "At what time and on which day ... the Operating Systems lecture?" had its
+    part "At what time?" answered from the note on BFS ("runs in O(V + E) time"): one word that
+    several notes hold, naming no note's concept, singles out no note."""
+    result = learner.answer("At what time and on which day of the week is the Operating Systems "
+                            "lecture?")
+    assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), result.answer
+
+
+def test_at_present_is_no_president(college_db, chat):
+    """unseen39 ap032: "Which project is at present in the status Planned?" read "present" as a
+    typo of "president" and answered "I found nothing" (a claim on a query that asked another
+    thing)."""
+    assert_answered_with(chat.answer("Which project is at present in the status Planned?"), college_db,
+                         "MATCH (p:Project {status: 'Planned'}) RETURN p.name")

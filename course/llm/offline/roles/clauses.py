@@ -60,14 +60,18 @@ def topic_first(question: str) -> str:
 
     >>> topic_first("coding club members - what do they study?")
     'what do coding club members study?'
+    >>> topic_first("hey quick one - which projects need react and who is on them?")
+    'hey quick one - which projects need react and who is on them?'
     >>> topic_first("Who is Payal, and what does she study?")
     'Who is Payal, and what does she study?'
     """
     m = _TOPIC.match(question)
     topic = tokens(m[1]) if m else []
     # a topic is a noun phrase: not a question, a request, a scene ("If I want ...", "Once I've
-    # learned ...") or a phrase a preposition opens ("Between Rahul and Aarav")
-    if m is None or not topic or is_question(topic, opening=True) or sets_the_scene(topic) or \
+    # learned ..."), a phrase a preposition opens ("Between Rahul and Aarav") or words that
+    # carry no meaning ("Hi", "hey quick one")
+    if m is None or not topic or set(topic) <= default_lexicon().common or \
+            is_question(topic, opening=True) or sets_the_scene(topic) or \
             topic[0] in REQUESTS | set(CONJUNCTIONS) | WORDS.prepositions | WORDS.subordinating or \
             set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True):
         return question
