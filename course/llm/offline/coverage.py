@@ -220,11 +220,11 @@ def properties_only(ask: str, lexicon: Lexicon) -> list[str]:
     "aur kis role mein?": it asks them of what the ask before it finds); else [].
 
     >>> lexicon = default_lexicon()
-    >>> properties_only("and at what level?", lexicon), properties_only("who is in it?", lexicon)
+    >>> properties_only("and at what level each?", lexicon), properties_only("who is in it?", lexicon)
     (['level'], [])
     """
     function = WORDS.question_words | WORDS.auxiliary | WORDS.function | WORDS.pronoun_nouns \
-        | {w for c in WORDS.conjunctions for w in c.split()}
+        | {w for c in WORDS.conjunctions for w in c.split()} | {"each", "every"}   # "at what level each?"
     rest = " ".join(w for w in re.findall(r"[\w+#§]+", ask.lower()) if w not in function)
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
     if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
