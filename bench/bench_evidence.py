@@ -21,9 +21,11 @@ graph question that names a value goes to a query first: those that clear are co
 Calibration split: notes, retrieval, unseen, questions, heldout, multipart, offnotes, unseen6-9 and
 the even-numbered fresh sets after them. Report split, never used to choose: notes2, unseen2-5,
 paraphrases, heldout2, multipart2, hops and the odd-numbered fresh sets. Prints the
-best bar on the calibration split (the higher, on a tie), the one the code uses, and the bar
-before (score >= 0.73, lead >= 0.165 absolute; with today's question rules), and right / wrong /
-of for both splits. One run.
+best bar on the calibration split (the higher, on a tie), the one the code uses, the leads
+asked when the second encoder disagrees and when it agrees (`course.retrieval.second_opinion`;
+"agree=" is the code's bar asking the agreeing the same lead as any), the bar before (score >=
+0.73, lead >= 0.165 absolute; with today's question rules), and right / wrong / of for both
+splits. One run.
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ from course.foundation.db import Database
 from course.pipeline.linking import link_entities
 from course.retrieval.other_topics import MARGINS, topic_leads
 from course.retrieval.search import BEST_MODE, NOTE_MIN_MARGIN, NOTE_MIN_SCORE, search
-from course.retrieval.second_opinion import DISAGREE_MARGINS, second_choice
+from course.retrieval.second_opinion import AGREE_MARGINS, DISAGREE_MARGINS, second_choice
 
 EVAL = PROJECT_ROOT / "data" / "eval"
 # A wrong answer costs five refusals. At three, MiniLM's calibration chose a bar with almost no
@@ -125,11 +127,17 @@ def case(db: Database, question: str, kind: str, note: str | None) -> Case:
 Bar = Callable[[Case], bool]
 
 
-def relative(score: float, margin: float, disagreeing: float = 0.0) -> Bar:
+def relative(score: float, margin: float, disagreeing: float = 0.0, agreeing: float = 1.0) -> Bar:
     """The code's rule: score >= score, lead >= margin x score (at least `disagreeing` x score
-    when the second encoder prefers another note)."""
+    when the second encoder prefers another note, at most `agreeing` x score when its best
+    note is the same)."""
     return lambda c: c.score >= score and \
-        c.lead >= (margin if c.agrees else max(margin, disagreeing)) * c.score
+        c.lead >= (min(margin, agreeing) if c.agrees else max(margin, disagreeing)) * c.score
+
+
+def code_bar(agreeing: float = AGREE_MARGINS["minilm"]) -> Bar:
+    """The bar in the code (the lead when the encoders agree: `agreeing`)."""
+    return relative(NOTE_MIN_SCORE, NOTE_MIN_MARGIN, DISAGREE_MARGINS["minilm"], agreeing)
 
 
 def tally(cases: list[Case], bar: Bar, topic_margins: tuple[float, float] = CODE_TOPIC_MARGINS
@@ -164,10 +172,19 @@ def calibrate_disagreeing(cases: list[Case]) -> float:
     return max((m / 100 for m in range(0, 80)), key=lambda m: (value(m), -m))
 
 
+def calibrate_agreeing(cases: list[Case]) -> float:
+    """The lead asked when the encoders agree, with the code's bar otherwise, that maximises
+    right - WRONG_COST * wrong (the higher, on a tie: the fewest questions asked less)."""
+    def value(m: float) -> int:
+        right, wrong, _, _ = tally(cases, code_bar(m))
+        return right - WRONG_COST * wrong
+    return max((m / 100 for m in range(0, round(NOTE_MIN_MARGIN * 100) + 1)), key=lambda m: (value(m), m))
+
+
 def calibrate_topic_margins(cases: list[Case]) -> tuple[float, float]:
     """How much closer an uncovered topic must be, by each encoder, to set the best note aside,
     with the code's bar, that maximises right - WRONG_COST * wrong (the lower, on a tie)."""
-    code = relative(NOTE_MIN_SCORE, NOTE_MIN_MARGIN, DISAGREE_MARGINS["minilm"])
+    code = code_bar()
 
     def value(m: tuple[float, float]) -> int:
         right, wrong, _, _ = tally(cases, code, m)
@@ -188,12 +205,15 @@ def main() -> None:
     disagreeing = calibrate_disagreeing(splits["calibration"])
     print(f"when the second encoder disagrees: best lead >= {disagreeing:.2f} x score on the "
           f"calibration split, in the code {DISAGREE_MARGINS['minilm']:.2f}\n")
+    agreeing = calibrate_agreeing(splits["calibration"])
+    print(f"when the second encoder agrees: best lead >= {agreeing:.2f} x score on the "
+          f"calibration split, in the code {AGREE_MARGINS['minilm']:.2f}\n")
     margins = calibrate_topic_margins(splits["calibration"])
     print(f"an uncovered topic closer than the best note, by MiniLM and by WordLlama: best margins "
           f"{margins[0]:.2f}, {margins[1]:.2f} on the calibration split, in the code "
           f"{CODE_TOPIC_MARGINS[0]:.2f}, {CODE_TOPIC_MARGINS[1]:.2f}\n")
-    code = relative(NOTE_MIN_SCORE, NOTE_MIN_MARGIN, DISAGREE_MARGINS["minilm"])
-    bars = (("best", relative(*best)), ("code", code),
+    bars = (("best", relative(*best)), ("code", code_bar()),
+            ("agree=", code_bar(NOTE_MIN_MARGIN)),
             ("1 model", relative(NOTE_MIN_SCORE, NOTE_MIN_MARGIN)),
             ("before", lambda c: c.score >= 0.73 and c.lead >= 0.165))
     unchecked = [(name, [replace(c, holds=True) for c in cases]) for name, cases in splits.items()]

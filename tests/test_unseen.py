@@ -1082,14 +1082,14 @@ def test_a_topic_only_one_encoder_finds_closer_leaves_the_note_its_answer(learne
 
 
 def test_the_second_encoder_agrees_on_a_note_question_it_answers(college_db):
-    """The second opinion asks nothing more of a note both encoders put first."""
+    """The second opinion asks no more, and less, of a note both encoders put first."""
     from course.retrieval.second_opinion import margin_needed, second_choice
     from course.retrieval.text_layer import ensure_text_layer
 
     ensure_text_layer(college_db)
     question = "How do I decide which rows of a table should get an index?"
     assert second_choice(college_db, question) == "N06"
-    assert margin_needed(college_db, question, "N06", 0.13) == 0.13
+    assert margin_needed(college_db, question, "N06", 0.13) < 0.13
     assert margin_needed(college_db, question, "N07", 0.13) > 0.13
 
 
@@ -3476,3 +3476,20 @@ def test_at_present_is_no_president(college_db, chat):
     thing)."""
     assert_answered_with(chat.answer("Which project is at present in the status Planned?"), college_db,
                          "MATCH (p:Project {status: 'Planned'}) RETURN p.name")
+
+
+def test_at_what_level_each_is_each_ones_level(college_db, chat):
+    """unseen39 ap022: "Which skills has Rahul, and at which level each?" was refused: "each"
+    left "at which level" a second ask the query did not answer, though it returns the level."""
+    assert_answered_with(chat.answer("Which skills does Rahul have, and at which level each?"), college_db,
+                         "MATCH (:Student {name: 'Rahul'})-[h:HAS_SKILL]->(k:Skill) RETURN k.name, h.level")
+
+
+def test_two_encoders_agreeing_need_a_smaller_lead(learner):
+    """unseen31 ah004: the BCNF note is 6 % ahead of the 3NF note in MiniLM, below the bar's
+    13 %, and WordLlama puts it first too: two encoders trained apart agreeing are evidence of
+    their own (a lead of 4 %, calibrated in bench/bench_evidence.py)."""
+    learner.answer("Please explain how it is possible that a table satisfies the third normal form "
+                   "but still is not in the Boyce-Codd form. Can you show me a small example of such case?")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes[:1] == ["N05"]

@@ -314,10 +314,11 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
 def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
     """May the best note answer: it clears the bar (a larger lead when a second encoder
-    prefers another note: `margin_needed`), the question is one a note may answer, and no
+    prefers another note, a smaller one when it agrees: `margin_needed`), the question is one
+    a note may answer, and no
     topic the notes do not explain is closer to it (`closer_topic`)?"""
     bar = note_bar(db)
-    if not clears(hits, **bar):
+    if not hits or hits[0].score < bar["min_score"]:
         return False
     bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
     return clears(hits, **bar) and note_question(db, query) and \

@@ -1,4 +1,5 @@
-"""A second encoder's opinion: when two models disagree on the best note, ask for more lead.
+"""A second encoder's opinion: when two models disagree on the best note, ask for more lead;
+when they agree, ask for less.
 
 Introduced in notebook 13, for notebook 12's note search. The course ships two sentence
 encoders trained apart: MiniLM, which ranks the notes, and WordLlama. Where they agree on the
@@ -7,8 +8,12 @@ A learner who writes "Two processes are stuck forever, each waiting for somethin
 one is holding" describes a deadlock, but names processes: MiniLM puts the note on processes
 first, 14 % ahead of the note on deadlocks, and the bar (a lead of 13 %) let it answer;
 WordLlama puts the deadlock note first. So when the second encoder's best note is another,
-the best note must lead the next by a larger share (`DISAGREE_MARGINS`, calibrated in
-bench/bench_evidence.py). A graph embedded with a model that has no second is not checked.
+the best note must lead the next by a larger share (`DISAGREE_MARGINS`). Where both put the
+same note first, two models trained apart are evidence of their own, and a smaller lead is
+enough (`AGREE_MARGINS`): "Please explain how a table can satisfy third normal form but still
+not be in Boyce-Codd form" puts the BCNF note 6 % ahead of the 3NF note in MiniLM, and
+WordLlama's best is the BCNF note too. Both margins are calibrated in bench/bench_evidence.py.
+A graph embedded with a model that has no second is not checked.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from course.retrieval.text_layer import stored_embedder
 
 SECOND_ENCODER = {"minilm": "wordllama"}   # the graph's model -> the one asked for a second opinion
 DISAGREE_MARGINS = {"minilm": 0.15}        # the lead a best note needs when the second disagrees
+AGREE_MARGINS = {"minilm": 0.04}           # ... and when the second's best note is the same
 
 _NOTES = "MATCH (n:Note) WHERE n.text IS NOT NULL RETURN n.id, n.text ORDER BY n.id"
 
@@ -49,9 +55,13 @@ def second_choice(db: Database, query: str) -> str | None:
 
 
 def margin_needed(db: Database, query: str, best: str, margin: float) -> float:
-    """The lead (a share of the best score) the best note needs: `margin`, or the larger
-    `DISAGREE_MARGINS` of the graph's model when the second encoder's best note is another."""
-    disagreeing = DISAGREE_MARGINS.get(stored_embedder(db) or "")
-    if disagreeing is None or second_choice(db, query) in (None, best):
+    """The lead (a share of the best score) the best note needs: `margin`, the smaller
+    `AGREE_MARGINS` of the graph's model when the second encoder's best note is the same, the
+    larger `DISAGREE_MARGINS` when it is another."""
+    model = stored_embedder(db) or ""
+    second = second_choice(db, query) if model in SECOND_ENCODER else None
+    if second is None:
         return margin
-    return max(margin, disagreeing)
+    if second == best:
+        return min(margin, AGREE_MARGINS.get(model, margin))
+    return max(margin, DISAGREE_MARGINS.get(model, margin))

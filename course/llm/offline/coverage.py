@@ -220,11 +220,11 @@ def properties_only(ask: str, lexicon: Lexicon) -> list[str]:
     "aur kis role mein?": it asks them of what the ask before it finds); else [].
 
     >>> lexicon = default_lexicon()
-    >>> properties_only("and at what level each?", lexicon), properties_only("who is in it?", lexicon)
+    >>> properties_only("and at what level?", lexicon), properties_only("who is in it?", lexicon)
     (['level'], [])
     """
     function = WORDS.question_words | WORDS.auxiliary | WORDS.function | WORDS.pronoun_nouns \
-        | {w for c in WORDS.conjunctions for w in c.split()} | {"each", "every"}   # "at what level each?"
+        | {w for c in WORDS.conjunctions for w in c.split()}
     rest = " ".join(w for w in re.findall(r"[\w+#§]+", ask.lower()) if w not in function)
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
     if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
@@ -242,8 +242,10 @@ def _second_ask(reading: Reading, query: str) -> str | None:
     if len(asked) >= 2:
         props = returned(query)[1]
         # "... and at what level?" is answered when the level is a column of the first ask's query
+        # ("at which level each?": each one's level)
         pending = [ask for ask in asked[1:] if not (
-            (only := properties_only(ask, reading.lexicon)) and set(only) <= props)]
+            (only := properties_only(re.sub(r"\s+each(?=\s*\??\s*$)", "", ask), reading.lexicon))
+            and set(only) <= props)]
         if pending:
             return pending[0]
     cuts = [m.start() for m in re.finditer(reading.cue("second_ask"), reading.text)]
