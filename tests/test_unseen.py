@@ -3493,3 +3493,11 @@ def test_two_encoders_agreeing_need_a_smaller_lead(learner):
                    "but still is not in the Boyce-Codd form. Can you show me a small example of such case?")
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert notes[:1] == ["N05"]
+
+
+def test_a_subject_that_should_be_studied_before_another_is_its_prerequisite(college_db, chat):
+    """unseen39 ap023: "Which subject should be studied before Computer Networks?" was refused:
+    "studied" in the passive is the learner's verb, as "should I study" is."""
+    assert_answered_with(chat.answer("Which subject should be studied before Computer Networks?"), college_db,
+                         "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+                         "RETURN s.name")
