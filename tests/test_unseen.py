@@ -3501,3 +3501,17 @@ def test_a_subject_that_should_be_studied_before_another_is_its_prerequisite(col
     assert_answered_with(chat.answer("Which subject should be studied before Computer Networks?"), college_db,
                          "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
                          "RETURN s.name")
+
+
+@pytest.mark.parametrize("question", [
+    "Could you list the clubs from the oldest to the newest, with the year each was founded?",  # ao031
+    "Order for me, please, the clubs from the oldest to the newest, by the year of founding.",  # ap038
+])
+def test_the_clubs_from_the_oldest_to_the_newest(college_db, chat, question):
+    """Two fresh sets asked for the clubs in order of founding: "from the oldest" (with "the")
+    was no order, so the oldest alone was found and refused; "the year of founding" named a
+    student's year."""
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    assert [r[0] for r in result.rows] == [r[0] for r in rows_of(
+        college_db, "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded, c.name")]
