@@ -3515,3 +3515,20 @@ def test_the_clubs_from_the_oldest_to_the_newest(college_db, chat, question):
     assert result.status == "answered", result.answer
     assert [r[0] for r in result.rows] == [r[0] for r in rows_of(
         college_db, "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded, c.name")]
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which students belong to the branch ECE?",                                    # unseen39 ap030
+     "MATCH (s:Student {branch: 'ECE'}) RETURN s.name"),
+    ("which concepts belong to DBMS?",
+     "MATCH (:Subject {name: 'DBMS'})-[:COVERS]->(c:Concept) RETURN c.name"),
+    ("Which student possesses Machine Learning at the Advanced level?",             # ap037
+     "MATCH (s:Student)-[:HAS_SKILL {level: 'Advanced'}]->(:Skill {name: 'Machine Learning'}) RETURN s.name"),
+    ("Which students received the grade B+, and in which subject each?",           # ap033
+     "MATCH (s:Student)-[r:STUDIES {grade: 'B+'}]->(sub:Subject) RETURN s.name, sub.name"),
+])
+def test_a_formal_learners_words(college_db, chat, question, reference):
+    """unseen39 (a formal speaker): "belong to" was a club's word only (a branch, a subject's
+    concepts refused), "received" and "possesses" were unknown words, and "in which subject
+    each?" after a filter on a grade was a second ask the query did not answer."""
+    assert_answered_with(chat.answer(question), college_db, reference)

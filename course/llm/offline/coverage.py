@@ -240,12 +240,17 @@ def _second_ask(reading: Reading, query: str) -> str | None:
     of whose nodes or properties the query returns."""
     asked = asks(reading)
     if len(asked) >= 2:
-        props = returned(query)[1]
+        labels, props, _ = returned(query)
         # "... and at what level?" is answered when the level is a column of the first ask's query
-        # ("at which level each?": each one's level)
-        pending = [ask for ask in asked[1:] if not (
-            (only := properties_only(re.sub(r"\s+each(?=\s*\??\s*$)", "", ask), reading.lexicon))
-            and set(only) <= props)]
+        # ("at which level each?": each one's level), "... and in which subject?" when the
+        # subjects are
+        def answered(ask: str) -> bool:
+            only = properties_only(re.sub(r"\s+each(?=\s*\??\s*$)", "", ask), reading.lexicon)
+            kind = re.fullmatch(r"\s*(?:and\s+)?(?:in\s+|of\s+)?which\s+(\w+)(?:\s+each)?\s*\??\s*", ask)
+            kinds = {label for label in reading.schema.labels
+                     if kind and re.fullmatch(reading.lexicon.label(label), kind[1])}
+            return bool(only) and set(only) <= props or bool(kinds) and kinds <= labels
+        pending = [ask for ask in asked[1:] if not answered(ask)]
         if pending:
             return pending[0]
     cuts = [m.start() for m in re.finditer(reading.cue("second_ask"), reading.text)]

@@ -212,13 +212,17 @@ def on_both_sides(reading: Reading) -> bool:
 
 
 def rel_filter_hops(reading: Reading, target: str) -> list[tuple[str, str]]:
-    """'Who got an A+?': a filter on a relationship of the target with no named other end."""
+    """'Who got an A+?': a filter on a relationship of the target with no named other end
+    (`o` when the question names its kind too: "who got a B+, and in which subject?")."""
     for p in reading.schema.touching(target):
         if p.start == p.end:
             continue
         conds = rel_filters(reading, p, "rf")
+        far = other(p, target)
         if conds:
-            return [(f"MATCH (t){arrow(p, target, 'rf')}(:{other(p, target)})", " AND ".join(conds))]
+            asked = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(far)})", reading.text)
+            end = f"o:{far}" if asked else f":{far}"
+            return [(f"MATCH (t){arrow(p, target, 'rf')}({end})", " AND ".join(conds))]
     return []
 
 
@@ -318,7 +322,7 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
         lines.append(f"MATCH (t:{target})")
         reached = " ".join(line for line, _ in rel_filter_hops(reading, target))
         for label in generic(reading, target):      # "who works on a project": any project
-            if f"(:{label})" in reached:              # "who got a B in any subject": done below
+            if f":{label})" in reached:               # "who got a B in any subject": done below
                 continue
             hop = find_hop(reading, target, label)
             if hop is None:

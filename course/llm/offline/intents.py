@@ -328,6 +328,8 @@ def listing(reading: Reading) -> str | None:
     shown += [p for p in reading.asked_properties(label, reading.schema.labels.get(label, []))
               if p not in shown and not filters(reading, f"{label}.{p}", "t")]
     cols = ", ".join(f"t.{p} AS {alias(label, p)}" for p in shown)
+    if far := re.search(r"\(o:(\w+)\)", match):   # "... and in which subject?": the other end too
+        cols += "".join(f", o.{p} AS {alias(far[1], p)}" for p in _shown(reading, far[1])[:1])
     return f"{match}{where(conds)}\nRETURN DISTINCT {cols}"
 
 
