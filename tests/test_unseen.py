@@ -3461,10 +3461,10 @@ def test_a_greeting_is_no_topic(college_db, learner):
     last_part_is(college_db, result, "MATCH (s:Student {year: 2}) RETURN s.name, s.branch")
 
 
-def test_one_common_word_several_notes_hold_is_no_notes_question(learner):
+def test_at_what_time_is_no_notes_question(learner):
     """unseen39 ap047: "At what time and on which day ... the Operating Systems lecture?" had its
-    part "At what time?" answered from the note on BFS ("runs in O(V + E) time"): one word that
-    several notes hold, naming no note's concept, singles out no note."""
+    part "At what time?" answered from the note on BFS ("runs in O(V + E) time"): "time", like
+    "thing" or "info", is no term a note must hold, and "at" no term at all."""
     result = learner.answer("At what time and on which day of the week is the Operating Systems "
                             "lecture?")
     assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), result.answer

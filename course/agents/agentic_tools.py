@@ -210,10 +210,7 @@ def grounded(query: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) 
     where = list(columns).index("text") if "text" in columns else None
     if where is None or not stems:
         return []
-    held = [list(r) for r in rows if all(s in str(r[where]).lower() for s in stems)]
-    # one word several notes hold, no concept's name ("At what time?"): no one note's question
-    named = str(held[0][list(columns).index("concept")]).lower() if held and "concept" in columns else ""
-    return [] if len(stems) == 1 and len(held) > 1 and stems[0] not in named else held
+    return [list(r) for r in rows if all(s in str(r[where]).lower() for s in stems)]
 
 
 # --- running the tools -----------------------------------------------------------------------
