@@ -105,17 +105,21 @@ def sets_the_scene(words: Sequence[str]) -> bool:
 
 
 def says_only(text: str) -> bool:
-    """Sentences that ask nothing and request nothing ("I did a little React over the
-    holidays."): what a learner adds after their questions, no part to answer.
+    """Sentences that say something of the speaker or of someone named before ("I did a little
+    React over the holidays.", "He offered to help me.") and ask nothing: what a learner adds
+    after their questions, no part to answer. A sentence with no such subject may be a request
+    in few words ("gimme the note on trees", "example pls").
 
     >>> says_only("I feel like I skipped something."), says_only("also is anyone advanced in python")
     (True, False)
+    >>> says_only("gimme the note on trees")
+    False
     """
     sentences = [tokens(re.sub(r"^(also|and|aur|plus)\s+", "", s, flags=re.I))
                  for s in re.split(r"(?<=[.!])\s+", text.strip()) if tokens(s)]
-    return bool(sentences) and not text.rstrip().endswith("?") and not any(
-        is_question(words, opening=True) or words[0] in REQUESTS
-        or "please" in (WORDS.shorthand.get(w, w) for w in words) for words in sentences)  # "example pls"
+    subjects = set(FIRST_PERSON) | PERSONAL | DEMONSTRATIVE | {"we", "i'm", "i've", "my", "our"}
+    return bool(sentences) and not text.rstrip().endswith("?") and all(
+        words[0] in subjects and not is_question(words, opening=True) for words in sentences)
 
 
 def as_question(text: str) -> str:
