@@ -3546,3 +3546,15 @@ def test_a_short_request_after_an_ask_is_a_part(college_db, learner):
     learner.answer("what topics come under trees? and gimme the note on trees")
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert len(learner.last.sub_questions) == 2 and notes == ["N10"]
+
+
+def test_two_asks_are_never_one_chain(college_db, learner, chat):
+    """unseen36 am028: "aarav's grades in his subjects + who r his friends" was one part, and a
+    chain composed from both asks answered his friend's grades (a confident wrong answer). A
+    chain answers one ask; someone's things named before "and who ..." are an ask of their own."""
+    result = learner.answer("aarav's grades in his subjects + who r his friends")
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[0], rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) "
+                                                   "RETURN s.name, r.grade"))
+    assert chat.answer("aarav's grades in his subjects and who are his friends").status != "answered"

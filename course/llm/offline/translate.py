@@ -150,6 +150,8 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
             if wrong.startswith(BOTH_WAYS):
                 return refusal, SENTINEL_QUERY     # no chain follows words that contradict
             break
+    if reading.has("second_ask"):     # one chain answers one ask, never two fused into one
+        return refusal, SENTINEL_QUERY
     for candidate in candidates:      # before refusing: a chain of links the words name
         chain = compose(candidate, lambda r, q: valid(q, prompt.schema) and objection(r, "", q) is None)
         if chain is not None:

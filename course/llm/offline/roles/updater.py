@@ -27,6 +27,9 @@ from course.llm.offline.roles.words import (CONJUNCTIONS, FIRST_PERSON, HE_SHE, 
                                             names_nothing, reached_by_links, tokens)
 
 
+OWNED = re.compile(r"^\s*[a-z]+'s\s+[a-z]+\b(?!\s+(?:is|are|was|were)\b)", re.I)   # "aarav's grades"
+
+
 class RuleUpdater:
     """Splits a question into parts and rewrites later parts with what earlier ones found."""
 
@@ -78,8 +81,11 @@ class RuleUpdater:
                     or fragment(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
-            opening = tokens(re.split(r"\s[-\u2013]\s|[.!:]\s+", left)[-1])   # its last sentence
-            if is_question(opening, opening=True) and is_question(tokens(right), opening=False):
+            last = re.split(r"\s[-\u2013]\s|[.!:]\s+", left)[-1]   # its last sentence
+            opening = tokens(last)
+            # a question, or someone's things named ("aarav's grades in his subjects + who ...")
+            asks = is_question(opening, opening=True) or OWNED.match(last) is not None
+            if asks and is_question(tokens(right), opening=False):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)
             listed = LISTED.match(right) if request and not request[0].lower().startswith("what") \
