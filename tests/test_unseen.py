@@ -3558,3 +3558,19 @@ def test_two_asks_are_never_one_chain(college_db, learner, chat):
     assert same_rows(parts[0], rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(s:Subject) "
                                                    "RETURN s.name, r.grade"))
     assert chat.answer("aarav's grades in his subjects and who are his friends").status != "answered"
+
+
+def test_a_change_someone_else_made_is_told_not_asked(college_db, learner, chat):
+    """unseen40 aq004, aq028: "Someone on the team put three phone numbers into a single cell ...
+    What does that first rule actually require?" and "The library team wants to add indexes, so
+    what concepts should someone learn before Indexing?" were blocked as requests to change the
+    data: a change someone else made, or means to make, is told."""
+    learner.answer("Someone on the team put three phone numbers into a single cell of our members "
+                   "table and got told off for breaking the very first normal form. What does that "
+                   "first rule actually require?")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes == ["N02"]
+    assert chat.answer("The library team wants to add indexes, so what concepts should someone learn "
+                       "before Indexing?").status != "blocked"
+    assert chat.answer("can you put Rahul in the robotics club?").status == "blocked"
+    assert chat.answer("the coding club should add Karan as a member").status == "blocked"

@@ -33,7 +33,11 @@ def asks_when_done(text: str) -> bool:
 _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:\w+\s+){1,2}$")
 # "I change a customer's address and ...", "should I put an index on ...": the learner's own
 # change, told or weighed, not asked of the graph
-_OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we)\s+$")
+_OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm|i am|we're|we are)\s+$")
+# "someone on the team put three numbers in one cell", "the library team wants to add indexes":
+# a change someone else made or means to make, told, not asked of the graph
+_TOLD = re.compile(r"\b(?:someone|somebody|he|she|they|(?:the|our|my|his|her|their)\s+\w+)"
+                   r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")
 
 
 def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
@@ -56,6 +60,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     True
     >>> asks_how_a_change_works("i want to add a new student"), asks_how_a_change_works("i add rahul", ["Rahul"])
     (False, False)
+    >>> asks_how_a_change_works("the library team wants to add indexes, so what should i learn?")
+    True
     """
     lexicon = default_lexicon()
     change = WRITE_REQUEST.search(text)
@@ -63,7 +69,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
         asks, changed = bool(re.search(lexicon.cues["why_how"], text)), text
     else:
         before = text[:change.start()]
-        asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(before) or _OWN.search(before))
+        asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(before) or _OWN.search(before)
+                    or _TOLD.search(before) and not asks_when_done(text))
         found = _CHANGED.match(text[change.end():])
         changed = found[0] if found else ""
     kinds = [lexicon.label(label) for label in lexicon.labels if lexicon.label(label)]
