@@ -3574,3 +3574,15 @@ def test_a_change_someone_else_made_is_told_not_asked(college_db, learner, chat)
                        "before Indexing?").status != "blocked"
     assert chat.answer("can you put Rahul in the robotics club?").status == "blocked"
     assert chat.answer("the coding club should add Karan as a member").status == "blocked"
+
+
+def test_asking_again_whole_keeps_the_parts_when_it_finds_nothing(learner):
+    """unseen40 aq002: a part answered from the index note was set aside when the whole question
+    was asked again (the note clears for the whole), and the whole, naming Payal, found nothing:
+    the learner heard "I could not answer that". What the parts found stands then."""
+    result = learner.answer("Payal mentioned the library app was crawling when searching books by "
+                            "title, and someone said 'just add an index'. How does an index actually "
+                            "make lookups quicker, and is there any downside to piling them on?")
+    assert result.status == "answered", result.answer
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes == ["N06"]

@@ -123,8 +123,10 @@ class AgenticAgent(Agent):
         if note is not None:   # asked again whole: what the parts found is set aside
             run.step("router", f"note {note} answers the whole question, and no part points to "
                      "another: asked whole", Usage(), "search", "evidence", calls=0)
-            run.parts, run.sub_questions, run.critic = [result.question], [], []
+            kept, run.parts, run.sub_questions, run.critic = run.checkpoint(), [result.question], [], []
             self._parts_and_review(run, roles, toolbox, result, context)
+            if not any(s.found for s in run.sub_questions):   # unless the whole finds nothing
+                run.parts, run.sub_questions, run.critic = kept
 
     def _parts_and_review(self, run: Run, roles: ChatRoles, toolbox: AgenticToolbox,
                           result: AgenticResult, context: str) -> None:
@@ -144,13 +146,11 @@ class AgenticAgent(Agent):
                 self._part(run, roles, toolbox, missing, number, round_, context)
 
     def _one_note(self, run: Run, question: str) -> str | None:
-        """The note that answers, whole, a question whose parts left one unanswered, or None.
-
-        "Which traversal finds the fewest hops, and what does it keep track of?" is one
-        question about one note in two clauses; split, its second part names nothing and,
-        asked alone, finds nothing. When no part was answered by the graph, the search's
-        evidence for the whole question clears its bar, and no part that stands alone (no "it")
-        clears it for another note, the question is asked again whole."""
+        """The note that answers, whole, a question whose parts left one unanswered, or None:
+        "Which traversal finds the fewest hops, and what does it keep track of?" is one question
+        about one note, whose second part, split, names nothing. When no part was answered by the
+        graph, the whole question clears the search's bar, and no part that stands alone (no
+        "it") clears it for another note, the question is asked again whole."""
         clear_note = getattr(self.search, "clear_note", None)
         answered = {s.part for s in run.sub_questions if s.found}
         if clear_note is None or len(run.parts) < 2 or answered >= set(range(len(run.parts))) \

@@ -89,6 +89,11 @@ class Run:
     def found(self) -> list[tuple[str, str]]:
         return [(s.rewritten, s.answer) for s in self.sub_questions if s.found]
 
+    def checkpoint(self) -> tuple[list[str], list[SubQuestion], list[CriticRound]]:
+        """The parts, what they found and the critic's rounds: put back when asking again finds
+        nothing."""
+        return self.parts, self.sub_questions, self.critic
+
 
 @dataclass
 class AgenticResult(ToolResult):
