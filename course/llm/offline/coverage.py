@@ -223,16 +223,18 @@ def properties_only(ask: str, lexicon: Lexicon) -> list[str]:
     >>> properties_only("and at what level?", lexicon), properties_only("who is in it?", lexicon)
     (['level'], [])
     """
-    function = WORDS.question_words | WORDS.auxiliary | WORDS.function | WORDS.pronoun_nouns \
-        | {w for c in WORDS.conjunctions for w in c.split()}
-    rest = " ".join(w for w in re.findall(r"[\w+#§]+", ask.lower()) if w not in function)
+    asking = WORDS.question_words | WORDS.auxiliary | {w for c in WORDS.conjunctions for w in c.split()}
+    function = asking | WORDS.function | WORDS.pronoun_nouns
+    words = re.findall(r"[\w+#§]+", ask.lower())
+    rest = " ".join(w for w in words if w not in function)
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
     if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
             re.search(lexicon.value_words.get(p) or r"(?!)", ask.lower()) for p in named):
         return []     # "and which is completed?": a choice by a value, not the status asked
+    # what is left when the properties' own words are taken out ("year of study" holds "of")
     alone = "|".join(f"(?:{lexicon.properties[p]})" for p in named)
-    whole = bool(named and rest) and re.fullmatch(rf"(?:(?:{alone})\s*)+", rest) is not None
-    return named if whole else []
+    left = re.sub(rf"\b(?:{alone})\b", " ", " ".join(w for w in words if w not in asking)) if named else rest
+    return named if named and rest and set(left.split()) <= function else []
 
 
 def _second_ask(reading: Reading, query: str) -> str | None:

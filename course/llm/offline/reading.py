@@ -139,11 +139,14 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
             # apostrophe left out (as "arent" is "are not")
             bare_s = form.lower() == f"{str(entity.value).lower()}s"
             owner = "'s" if entity.label == lexicon.person and bare_s else ""
-            text, n = span.subn(f" §{len(entities)}{owner} ", text, count=1) if words else (text, 0)
+            # every mention: a name said twice ("the members of X joined X first") is one value
+            text, n = span.subn(f" §{len(entities)}{owner} ", text) if words else (text, 0)
             if n:
                 entities.append(entity)
                 break
     cased = cased_values(schema)
+    single = {v.lower() for vs in [*schema.values.values(), *schema.scales.values()] for v in vs
+              if isinstance(v, str) and v.isalpha() and len(v) > 3}
     tokens: list[str] = []
     for token in re.findall(r"§\d+|[a-z0-9+#.'-]+|[^\sa-z0-9]", text, re.I):
         bare = token.strip(".'-") or token
@@ -151,6 +154,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
             tokens.append(token if token.startswith("§") else bare)
         else:   # "ppl", "frnds": the word a learner's shorthand stands for
             word = WORDS.shorthand.get(bare.lower(), bare.lower())
+            word = word[:-1] if word.endswith("s") and word[:-1] in single else word   # "beginners"
             tokens.append(_corrected(word, lexicon))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = _speaker_named(text, entities, lexicon)
@@ -166,7 +170,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     # "how many are in the club?": people are in places (the lexicon's person label)
     if lexicon.person:
         text = re.sub(r"^how many (are|were) (?:there )?(in|on)\b", rf"how many {lexicon.person.lower()}s \1 \2", text)
-    order = [int(i) for i in re.findall(r"§(\d+)", text)]
+    order = list(dict.fromkeys(int(i) for i in re.findall(r"§(\d+)", text)))
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
     return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon)

@@ -226,3 +226,28 @@ def the_counted(part: str, found: Sequence[Found]) -> str | None:
     which = "kaunse" if language_of(question) == "hi" else "which"
     text = f"{question[:m.start()]}{which}{question[m.end():]}"
     return text[0].upper() + text[1:] if m.start() == 0 else text
+
+
+_COUNTED = re.compile(r"\bhow many\s+(\w+)\s+([^?.!]+)", re.I)
+
+
+def the_counted_ones(found: Sequence[Found]) -> str | None:
+    """The things the latest part counted, for "which of them" after it: it found a number,
+    no values ("How many people use the Lathe?" -> "the people that use the Lathe"); None
+    when the latest part did not count.
+
+    >>> the_counted_ones([("How many people use the Lathe?", [], [])])
+    'the people that use the Lathe'
+    >>> the_counted_ones([("How many tools does the lab have?", [], [])])
+    'the tools of the lab'
+    >>> the_counted_ones([("How many tools does Asha use?", [], [])])
+    'the tools that Asha use'
+    """
+    m = _COUNTED.search(found[-1][0]) if found and not found[-1][2] else None
+    if m is None:
+        return None
+    noun, rest = m[1], m[2].strip()
+    done = re.fullmatch(r"(?:do|does|did)\s+(.+?)\s+(?:have|has|had)", rest, flags=re.I)
+    if done:                  # "does the lab have": the lab's
+        return f"the {noun} of {done[1]}"
+    return f"the {noun} that {re.sub(r'^(?:do|does|did)\s+', '', rest, flags=re.I)}"

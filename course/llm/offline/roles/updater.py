@@ -17,12 +17,12 @@ from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (LISTED, REQUEST, WHOSE, as_question, fragment, is_question, says_only,
                                               sets_the_scene, topic_first)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
-                                             each_of, the_counted, the_ones)
+                                             each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_one_found, every_one, exists,
                                                found_of_kinds, kind_of, names_a_kind, owners_in,
                                                owners_of, stands_for)
 from course.llm.offline.roles.scope import in_scope
-from course.llm.offline.roles.words import (CONJUNCTIONS, FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL,
+from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, Named, asks_for_a_change, asks_only_a_property,
                                             names_nothing, reached_by_links, tokens)
 
@@ -77,6 +77,9 @@ class RuleUpdater:
                 while rest and asks_only_a_property(rest[0]):     # "... and with what grade?"
                     joined, rest = f"{joined} and {rest[0]}", rest[1:]
                 return [joined] + rest
+            shared = the_predicate(left, right)    # "In which year and which branch is Karan?"
+            if shared:
+                return [f"{left.strip()} {shared}"] + self._split_conjunctions(right.strip())
             if names_nothing(left) or names_nothing(right) or asks_only_a_property(right) \
                     or fragment(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
@@ -162,7 +165,7 @@ class RuleUpdater:
             later = {w.lower().strip(",.!?") for w in words[i + 1:]}
             if chooses_among(bare, nxt, out) and not (bare in WORDS.plural_demonstrative and later & PLURAL):
                 # "who among them", "unmein se kaun": a choice ("which of those ... them": them)
-                listed = all_found(found, language_of(part), words, each=False)
+                listed = the_counted_ones(found) or all_found(found, language_of(part), words, each=False)
                 if listed is not None:
                     out.append(listed + (f" {HINDI_CASE[bare]}" if bare in HINDI_CASE else ""))
                     continue
@@ -248,6 +251,24 @@ def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
     if language_of(part) == "hi":
         return f"{value} ke {nouns} kya hain?"
     return f"What are {value}'s {nouns}?" if any(names_a_kind(w) for w in words) else f"What is {value}'s {nouns}?"
+
+
+def the_predicate(left: str, right: str) -> str:
+    """When an ask names a property and no verb ("In which year of study", "what year") and
+    the ask after it has its verb and subject ("which branch is Karan"), the verb and subject
+    they share: "is Karan"; else "".
+
+    >>> the_predicate("In which year of study", "which branch is Karan")
+    'is Karan'
+    >>> the_predicate("Who is Payal", "which branch is she in")
+    ''
+    """
+    left = re.split(r"[.!:]\s+", left)[-1]     # its last sentence
+    if set(tokens(left)) & AUXILIARY or not asks_only_a_property(left) or \
+            not is_question(tokens(right), opening=True):
+        return ""
+    verb = re.search(r"\s(?:" + "|".join(sorted(AUXILIARY)) + r")\s[^,;?]*", right, flags=re.I)
+    return verb[0].strip().rstrip("?") if verb else ""
 
 
 def asked_again(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
