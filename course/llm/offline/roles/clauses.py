@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from course.foundation.language import WORDS
+from course.foundation.language import WORDS, after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
@@ -125,4 +125,5 @@ def says_only(text: str) -> bool:
 def as_question(text: str) -> str:
     text = text.strip().rstrip(",")
     done = text.endswith(("?", ".", "!"))     # "... needs React? I did a little React."
-    return text if done or not is_question(tokens(text), opening=True) else text + "?"
+    asked = after_opening_clause(re.split(r"\s[-\u2013]\s|[.!:]\s+", text)[-1])   # "For X, which ..."
+    return text if done or not is_question(tokens(asked), opening=True) else text + "?"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from course.foundation.language import WORDS, language_of, question_key
+from course.foundation.language import WORDS, after_opening_clause, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (LISTED, REQUEST, WHOSE, as_question, fragment, is_question, says_only,
                                               sets_the_scene, topic_first)
@@ -68,8 +68,10 @@ class RuleUpdater:
         pattern = r",?\s+\b(" + "|".join(CONJUNCTIONS) + r")\b\s+|,\s+(?=\w)"
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
-            if sets_the_scene(tokens(left)):
+            last = re.split(r"\s[-\u2013]\s|[.!:]\s+", left)[-1]     # its last sentence
+            if sets_the_scene(tokens(last)):
                 continue
+            last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
             if after and asks_only_a_property(right[:after.start()]):   # and ...": one ask
                 joined, rest = f"{left.strip()}, {right[:after.start()].strip()}", \
@@ -84,7 +86,6 @@ class RuleUpdater:
                     or fragment(right):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
-            last = re.split(r"\s[-\u2013]\s|[.!:]\s+", left)[-1]   # its last sentence
             opening = tokens(last)
             # a question, or someone's things named ("aarav's grades in his subjects + who ...")
             asks = is_question(opening, opening=True) or OWNED.match(last) is not None
