@@ -3674,3 +3674,23 @@ def test_found_nothing_is_no_answer_when_the_ask_alone_finds_something(learner):
     first = [s for s in learner.last.sub_questions if s.part == 0 and s.found]
     assert all(s.rows for s in first), result.answer
     assert "found nothing" not in result.answer.lower()
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which concepts lead to Deadlocks?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN c.name"),
+    ("Which of Paging, Threads and Processes is a prerequisite for Deadlocks?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) "
+     "WHERE c.name IN ['Paging', 'Threads', 'Processes'] RETURN c.name"),
+    ("Which concepts are required for Deadlocks?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN c.name"),
+    ("What does Deadlocks lead to?",
+     "MATCH (:Concept {name: 'Deadlocks'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+], ids=["lead-to-name", "which-of-prerequisite-for", "required-for-name", "name-leads-to"])
+def test_a_name_after_leads_to_is_where_it_leads(college_db, chat, question, reference):
+    """Found while writing fresh questions for this stop: "Which concepts lead to Deadlocks?"
+    was answered with what Deadlocks leads to (a confident wrong answer in every agent): a word
+    of the way out ("leads to", "is a prerequisite for") with the name after it asks what comes
+    before the name; with the name before it ("What does Deadlocks lead to?"), what comes after."""
+    result = chat.answer(question)
+    assert_answered_with(result, college_db, reference)

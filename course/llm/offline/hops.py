@@ -18,7 +18,7 @@ from course.llm.offline.prompt import Pattern
 from course.llm.offline.reading import Reading
 
 
-_DIRECTION_CUES = ("direction_out", "part_of_name", "direction_in", "part_in", "part_out")
+_DIRECTION_CUES = ("direction_toward", "direction_out", "part_of_name", "direction_in", "part_in", "part_out")
 
 
 def direction(reading: Reading, pattern: Pattern | None = None) -> str:
@@ -30,6 +30,8 @@ def direction(reading: Reading, pattern: Pattern | None = None) -> str:
     """
     if pattern is not None and not _turns(reading, pattern.type):
         return ""
+    if _toward(reading):      # "which concepts lead to §0": §0 is where they lead
+        return "in"
     if reading.has("direction_out") or reading.has("part_of_name"):
         return "out"
     if reading.has("direction_in") or reading.has("part_in"):
@@ -37,6 +39,16 @@ def direction(reading: Reading, pattern: Pattern | None = None) -> str:
     if reading.has("part_out"):
         return "out"
     return ""
+
+
+def _toward(reading: Reading) -> bool:
+    """A word of the way out with a name after it and none before it: "which of §0 and §1 is a
+    prerequisite for §2" asks what comes before §2; "is §0 a prerequisite for §1" says §0's way."""
+    def subject_before(text: str) -> bool:    # a name right before, not one of a choice's names
+        return bool(re.search(r"§\d+ (?:is |are )?(?:a |an )?$", text)) and not \
+            re.search(r"\b(?:of|among) (?:§\d+ ?(?:,|and|or)? ?)+(?:is |are )?(?:a |an )?$", text)
+    return any(not subject_before(reading.text[:m.start()])
+               for m in re.finditer(reading.lexicon.cues.get("direction_toward", r"(?!)"), reading.text))
 
 
 def both_ways(reading: Reading, query: str) -> str | None:
