@@ -3694,3 +3694,15 @@ def test_a_name_after_leads_to_is_where_it_leads(college_db, chat, question, ref
     before the name; with the name before it ("What does Deadlocks lead to?"), what comes after."""
     result = chat.answer(question)
     assert_answered_with(result, college_db, reference)
+
+
+def test_a_prerequisite_for_the_most_counts_what_it_leads_to(college_db, chat):
+    """Found while writing fresh questions for this stop: "Which concept is a prerequisite for the
+    most concepts?" was answered with the concepts that have the most prerequisites (Firewalls,
+    Indexing: a confident wrong answer), counted as "prerequisites"."""
+    result = chat.answer("Which concept is a prerequisite for the most concepts?")
+    reference = ("MATCH (c:Concept)-[:PREREQUISITE_FOR]->(k:Concept) WITH c, count(k) AS n "
+                 "WITH max(n) AS top MATCH (c:Concept)-[:PREREQUISITE_FOR]->(k:Concept) "
+                 "WITH c, count(k) AS n, top WHERE n = top RETURN c.name, n")
+    assert_answered_with(result, college_db, reference)
+    assert "prerequisites" not in result.answer

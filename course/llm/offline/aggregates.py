@@ -3,9 +3,6 @@
 `count` (how many), `per_group` (how many each), `most` (who has the most), `extreme` (who
 came first), `common` (linked to more than one) and `ranking` (best first by a VALUE SCALE);
 the table that tries them in order is `course.llm.offline.intents.INTENTS`.
-
->>> loop_noun("KNOWS_ABOUT")
-'knows'
 """
 from __future__ import annotations
 
@@ -13,7 +10,7 @@ import re
 from dataclasses import replace
 
 from course.foundation.language import WORDS
-from course.llm.offline.cypher import alias, arrow, lit, node, plural, rank_case, where
+from course.llm.offline.cypher import alias, arrow, count_column, lit, node, plural, rank_case, where
 from course.llm.offline.filters import conditions, threshold
 from course.llm.offline.hops import hop_match, other, find_hop
 from course.llm.offline.lexicon import inside_longer
@@ -47,7 +44,7 @@ def most(reading: Reading) -> str | None:
     pick = "min" if reading.has("least") else "max"
     pattern = hop_match(reading, hop, f"g:{group}", f"k:{counted}", rel="")
     name = reading.schema.display(group)
-    noun = plural(counted) if counted != group else loop_noun(loop or "")
+    noun = count_column(pattern, counted, group, loop)
     return (f"MATCH {pattern}\nWITH g, count(DISTINCT k) AS n\nWITH {pick}(n) AS top\n"
             f"MATCH {pattern}\nWITH g, count(DISTINCT k) AS n, top WHERE n = top\n"
             f"RETURN g.{name} AS {alias(group, name)}, n AS {noun}")
@@ -69,9 +66,9 @@ def per_group(reading: Reading) -> str | None:
     if hop is None or counted is None:
         return None
     name = reading.schema.display(group)
-    noun = plural(counted) if counted != group else loop_noun(loop or "")
-    return (f"MATCH (g:{group})\nOPTIONAL MATCH {hop_match(reading, hop, 'g', f'k:{counted}', rel='')}\n"
-            f"RETURN g.{name} AS {alias(group, name)}, count(DISTINCT k) AS {noun}")
+    pattern = hop_match(reading, hop, "g", f"k:{counted}", rel="")
+    return (f"MATCH (g:{group})\nOPTIONAL MATCH {pattern}\nRETURN g.{name} AS {alias(group, name)}, "
+            f"count(DISTINCT k) AS {count_column(pattern, counted, group, loop)}")
 
 
 def _per_value(reading: Reading, word: str) -> str | None:
@@ -184,12 +181,6 @@ def _extreme_of_one(reading: Reading, pick: str, group: str) -> str | None:
     link = f"MATCH {x}{arrow(p, e.label, 'r')}(t:{group}){where(conds)}"
     return (f"{link}\nWITH {pick}(r.{prop}) AS top\n{link}\nWITH t, r, top WHERE r.{prop} = top\n"
             f"RETURN t.{name} AS {alias(group, name)}, r.{prop} AS {prop}")
-
-
-def loop_noun(rel_type: str) -> str:
-    """A column name for what a same-label link counts: KNOWS_ABOUT -> 'knows'."""
-    word = rel_type.split("_")[0].lower()
-    return word if word.endswith("s") else word + "s"
 
 
 def asked_label(reading: Reading, labels: list[str]) -> str:

@@ -103,3 +103,25 @@ def returned(query: str) -> tuple[set[str], set[str], bool]:
         if "nodes(" in clause:                                  # [n IN nodes(path) | n.name]
             shown_labels.update(labels.values())
     return shown_labels, props, counts
+
+
+def count_column(pattern: str, counted: str, group: str, loop: str | None) -> str:
+    """The column name of a count of `counted` per `group`: the label's plural, or, for a link of
+    a label to itself, the first word of the link's name, which names the nodes the link starts
+    from ("requirements" of REQUIREMENT_FOR); counted where it leads ("->(k"), they are only nodes.
+
+    >>> count_column("(g:Topic)-[:REQUIREMENT_FOR]->(k:Topic)", "Topic", "Topic", "REQUIREMENT_FOR")
+    'topics'
+    """
+    toward = "->(k:" in pattern
+    return plural(counted) if counted != group or toward else loop_noun(loop or "")
+
+
+def loop_noun(rel_type: str) -> str:
+    """A column name for what a same-label link counts.
+
+    >>> loop_noun("KNOWS_ABOUT")
+    'knows'
+    """
+    word = rel_type.split("_")[0].lower()
+    return word if word.endswith("s") else word + "s"
