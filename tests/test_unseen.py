@@ -3706,3 +3706,15 @@ def test_a_prerequisite_for_the_most_counts_what_it_leads_to(college_db, chat):
                  "WITH c, count(k) AS n, top WHERE n = top RETURN c.name, n")
     assert_answered_with(result, college_db, reference)
     assert "prerequisites" not in result.answer
+
+
+def test_when_each_joined_asks_for_every_member_found(college_db, learner):
+    """Found while writing fresh questions for this stop: "List the members of the Debate Society
+    and when each joined." left "when each joined" as it was (no auxiliary before "each") and
+    refused it; a request's answer ran into its list ("... Debate Society Sneha and Payal")."""
+    result = learner.answer("List the members of the Debate Society and when each joined.")
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    reference = "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name, r.since"
+    assert same_rows(parts[1], rows_of(college_db, reference)), result.answer
+    assert result.answer.startswith("List the members of the Debate Society: ")

@@ -369,11 +369,11 @@ def _from(part: SubQuestion) -> str:
 
 def _finish(result: AgenticResult, run: Run) -> None:
     """The answer covers every part, in order; the result's own fields from the parts."""
-    best = best_parts(run.sub_questions)
-    lines = []
+    best, lines = best_parts(run.sub_questions), []
     for s in best:
         text = s.answer if s.found else f"{UNANSWERED[result.language]}: {s.rewritten} ({s.answer})"
-        lines.append(text if len(best) == 1 else f"{s.scope or s.rewritten} {text}{_from(s)}")
+        asked = (s.scope or s.rewritten) + ("" if (s.scope or s.rewritten)[-1:] in "?.!:" else ":")   # "List X:"
+        lines.append(text if len(best) == 1 else f"{asked} {text}{_from(s)}")
     result.answer = "\n".join(lines)
     found = [s for s in best if s.found]
     first = found[0] if found else (best[0] if best else None)

@@ -164,6 +164,8 @@ def each_alone(question: str) -> re.Match[str] | None:
     (True, False)
     >>> bool(each_alone("when did each join?")), bool(each_alone("did each student join the club?"))
     (True, False)
+    >>> bool(each_alone("and when each joined")), bool(each_alone("when each club started"))
+    (True, False)
     """
     after = "|".join(sorted(WORDS.auxiliary | {"been"}))
     alone = re.search(rf"(?<!they )(?<!them )(?<!we )\beach\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))",
@@ -171,7 +173,9 @@ def each_alone(question: str) -> re.Match[str] | None:
     # after an auxiliary: "each" and one word that ends the clause or meets an article or a
     # preposition is a subject and its verb; "each student join" is a noun
     auxiliary = "|".join(rf"(?<=\b{w} )" for w in sorted(WORDS.auxiliary))
-    return alone or re.search(rf"(?:{auxiliary})each(?: one)?\b(?=\s+\w+(?:\s*(?:[?.!,;]|$)|\s+"
+    # after "when", "how": "each" and a verb in the past ("when each joined"), not "each club"
+    asked = re.search(r"(?:(?<=\bwhen )|(?<=\bhow ))each\b(?=\s+\w+ed\b)", question, re.I)
+    return alone or asked or re.search(rf"(?:{auxiliary})each(?: one)?\b(?=\s+\w+(?:\s*(?:[?.!,;]|$)|\s+"
                               r"(?:the|a|an|in|on|at|to|for|with|from|into)\b))", question, re.I)
 
 

@@ -199,7 +199,7 @@ class RuleUpdater:
                 out.append(f"{value}'s")
             else:
                 out.append(value)
-        text = " ".join(out)
+        text = " ".join(out).rstrip(".!")     # ("... and when each joined."): its scope before the stop
         if not named:   # a part that names a value of its own ("... in DSA?") sets its own scope
             text = in_scope(text, found, properties or {}, language_of(part))
         return text + "?" if part.rstrip().endswith("?") else text
