@@ -3718,3 +3718,18 @@ def test_when_each_joined_asks_for_every_member_found(college_db, learner):
     reference = "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name, r.since"
     assert same_rows(parts[1], rows_of(college_db, reference)), result.answer
     assert result.answer.startswith("List the members of the Debate Society: ")
+
+
+@pytest.mark.parametrize("question", ["what is my branch?", "which clubs am I in? and what is my year?",
+                                      "which project do I work on?", "what grade did I get in DBMS?"])
+def test_my_with_no_name_asks_who_is_asking(chat, learner, question):
+    """The last stop's note: "what is my branch?" was refused as "outside my knowledge graph",
+    which is false (the graph holds every student's branch): the learner is asked who they are.
+    "which clubs am I in?" listed every club, "which project do I work on?" every project and
+    "what grade did I get in DBMS?" everyone's grade (confident wrong answers: "I" asked of the
+    speaker, as "my" does)."""
+    for agent in (chat, learner):
+        result = agent.answer(question)
+        assert result.status == "out_of_scope", result.answer
+        assert "who is asking" in result.answer and "outside" not in result.answer, result.answer
+    assert "who is asking" not in chat.answer("why does my query get slow when the table grows?").answer

@@ -106,7 +106,7 @@ class AgenticAgent(Agent):
         _finish(result, run)
         if result.status == "out_of_scope":   # "who do you mean?" when it points at nothing said
             result.refuse("out_of_scope", context=self.context(result.question, result.mentions),
-                          labels=list(self.schema.labels))
+                          labels=list(self.schema.labels), owned=self.schema.property_names())
 
     def _answer(self, run: Run, result: AgenticResult) -> None:
         roles = self.roles

@@ -324,7 +324,8 @@ class ToolAgent(Agent):
         assert isinstance(result, ToolResult)
         _finish(result, self.last, toolbox.last)
         if result.status == "out_of_scope":   # "who do you mean?" when it points at nothing said
-            result.refuse("out_of_scope", context=context, labels=list(self.schema.labels))
+            result.refuse("out_of_scope", context=context, labels=list(self.schema.labels),
+                          owned=self.schema.property_names())
 
 
 def _finish(result: ToolResult, run: Trajectory, last: Rows | None) -> None:

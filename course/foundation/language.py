@@ -179,6 +179,22 @@ def each_alone(question: str) -> re.Match[str] | None:
                               r"(?:the|a|an|in|on|at|to|for|with|from|into)\b))", question, re.I)
 
 
+_SPEAKER_ASKED = re.compile(r"^\s*(?:(?:which|what)\b[^?.!]*?\b(?:am|do|did) i|am i)\b"
+                            r"(?! (?:need|have to|want|should|must|learn|supposed|meant|required|allowed|to)\b)", re.I)
+
+
+def asks_of_the_speaker(question: str) -> bool:
+    """Does the question ask what holds of the one asking, with "I" its subject ("which clubs
+    am I in?", "what grade did I get?"), not what they should do ("what do I need before X?")?
+
+    >>> asks_of_the_speaker("which clubs am I in?"), asks_of_the_speaker("what do I need before OS?")
+    (True, False)
+    >>> asks_of_the_speaker("which subject am I supposed to do first?")
+    False
+    """
+    return _SPEAKER_ASKED.search(question) is not None
+
+
 def points_back(question: str) -> bool:
     """Does the question point at something said before ("it", "that", "uske", "each of
     them")? Not "I" or "mujhe": the learner is always there to point at.

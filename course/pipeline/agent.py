@@ -240,7 +240,7 @@ class Agent:
             rows = self._run(result, attempt, cypher)
         except _Retry as retry:
             return retry.hint
-        if self._is_sentinel(result, attempt, rows, context, list(self.schema.labels)):   # final
+        if self._is_sentinel(result, attempt, rows, context, self.schema):   # final
             return None
         self._report("rows", rows)
         if not rows.rows:
@@ -290,14 +290,15 @@ class Agent:
 
     @staticmethod
     def _is_sentinel(result: Result, attempt: Attempt, rows: Rows, context: str = "",
-                     labels: list[str] | None = None) -> bool:
+                     schema: GraphSchema | None = None) -> bool:
         """True when the rows are one of the model's own refusals, OUT_OF_SCOPE (not about this
         graph) or READ_ONLY (a write), and then the result is settled with its status and answer
-        (`context` and `labels` say which refusal: `Result.refuse`)."""
+        (`context` and the `schema`'s words say which refusal: `Result.refuse`)."""
         sentinel = rows.rows[0][0] if len(rows.rows) == 1 and len(rows.rows[0]) == 1 else None
         if sentinel == OUT_OF_SCOPE:
             attempt.kind = "out_of_scope"
-            result.refuse("out_of_scope", context=context, labels=labels or [])
+            result.refuse("out_of_scope", context=context, labels=list(schema.labels) if schema else [],
+                          owned=schema.property_names() if schema else [])
         elif sentinel == READ_ONLY:  # the model itself refused: not the guard's doing
             attempt.kind = "write_refused"
             result.refuse("blocked", "The question asks to change the data.")

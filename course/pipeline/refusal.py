@@ -10,6 +10,8 @@ nothing before it to point at, and the right answer is a question back.
 True
 >>> refusal("uska year kya hai?", [], language="hi", context="")
 '"uska" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.'
+>>> refusal("what is my branch?", [], language="en", context="", owned=["branch"])[:34]
+'I do not know who is asking ("my")'
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 
 from typing import TYPE_CHECKING
 
-from course.foundation.language import WORDS
+from course.foundation.language import WORDS, asks_of_the_speaker
 
 if TYPE_CHECKING:
     from course.pipeline.linking import Mention
@@ -31,6 +33,12 @@ WHO_IS_MEANT = {
 WHICH_IS_MEANT = {
     "en": 'I could not tell which one "{word}" means here: name it in the question.',
     "hi": '"{word}" se kaunsa matlab hai, yeh samajh nahi aaya: naam ke saath poochho.',
+}
+# "what is my branch?" with no name said: the graph holds everyone's, not the asker's
+WHO_IS_ASKING = {
+    "en": 'I do not know who is asking ("{word}"): say who you are in the question ("I\'m Sneha. '
+          'What is my branch?").',
+    "hi": '"{word}" kiska, yeh nahi pata: apna naam bhi likho ("Main Sneha hoon. Mera branch kya hai?").',
 }
 NOT_FOLLOWED = {
     "en": ("I could not answer that from the knowledge graph: it has {names}, but I could not "
@@ -89,19 +97,39 @@ def _after_a_clause(before: str) -> bool:
         bool(words) and words[0] in WORDS.subordinating
 
 
+def _owned_by_the_speaker(question: str, words: Sequence[str]) -> str | None:
+    """The speaker's word ("my", "mera") before a kind of thing or a property the graph holds
+    ("my branch", "mera club"), or None ("my query": no such thing of the graph).
+
+    >>> _owned_by_the_speaker("what is my branch?", ["Student", "branch"])
+    'my'
+    >>> _owned_by_the_speaker("why does my query get slow?", ["Student", "branch"]) is None
+    True
+    """
+    kinds = {w.lower() for w in words} | {w.lower() + "s" for w in words}
+    said = re.findall(r"[a-z]+", question.lower())
+    return next((w for w, nxt in zip(said, said[1:]) if WORDS.first_person.get(w, "").strip()
+                 and nxt in kinds), None)
+
+
 def refusal(question: str, mentions: Sequence[Mention], *, language: str,
-            context: str | None = None, labels: Sequence[str] = ()) -> str | None:
+            context: str | None = None, labels: Sequence[str] = (), owned: Sequence[str] = ()) -> str | None:
     """What to say instead of "outside my knowledge graph", or None when that is right.
 
     `language` is 'en' or 'hi'; `context` the conversation so far (None when the caller does
     not know it: then no question back); `labels` the graph's labels, the kinds of thing a
-    question may name. `Result.refuse` says it.
+    question may name; `owned` its property names ("what is my branch?" with no name said asks
+    who is asking). `Result.refuse` says it.
     """
     lang = language if language in WHO_IS_MEANT else "en"
     word = pronoun(question, labels)
     if word and context is not None and not mentions:
         return (WHICH_IS_MEANT if context.strip() else WHO_IS_MEANT)[lang].format(word=word)
     names = list(dict.fromkeys(str(m.value) for m in mentions))
+    owning = _owned_by_the_speaker(question, [*labels, *owned]) or \
+        ("I" if asks_of_the_speaker(question) else None)
+    if owning:      # "what is my branch?", "what grade did I get in DBMS?", "mera club kaunsa hai?"
+        return WHO_IS_ASKING[lang].format(word=owning)
     if not names:
         return None
     shown = ", ".join(names[:-1]) + (" and " if lang == "en" else " aur ") + names[-1] \

@@ -251,7 +251,7 @@ class Result:
     parameters: dict[str, Any] = field(default_factory=dict)   # the query's ($skill): tools' reviewed queries
 
     def refuse(self, status: Refusal, error: str | None = None, *, context: str | None = None,
-               labels: Sequence[str] = ()) -> None:
+               labels: Sequence[str] = (), owned: Sequence[str] = ()) -> None:
         """Say no in the question's language: out of scope, or blocked (a change to the data).
 
         >>> result = Result("Kal barish hogi kya?", language="hi")
@@ -261,9 +261,9 @@ class Result:
         """
         self.status, self.error = status, error
         self.answer = (OUT_OF_SCOPE_ANSWER if status == "out_of_scope" else BLOCKED_ANSWER)[self.language]
-        if status == "out_of_scope":   # not followed, or "who do you mean?" (`context`, `labels`)
+        if status == "out_of_scope":   # not followed, "who do you mean?", "who is asking?"
             self.answer = refusal(self.question, self.mentions, language=self.language,
-                                  context=context, labels=labels) or self.answer
+                                  context=context, labels=labels, owned=owned) or self.answer
 
     def values(self) -> list[Any]:
         """Every value in the rows, lists flattened, in order, once each."""

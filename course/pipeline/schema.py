@@ -80,6 +80,11 @@ class GraphSchema:
             lines += [f"- {where}: {', '.join(scale)}" for where, scale in scales.items()]
         return "\n".join(lines)
 
+    def property_names(self) -> list[str]:
+        """Every property name of a node or a relationship, once each ("year", "grade")."""
+        owners = [props for _, props in self.labels.values()] + [p.properties for p in self.patterns]
+        return list(dict.fromkeys(name for props in owners for name in props))
+
     def scales(self) -> dict[str, list[str]]:
         """{'STUDIES.grade': ['A+', 'A', ...], 'HAS_SKILL.level': [...]}."""
         found = {}

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 
-from course.foundation.language import WORDS
+from course.foundation.language import WORDS, asks_of_the_speaker
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Entity, Schema
 
@@ -215,7 +215,7 @@ def speaks_of_the_speaker(reading: Reading) -> str | None:
     if not owned:
         return None
     m = re.search(rf"\b({'|'.join(_OWNING)}) (?:{'|'.join(owned)})", reading.text)
-    return m[1] if m else None
+    return m[1] if m else "I" if asks_of_the_speaker(reading.text) else None   # "which clubs am I in?"
 
 
 def each_of(reading: Reading) -> Reading:
