@@ -42,11 +42,19 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
                 return scoped(text, str(there[0]), language)
             values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
             if len(there) == 1 and values and str(there[0]).lower() in text.lower() \
-                    and not any(v.lower() in text.lower() for v in values):
+                    and not any(v.lower() in text.lower() for v in values) and not _asks_for(text, near):
                 # "What is Sneha good at, and how good is she?": at what the part found
                 group = values[0] if len(values) == 1 else as_group(values, language)
                 return scoped(text, group, language)
     return of_the_one_asked(text, asked, properties, language)
+
+
+def _asks_for(text: str, label: str) -> bool:
+    """Does the part ask which one of `label` ("who joined it last?" asks for a person): then what
+    the part before found of that label is no scope of it, only its answer's kind."""
+    lexicon, words = default_lexicon(), text.lower()
+    return bool(re.match(r"\s*(?:who|whom|kaun|kon)\b", words)) if label == lexicon.person else \
+        bool(re.search(rf"\b(?:which|what|kaunsa|kaunse|kaunsi) (?:{lexicon.label(label) or '(?!)'})", words))
 
 
 def of_the_one_asked(text: str, asked: Sequence[tuple[str, object]],
