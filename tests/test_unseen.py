@@ -3762,3 +3762,19 @@ def test_unseen41_first_contact(college_db, learner, question, references):
         expected = rows_of(college_db, reference)
         assert expected and (same_rows(got, expected) or same_rows([r[-1:] for r in got], [r[-1:] for r in expected])
                              or same_rows(got[:1], expected[:1])), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who are the members of the Robotics Club these days, and when did the club start?",
+     "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.name, c.founded"),
+    ("Planning the Debate Society anniversary! Who is the president there, and what year was the "
+     "society founded?", "MATCH (c:Club {name: 'Debate Society'}) RETURN c.name, c.founded"),
+], ids=["the-club", "the-society"])
+def test_the_club_in_a_later_part_is_the_one_named_before(college_db, learner, question, reference):
+    """unseen40 aq023 and aq018, unseen35 al023: "and when did the club start?" was refused (or
+    asked "in each of Karan and Rahul") and "what year was the society founded?" answered with
+    every club's year: "the club" in a later part is the one club the question named."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, reference)), result.answer

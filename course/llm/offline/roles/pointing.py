@@ -205,6 +205,28 @@ def each_one_found(found: Sequence[Found], language: str) -> str | None:
     return None
 
 
+def the_one_named(after: str, found: Sequence[Found]) -> str | None:
+    """"the club" in a later part ("Who are the members of X, and when did the club start?"): the
+    one value of the label the words `after` "the" open with, of the latest part that named or
+    found one; None when it had several (which one is meant is not said), or the noun is plural
+    or no label's ("the team lead": a role, not a team).
+
+    >>> the_one_named("tools", [("Who uses the Lathe?", [("Tool", "Lathe")], [])]) is None
+    True
+    """
+    noun = after.split()[0] if after.split() else ""
+    lexicon = default_lexicon()
+    labels = [label for label in lexicon.labels
+              if lexicon.label(label) and re.match(rf"(?:{lexicon.label(label)})\b", after)]
+    if not labels or noun.endswith("s") and not noun.endswith("ss"):
+        return None
+    for _, asked, got in reversed(found):
+        values = list(dict.fromkeys(str(v) for lab, v in [*got, *asked] if lab in labels))
+        if values:
+            return values[0] if len(values) == 1 else None
+    return None
+
+
 def _names(label: str, noun: str) -> bool:
     """Is the noun a word for the label ("project", "projects" for its label)?"""
     regex = default_lexicon().label(label)

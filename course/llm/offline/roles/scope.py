@@ -42,11 +42,19 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
                 return scoped(text, str(there[0]), language)
             values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
             if len(there) == 1 and values and str(there[0]).lower() in text.lower() \
-                    and not any(v.lower() in text.lower() for v in values) and not _asks_for(text, near):
+                    and not any(v.lower() in text.lower() for v in values) and not _asks_for(text, near) \
+                    and not _does_itself(text, str(there[0]), far):
                 # "What is Sneha good at, and how good is she?": at what the part found
                 group = values[0] if len(values) == 1 else as_group(values, language)
                 return scoped(text, group, language)
     return of_the_one_asked(text, asked, properties, language)
+
+
+def _does_itself(text: str, value: str, label: str) -> bool:
+    """Is a thing (no person) the subject of the part's verb ("when did the Robotics Club
+    start?")? Then it asks of the thing itself, not of its link to what was found."""
+    return label != default_lexicon().person and \
+        re.search(rf"\b(?:did|does|do)\s+(?:the\s+)?{re.escape(value)}\b", text, re.I) is not None
 
 
 def _asks_for(text: str, label: str) -> bool:

@@ -20,7 +20,7 @@ from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_one_found, every_one, exists,
                                                found_of_kinds, kind_of, names_a_kind, owners_in,
-                                               owners_of, stands_for)
+                                               owners_of, stands_for, the_one_named)
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, Named, asks_for_a_change, asks_only_a_property,
@@ -143,6 +143,11 @@ class RuleUpdater:
                 bare.endswith("'s") else None
             if said is not None:           # "the club he's in": he is
                 out.append(f"{said} is")
+                continue
+            the_one = the_one_named(" ".join(words[i + 1:]).lower(), found) if bare == "the" else None
+            if the_one is not None:     # "..., and when did the club start?": the club named before
+                out.append(the_one)
+                skip = True
                 continue
             kind = kind_of(bare, nxt)
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
