@@ -3778,3 +3778,20 @@ def test_the_club_in_a_later_part_is_the_one_named_before(college_db, learner, q
     parts = parts_rows(result)
     assert len(parts) == 2, result.answer
     assert same_rows(parts[1], rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which concepts does OS cover? also which of them leads to Virtual Memory?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept)-[:PREREQUISITE_FOR]->"
+     "(:Concept {name: 'Virtual Memory'}) RETURN c.name"),
+    ("list the topics in computer networks pls, and which of them come under tcp/ip",
+     "MATCH (:Concept {name: 'TCP/IP'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+], ids=["leads-to", "come-under"])
+def test_which_of_them_leaves_out_the_one_it_is_asked_against(college_db, learner, question, reference):
+    """Mid-stop, from the last stop's own fresh questions and unseen30 ag024: "which of them leads
+    to Virtual Memory?" after a list holding Virtual Memory was refused (the list named it twice):
+    a choice among them is among the others."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, reference)), result.answer

@@ -176,6 +176,9 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
         if got:
             label = got[0][0]
             values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]
+            if not each:    # "which of them leads to X?": a choice among the others, not X itself
+                said = " ".join(words).lower()
+                values = [v for v in values if not re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", said)] or values
             things = [str(v) for lab, v in asked if lab != person]
             # "them" is no one thing found: the thing asked about, unless the part asked for
             # things of the kind found ("Which projects need Docker, and who on them knows it?")
