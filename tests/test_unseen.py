@@ -3802,11 +3802,14 @@ def test_which_of_them_leaves_out_the_one_it_is_asked_against(college_db, learne
      "is it usually implemented?", "N14"),
     ("In which situation can a table satisfy third normal form but not Boyce-Codd normal form? This "
      "difference precisely I do not understand.", "N05"),
-], ids=["what-sort-of", "which-situation"])
+    ("Under what conditions does searching a binary search tree degrade to O(n), and what does an "
+     "in-order traversal of it give you?", "N11"),
+], ids=["what-sort-of", "which-situation", "what-conditions"])
 def test_what_sort_of_asks_for_no_word_the_note_must_hold(learner, question, note):
-    """unseen37 an009 and unseen39 ap002 were refused though the right note led by far: "what
-    sort of problems is ..." and "in which situation can ..." were read as asking for a "sort"
-    and a "situation", words a note answering them must hold. They are the learner's words for
+    """unseen37 an009, unseen39 ap002 and unseen34 ak012 were refused though the right note led by
+    far: "what sort of problems is ...", "in which situation can ..." and "under what conditions
+    does ..." were read as asking for a "sort", a "situation", "conditions", words a note
+    answering them must hold. They are the learner's words for
     a kind of answer, not the thing asked."""
     learner.answer(question)
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]

@@ -43,9 +43,11 @@ def asked_for(question: str) -> list[str]:
     ['http/2', 'http/3']
     >>> asked_for("Why does my laptop crawl when I open many apps?")
     []
+    >>> asked_for("In which situation can a table pass one rule and fail the other?")
+    []
     """
     text = " ".join(question.lower().split())
-    kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms]
+    kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds]
     return list(dict.fromkeys(kinds + _SPECIFIC.findall(text)))
 
 

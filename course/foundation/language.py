@@ -69,6 +69,7 @@ class Words:
     prepositions: frozenset[str]
     first_person: dict[str, str]
     not_terms: frozenset[str]
+    vague_kinds: frozenset[str]
     embedding_stop_words: frozenset[str]
     search_stop_words: frozenset[str]
     excluding: frozenset[str]
