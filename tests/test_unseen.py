@@ -3804,7 +3804,9 @@ def test_which_of_them_leaves_out_the_one_it_is_asked_against(college_db, learne
      "difference precisely I do not understand.", "N05"),
     ("Under what conditions does searching a binary search tree degrade to O(n), and what does an "
      "in-order traversal of it give you?", "N11"),
-], ids=["what-sort-of", "which-situation", "what-conditions"])
+    ("sorry if this is super basic but what problem does normalization actually solve? like what are "
+     "these anomalies people keep mentioning", "N01"),
+], ids=["what-sort-of", "which-situation", "what-conditions", "what-problem"])
 def test_what_sort_of_asks_for_no_word_the_note_must_hold(learner, question, note):
     """unseen37 an009, unseen39 ap002 and unseen34 ak012 were refused though the right note led by
     far: "what sort of problems is ...", "in which situation can ..." and "under what conditions
