@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from course.agents.named_in_notes import speak_of
+from course.agents.named_in_notes import named_in_the_ask, speak_of
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError
 from course.foundation.language import WORDS
@@ -310,7 +310,7 @@ class AgenticToolbox:
         rows = self.search(self.db, query)
         kept = (list(map(list, rows.rows)) if getattr(self.search, "weighs_evidence", False)
                 else grounded(query, rows.columns, rows.rows))
-        kept = speak_of(self.db, link_entities(self.db, query, schema=self.schema), rows.columns, kept)
+        kept = speak_of(self.db, named_in_the_ask(self.db, query, self.schema), rows.columns, kept)
         return ToolOutput("search_notes", {"query": query}, rows.columns, kept,
                           getattr(rows, "cypher", None) or SEARCH_NOTES)
 

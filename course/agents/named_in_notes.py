@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from course.foundation.db import Database
+from course.foundation.language import WORDS, question_key, scene_and_ask
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import asks_for_a_change, names_nothing, tokens
 from course.pipeline.linking import Mention, link_entities
@@ -77,6 +78,25 @@ def note_question(db: Database, question: str) -> bool:
     if names_nothing(text) or not tokens(text) or asks_for_nodes(db, question):
         return False
     return not asks_for_a_change(text, [str(m.value) for m in link_entities(db, question)])
+
+
+def named_in_the_ask(db: Database, question: str, schema: Any = None) -> list[Mention]:
+    """The graph values the question names, less the projects and people (what no note speaks
+    of) that only its scene names ("The Chatbot team says their server uses threads. What's a
+    thread exactly?"); all of them when the ask speaks of someone the scene names ("My friend
+    Sneha asked me. What's her phone number?": Sneha's).
+
+    >>> [m.value for m in named_in_the_ask(db, "Sneha said her lab was slow. What is an index?")]
+    []
+    >>> [m.value for m in named_in_the_ask(db, "My friend Sneha asked me. What's her phone number?")]
+    ['Sneha']
+    """
+    named = link_entities(db, question, schema=schema)
+    found = scene_and_ask(question)
+    if found is None or set(question_key(found[1]).split()) & (WORDS.third_person | set(WORDS.hindi_case)):
+        return named
+    asked, beyond = {m.value for m in link_entities(db, found[1], schema=schema)}, set(beyond_notes(db))
+    return [m for m in named if m.label not in beyond or m.value in asked]
 
 
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
