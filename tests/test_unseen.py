@@ -3825,11 +3825,14 @@ def test_what_sort_of_asks_for_no_word_the_note_must_hold(learner, question, not
     ("The Robotics Club wants to split the lab network into a few smaller networks, and someone wrote "
      "'/26' on the whiteboard. Can you explain what splitting a network like that means and what the "
      "slash number tells you?", "N25"),
-], ids=["chatbot-threads", "robotics-subnets"])
+    ("I'd love to map out who's friends with whom across all our clubs as a big network diagram. In "
+     "computer science terms what is that kind of structure, and how do people usually store it?", "N12"),
+], ids=["chatbot-threads", "robotics-subnets", "who-in-the-scene"])
 def test_a_project_the_scene_names_is_no_topic_a_note_must_speak_of(learner, question, note):
     """unseen40 aq010, aq015 (the last stop's "chatty organiser" notes, 5/16): the note search
-    refused every note because the scene names a project or a club no note speaks of. Only what
-    the ask names must be spoken of; "What's her phone number?" after "My friend Sneha asked me"
+    refused every note because the scene names a project or a club no note speaks of, and aq007
+    because its scene says "who's friends with whom" (a question for the graph's people). Only
+    the ask decides; "What's her phone number?" after "My friend Sneha asked me"
     still asks about Sneha."""
     learner.answer(question)
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]

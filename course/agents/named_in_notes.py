@@ -74,8 +74,9 @@ def note_question(db: Database, question: str) -> bool:
     >>> note_question(db, "How do I insert a new student?"), note_question(db, "and in which one?")
     (False, False)
     """
-    text = question.lower()
-    if names_nothing(text) or not tokens(text) or asks_for_nodes(db, question):
+    text, found = question.lower(), scene_and_ask(question)
+    # the ask decides, not its scene ("I'd map who's friends with whom. What is that structure?")
+    if names_nothing(text) or not tokens(text) or asks_for_nodes(db, found[1] if found else question):
         return False
     return not asks_for_a_change(text, [str(m.value) for m in link_entities(db, question)])
 
