@@ -3839,3 +3839,46 @@ def test_a_project_the_scene_names_is_no_topic_a_note_must_speak_of(learner, que
     assert notes and set(notes) == {note}, notes
     result = learner.answer("My friend Sneha asked me. What's her phone number?")
     assert result.status != "answered", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What skills does the Attendance Tracker need, and who works on it?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN s.name"),
+    ("Which skills does the Library Management System require, and who is working on it?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) RETURN s.name"),
+], ids=["works-on-it", "working-on-it"])
+def test_it_is_what_the_later_verb_can_take(college_db, learner, question, reference):
+    """This stop's own fresh questions: "who works on it?" after a part that found a skill asked
+    "who works on React?" and was refused. Students work on projects, not skills: "it" is the
+    one thing found or named that the later part's verb can take."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, reference)), result.answer
+
+
+def test_its_after_several_found_is_each_of_them_not_one_from_earlier_in_the_chat(college_db, learner):
+    """This stop's own fresh questions: after "Who is in the Robotics Club?", "Which club has the
+    most members, and who is its president?" found three clubs tied and answered "Rahul", the
+    Robotics Club's president, from the conversation. "its" stands for the clubs just found: each
+    one's president."""
+    learner.answer("Who is in the Robotics Club?")
+    result = learner.answer("Which club has the most members, and who is its president?")
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, "MATCH (s:Student)-[:MEMBER_OF {role: 'President'}]->"
+                                                   "(c:Club) RETURN c.name, s.name")), result.answer
+
+
+def test_she_after_several_tied_is_each_of_them(college_db, learner):
+    """This stop's own fresh questions: "Which student has the most skills, and what club is she
+    in?" found three students tied, and after an earlier question about the Robotics Club, "she"
+    was answered from the conversation ("Robotics Club"). "she" is one of the three, which one not
+    said: each one's club, never a club from before."""
+    learner.answer("Kaun kaun Robotics Club mein hai?")
+    result = learner.answer("Which student has the most skills, and what club is she in?")
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, "MATCH (s:Student)-[:HAS_SKILL]->(k:Skill) WITH s, "
+                                       "count(k) AS n WHERE n = 2 MATCH (s)-[:MEMBER_OF]->(c:Club) "
+                                       "RETURN s.name, c.name")), result.answer

@@ -205,6 +205,27 @@ def each_one_found(found: Sequence[Found], language: str) -> str | None:
     return None
 
 
+def each_of_several(found: Sequence[Found], labels: set[str] | None, language: str) -> str | None:
+    """"it" that stands for none of what was named, after a part that found several things of one
+    kind ("Which club has the most members, and who is its president?", three tied): each of
+    them, not one picked (nor one from earlier in the conversation); "she" after three people tied
+    each of them (`labels`: the person's). None when the latest part that found something found
+    one, or none of the `labels` (by default, things: not people).
+
+    >>> each_of_several([("Which tools are newest?", [], [("Tool", "Lathe"), ("Tool", "Saw")])], None, "en")
+    'each of Lathe and Saw'
+    """
+    person = default_lexicon().person
+    for _, _, got in reversed(found):
+        things = [(label, v) for label, v in got if (label in labels if labels is not None else label != person)]
+        if not got:
+            continue
+        values = [str(v) for v in dict.fromkeys(v for _, v in things)]
+        one_kind = len({label for label, _ in things}) == 1
+        return as_group(values, language) if len(values) > 1 and one_kind else None
+    return None
+
+
 def the_one_named(after: str, found: Sequence[Found]) -> str | None:
     """"the club" in a later part ("Who are the members of X, and when did the club start?"): the
     one value of the label the words `after` "the" open with, of the latest part that named or

@@ -18,13 +18,13 @@ from course.llm.offline.roles.clauses import (LISTED, REQUEST, WHOSE, as_questio
                                               sets_the_scene, topic_first)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
-from course.llm.offline.roles.pointing import (asks_for_several, each_one_found, every_one, exists,
+from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
                                                found_of_kinds, kind_of, names_a_kind, owners_in,
                                                owners_of, stands_for, the_one_named)
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, Named, asks_for_a_change, asks_only_a_property,
-                                            names_nothing, reached_by_links, tokens)
+                                            names_a_link, names_nothing, reached_by_links, tokens)
 
 
 OWNED = re.compile(r"^\s*[a-z]+'s\s+[a-z]+\b(?!\s+(?:is|are|was|were)\b)", re.I)   # "aarav's grades"
@@ -155,13 +155,18 @@ class RuleUpdater:
             owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
             if owners is None and kind == "person" and bare in PERSONAL - WORDS.third_person:   # "woh ... kaam karta"
                 owners = reached
-            # "who knows it": a skill; not after a preposition ("who on each of them knows it")
-            objects = reached if not (i and words[i - 1].lower() in WORDS.prepositions) else set()
+            # "who knows it", "who works on it": a skill, a project; not after a preposition no
+            # verb takes ("who on each of them knows it")
+            objects = reached if not (i and words[i - 1].lower() in WORDS.prepositions
+                                      and not (i > 1 and names_a_link(words[i - 2]))) else set()
             verb_says = kind == "it" and owners is None and objects
             value = (stands_for("it", nxt, found, bare, objects) if verb_says else None) or \
                 (stands_for(kind, nxt, found, bare, owners) if kind else None)
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
-                value = each_one_found(found, language_of(part))
+                value = each_one_found(found, language_of(part)) or \
+                    each_of_several(found, objects or owners, language_of(part))
+            if value is None and kind in ("person", "possessive") and bare in HE_SHE:
+                value = each_of_several(found, {default_lexicon().person}, language_of(part))
             skip = one and value is not None
             if kind == "that" and bare in WORDS.plural_demonstrative:   # "those skills"; "which of
                 # those friends": a choice among them, not each of them

@@ -184,10 +184,24 @@ def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) 
     links = [m for m in map(LINK_ENTRY.fullmatch, properties or {}) if m]
     nouns = {label for label in lexicon.labels
              if lexicon.label(label) and re.search(lexicon.label(label), text)}
+    if set(tokens(text)) & PEOPLE:   # "who works on it": a person works on a project
+        nouns.add(lexicon.person)
     named = {m[2] for m in links if re.search(lexicon.relation(m[2]) or r"(?!)", text)}
     ends = {far for m in links if m[2] in named for near, far in ((m[1], m[3]), (m[3], m[1]))
             if near in nouns and far not in nouns}
     return ends or None
+
+
+def names_a_link(word: str) -> bool:
+    """Is the word one that names a link ("works", "knows")? A preposition after it is the
+    verb's ("works on it"), not a place.
+
+    >>> names_a_link("works"), names_a_link("each")
+    (True, False)
+    """
+    lexicon = default_lexicon()
+    return any(re.fullmatch(lexicon.relation(name) or r"(?!)", word.lower().strip(",.!?"))
+               for name in lexicon.relationships)
 
 
 def placeholders(question: str, mentions: Sequence[Named]) -> list[str]:
