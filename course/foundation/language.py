@@ -73,6 +73,7 @@ class Words:
     embedding_stop_words: frozenset[str]
     search_stop_words: frozenset[str]
     excluding: frozenset[str]
+    leaving_out: frozenset[str]
     introducing: str
     shorthand: dict[str, str]
 

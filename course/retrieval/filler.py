@@ -16,7 +16,9 @@ project?" without it is "Who is the project?", and everyone on it was the answer
 first half of a comparison ("lower than an A"), nor the verb a bare "where does" asks with
 ("Where does the project stand?" without it read 0.93 alike, and its members were the answer),
 nor a word of the thing a definition asks about ("AVL tree kya hota hai?" without "AVL" asks
-what a tree is: `course.foundation.definitions`).
+what a tree is: `course.foundation.definitions`), nor a word that leaves someone out ("Who
+besides Rahul studies DSA?" without "besides" read 0.93 alike, and Rahul's classmate was the
+answer): an encoder reads "besides", "except" and "not" as nearly nothing.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from collections.abc import Callable
 
 from course.foundation.db import Database
 from course.foundation.definitions import defined
+from course.foundation.language import WORDS
 from course.llm.offline import OfflineLLM
 from course.llm.offline.prompt import parse_prompt
 from course.llm.offline.reading import read
@@ -126,8 +129,9 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
 
     def simplify(question: str) -> str | None:
         unknown, listed = _unknown(db, question)
-        if len(unknown) != 1 or a_form_of(unknown[0], listed) or compares(question, unknown[0]) \
-                or the_verb_asked(question, unknown[0]) or unknown[0].lower() in defined(question):
+        word = unknown[0].lower() if len(unknown) == 1 else ""
+        if not word or word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
+                or the_verb_asked(question, word) or word in defined(question):
             return None
         shorter = without(question, unknown[0])
         first, second = model.embed([question, shorter])
