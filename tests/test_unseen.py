@@ -3901,3 +3901,15 @@ def test_a_word_that_leaves_someone_out_is_never_filler(college_db, learner, que
     result = learner.answer(question)
     if result.status == "answered":
         assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question", [
+    "how does a B+ tree keep itself balanced?",
+    "Why are B+ trees better than binary trees for disks?",
+])
+def test_a_name_with_a_symbol_must_be_in_the_note(learner, question):
+    """This stop's own fresh questions: "how does a B+ tree keep itself balanced?" was answered
+    from the note on binary search trees, which names no B+ tree ("B+" read as the letter "b").
+    A name ending in a symbol (B+, C++, C#) is a specific name: a note answering must name it."""
+    result = learner.answer(question)
+    assert "N11" not in result.answer and "N10" not in result.answer, result.answer

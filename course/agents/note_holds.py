@@ -9,7 +9,8 @@ general marks of what is asked, read from the question's grammar, not from any t
 - the kind of thing a "which"/"what"/"how much" asks for, when a verb follows it ("which port
   does", "what year was", "how much weightage does"): the note must use that word (or a form
   of it), or it cannot say which (or how much);
-- a specific name made of letters and digits or a dotted number ("HTTP/2", "IPv6", "1.3"):
+- a specific name made of letters and digits, a dotted number, or letters and a symbol
+  ("HTTP/2", "IPv6", "1.3", "B+ tree", "C++"):
   the note must name it, or it speaks of something else;
 - the thing a definition asks about ("What is a red-black tree?"): the note must name it
   (`course.foundation.definitions`), or it defines a neighbour.
@@ -29,8 +30,9 @@ from course.foundation.language import WORDS
 # in the learner's words, "hosts" in the note's.)
 _ASKED_KIND = re.compile(r"\b(?:which|what|how much)\s+([a-z]+)\s+(?:of\s+\w+\s+)?"
                          r"(?:does|do|did|is|are|was|were|has|have|can|should|will|would)\b")
-# "http/2", "ipv6", "tls1.3" (letters then digits) or "1.2" (a dotted number): a version or an id.
-_SPECIFIC = re.compile(r"(?<![\w/.])(?:[a-z]+/?\d+(?:\.\d+)*|\d+(?:\.\d+)+)(?![\w.]*\w)")
+# "http/2", "ipv6", "tls1.3" (letters then digits), "1.2" (a dotted number), "b+", "c++", "c#"
+# (letters then a symbol): a version or an id.
+_SPECIFIC = re.compile(r"(?<![\w/.])(?:[a-z]+/?\d+(?:\.\d+)*|\d+(?:\.\d+)+|[a-z]+(?:\+\+?|#))(?![\w.+#]*\w)")
 _STEM = 5   # a word's first letters: "ports" holds "port", "years" holds "year"
 
 
@@ -41,6 +43,8 @@ def asked_for(question: str) -> list[str]:
     (['port'], ['weightage'])
     >>> asked_for("What's the difference between HTTP/2 and HTTP/3?")
     ['http/2', 'http/3']
+    >>> asked_for("How does a B+ tree stay balanced?"), asked_for("Is C++ faster?")
+    (['b+'], ['c++'])
     >>> asked_for("Why does my laptop crawl when I open many apps?")
     []
     >>> asked_for("In which situation can a table pass one rule and fail the other?")
