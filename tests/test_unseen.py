@@ -3913,3 +3913,60 @@ def test_a_name_with_a_symbol_must_be_in_the_note(learner, question):
     A name ending in a symbol (B+, C++, C#) is a specific name: a note answering must name it."""
     result = learner.answer(question)
     assert "N11" not in result.answer and "N10" not in result.answer, result.answer
+
+
+@pytest.mark.parametrize("follow_up, expected", [
+    ("does Aarav have all of them?", False), ("Does Payal have both of them?", True),
+    ("does Aarav know any of them?", True), ("Does Sneha have either of them?", False),
+], ids=["all-no", "both-yes", "any-yes", "either-no"])
+def test_a_yes_no_over_several_asks_of_all_of_them_unless_it_says_any(chat, follow_up, expected):
+    """This stop's own fresh questions: after "which skills does the Library Management System
+    need?" (SQL and Python), "does Aarav have all of them?" was answered "Yes": Aarav has SQL
+    alone, and the query asked whether he had any. A yes/no over several things asks of all of
+    them, unless it says any or either."""
+    chat.answer("which skills does the Library Management System need?")
+    result = chat.answer(follow_up)
+    assert result.status == "answered" and result.rows == [[expected]], (result.answer, result.cypher)
+
+
+@pytest.mark.parametrize("question, first, second", [
+    ("which skills does the Library Management System need, and does Aarav have all of them?",
+     "MATCH (:Project {name: 'Library Management System'})-[:REQUIRES]->(k:Skill) RETURN k.name", False),
+    ("Who works on the Campus Chatbot and does Karan know Docker?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) RETURN s.name", True),
+], ids=["does-aarav", "does-karan"])
+def test_does_and_a_name_after_and_is_a_question_of_its_own(college_db, learner, question, first, second):
+    """This stop's own fresh questions: "which skills does the Library Management System need, and
+    does Aarav have all of them?" was read as one ask and answered "SQL." (the skills Aarav has
+    of them). "and does <name> ..." opens a yes/no question of its own."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[0], rows_of(college_db, first)), result.answer
+    assert parts[1] == [[second]], result.answer
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Does Sneha study DSA?", False), ("Does Payal study DBMS?", True),
+    ("Does Sneha study DSA and DBMS?", False),
+], ids=["no", "yes", "both"])
+def test_a_yes_no_question_gets_yes_or_no_not_a_list_of_people(learner, question, expected):
+    """This stop's own fresh questions: "Does Sneha study DSA?" went to the study-partner tool
+    (it takes a student and a subject) and was answered with mentors and partners, no "no". A
+    yes/no question goes to a tool whose examples ask yes or no, or to text2cypher."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows == [[expected]], result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Machine Learning sabse achha kisko aata hai?",
+     "MATCH (s:Student)-[:HAS_SKILL {level: 'Advanced'}]->(:Skill {name: 'Machine Learning'}) RETURN s.name"),
+    ("Python kisko aata hai?", "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Python'}) RETURN s.name"),
+], ids=["sabse-achha-kisko", "kisko"])
+def test_kisko_asks_for_people(college_db, learner, question, reference):
+    """unseen4 y078, a wrong answer on every run: "Machine Learning sabse achha kisko aata hai?"
+    listed everyone with the skill. "kisko" ("to whom") asks for people like "kaun": the best
+    of them is a ranking of people."""
+    result = learner.answer(question)
+    names = {row[0] for row in rows_of(college_db, reference)}    # the best first, then the rest
+    assert result.status == "answered" and {row[0] for row in result.rows[:len(names)]} == names, result.answer

@@ -25,7 +25,8 @@ from course.llm.offline.comparisons import compared, end_of_number
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop, twice
-from course.llm.offline.reading import Reading, each_of
+from course.llm.offline.prompt import Entity
+from course.llm.offline.reading import Reading, each_of, listed_together
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 Builder = Callable[[Reading], "str | None"]
@@ -100,7 +101,9 @@ def next_topics(reading: Reading) -> str | None:
 
 
 def yes_no(reading: Reading) -> str | None:
-    """'Does Aarav study DBMS?', 'Are Aarav and Payal friends?'."""
+    """'Does Aarav study DBMS?', 'Are Aarav and Payal friends?', 'Does Aarav know SQL and Python?'."""
+    if len(reading.entities) > 2:
+        reading = listed_together(reading)
     if len(reading.entities) != 2:
         return None
     a, b = reading.entities
@@ -109,7 +112,17 @@ def yes_no(reading: Reading) -> str | None:
         return None
     (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
     link = arrow(hop.patterns[0], a.label, "r", direction=direction(reading))
+    pairs = len(_values(a)) * len(_values(b))
+    if pairs > 1 and not (reading.has("either") or reading.has("generic")):
+        # "does Aarav have all of them?", of SQL and Python: each one, not any one
+        return (f"MATCH {na}, {nb}{where(ca + cb)}\nOPTIONAL MATCH (a){link}(b)\n"
+                f"WITH a, b, count(r) AS links\nRETURN count(*) = {pairs} AND min(links) > 0 AS answer")
     return f"MATCH {na}, {nb}{where(ca + cb)}\nOPTIONAL MATCH (a){link}(b)\nRETURN count(r) > 0 AS answer"
+
+
+def _values(entity: Entity) -> tuple[object, ...]:
+    """The values an entity stands for: several for a group ("them": SQL and Python), else one."""
+    return entity.value if isinstance(entity.value, tuple) else (entity.value,)
 
 
 def relationship_property(reading: Reading) -> str | None:

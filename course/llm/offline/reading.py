@@ -241,3 +241,31 @@ def each_of(reading: Reading) -> Reading:
     group = replace(first, value=tuple(str(e.value) for e in people))
     text = reading.text[:listed.start()] + "§0" + reading.text[listed.end():]
     return replace(reading, text=text, entities=[group])
+
+
+# "§1 and §2", "§1, §2 or §3": names listed together
+_LISTED = re.compile(r"§(\d+)(?:(?: ?,(?: and| aur| or| ya| &)?| and| aur| or| ya| &) §\d+)+")
+
+
+def listed_together(reading: Reading) -> Reading:
+    """"Does §0 know §1 and §2?": names of one label listed together ("§1 and §2", "§1 or §2")
+    as one group, for a question about each of them (or, with "or", any). Other readings are
+    returned as they are.
+
+    >>> named = [Entity("Person", "name", "Asha"), Entity("Tool", "name", "Saw"), Entity("Tool", "name", "Vice")]
+    >>> grouped = listed_together(Reading("does §0 use §1 and §2", named, None))  # type: ignore[arg-type]
+    >>> grouped.text, [e.value for e in grouped.entities]
+    ('does §0 use §1', ['Asha', ('Saw', 'Vice')])
+    """
+    people, text = list(reading.entities), reading.text
+    for listed in reversed(list(_LISTED.finditer(text))):
+        numbers = [int(n) for n in re.findall(r"§(\d+)", listed[0])]
+        if numbers != list(range(numbers[0], numbers[-1] + 1)) or numbers[-1] >= len(people) \
+                or len({people[n].label for n in numbers}) != 1:
+            continue
+        group = replace(people[numbers[0]], value=tuple(str(people[n].value) for n in numbers))
+        people[numbers[0]:numbers[-1] + 1] = [group]
+        text = text[:listed.start()] + f"§{numbers[0]}" + re.sub(
+            r"§(\d+)", lambda m: f"§{int(m[1]) - len(numbers) + 1}" if int(m[1]) > numbers[-1] else m[0],
+            text[listed.end():])
+    return replace(reading, text=text, entities=people)

@@ -22,6 +22,9 @@ from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATI
 REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)",
                      re.I)   # ("what are X's skills, his clubs and his project": a list too)
 WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
+# "..., and does Aarav have them?": do-support and a name open a yes/no question of their own
+# ("... and is Payal's friend" may still be more of the same ask)
+DOES_A_NAME = re.compile(r"(?i:do|does|did)\s+[A-Z][a-z]")
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
 
 

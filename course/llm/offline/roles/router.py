@@ -258,8 +258,22 @@ def asks_its_kind(question: str, spec: ToolSpec) -> bool:
     (False, True)
     """
     asked = [set(tokens(text)) for text in _EXAMPLE.findall(spec.description)]
+    if asks_yes_or_no(question) and not any(map(asks_yes_or_no, _EXAMPLE.findall(spec.description))):
+        return False    # "Does Sneha study DSA?" wants a yes or a no, not partners for it
     people = WORDS.people
     return not asked or not all(words & people for words in asked) or bool(set(tokens(question)) & people)
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Does the question open with an auxiliary and ask no question word ("Does Sneha study
+    DSA?")? "Is there anyone who ...", "Can you tell me who ..." ask for someone.
+
+    >>> asks_yes_or_no("Does Asha use the Saw?"), asks_yes_or_no("Is there a tool for it?")
+    (True, False)
+    """
+    words = tokens(question)
+    return len(words) > 1 and words[0] in WORDS.auxiliary and words[1] != "there" \
+        and not set(words) & WORDS.question_words
 
 
 def _points_inside(question: str, mentions: Sequence[Named]) -> bool:

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 
 from course.foundation.language import WORDS, after_opening_clause, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (LISTED, REQUEST, WHOSE, as_question, fragment, is_question, says_only,
-                                              sets_the_scene, topic_first)
+from course.llm.offline.roles.clauses import (DOES_A_NAME, LISTED, REQUEST, WHOSE, as_question, fragment,
+                                              is_question, says_only, sets_the_scene, topic_first)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
@@ -89,7 +89,7 @@ class RuleUpdater:
             opening = tokens(last)
             # a question, or someone's things named ("aarav's grades in his subjects + who ...")
             asks = is_question(opening, opening=True) or OWNED.match(last) is not None
-            if asks and is_question(tokens(right), opening=False):
+            if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)
             listed = LISTED.match(right) if request and not request[0].lower().startswith("what") \
