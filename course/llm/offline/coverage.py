@@ -157,8 +157,8 @@ def unused(reading: Reading, query: str) -> str | None:
     ranked = re.search(reading.cue("superlative"), reading.text)
     if ranked and not used.extreme:                   # "the best at §0 and §1": no ranking
         return ranked[0]
-    if reading.has("excluding") and "<>" not in used.ops:
-        return "else"
+    if (reading.has("excluding") or reading.excluded) and "<>" not in used.ops:
+        return "else"     # "how many besides §0 ...": a query that leaves no one out is not it
     ordered = re.search(reading.cue("order"), re.sub(r"\bin order to\b", "", reading.text))
     if ordered and not re.search(r"\bORDER BY\b|\bSPpaths\b", query):
         return ordered[0]    # "give me an order to take the courses in": a list in no order is not it

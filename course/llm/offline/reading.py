@@ -144,6 +144,10 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
             if n:
                 entities.append(entity)
                 break
+    # "who besides §0 studies §1": who studies §1, §0 left out (before typos are corrected:
+    # "apart" is no "part")
+    set_apart = [entities[int(m[1] or m[2])] for m in _SET_APART.finditer(text)]
+    text = re.sub(r"^[\s,;:-]+", " ", _SET_APART.sub(" ", text))
     cased = cased_values(schema)
     single = {v.lower() for vs in [*schema.values.values(), *schema.scales.values()] for v in vs
               if isinstance(v, str) and v.isalpha() and len(v) > 3}
@@ -173,7 +177,12 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     order = list(dict.fromkeys(int(i) for i in re.findall(r"§(\d+)", text)))
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
-    return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon)
+    return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon, excluded=set_apart)
+
+
+# "besides §0", "except §0", "§0 ke alawa": a name the answer leaves out
+_SET_APART = re.compile(r"(?i)\b(?:besides|except|excluding|other than|apart from|aside from)\s+§(\d+)\b"
+                        r"|§(\d+)\s+(?:ke alawa|ke siwa|ke siwaay|ko chhodkar)\b")
 
 
 _OWNING = {w: ending for w, ending in WORDS.first_person.items() if ending.strip() in ("'s", "ka", "ki", "ke")}

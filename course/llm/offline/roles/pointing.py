@@ -226,6 +226,27 @@ def each_of_several(found: Sequence[Found], labels: set[str] | None, language: s
     return None
 
 
+def set_apart(word: str, before: Sequence[str], nxt: str, found: Sequence[Found]) -> str | None:
+    """"who else" in a later part: who besides the one person the latest part that named a
+    person asked about ("What subjects does Karan study, and who else studies them?": besides
+    Karan, not whoever the conversation named last); "baaki kaun": "<name> ke alawa". None for
+    any other word, an "else" that asks for no one ("what else"), or no one person asked about.
+
+    >>> found = [("What does Asha use?", [(default_lexicon().person, "Asha")], [("Tool", "Saw")])]
+    >>> set_apart("else", ["who"], "uses", found), set_apart("else", ["what"], "does", found)
+    ('besides Asha', None)
+    """
+    people = {before[-1].lower() if before else "", nxt} & WORDS.people
+    if word not in WORDS.setting_apart or not people:
+        return None
+    person = default_lexicon().person
+    for _, asked, _ in reversed(found):
+        named = list(dict.fromkeys(str(v) for label, v in asked if label == person))
+        if named:
+            return None if len(named) > 1 else f"besides {named[0]}" if word == "else" else f"{named[0]} ke alawa"
+    return None
+
+
 def the_one_named(after: str, found: Sequence[Found]) -> str | None:
     """"the club" in a later part ("Who are the members of X, and when did the club start?"): the
     one value of the label the words `after` "the" open with, of the latest part that named or

@@ -20,7 +20,7 @@ from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
                                                found_of_kinds, kind_of, names_a_kind, owners_in,
-                                               owners_of, stands_for, the_one_named)
+                                               owners_of, set_apart, stands_for, the_one_named)
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, Named, asks_for_a_change, asks_only_a_property,
@@ -131,13 +131,15 @@ class RuleUpdater:
         words = part.rstrip().rstrip("?").split()
         reached = reached_by_links(part, properties)   # the kinds the part's verbs reach
         out: list[str] = []
-        skip = False
-        named_once: set[str] = set()
+        skip, named_once = False, set[str]()
         for i, word in enumerate(words):
             bare = word.lower().strip(",.!")
             nxt = words[i + 1].lower().strip(",.!?") if i + 1 < len(words) else ""
             if skip:
                 skip = False
+                continue
+            if (apart := set_apart(bare, out, nxt, found)) is not None:    # "who else": besides
+                out.append(apart)                                            # the one asked about
                 continue
             said = stands_for("person", nxt, found) if bare[:-2] in HE_SHE and \
                 bare.endswith("'s") else None
