@@ -4006,3 +4006,29 @@ def test_who_else_in_a_later_part_sets_apart_the_one_asked_about(college_db, lea
     parts = parts_rows(result)
     assert len(parts) == 2, result.answer
     assert same_rows(parts[1], rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who besides Rahul and Karan studies DSA?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) WHERE NOT s.name IN ['Rahul', 'Karan'] "
+     "RETURN s.name"),
+    ("Which clubs except the Coding Club does Payal belong to?",
+     "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) WHERE c.name <> 'Coding Club' RETURN c.name"),
+    ("Does Aarav know SQL or Python?", "RETURN true"),
+    ("Does Karan know Docker, Python and SQL?", "RETURN false"),
+], ids=["besides-two", "except-the", "or-is-any", "and-is-all"])
+def test_names_listed_together_are_set_apart_or_asked_together(college_db, chat, question, reference):
+    """This stop's own fresh questions: "Who besides Rahul and Karan studies DSA?" found nothing
+    (only Rahul was set apart, "and Karan" left in the ask), and "Does Aarav know SQL or Python?"
+    was "No" (he knows SQL): names listed together are set apart together, and a yes/no over
+    "X or Y" asks of any of them, over "X, Y and Z" of all."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_besides_a_name_is_kept_when_the_question_also_says_else(college_db, chat):
+    """This stop's own fresh questions: "And who else studies DSA besides Payal?" left out the
+    conversation's last person instead of Payal, and listed Payal."""
+    chat.answer("Is Karan in the Robotics Club?")
+    assert_answered_with(chat.answer("And who else studies DSA besides Payal?"), college_db,
+                         "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) WHERE s.name <> 'Payal' "
+                         "RETURN s.name")

@@ -52,7 +52,7 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     no reading (the sentinel): "what skills does he have?" must not list every skill.
     """
     if reading.has("excluding"):        # "who else ...": not the one just talked about
-        reading = replace(reading, excluded=_in_focus(prompt, reading))
+        reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
     one = re.search(reading.cue("pointing_one"), reading.text)
     if one is not None:     # "that one", "wahi wala": what the last answer found, or nothing
         return pointed_readings(prompt, reading, one)

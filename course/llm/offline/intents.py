@@ -102,6 +102,7 @@ def next_topics(reading: Reading) -> str | None:
 
 def yes_no(reading: Reading) -> str | None:
     """'Does Aarav study DBMS?', 'Are Aarav and Payal friends?', 'Does Aarav know SQL and Python?'."""
+    any_one = reading.has("either") or reading.has("generic")    # "SQL or Python", "any of them"
     if len(reading.entities) > 2:
         reading = listed_together(reading)
     if len(reading.entities) != 2:
@@ -113,7 +114,7 @@ def yes_no(reading: Reading) -> str | None:
     (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
     link = arrow(hop.patterns[0], a.label, "r", direction=direction(reading))
     pairs = len(_values(a)) * len(_values(b))
-    if pairs > 1 and not (reading.has("either") or reading.has("generic")):
+    if pairs > 1 and not any_one:
         # "does Aarav have all of them?", of SQL and Python: each one, not any one
         return (f"MATCH {na}, {nb}{where(ca + cb)}\nOPTIONAL MATCH (a){link}(b)\n"
                 f"WITH a, b, count(r) AS links\nRETURN count(*) = {pairs} AND min(links) > 0 AS answer")

@@ -146,7 +146,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
                 break
     # "who besides §0 studies §1": who studies §1, §0 left out (before typos are corrected:
     # "apart" is no "part")
-    set_apart = [entities[int(m[1] or m[2])] for m in _SET_APART.finditer(text)]
+    set_apart = [entities[int(n)] for m in _SET_APART.finditer(text) for n in re.findall(r"§(\d+)", m[0])]
     text = re.sub(r"^[\s,;:-]+", " ", _SET_APART.sub(" ", text))
     cased = cased_values(schema)
     single = {v.lower() for vs in [*schema.values.values(), *schema.scales.values()] for v in vs
@@ -180,9 +180,10 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon, excluded=set_apart)
 
 
-# "besides §0", "except §0", "§0 ke alawa": a name the answer leaves out
-_SET_APART = re.compile(r"(?i)\b(?:besides|except|excluding|other than|apart from|aside from)\s+§(\d+)\b"
-                        r"|§(\d+)\s+(?:ke alawa|ke siwa|ke siwaay|ko chhodkar)\b")
+# "besides §0", "except §0 and §1", "§0 ke alawa": names the answer leaves out
+_NAMES = r"(?:the\s+)?§\d+(?:(?:\s*,\s*|\s*,?\s+(?:and|aur|or|ya)\s+)(?:the\s+)?§\d+)*"    # "§0", "§0 and §1", "§0, §1 aur §2"
+_SET_APART = re.compile(rf"(?i)\b(?:besides|except|excluding|other than|apart from|aside from)\s+{_NAMES}\b"
+                        rf"|{_NAMES}\s+(?:ke alawa|ke siwa|ke siwaay|ko chhodkar)\b")
 
 
 _OWNING = {w: ending for w, ending in WORDS.first_person.items() if ending.strip() in ("'s", "ka", "ki", "ke")}
