@@ -4032,3 +4032,16 @@ def test_besides_a_name_is_kept_when_the_question_also_says_else(college_db, cha
     assert_answered_with(chat.answer("And who else studies DSA besides Payal?"), college_db,
                          "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) WHERE s.name <> 'Payal' "
                          "RETURN s.name")
+
+
+@pytest.mark.parametrize("question", [
+    "Is Rahul in the Robotics Club, and if yes, what is his role?",
+    "Is Karan in the Robotics Club? If so, when did he join?",
+])
+def test_if_so_opens_no_part_of_its_own(college_db, learner, question):
+    """This stop's own fresh questions: "..., and if yes, what is his role?" was split into "Is
+    Rahul in the Robotics Club, and if?" and the rest: "if so", "if yes" only say the second
+    ask follows from the first. Each part is a whole question, both answered."""
+    result = learner.answer(question)
+    asked = [s.rewritten for s in result.sub_questions if s.found]
+    assert len(asked) == 2 and not any(re.search(r"\bif\b", a, re.I) for a in asked), result.answer

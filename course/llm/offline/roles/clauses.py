@@ -25,6 +25,8 @@ WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w",
 # "..., and does Aarav have them?": do-support and a name open a yes/no question of their own
 # ("... and is Payal's friend" may still be more of the same ask)
 DOES_A_NAME = re.compile(r"(?i:do|does|did)\s+[A-Z][a-z]")
+# "..., and if so, when did he join?": the ask follows from the one before, and says no more
+IF_SO = re.compile(r"(?i)\b(?:if (?:so|yes|not|no)|agar (?:haan|han|nahi|nahin))\b\s*,?\s*")
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
 
 

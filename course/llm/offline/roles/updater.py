@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from course.foundation.language import WORDS, after_opening_clause, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (DOES_A_NAME, LISTED, REQUEST, WHOSE, as_question, fragment,
+from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question, fragment,
                                               is_question, says_only, sets_the_scene, topic_first)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
@@ -46,7 +46,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = who_asks_said(question)     # "which clubs are my friends in? i'm Sneha"
+        question = IF_SO.sub("", who_asks_said(question))     # "which clubs are my friends in? i'm Sneha"
         question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
