@@ -4045,3 +4045,28 @@ def test_if_so_opens_no_part_of_its_own(college_db, learner, question):
     result = learner.answer(question)
     asked = [s.rewritten for s in result.sub_questions if s.found]
     assert len(asked) == 2 and not any(re.search(r"\bif\b", a, re.I) for a in asked), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What branch is Rahul's friend in?",
+     "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name, f.branch"),
+    ("What year are Payal's friends in?",
+     "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name, f.year"),
+], ids=["friends-branch", "friends-year"])
+def test_a_property_of_someones_friends_is_the_friends(college_db, chat, question, reference):
+    """unseen12 s034 (half) and this stop's own fresh questions: "What branch is Rahul's friend
+    in?" was refused ("the query does not follow 'friend'"): a property asked of someone's
+    friends is the friends' property."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_as_well_as_joins_two_asks(college_db, learner):
+    """unseen31 ah022: "how many credits the Computer Networks subject is worth, as well as which
+    subject should be studied before it" was one ask; read as one, it gave the prerequisite's
+    credits as if they were Computer Networks'. "as well as" joins two asks."""
+    result = learner.answer("Please tell me how many credits the Computer Networks subject is worth, "
+                            "as well as which subject should be studied before it.")
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[0], rows_of(college_db, "MATCH (s:Subject {name: 'Computer Networks'}) "
+                                                   "RETURN s.name, s.credits")), result.answer

@@ -215,13 +215,24 @@ def explain(reading: Reading) -> str | None:
             f"RETURN {', '.join(cols)}, n.text AS note")
 
 
+def _owned_by_kind(reading: Reading, label: str) -> bool:
+    """Does the question speak of a name's own kind by a link ("§0's friend", "friends of §0",
+    "§0 ke dost")? Then a property asked is theirs, not the name's."""
+    loop = reading.self_loop(label)
+    words = reading.lexicon.relation(loop) if loop else None
+    return bool(words) and re.search(rf"§\d+(?: ?'?s)?(?: \w+)? (?:{words})|(?:{words}) of §\d+|§\d+ ke (?:{words})",
+                                     reading.text) is not None
+
+
 def properties(reading: Reading) -> str | None:
     """A property of named nodes (Payal's year, DBMS credits), or their profile ('Who is Payal?')."""
     if not reading.entities:
         return None
     label = reading.entities[0].label
-    if any(e.label != label for e in reading.entities) or chosen_among(reading, label, reading.entities):
-        return None     # ("who among §0 and §1 is in year 3?" asks which, not their years)
+    if any(e.label != label for e in reading.entities) or chosen_among(reading, label, reading.entities) \
+            or _owned_by_kind(reading, label):
+        return None     # ("who among §0 and §1 is in year 3?" asks which, not their years; "§0's
+        #                 friends' year" is their friends')
     props = reading.schema.labels.get(label, [])
     name = reading.schema.display(label)
     asked = [p for p in reading.asked_properties(label, props) if p != name]
