@@ -4070,3 +4070,19 @@ def test_as_well_as_joins_two_asks(college_db, learner):
     assert len(parts) == 2, result.answer
     assert same_rows(parts[0], rows_of(college_db, "MATCH (s:Subject {name: 'Computer Networks'}) "
                                                    "RETURN s.name, s.credits")), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What sub-topics fall under Trees, and what should I learn before it?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Trees'}) RETURN c.name"),
+    ("Which concepts does Routing include, and what comes before it?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Routing'}) RETURN c.name"),
+], ids=["sub-topics", "concepts"])
+def test_it_after_a_plural_ask_is_the_one_named(college_db, learner, question, reference):
+    """unseen13 r040: "What sub-topics fall under Trees, and what should I learn before it?" asked
+    before BST, the one sub-topic found: "it" is one thing, and a part that asks for things by a
+    plural noun ("sub-topics") finds "them", however many it found; "it" is Trees."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, reference)), result.answer

@@ -145,18 +145,23 @@ def every_one(kind: str, noun: str, found: Sequence[Found], language: str, *,
 
 
 def asks_which_thing(question: str) -> bool:
-    """Does a question ask "which <thing>" ("which subject comes after DSA?", "which graph
-    search gives the shortest path?")? Then what it found, not what it named, is the thing
-    a later "it" stands for. "what is", "which of" ask no thing by a noun.
+    """Does a question ask "which <thing>" by a singular noun ("which subject comes after DSA?",
+    "which graph search gives the shortest path?")? Then what it found, not what it named, is
+    the thing a later "it" stands for. "what is", "which of" ask no thing by a noun, and "which
+    tools" asks for things a later "it" is not one of.
 
     >>> asks_which_thing("which graph search uses a queue?"), asks_which_thing("what is BFS?")
     (True, False)
+    >>> asks_which_thing("which tools does Asha use?")
+    False
     """
     which = default_lexicon().cues.get("which", r"(?!)")
     not_a_thing = WORDS.auxiliary | WORDS.function | WORDS.question_words | WORDS.pronouns \
         | WORDS.prepositions | WORDS.pronoun_nouns
-    asked = (m.group(m.lastindex or 0) for m in re.finditer(rf"(?:{which})\s+([a-z]+)", question.lower()))
-    return any(word not in not_a_thing for word in asked)
+    asked = [m.group(m.lastindex or 0) for m in re.finditer(rf"(?:{which})\s+([a-z-]+)", question.lower())]
+    things = [word for word in asked if word not in not_a_thing]
+    # "what sub-topics fall under Trees?" asks for things by a plural: what it found is "them"
+    return any(not (word.endswith("s") and not word.endswith("ss")) for word in things)
 
 
 def owners_in(part: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:

@@ -160,7 +160,7 @@ class RuleUpdater:
             # "who knows it", "who works on it": a skill, a project; not after a preposition no
             # verb takes ("who on each of them knows it")
             objects = reached if not (i and words[i - 1].lower() in WORDS.prepositions
-                                      and not (i > 1 and names_a_link(words[i - 2]))) else set()
+                                      and not (i > 1 and names_a_link(words[i - 2], words[i - 1]))) else set()
             verb_says = kind == "it" and owners is None and objects
             value = (stands_for("it", nxt, found, bare, objects) if verb_says else None) or \
                 (stands_for(kind, nxt, found, bare, owners) if kind else None)

@@ -81,6 +81,7 @@ QUESTION_WORDS = WORDS.question_words | REQUESTS
 AUXILIARY = WORDS.auxiliary
 COUNTING = WORDS.counting
 PEOPLE = WORDS.people                         # answered by people
+SOMEONE = frozenset(w for w in WORDS.quantifiers if w.endswith(("one", "body")))   # "is anyone ..."
 FUNCTION_WORDS = QUESTION_WORDS | AUXILIARY | WORDS.function
 CONJUNCTIONS = WORDS.conjunctions
 PERSONAL = WORDS.personal
@@ -184,7 +185,7 @@ def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) 
     links = [m for m in map(LINK_ENTRY.fullmatch, properties or {}) if m]
     nouns = {label for label in lexicon.labels
              if lexicon.label(label) and re.search(lexicon.label(label), text)}
-    if set(tokens(text)) & PEOPLE:   # "who works on it": a person works on a project
+    if set(tokens(text)) & (PEOPLE | SOMEONE):   # "who works on it": a person works on a project
         nouns.add(lexicon.person)
     named = {m[2] for m in links if re.search(lexicon.relation(m[2]) or r"(?!)", text)}
     ends = {far for m in links if m[2] in named for near, far in ((m[1], m[3]), (m[3], m[1]))
@@ -192,16 +193,17 @@ def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) 
     return ends or None
 
 
-def names_a_link(word: str) -> bool:
-    """Is the word one that names a link ("works", "knows")? A preposition after it is the
-    verb's ("works on it"), not a place.
+def names_a_link(verb: str, preposition: str) -> bool:
+    """Do the words before a pointer name a link ("works on", "good at")? Then the preposition
+    is the verb's ("works on it"), not a place.
 
-    >>> names_a_link("works"), names_a_link("each")
-    (True, False)
+    >>> names_a_link("works", "on"), names_a_link("good", "at"), names_a_link("each", "of")
+    (True, True, False)
     """
     lexicon = default_lexicon()
-    return any(re.fullmatch(lexicon.relation(name) or r"(?!)", word.lower().strip(",.!?"))
-               for name in lexicon.relationships)
+    said = [verb.lower().strip(",.!?"), f"{verb} {preposition}".lower().strip(",.!?")]
+    return any(re.fullmatch(lexicon.relation(name) or r"(?!)", words)
+               for name in lexicon.relationships for words in said)
 
 
 def placeholders(question: str, mentions: Sequence[Named]) -> list[str]:
