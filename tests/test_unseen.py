@@ -4086,3 +4086,18 @@ def test_it_after_a_plural_ask_is_the_one_named(college_db, learner, question, r
     parts = parts_rows(result)
     assert len(parts) == 2, result.answer
     assert same_rows(parts[1], rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("How many students are there overall, how many of them are CSE, and who is in fourth year?",
+     "MATCH (s:Student {branch: 'CSE'}) RETURN count(s)"),
+    ("How many students study DSA, and how many of them are in third year?",
+     "MATCH (s:Student {year: 3})-[:STUDIES]->(:Subject {name: 'DSA'}) RETURN count(s)"),
+], ids=["overall", "study-dsa"])
+def test_how_many_of_them_after_a_count_counts_among_the_counted(college_db, learner, question, reference):
+    """unseen18 d028: "how many of them are CSE?" after "How many students are there overall?"
+    asked who "them" was: after a count, "how many of them" counts among what was counted."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) >= 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, reference)), result.answer

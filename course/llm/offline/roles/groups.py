@@ -147,7 +147,7 @@ def both_found(part: str, found: Sequence[Found]) -> str | None:
     return None
 
 
-AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')})$")
+AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')}|\bmany of)$")   # "how many of them"
 
 
 def chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
