@@ -4101,3 +4101,12 @@ def test_how_many_of_them_after_a_count_counts_among_the_counted(college_db, lea
     parts = parts_rows(result)
     assert len(parts) >= 2, result.answer
     assert same_rows(parts[1], rows_of(college_db, reference)), result.answer
+
+
+def test_an_opening_clause_before_can_you_is_a_scene(college_db, learner):
+    """unseen40 aq031: "For the club fair banner, can you list our clubs from oldest to newest by
+    founding year?" was refused for "fair": an opening clause of purpose ends at its comma when
+    a request follows ("can you list"), not only a question word."""
+    result = learner.answer("For the club fair banner, can you list our clubs from oldest to newest "
+                            "by founding year?")
+    assert_answered_with(result, college_db, "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded")

@@ -242,12 +242,15 @@ def after_opening_clause(text: str) -> str:
 
     >>> after_opening_clause("For the lab next week, which tools does Asha use?")
     'which tools does Asha use?'
+    >>> after_opening_clause("For the fair banner, can you list the tools?")
+    'can you list the tools?'
     >>> after_opening_clause("For Asha, Ravi and Mei, the lab is open")
     'For Asha, Ravi and Mei, the lab is open'
     """
     opening = _OPENING_CLAUSE.match(text)
     first = question_key(opening[2]).split()[:1] if opening else []
-    return opening[2] if opening and first and first[0] in WORDS.question_words else text
+    asking = WORDS.question_words | WORDS.auxiliary | WORDS.requests    # "..., can you list ..."
+    return opening[2] if opening and first and first[0] in asking else text
 
 
 def scene_and_ask(question: str) -> tuple[str, str] | None:
