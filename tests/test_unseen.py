@@ -4110,3 +4110,16 @@ def test_an_opening_clause_before_can_you_is_a_scene(college_db, learner):
     result = learner.answer("For the club fair banner, can you list our clubs from oldest to newest "
                             "by founding year?")
     assert_answered_with(result, college_db, "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Did anyone get an A+? Who, and in which subject?",
+     "MATCH (s:Student)-[r:STUDIES]->(j:Subject) WHERE r.grade = 'A+' RETURN s.name, j.name"),
+    ("did anyone get an A+ in anything? who",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'A+' RETURN s.name"),
+], ids=["who-and-which-subject", "who"])
+def test_who_after_did_anyone_is_one_ask(college_db, learner, question, reference):
+    """unseen13 r049, unseen36 am036 (judged wrong: the subject asked was never given): "Did anyone
+    get an A+? Who, and in which subject?" is one ask, who did and where, not a yes and a
+    fragment."""
+    assert_answered_with(learner.answer(question), college_db, reference)

@@ -132,3 +132,25 @@ def as_question(text: str) -> str:
     done = text.endswith(("?", ".", "!"))     # "... needs React? I did a little React."
     asked = after_opening_clause(re.split(r"\s[-\u2013]\s|[.!:]\s+", text)[-1])   # "For X, which ..."
     return text if done or not is_question(tokens(asked), opening=True) else text + "?"
+
+
+_ANYONE = re.compile(r"^\s*(?:(?:did|does|do)|(has|have|is|was))\s+(?:anyone|anybody|someone|somebody)\s+(.+?)\s*$",
+                     re.I)
+_WHO = re.compile(r"^\s*(?:if so,?\s*)?who\b[\s,]*(.*?)\s*$", re.I)
+
+
+def who_of_anyone(asked: str, piece: str) -> str | None:
+    """"Did anyone get an A+? Who, and in which subject?": one ask, who did and the rest, not a
+    yes and a fragment; None when the first is no "did anyone" or the second opens with no "who".
+
+    >>> who_of_anyone("Did anyone use the Saw", " Who, and on which day?")
+    'who use the Saw, and on which day'
+    >>> who_of_anyone("Has anyone used the Saw", " who?"), who_of_anyone("Is Asha here", " who?")
+    ('who has used the Saw', None)
+    """
+    anyone, who = _ANYONE.match(asked), _WHO.match(piece)
+    if anyone is None or who is None:
+        return None
+    rest = who[1].strip(" ?")
+    return " ".join(filter(None, ["who", (anyone[1] or "").lower(), anyone[2]])) + (f", {rest}" if rest else "")
+

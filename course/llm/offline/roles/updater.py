@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from course.foundation.language import WORDS, after_opening_clause, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question, fragment,
-                                              is_question, says_only, sets_the_scene, topic_first)
+                                              is_question, says_only, sets_the_scene, topic_first, who_of_anyone)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
@@ -36,13 +36,11 @@ class RuleUpdater:
     name, model = "Offline", "rules"
 
     def split(self, question: str) -> list[str]:
-        """The atomic questions, in order; one part when the question is one question.
+        """The atomic questions, in order; one part when the question is one question. A request
+        to change the data is never split: it goes whole to be refused whole.
 
         >>> RuleUpdater().split("Payal kaun hai aur uske clubs kaunse hain?")
         ['Payal kaun hai?', 'uske clubs kaunse hain?']
-
-        A request to change the data is never split: it goes whole to be refused whole (a
-        question about how a change works is no such request).
         """
         if asks_for_a_change(question.lower()):
             return [question]
@@ -50,7 +48,9 @@ class RuleUpdater:
         question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
-            if pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
+            if pieces and (merged := who_of_anyone(pieces[-1], piece)) is not None:
+                pieces[-1] = merged       # "Did anyone get an A+? Who, and in which subject?"
+            elif pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
                 pieces[-1] = f"{pieces[-1]}?{piece}"
             else:
                 pieces.append(piece)
