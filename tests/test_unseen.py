@@ -4123,3 +4123,14 @@ def test_who_after_did_anyone_is_one_ask(college_db, learner, question, referenc
     get an A+? Who, and in which subject?" is one ask, who did and where, not a yes and a
     fragment."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_the_club_after_several_found_is_each_of_them(college_db, learner):
+    """This stop's own fresh questions: "Which clubs is Payal in, and when was the club founded?"
+    gave every club's year, the Robotics Club's among them: "the club" after several found is
+    each of them, never every club."""
+    result = learner.answer("Which clubs is Payal in, and when was the club founded?")
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    assert same_rows(parts[1], rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) "
+                                                   "RETURN c.name, c.founded")), result.answer

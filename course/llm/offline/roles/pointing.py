@@ -252,14 +252,17 @@ def set_apart(word: str, before: Sequence[str], nxt: str, found: Sequence[Found]
     return None
 
 
-def the_one_named(after: str, found: Sequence[Found]) -> str | None:
+def the_one_named(after: str, found: Sequence[Found], language: str = "en") -> str | None:
     """"the club" in a later part ("Who are the members of X, and when did the club start?"): the
     one value of the label the words `after` "the" open with, of the latest part that named or
-    found one; None when it had several (which one is meant is not said), or the noun is plural
-    or no label's ("the team lead": a role, not a team).
+    found one; each of them when it had several (which one is meant is not said: "Which clubs
+    is Payal in, and when was the club founded?"); None when the noun is plural or no label's
+    ("the team lead": a role, not a team).
 
     >>> the_one_named("tools", [("Who uses the Lathe?", [("Tool", "Lathe")], [])]) is None
     True
+    >>> the_one_named("club", [("Which clubs?", [], [("Club", "Chess"), ("Club", "Drama")])])
+    'each of Chess and Drama'
     """
     noun = after.split()[0] if after.split() else ""
     lexicon = default_lexicon()
@@ -270,8 +273,22 @@ def the_one_named(after: str, found: Sequence[Found]) -> str | None:
     for _, asked, got in reversed(found):
         values = list(dict.fromkeys(str(v) for lab, v in [*got, *asked] if lab in labels))
         if values:
-            return values[0] if len(values) == 1 else None
+            return values[0] if len(values) == 1 else None if _chosen_by_clause(after) else \
+                as_group(values, language)
     return None
+
+
+def _chosen_by_clause(after: str) -> bool:
+    """Does a clause follow the noun and choose one ("the skill he's advanced in", "the club
+    that meets on Fridays")? Then "the" picks among those found, not each of them.
+
+    >>> _chosen_by_clause("skill he's advanced in"), _chosen_by_clause("club founded")
+    (True, False)
+    """
+    words = after.split()
+    nxt = words[1].removesuffix("'s") if len(words) > 1 else ""
+    return nxt in WORDS.personal | WORDS.third_person | WORDS.first_person.keys() | {"that", "which", "who",
+                                                                                      "whom", "where", "you"}
 
 
 def _names(label: str, noun: str) -> bool:

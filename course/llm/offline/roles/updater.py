@@ -146,8 +146,8 @@ class RuleUpdater:
             if said is not None:           # "the club he's in": he is
                 out.append(f"{said} is")
                 continue
-            the_one = the_one_named(" ".join(words[i + 1:]).lower(), found) if bare == "the" else None
-            if the_one is not None:     # "..., and when did the club start?": the club named before
+            after = " ".join(words[i + 1:]).lower()     # "..., and when did the club start?": the one
+            if bare == "the" and (the_one := the_one_named(after, found, language_of(part))) is not None:
                 out.append(the_one)
                 skip = True
                 continue
