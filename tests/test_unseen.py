@@ -4134,3 +4134,13 @@ def test_the_club_after_several_found_is_each_of_them(college_db, learner):
     assert len(parts) == 2, result.answer
     assert same_rows(parts[1], rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) "
                                                    "RETURN c.name, c.founded")), result.answer
+
+
+@pytest.mark.parametrize("question", ["what goes wrong if not indexed?",
+                                      "Does anyone know SQL, and if no one does, who knows Python?"])
+def test_if_not_inside_an_ask_is_kept(question):
+    """Found on reading this stop's change: "if so" was taken out wherever it stood, so "what goes
+    wrong if not indexed?" became "what goes wrong indexed?". Only "if so" opening a clause
+    before the next ask says nothing of its own."""
+    from course.llm.offline.roles.updater import RuleUpdater
+    assert any(re.search(r"\bif no(?:t)?\b", part) for part in RuleUpdater().split(question))

@@ -25,8 +25,11 @@ WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w",
 # "..., and does Aarav have them?": do-support and a name open a yes/no question of their own
 # ("... and is Payal's friend" may still be more of the same ask)
 DOES_A_NAME = re.compile(r"(?i:do|does|did)\s+[A-Z][a-z]")
-# "..., and if so, when did he join?": the ask follows from the one before, and says no more
-IF_SO = re.compile(r"(?i)\b(?:if (?:so|yes|not|no)|agar (?:haan|han|nahi|nahin))\b\s*,?\s*")
+# "..., and if so, when did he join?": the ask follows from the one before, and says no more.
+# Only where a clause opens, before a comma or the next ask ("what goes wrong if not indexed?",
+# "if no one does" keep theirs); `IF_SO.sub(r"\1", ...)` keeps what opened the clause.
+IF_SO = re.compile(r"(?i)(^\s*|[?.!,;]\s*|\band\s+)(?:if (?:so|yes|not|no)|agar (?:haan|han|nahi|nahin))"
+                   r"(?:\s*,\s*|\s+(?=(?:toh\s+)?(?:who|what|which|when|where|how|kaun|kya|kab|uska|uski)\b))")
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
 
 

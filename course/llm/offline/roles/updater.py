@@ -44,7 +44,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = IF_SO.sub("", who_asks_said(question))     # "which clubs are my friends in? i'm Sneha"
+        question = IF_SO.sub(r"\1", who_asks_said(question))     # "which clubs are my friends in? i'm Sneha"
         question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
