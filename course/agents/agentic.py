@@ -163,8 +163,7 @@ class AgenticAgent(Agent):
     def _properties(self) -> dict[str, list[str]]:
         """What each kind of thing and each link has, for the updater ("its status": a
         project's; "their grades" after "Who studies DBMS?": in DBMS)."""
-        owners = {label: list(props) for label, (_, props) in self.schema.labels.items()}
-        return owners | {f"{p.start}-{p.type}->{p.end}": list(p.properties) for p in self.schema.patterns}
+        return self.schema.owners()
 
     def _pipeline(self) -> dict[str, Any]:
         """What text2cypher's notebook-05 Agent is given of this agent's own settings."""

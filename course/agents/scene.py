@@ -20,6 +20,7 @@ from course.foundation.db import Database
 from course.foundation.language import points_back, scene_and_ask
 from course.llm.offline.roles.updater import RuleUpdater
 from course.pipeline.linking import link_entities
+from course.pipeline.schema import introspect
 
 
 def scene_asker(db: Database) -> Callable[[str], str | None]:
@@ -46,7 +47,8 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         if not any(_no_note_speaks_of(db, m.label, str(m.value))
                    for m in link_entities(db, question) if m.score >= 1.0):
             return None
-        return RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked)
+        return RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked,
+                                     properties=introspect(db).owners())
     return ask
 
 

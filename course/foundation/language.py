@@ -264,6 +264,8 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     ('need someone to help me w/ queries', 'who knows sql?')
     >>> scene_and_ask("What is DSA? And who studies it?") is None
     True
+    >>> scene_and_ask("karan's phone no. need to call him re: project") is None
+    True
     >>> scene_and_ask("For the lab next week, which tools does Asha use?")
     ('For the lab next week', 'which tools does Asha use?')
     """
@@ -276,10 +278,10 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
     asking = [i for i, s in enumerate(sentences)
               if s.rstrip().endswith("?") or set(question_key(s).split()[:1]) & asks]
-    if len(asking) > 1 or asking and asking[0] < len(sentences) - 1 and \
+    if len(asking) != 1 or asking[0] < len(sentences) - 1 and \
             not sentences[asking[0]].rstrip().endswith("?"):
-        return None    # two sentences ask: parts, not a scene
-    ask = asking[0] if asking else len(sentences) - 1    # ("for our poster: when was ...")
+        return None    # two sentences ask: parts, not a scene; none asks: no ask to keep
+    ask = asking[0]    # ("karan's phone no. need to call him re: project": a scene is no ask)
     return " ".join(sentences[:ask] + sentences[ask + 1:]), sentences[ask]
 
 

@@ -85,6 +85,16 @@ class GraphSchema:
         owners = [props for _, props in self.labels.values()] + [p.properties for p in self.patterns]
         return list(dict.fromkeys(name for props in owners for name in props))
 
+    def owners(self) -> dict[str, list[str]]:
+        """What each kind of thing and each link has, links as "Start-TYPE->End" (the rules'
+        updater reads "its status" as a project's, "that friend" as a link between people).
+
+        >>> introspect(db, include=["Student", "Club"]).owners()["Student-MEMBER_OF->Club"]
+        ['since', 'role']
+        """
+        kinds = {label: list(props) for label, (_, props) in self.labels.items()}
+        return kinds | {f"{p.start}-{p.type}->{p.end}": list(p.properties) for p in self.patterns}
+
     def scales(self) -> dict[str, list[str]]:
         """{'STUDIES.grade': ['A+', 'A', ...], 'HAS_SKILL.level': [...]}."""
         found = {}

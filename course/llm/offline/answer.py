@@ -22,6 +22,7 @@ WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no
 MAX_ITEMS = 10
 MAX_TEXT = 400
 NOTE_COLUMNS = {"note", "text"}   # a note's rows: quoted, the note named
+SHORT_NOTE = 600                   # characters: a note this short is quoted whole
 LONG_ITEM = 120    # an answer item longer than this is a paragraph, shown on its own line
 
 
@@ -141,20 +142,28 @@ def answer_rows(question: str, cypher: str, columns: list[str], rows: list[list[
 
 
 def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """The best note's sentences that hold the question's terms, with the note named.
+    """The best note, with the note named: whole when it is short, else its sentences that
+    hold the question's terms. Which sentence of a short note answers a question asked in
+    other words ("the downside" of an index is its cost) is not something shared words can
+    tell, so a short note is never cut.
 
     >>> quote_note("What does COMMIT do?", ["note", "concept", "text"],
     ...            [["N08", "Transactions", "A transaction is a unit. COMMIT makes it permanent."]])
+    'A transaction is a unit. COMMIT makes it permanent. (note N08, on Transactions)'
+    >>> quote_note("What does COMMIT do?", ["note", "concept", "text"],
+    ...            [["N08", "Transactions", "A unit. " * 80 + "COMMIT makes it permanent."]])
     'COMMIT makes it permanent. (note N08, on Transactions)'
     """
     record = dict(zip(columns, rows[0]))
     text = str(record.get("text", ""))
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
-    terms = [w for w in re.findall(r"[a-z0-9]+", question.lower())
-             if w not in LANGUAGE.not_terms and len(w) > 1]
-    stems = [t[:5] for t in dict.fromkeys(terms)]
-    picked = [s for s in sentences if any(stem in s.lower() for stem in stems)][:2]
-    return f"{' '.join(picked or sentences[:1])} (note {record.get('note')}, on {record.get('concept')})"
+    if len(text) > SHORT_NOTE:
+        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+        terms = [w for w in re.findall(r"[a-z0-9]+", question.lower())
+                 if w not in LANGUAGE.not_terms and len(w) > 1]
+        stems = [t[:5] for t in dict.fromkeys(terms)]
+        picked = [s for s in sentences if any(stem in s.lower() for stem in stems)][:2]
+        text = " ".join(picked or sentences[:1])
+    return f"{text} (note {record.get('note')}, on {record.get('concept')})"
 
 
 def is_answer_prompt(prompt: str) -> bool:

@@ -180,6 +180,32 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon, excluded=set_apart)
 
 
+def without_own_kinds(reading: Reading) -> Reading:
+    """"what does the §0 subject cover?" -> "what does the §0 cover?": a name's own kind said
+    after it is the name, not a second thing asked for (a person's nouns stay: "§0 friends").
+    A second reading, tried when the question as written fits no query: the kind's noun may
+    also name the link asked about ("the people on the §0 team").
+
+    >>> course = Entity("Course", "name", "Physics")
+    >>> from course.llm.offline.prompt import parse_schema
+    >>> schema = parse_schema("")
+    >>> without_own_kinds(Reading("what does the §0 course cover ?", [course], schema)).text
+    'what does the §0 cover ?'
+    >>> without_own_kinds(Reading("which §0 courses", [course], schema)).text
+    'which §0 courses'
+    """
+    lexicon = reading.lexicon
+
+    def its_own_kind(m: re.Match[str]) -> str:
+        entity, noun = reading.entities[int(m[1])], m[2]
+        kind = lexicon.label(entity.label)
+        plural = noun.endswith("s") and bool(re.fullmatch(kind, noun[:-1]))
+        same = entity.label != lexicon.person and re.fullmatch(kind, noun) and not plural
+        return f"§{m[1]}" if same else m[0]
+
+    return replace(reading, text=re.sub(r"§(\d+) ([a-z-]+)\b", its_own_kind, reading.text))
+
+
 # "besides §0", "except §0 and §1", "§0 ke alawa": names the answer leaves out
 _NAMES = r"(?:the\s+)?§\d+(?:(?:\s*,\s*|\s*,?\s+(?:and|aur|or|ya)\s+)(?:the\s+)?§\d+)*"    # "§0", "§0 and §1", "§0, §1 aur §2"
 _SET_APART = re.compile(rf"(?i)\b(?:besides|except|excluding|other than|apart from|aside from)\s+{_NAMES}\b"

@@ -31,7 +31,7 @@ from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Prompt
-from course.llm.offline.reading import Reading, read, speaks_of_the_speaker
+from course.llm.offline.reading import Reading, read, speaks_of_the_speaker, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 log = logging.getLogger(__name__)
@@ -140,6 +140,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         reading = follow_up(prompt, reading)
     refusal = "not understood"
     candidates = readings(prompt, reading)
+    candidates += [other for c in candidates if (other := without_own_kinds(c)).text != c.text]
     for i, candidate in enumerate(candidates):
         found = build(candidate, intents)
         if found and valid(found[1], prompt.schema):

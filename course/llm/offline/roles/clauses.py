@@ -15,7 +15,7 @@ from course.foundation.language import WORDS, after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
-                                            REQUESTS, tokens)
+                                            REQUESTS, last_kind, tokens)
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
@@ -100,6 +100,26 @@ def fragment(text: str) -> bool:
     words = tokens(text)
     return 2 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
         and not set(words) & AUXILIARY
+
+
+_CLEFT = re.compile(r"(,?\s+(?:and\s+)?)((?:in|on|at|for|from|with|of)\s+which\s+[\w-]+)"
+                    r"\s+(?:was|is|were)\s+(?:it|that)\b", re.I)
+
+
+def cleft_fragment(question: str) -> str:
+    """"Which students got an A+ in any subject, and in which one was it?": a cleft whose "it"
+    is what the ask before it asked is a fragment of that ask ("in which subject"), its "one"
+    the last kind that ask named, as in English.
+
+    >>> cleft_fragment("Which students got an A+ in any subject, and in which one was it?")
+    'Which students got an A+ in any subject, and in which subject?'
+    >>> cleft_fragment("Which club is it?")
+    'Which club is it?'
+    """
+    def fragment_of(m: re.Match[str]) -> str:
+        kind = last_kind(question[:m.start()])
+        return m[1] + (re.sub(r"\bone\b", kind[1], m[2]) if kind else m[2])
+    return _CLEFT.sub(fragment_of, question)
 
 
 def sets_the_scene(words: Sequence[str]) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from course.foundation.language import WORDS, each_alone, language_of
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_OF_THEM, HE_SHE,
-                                            HINDI_CASE, PEOPLE, PLURAL, tokens)
+                                            HINDI_CASE, PEOPLE, PLURAL, last_kind, tokens)
 
 Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
 
@@ -83,8 +83,9 @@ ONES = re.compile(r"\b(which|the|those|these)\s+(ones?)\b|\b(which)(?=\s+(?:is|a
 def the_ones(part: str, found: Sequence[Found]) -> str | None:
     """"which ones are planned?", "which one is", "which is" after a part about a name that
     found values of one kind: a choice among them ("which of A and B are planned?"); after one
-    that named nothing or counted, of all that kind ("which projects"). None when no such word
-    is there or no part found or counted one kind.
+    that named nothing or counted, of all that kind ("which projects"); "which one" after a
+    part whose last kind said is another, of that kind. None when no such word is there or no
+    part found or counted one kind.
 
     >>> the_ones("which ones are red?", [("Which tools are new?", [], [("Tool", "Lathe")])])
     'which tools are red?'
@@ -93,6 +94,8 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
     'which of Lathe and Saw are red?'
     >>> the_ones("which is red?", [("How many tools are there?", [], [])])
     'which tools is red?'
+    >>> the_ones("in which one?", [("Who got an A in any subject?", [], [("Person", "Asha")])])
+    'in which subject?'
     """
     m = ONES.search(part)
     if m is None:
@@ -100,6 +103,9 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
     which = m[1] or m[3]
     for question, asked, got in reversed(found):
         labels = {label for label, _ in got}
+        other = last_kind(question) if m[2] == "one" else None
+        if other is not None and other[0] not in labels:   # "which students got an A+ in any
+            return f"{part[:m.start()]}{which} {other[1]}{part[m.end():]}"   # subject, and in which one?"
         counted = _HOW_MANY_OF.search(question) if not got else None
         if m[3] and not counted:    # a bare "which is" chooses among what was counted only
             return None
@@ -116,6 +122,7 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
 
 
 _HOW_MANY_OF = re.compile(r"\bhow many (\w+)", re.I)
+
 
 
 BOTH = re.compile(r"\b(?:both|dono)\b(?:\s+of\s+them)?", re.I)
@@ -162,17 +169,21 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
                each: bool = True) -> str | None:
     """"they", "their", "unka" in a later part: every value of one label the latest part that
     found something found ("each of Payal and Aarav"; `each=False`: "Payal and Aarav", for a
-    choice among them), or the one value it found. Not when
-    that part was about a person it named and asked no "who" ("what skills does Karan have,
-    and who are their friends?": Karan's), unless "he" or "she" already stands for that person
-    ("when did he join them?": the clubs). One thing found is no "them" when the part asked
-    about one thing ("Which course covers deadlocks, and what comes before them?": deadlocks),
-    unless it asked for several of the kind found ("which projects ...")."""
+    choice among them), or the one value it found. When that part was about a person it named
+    and asked no "who", that person, not what was found ("what skills does Karan have, and who
+    are their friends?": Karan's), so None (or those people, when it named several), unless
+    "he" or "she" already stands for that person ("when did he join them?": the clubs). One
+    thing found is no "them" when the part asked about one thing ("Which course covers
+    deadlocks, and what comes before them?": deadlocks), unless it asked for several of the
+    kind found ("which projects ...")."""
     person = default_lexicon().person
     for question, asked, got in reversed(found):
         about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
         if about and each and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
-            return None     # (a choice among them is among what was found, never of one person)
+            # (a choice among them is among what was found, never of one person); "they" after
+            # a part that named several people is those people ("do A and B both ...? what ...")
+            people = list(dict.fromkeys(str(v) for label, v in asked if label == person))
+            return as_group(people, language) if len(people) > 1 else None
         if got:
             label = got[0][0]
             values = [str(v) for v in dict.fromkeys(v for lab, v in got if lab == label)]

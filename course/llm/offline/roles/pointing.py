@@ -291,6 +291,33 @@ def _chosen_by_clause(after: str) -> bool:
                                                                                       "whom", "where", "you"}
 
 
+def link_of_named(noun: str, found: Sequence[Found],
+                  properties: Mapping[str, Sequence[str]] | None) -> str | None:
+    """"that friend" after a part that named a person and found no one: that person's friend
+    ("Sneha has a friend listed. Which clubs does that friend belong to?"): a word for a link
+    between people is not the person. None when the noun names no such link, or a person was
+    found (then "that friend" is the one found).
+
+    >>> person = default_lexicon().person
+    >>> links = {f"{person}-KNOWS->{person}": []}
+    >>> found = [("Asha has a friend.", [(person, "Asha")], [])]
+    >>> with_friend = {f"{person}-FRIENDS_WITH->{person}": []}
+    >>> link_of_named("friend", found, with_friend), link_of_named("friend", found, links)
+    ("Asha's friend", None)
+    """
+    lexicon, person = default_lexicon(), default_lexicon().person
+    between = [m[2] for m in map(LINK_ENTRY.fullmatch, properties or {}) if m and m[1] == m[3] == person]
+    if not any(re.fullmatch(lexicon.relation(link) or r"(?!)", noun) for link in between):
+        return None
+    for _, asked, got in reversed(found):
+        if any(label == person for label, _ in got):
+            return None
+        named = [str(v) for label, v in asked if label == person]
+        if named:
+            return f"{named[0]}'s {noun}"
+    return None
+
+
 def _names(label: str, noun: str) -> bool:
     """Is the noun a word for the label ("project", "projects" for its label)?"""
     regex = default_lexicon().label(label)

@@ -34,7 +34,8 @@ from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.critic import RuleCritic
 from course.llm.offline.roles.router import RuleRouter
-from course.llm.offline.roles.updater import RuleUpdater, follows_up, resolve_pronouns
+from course.llm.offline.roles.speaker import resolve_pronouns
+from course.llm.offline.roles.updater import RuleUpdater, follows_up
 from course.llm.offline.roles.words import (CLEARS, NOTE_SEARCH, PROPERTIES, Linked,
                                             linked_values, read_properties, tokens)
 from course.llm.offline.tools import QUERY_TOOL

@@ -14,15 +14,17 @@ from collections.abc import Mapping, Sequence
 
 from course.foundation.language import WORDS, after_opening_clause, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question, fragment,
-                                              is_question, says_only, sets_the_scene, topic_first, who_of_anyone)
+from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
+                                              cleft_fragment, fragment, is_question, says_only,
+                                              sets_the_scene, topic_first, who_of_anyone)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
-                                               found_of_kinds, kind_of, names_a_kind, owners_in,
+                                               found_of_kinds, kind_of, link_of_named, names_a_kind, owners_in,
                                                owners_of, set_apart, stands_for, the_one_named)
 from course.llm.offline.roles.scope import in_scope
-from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, FIRST_PERSON, HE_SHE, HINDI_CASE, PERSONAL,
+from course.llm.offline.roles.speaker import who_asks_said
+from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, Named, asks_for_a_change, asks_only_a_property,
                                             names_a_link, names_nothing, reached_by_links, tokens)
 
@@ -45,6 +47,7 @@ class RuleUpdater:
         if asks_for_a_change(question.lower()):
             return [question]
         question = IF_SO.sub(r"\1", who_asks_said(question))     # "which clubs are my friends in? i'm Sneha"
+        question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
@@ -162,7 +165,8 @@ class RuleUpdater:
             objects = reached if not (i and words[i - 1].lower() in WORDS.prepositions
                                       and not (i > 1 and names_a_link(words[i - 2], words[i - 1]))) else set()
             verb_says = kind == "it" and owners is None and objects
-            value = (stands_for("it", nxt, found, bare, objects) if verb_says else None) or \
+            value = (link_of_named(nxt, found, properties) if kind == "that" else None) or \
+                (stands_for("it", nxt, found, bare, objects) if verb_says else None) or \
                 (stands_for(kind, nxt, found, bare, owners) if kind else None)
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
                 value = each_one_found(found, language_of(part)) or \
@@ -305,95 +309,3 @@ def asked_again(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
             return None
         out = re.sub(rf"\b{re.escape(before[0])}\b", str(mention.value), out, flags=re.I)
     return out
-
-
-_INTRODUCED = re.compile(WORDS.introducing, re.I)   # "I am Sneha", "main Sneha hoon"
-_RECENT = re.compile(r"^- (\w+): (.+)$", re.M)
-_USER = re.compile(r"^\[Turn \d+\] User: (.*)$", re.M)
-
-
-def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
-    """(who "she"/"uska" stands for, who "me"/"mujhe" stands for), from what a model is given:
-    the conversation's RECENTLY MENTIONED block; the speaker only when a turn said so ("I am
-    Sneha", "main Sneha hoon"), with a name: capitalised words, or a value mentioned."""
-    recent = [v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
-              if label == person] if "RECENTLY MENTIONED" in context else []
-    speaker = None
-    for line in _USER.findall(context):
-        said = _INTRODUCED.match(line.strip())
-        name = said.group(1).strip() if said else ""
-        known = next((v for v in recent if v.lower() == name.lower()), None)
-        if known or (name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split())):
-            speaker = known or name
-    return (recent[0] if recent else None), speaker
-
-
-def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
-    """The part with "she", "her", "uska" replaced by the person the conversation mentioned
-    last (left alone when the part names a person itself), and "me", "mujhe", "my" by the person the
-    user said they are. What cannot be resolved stays as it is.
-
-    >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
-    >>> resolve_pronouns("make her a plan; mujhe partner chahiye", ctx, [])
-    'make Payal a plan; Sneha ko partner chahiye'
-    """
-    person = default_lexicon().person
-    third, speaker = _person_in(context, person)
-    if any(m.label == person for m in mentions):
-        third = None      # the part names its person: its "her" points there, not back
-    words = as_speaker(part, speaker).split() if speaker else part.split()
-    out = []
-    for i, word in enumerate(words):
-        bare = word.lower().strip(",.!?;")
-        nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
-        tail = word[len(word.rstrip(",.!?;")):]
-        if bare in HE_SHE and third and kind_of(bare, nxt) in ("person", "possessive"):
-            case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
-                "'s" if kind_of(bare, nxt) == "possessive" else ""
-            out.append(third + case + tail)
-            third = None    # named once: a later "her" points at the name, as a pronoun
-        else:
-            out.append(word)
-    return " ".join(out)
-
-
-def as_speaker(text: str, speaker: str) -> str:
-    """"me", "my", "mujhe" as the speaker's name ("my friends" -> "Sneha's friends").
-
-    >>> as_speaker("which clubs are my friends in? mujhe batao", "Sneha")
-    "which clubs are Sneha's friends in? Sneha ko batao"
-    """
-    out = []
-    for word in text.split():
-        bare, tail = word.lower().strip(",.!?;"), word[len(word.rstrip(",.!?;")):]
-        out.append(speaker + FIRST_PERSON[bare] + tail if bare in FIRST_PERSON else word)
-    return " ".join(out)
-
-
-def who_asks_said(question: str) -> str:
-    """The question with the sentence in which the learner says who they are left out, and
-    their "my", "me" as their name: that sentence asks nothing, it names the speaker.
-
-    >>> who_asks_said("which clubs are my friends in? i'm Sneha")
-    "which clubs are Sneha's friends in?"
-    >>> who_asks_said("I'm confused. what are my subjects?")
-    "I'm confused. what are my subjects?"
-    """
-    sentences = re.split(r"(?<=[.?!;,])\s+", question.strip())
-    for i, sentence in enumerate(sentences):
-        said = _INTRODUCED.match(sentence.strip(" ,;"))
-        name = said.group(1).strip(" .!?,") if said else ""
-        rest = sentences[:i] + sentences[i + 1:]
-        if name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split()) \
-                and any(w in FIRST_PERSON for r in rest for w in question_key(r).split()):
-            return as_speaker(" ".join(rest), name).strip(" ,;")
-    return question
-
-
-def speaks_of_someone(part: str) -> bool:
-    """Does the part say "she", "uska", "me", "mujhe"... (someone the words alone do not name)?
-
-    >>> speaks_of_someone("mujhe DBMS ke liye study partner chahiye"), speaks_of_someone("Who is Payal?")
-    (True, False)
-    """
-    return any(w in HE_SHE or w in FIRST_PERSON for w in question_key(part).split())

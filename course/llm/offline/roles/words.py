@@ -220,3 +220,18 @@ def placeholders(question: str, mentions: Sequence[Named]) -> list[str]:
                 words[start:start + len(target)] = ["{" + mention.label + "}"]
                 break
     return words
+
+
+def last_kind(question: str) -> tuple[str, str] | None:
+    """(label, noun) of the last noun for a kind of thing the question says, the one a later
+    "which one" stands for, as in English ("... in any subject, and in which one?": a subject);
+    None when it says none (or its last is a word like "who", no noun).
+
+    >>> last_kind("Which students got an A+ in any subject?")
+    ('Subject', 'subject')
+    """
+    lexicon, said = default_lexicon(), question.lower()
+    nouns = [(m.start(), label, m[0]) for label in lexicon.labels
+             for m in re.finditer(lexicon.label(label), said)
+             if m[0] not in WORDS.question_words and re.fullmatch(r"[a-z]+", m[0])]
+    return max(nouns)[1:] if nouns else None

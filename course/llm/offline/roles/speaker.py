@@ -1,0 +1,103 @@
+"""Who the conversation's "she" and "me" are: the person it mentioned last, and the one the
+learner said they are ("I am Sneha", "main Sneha hoon"), for a part no earlier part answers.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from course.foundation.language import WORDS, question_key
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.pointing import kind_of
+from course.llm.offline.roles.words import FIRST_PERSON, HE_SHE, HINDI_CASE, Named
+
+_INTRODUCED = re.compile(WORDS.introducing, re.I)   # "I am Sneha", "main Sneha hoon"
+_RECENT = re.compile(r"^- (\w+): (.+)$", re.M)
+_USER = re.compile(r"^\[Turn \d+\] User: (.*)$", re.M)
+
+
+def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
+    """(who "she"/"uska" stands for, who "me"/"mujhe" stands for), from what a model is given:
+    the conversation's RECENTLY MENTIONED block; the speaker only when a turn said so ("I am
+    Sneha", "main Sneha hoon"), with a name: capitalised words, or a value mentioned."""
+    recent = [v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
+              if label == person] if "RECENTLY MENTIONED" in context else []
+    speaker = None
+    for line in _USER.findall(context):
+        said = _INTRODUCED.match(line.strip())
+        name = said.group(1).strip() if said else ""
+        known = next((v for v in recent if v.lower() == name.lower()), None)
+        if known or (name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split())):
+            speaker = known or name
+    return (recent[0] if recent else None), speaker
+
+
+def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
+    """The part with "she", "her", "uska" replaced by the person the conversation mentioned
+    last (left alone when the part names a person itself), and "me", "mujhe", "my" by the person the
+    user said they are. What cannot be resolved stays as it is.
+
+    >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
+    >>> resolve_pronouns("make her a plan; mujhe partner chahiye", ctx, [])
+    'make Payal a plan; Sneha ko partner chahiye'
+    """
+    person = default_lexicon().person
+    third, speaker = _person_in(context, person)
+    if any(m.label == person for m in mentions):
+        third = None      # the part names its person: its "her" points there, not back
+    words = as_speaker(part, speaker).split() if speaker else part.split()
+    out = []
+    for i, word in enumerate(words):
+        bare = word.lower().strip(",.!?;")
+        nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
+        tail = word[len(word.rstrip(",.!?;")):]
+        if bare in HE_SHE and third and kind_of(bare, nxt) in ("person", "possessive"):
+            case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
+                "'s" if kind_of(bare, nxt) == "possessive" else ""
+            out.append(third + case + tail)
+            third = None    # named once: a later "her" points at the name, as a pronoun
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+def as_speaker(text: str, speaker: str) -> str:
+    """"me", "my", "mujhe" as the speaker's name ("my friends" -> "Sneha's friends").
+
+    >>> as_speaker("which clubs are my friends in? mujhe batao", "Sneha")
+    "which clubs are Sneha's friends in? Sneha ko batao"
+    """
+    out = []
+    for word in text.split():
+        bare, tail = word.lower().strip(",.!?;"), word[len(word.rstrip(",.!?;")):]
+        out.append(speaker + FIRST_PERSON[bare] + tail if bare in FIRST_PERSON else word)
+    return " ".join(out)
+
+
+def who_asks_said(question: str) -> str:
+    """The question with the sentence in which the learner says who they are left out, and
+    their "my", "me" as their name: that sentence asks nothing, it names the speaker.
+
+    >>> who_asks_said("which clubs are my friends in? i'm Sneha")
+    "which clubs are Sneha's friends in?"
+    >>> who_asks_said("I'm confused. what are my subjects?")
+    "I'm confused. what are my subjects?"
+    """
+    sentences = re.split(r"(?<=[.?!;,])\s+", question.strip())
+    for i, sentence in enumerate(sentences):
+        said = _INTRODUCED.match(sentence.strip(" ,;"))
+        name = said.group(1).strip(" .!?,") if said else ""
+        rest = sentences[:i] + sentences[i + 1:]
+        if name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split()) \
+                and any(w in FIRST_PERSON for r in rest for w in question_key(r).split()):
+            return as_speaker(" ".join(rest), name).strip(" ,;")
+    return question
+
+
+def speaks_of_someone(part: str) -> bool:
+    """Does the part say "she", "uska", "me", "mujhe"... (someone the words alone do not name)?
+
+    >>> speaks_of_someone("mujhe DBMS ke liye study partner chahiye"), speaks_of_someone("Who is Payal?")
+    (True, False)
+    """
+    return any(w in HE_SHE or w in FIRST_PERSON for w in question_key(part).split())
