@@ -4236,3 +4236,29 @@ def test_which_one_is_the_last_kind_named(college_db, learner):
     assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), result.answer
     assert_answered_with(result, college_db, "MATCH (s:Student)-[r:STUDIES]->(j:Subject) "
                                              "WHERE r.grade = 'A+' RETURN s.name, j.name")
+
+
+@pytest.mark.parametrize("question, references", [
+    ("robotics club \u2014 who is president, and what year was it founded",
+     ["MATCH (s:Student)-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) WHERE m.role = 'President' RETURN s.name",
+      "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.founded"]),
+    ("karan\u2014which year is he in, and which project is he on?",
+     ["MATCH (s:Student {name: 'Karan'}) RETURN s.year",
+      "MATCH (:Student {name: 'Karan'})-[:WORKS_ON]->(p:Project) RETURN p.name"]),
+], ids=["spaced", "unspaced"])
+def test_an_em_dash_sets_a_topic_apart(college_db, learner, question, references):
+    """unseen43 at018, at027 (refused): a topic before an em dash ("robotics club \u2014 who is
+    president, and ...") was read as part of the ask: only the en dash and the hyphen set a
+    topic apart. A learner's keyboard gives either."""
+    parts = parts_rows(learner.answer(question))
+    assert len(parts) == len(references), learner.last.answer
+    for rows, reference in zip(parts, references):
+        assert same_rows(rows, rows_of(college_db, reference)), learner.last.answer
+
+
+def test_a_topic_the_first_ask_does_not_point_at_is_not_lost(learner):
+    """Found on this stop's em-dash change: "robotics club \u2014 who is president, and what year
+    was it founded" put the topic in place of the second ask's "it" and asked "who is
+    president" of every club. A topic goes in only where the first ask points at it."""
+    result = learner.answer("robotics club \u2014 who is president, and what year was it founded")
+    assert "Sneha" not in result.answer, result.answer

@@ -269,7 +269,7 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     >>> scene_and_ask("For the lab next week, which tools does Asha use?")
     ('For the lab next week', 'which tools does Asha use?')
     """
-    sentences = re.split(r"(?<=[.!:?])\s+(?=\S)|\s[-\u2013]\s", question.strip())
+    sentences = re.split(r"(?<=[.!:?])\s+(?=\S)|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
     asked = after_opening_clause(sentences[-1])   # "For the database part of the talk, which ..."
     if asked != sentences[-1]:
         sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]

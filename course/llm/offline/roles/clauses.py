@@ -58,7 +58,7 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         or words[1] == "there")   # "... and is there a note on each?"
 
 
-_TOPIC = re.compile(r"^\s*([^,?;:\u2013]+?)\s*(?:,|\s[-\u2013:]\s)\s*(.+)$")
+_TOPIC = re.compile(r"^\s*([^,?;:\u2013\u2014]+?)\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")
 _TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
 
 
@@ -72,6 +72,8 @@ def topic_first(question: str) -> str:
     'hey quick one - which projects need react and who is on them?'
     >>> topic_first("Who is Payal, and what does she study?")
     'Who is Payal, and what does she study?'
+    >>> topic_first("the lathe \u2014 who owns, and when was it bought?")
+    'the lathe \u2014 who owns, and when was it bought?'
     """
     m = _TOPIC.match(question)
     topic = tokens(m[1]) if m else []
@@ -84,8 +86,9 @@ def topic_first(question: str) -> str:
             set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True):
         return question
     pointer = _TOPIC_POINTER.search(m[2])
-    if pointer is None:
-        return question
+    first_ask = re.split(r",|\s(?:and|aur)\s", m[2])[0]
+    if pointer is None or pointer.start() >= len(first_ask):
+        return question     # the first ask must point at the topic too, or it loses it
     said = m[1].strip() + ("'s" if pointer[1].lower() in ("their", "its") else "")
     return m[2][:pointer.start()] + said + m[2][pointer.end():]
 
@@ -153,7 +156,7 @@ def says_only(text: str) -> bool:
 def as_question(text: str) -> str:
     text = text.strip().rstrip(",")
     done = text.endswith(("?", ".", "!"))     # "... needs React? I did a little React."
-    asked = after_opening_clause(re.split(r"\s[-\u2013]\s|[.!:]\s+", text)[-1])   # "For X, which ..."
+    asked = after_opening_clause(re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", text)[-1])   # "For X, which ..."
     return text if done or not is_question(tokens(asked), opening=True) else text + "?"
 
 

@@ -71,7 +71,7 @@ class RuleUpdater:
         pattern = r",?\s+\b(" + "|".join(CONJUNCTIONS) + r")\b\s+|,\s+(?=\w)"
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
-            last = re.split(r"\s[-\u2013]\s|[.!:]\s+", left)[-1]     # its last sentence
+            last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
             if sets_the_scene(tokens(last)):
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
