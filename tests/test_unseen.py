@@ -4262,3 +4262,20 @@ def test_a_topic_the_first_ask_does_not_point_at_is_not_lost(learner):
     president" of every club. A topic goes in only where the first ask points at it."""
     result = learner.answer("robotics club \u2014 who is president, and what year was it founded")
     assert "Sneha" not in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("I'm writing a quick update for my club: who is the president of the Robotics Club?",
+     "MATCH (s:Student)-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) WHERE m.role = 'President' RETURN s.name"),
+    ("Hey! I'm putting together a team update. Who's working on the Campus Chatbot?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) RETURN s.name"),
+], ids=["quick-update", "team-update"])
+def test_a_word_of_change_used_as_a_noun_asks_no_change(college_db, learner, question, reference):
+    """unseen40 aq017 (blocked as a write): "I'm putting together a team update" is the
+    learner's own errand, "update" a noun after its article, no request to change the data."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_a_word_of_change_as_a_verb_is_still_refused(learner):
+    assert learner.answer("please update the year of Rahul to 4").status == "blocked"
+    assert learner.answer("add an update: Rahul joins the Coding Club").status == "blocked"

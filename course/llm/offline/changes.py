@@ -17,6 +17,31 @@ from course.llm.offline.lexicon import default_lexicon
 
 # A verb of change (the lexicon's `write` cue): "delete", "add", "daal do"
 WRITE_REQUEST = re.compile(default_lexicon().cues["write"])
+# "a clear explanation", "the update": right after its determiner, the word is no verb; "a
+# team update.", "the last change to ...": a word or two after it, before no object of its own
+# ("my classmate put three emails ...": a verb)
+_DETERMINER = r"\b(?:a|an|the|this|that|my|our|your|his|her|their|its)\s+"
+_AFTER_DETERMINER = re.compile(_DETERMINER + "$")
+_AS_NOUN = re.compile(_DETERMINER + r"(?:[\w'-]+\s+){1,2}$")
+_NO_OBJECT = re.compile(r"\s*(?:[,.;:?!]|$|(?:for|to|on|of|about|in|from|with|"
+                        + "|".join(sorted(WORDS.question_words)) + r")\b)")   # (a stop read away)
+
+
+def change_verb(text: str) -> re.Match[str] | None:
+    """The first word of change used as a verb ("add Rahul"), not as a noun ("I'm writing a
+    quick update for the club"); None when there is none.
+
+    >>> change_verb("i'm writing a quick update: who leads the lab?"), change_verb("i'd like a clear answer")
+    (None, None)
+    >>> change_verb("please update the lab's year")[0], change_verb("my friend put two values in")[0]
+    ('update', 'put')
+    """
+    def as_noun(m: re.Match[str]) -> bool:
+        before, after = text[:m.start()], text[m.end():]
+        return bool(_AFTER_DETERMINER.search(before) or _AS_NOUN.search(before) and _NO_OBJECT.match(after))
+    return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
+
+
 # What a change is made to: the words after its verb, up to a preposition or a stop
 _CHANGED = re.compile(r"[^,.;:?!]*?(?=\s+(?:in|into|on|onto|to|from|of|for|with|at|by|as|so|"
                       r"because|and|then|than)\b|[,.;:?!]|$)")
@@ -64,7 +89,7 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     True
     """
     lexicon = default_lexicon()
-    change = WRITE_REQUEST.search(text)
+    change = change_verb(text)
     if change is None:
         asks, changed = bool(re.search(lexicon.cues["why_how"], text)), text
     else:
@@ -87,5 +112,5 @@ def asks_for_a_change(text: str, names: Sequence[str] = ()) -> bool:
     >>> asks_for_a_change("when was the club set up?")   # when it was done: a fact, no request
     False
     """
-    return bool(WRITE_REQUEST.search(text)) and not asks_how_a_change_works(text, names) \
+    return change_verb(text) is not None and not asks_how_a_change_works(text, names) \
         and not asks_when_done(text)

@@ -21,7 +21,7 @@ from typing import Sequence
 from course.foundation.language import sets_apart
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
-from course.llm.offline.changes import asks_how_a_change_works, asks_when_done
+from course.llm.offline.changes import asks_how_a_change_works, asks_when_done, change_verb
 from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
@@ -115,9 +115,10 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks
     names = [str(e.value) for _, e in prompt.linked]
-    if reading.has("write") and asks_how_a_change_works(prompt.question.lower(), names):
+    changes = change_verb(reading.text) is not None
+    if changes and asks_how_a_change_works(prompt.question.lower(), names):
         return "a question about a change, not a request", SENTINEL_QUERY   # not for a query
-    if reading.has("write") and not asks_when_done(prompt.question):   # "when was it set up?"
+    if changes and not asks_when_done(prompt.question):   # "when was it set up?"
         return "write request", READ_ONLY_QUERY
     if unknown_attribute(reading) or reading.has("place"):
         return "unknown attribute", SENTINEL_QUERY
