@@ -4279,3 +4279,30 @@ def test_a_word_of_change_used_as_a_noun_asks_no_change(college_db, learner, que
 def test_a_word_of_change_as_a_verb_is_still_refused(learner):
     assert learner.answer("please update the year of Rahul to 4").status == "blocked"
     assert learner.answer("add an update: Rahul joins the Coding Club").status == "blocked"
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which subjects does Rahul take, with grades?",
+     "MATCH (:Student {name: 'Rahul'})-[r:STUDIES]->(j:Subject) RETURN j.name, r.grade"),
+    ("What subjects is Rahul taking with which grades?",
+     "MATCH (:Student {name: 'Rahul'})-[r:STUDIES]->(j:Subject) RETURN j.name, r.grade"),
+], ids=["with-grades", "with-which-grades"])
+def test_with_a_property_is_no_one_shared_with(college_db, chat, question, reference):
+    """unseen40 aq021's ask, asked alone: "which subjects does Rahul take, with grades?" was
+    answered with the students who share Rahul's subjects: "with" read as "with someone".
+    What is shared is shared with a person, not with a property."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who takes a subject with Rahul?",
+     "MATCH (:Student {name: 'Rahul'})-[:STUDIES]->(:Subject)<-[:STUDIES]-(s:Student) "
+     "WHERE s.name <> 'Rahul' RETURN DISTINCT s.name"),
+    ("who does Karan work with?",
+     "MATCH (:Student {name: 'Karan'})-[:WORKS_ON]->(:Project)<-[:WORKS_ON]-(s:Student) "
+     "WHERE s.name <> 'Karan' RETURN DISTINCT s.name"),
+], ids=["with-a-name", "with-at-the-end"])
+def test_with_a_person_is_still_shared(college_db, chat, question, reference):
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    assert {r[0] for r in result.rows} == {r[0] for r in rows_of(college_db, reference)}, result.answer
