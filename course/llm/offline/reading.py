@@ -212,6 +212,12 @@ _SET_APART = re.compile(rf"(?i)\b(?:besides|except|excluding|other than|apart fr
                         rf"|{_NAMES}\s+(?:ke alawa|ke siwa|ke siwaay|ko chhodkar)\b")
 
 
+def _listed(joiners: str) -> str:
+    """More names after a first one, each after a comma or a joining word ("§0, §1 and §2"; a
+    comma is its own word once the question is read): the tail of a list of names."""
+    return rf"(?:(?: ?,(?: (?:{joiners}))?| (?:{joiners})) §\d+)+"
+
+
 _OWNING = {w: ending for w, ending in WORDS.first_person.items() if ending.strip() in ("'s", "ka", "ki", "ke")}
 
 
@@ -270,7 +276,7 @@ def each_of(reading: Reading) -> Reading:
     if not (reading.has("each") or (people[0].label == reading.person and not sharing)):
         return reading
     # "§0 and §1", "§0, §1 and §2" (a comma is its own word once the question is read)
-    listed = re.search(r"§0(?:(?: ?,(?: and| aur| &)?| and| aur| &) §\d+)+", reading.text)
+    listed = re.search(rf"§0{_listed('and|aur|&')}", reading.text)
     if listed is None or len(re.findall(r"§\d+", listed[0])) != len(people):
         return reading
     first = people[0]
@@ -280,7 +286,7 @@ def each_of(reading: Reading) -> Reading:
 
 
 # "§1 and §2", "§1, §2 or §3": names listed together
-_LISTED = re.compile(r"§(\d+)(?:(?: ?,(?: and| aur| or| ya| &)?| and| aur| or| ya| &) §\d+)+")
+_LISTED = re.compile(rf"§(\d+){_listed('and|aur|or|ya|&')}")
 
 
 def listed_together(reading: Reading) -> Reading:
