@@ -4306,3 +4306,14 @@ def test_with_a_person_is_still_shared(college_db, chat, question, reference):
     result = chat.answer(question)
     assert result.status == "answered", result.answer
     assert {r[0] for r in result.rows} == {r[0] for r in rows_of(college_db, reference)}, result.answer
+
+
+@pytest.mark.parametrize("question", ["whats the oldest club in college?",
+                                      "Which is the oldest club on campus?",
+                                      "Which club is the oldest one at the institute?"])
+def test_the_college_itself_is_everywhere_the_graph_holds(college_db, learner, question):
+    """unseen24 l040, unseen13 r029, unseen42 as036 (refused): "in college", "on campus", "at the
+    institute" name the whole graph, no place of its own; "the oldest club" is still asked."""
+    assert_answered_with(learner.answer(question), college_db,
+                         "MATCH (c:Club) WITH min(c.founded) AS first MATCH (c:Club) "
+                         "WHERE c.founded = first RETURN c.name, c.founded")
