@@ -4317,3 +4317,12 @@ def test_the_college_itself_is_everywhere_the_graph_holds(college_db, learner, q
     assert_answered_with(learner.answer(question), college_db,
                          "MATCH (c:Club) WITH min(c.founded) AS first MATCH (c:Club) "
                          "WHERE c.founded = first RETURN c.name, c.founded")
+
+
+def test_a_word_the_lexicon_reads_is_no_typo(college_db, learner):
+    """unseen37 an045 (refused): "Computer Networks padhne se pehle kaunsa subject padhna
+    chahiye?": "padhne" (to study), which the lexicon reads, was "corrected" to "padhaane" (to
+    teach), a word the query then left out."""
+    assert_answered_with(learner.answer("Computer Networks padhne se pehle kaunsa subject padhna chahiye?"),
+                         college_db, "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+                                     "RETURN p.name")

@@ -54,13 +54,16 @@ class Used:
 def _learner(reading: Reading, start: int, end: int) -> bool:
     """A relationship word in the learner's own clause: "should I study", "padhna chahiye",
     or a gerund after "before" or "after" once the learner speaks ("should I finish before
-    taking §0": the learner's taking)."""
+    taking §0": the learner's taking), or Hindi's verbal noun before "se pehle" ("§0 padhne
+    se pehle")."""
     regex, before, word = reading.cue("learner"), reading.text[:start], reading.text[start:end]
     if re.fullmatch(rf"{reading.cue('direction_in')}|{reading.cue('next')}", word):
         return False    # "the subject you need to do before §0": "before" is the link, no verb
     gerund = word.endswith("ing") and re.search(r"\b(?:before|after)\s+$", before) \
         and re.search(r"\b(?:i|me|we|you|someone)\b", before)
-    return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund)
+    # "§0 padhne se pehle": the verbal noun of a time clause, Hindi's "before taking §0"
+    verbal_noun = word.endswith("ne") and re.match(r"\s+(?:se|ke)\s+(?:pehle|baad)\b", reading.text[end:])
+    return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund or verbal_noun)
 
 
 def _joins_asked(reading: Reading, rel_type: str) -> bool:

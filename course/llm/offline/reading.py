@@ -86,13 +86,16 @@ def correct(word: str, vocab: list[str]) -> str:
 
 
 def _corrected(word: str, lexicon: Lexicon) -> str:
-    """`correct`, except that a verb of change in another form stays as written: a request
-    says "update" or "delete"; "updates go out of sync" and "rows are deleted" ask none.
+    """`correct`, except that a verb of change in another form stays as written (a request
+    says "update" or "delete"; "updates go out of sync" and "rows are deleted" ask none), and
+    so does a word a lexicon entry reads whole ("padhne", to study, is no typo of "padhaane").
 
     >>> _corrected("updates", default_lexicon()), _corrected("deleted", default_lexicon())
     ('updates', 'deleted')
     """
     fixed = correct(word, lexicon.vocab)
+    if fixed != word and any(re.fullmatch(entry, word) for entry in lexicon.all_patterns):
+        return word
     if fixed != word and word.startswith(fixed) and word[len(fixed):] in ("s", "es", "d", "ed", "ing") \
             and re.fullmatch(lexicon.cues["write"], fixed):
         return word
