@@ -166,20 +166,21 @@ def chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
 
 
 def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
-               each: bool = True) -> str | None:
+               each: bool = True, pointer: str = "") -> str | None:
     """"they", "their", "unka" in a later part: every value of one label the latest part that
     found something found ("each of Payal and Aarav"; `each=False`: "Payal and Aarav", for a
     choice among them), or the one value it found. When that part was about a person it named
     and asked no "who", that person, not what was found ("what skills does Karan have, and who
     are their friends?": Karan's), so None (or those people, when it named several), unless
-    "he" or "she" already stands for that person ("when did he join them?": the clubs). One
+    "he" or "she" already stands for that person ("when did he join them?": the clubs) or the
+    `pointer` is "them", an object ("who else is in them?": the clubs found). One
     thing found is no "them" when the part asked about one thing ("Which course covers
     deadlocks, and what comes before them?": deadlocks), unless it asked for several of the
     kind found ("which projects ...")."""
     person = default_lexicon().person
     for question, asked, got in reversed(found):
         about = any(label == person for label, _ in asked) and not set(tokens(question)) & PEOPLE
-        if about and each and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
+        if about and each and pointer != "them" and not {w.lower().strip(",.!?") for w in words} & HE_SHE:
             # (a choice among them is among what was found, never of one person); "they" after
             # a part that named several people is those people ("do A and B both ...? what ...")
             people = list(dict.fromkeys(str(v) for label, v in asked if label == person))

@@ -199,7 +199,7 @@ class RuleUpdater:
                 or bool(found) and asks_for_several(found[-1][0]) and not names_a_kind(nxt))
             #     "kaun kaun ..., woh ... hai": all of them; "..., ye club ...": the club
             group = (found_of_kinds(found, objects or owners_in(part, properties), language_of(part))
-                     or all_found(found, language_of(part), words)) if several else None
+                     or all_found(found, language_of(part), words, pointer=bare)) if several else None
             value = group or value
             if value is not None and bare in WORDS.third_person and value in named_once:
                 value = None     # named once: a later "his" points at the name, as a pronoun
