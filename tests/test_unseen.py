@@ -4345,3 +4345,16 @@ def test_them_as_an_object_is_what_was_found(college_db, learner, question, refe
     assert len(parts) == 2, result.answer
     expected = {r[0] for r in rows_of(college_db, reference)}
     assert expected and {r[-1] for r in parts[1]} == expected, result.answer
+
+
+@pytest.mark.parametrize("question", ["prerequisites for deadlocks (concept level)",
+                                      "subtopics of trees (concept level)",
+                                      "prereqs for routing (concept level)"])
+def test_the_things_a_link_names_are_no_note_question(learner, question):
+    """unseen43 at034 (confidently wrong): "prereqs for routing (concept level)" was answered
+    with the Routing note: a query could not place "level", and the note search answered. A
+    link's plural noun before "of" or "for" asks for the things at its other end, as "which
+    concepts" does: the graph's question, answered by a query or refused, never by a note on
+    the one named."""
+    learner.answer(question)
+    assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), learner.last.answer

@@ -18,6 +18,7 @@ from course.foundation.language import WORDS, question_key, scene_and_ask
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import asks_for_a_change, names_nothing, tokens
 from course.pipeline.linking import Mention, link_entities
+from course.pipeline.schema import introspect
 
 NEAR_NOTES = """\
 MATCH (n:Note)-[*1..2]-(x)
@@ -53,6 +54,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     (True, True)
     >>> asks_for_nodes(db, "Why does my table repeat the student's name on every row?")
     False
+    >>> asks_for_nodes(db, "prereqs for routing (concept level)")
+    True
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -61,7 +64,21 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     labels = [label for (label,) in db.run(ALL_LABELS).rows
               if label in lexicon.labels and label != "Note"]
     return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text)
-               for label in labels)
+               for label in labels) or _names_linked_nodes(db, text)
+
+
+def _names_linked_nodes(db: Database, text: str) -> bool:
+    """"prereqs for routing", "the subtopics of trees": a plural noun of a link between two
+    things of one kind, before "of" or "for", asks for the things at its other end, as
+    "which concepts" does; a note on the one named is no answer to it."""
+    lexicon = default_lexicon()
+    loops = {p.type for p in introspect(db).patterns if p.start == p.end and p.start != lexicon.person}
+    for link in loops:
+        for m in re.finditer(lexicon.relation(link) or r"(?!)", text):
+            if m[0].endswith("s") and re.fullmatch(lexicon.relation(link) or "", m[0][:-1]) \
+                    and re.match(r"\s+(?:of|for)\b", text[m.end():]):
+                return True
+    return False
 
 
 def note_question(db: Database, question: str) -> bool:
