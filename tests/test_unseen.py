@@ -4358,3 +4358,16 @@ def test_the_things_a_link_names_are_no_note_question(learner, question):
     the one named."""
     learner.answer(question)
     assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), learner.last.answer
+
+
+def test_those_at_the_end_of_a_part_is_every_value_found(college_db, learner):
+    """A learner's probe (p021): "What concepts is Paging a prerequisite for, and which subjects
+    teach those?" listed every subject: a bare "those" closing a part was read as no pointer.
+    It stands for the concepts found, as "them" does."""
+    result = learner.answer("What concepts is Paging a prerequisite for, and which subjects teach those?")
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    subjects = {r[0] for r in rows_of(college_db, "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->"
+                                                  "(:Concept)<-[:COVERS]-(j:Subject) RETURN j.name")}
+    assert subjects and {v for row in parts[1] for v in row} & {"Computer Networks", "Operating Systems",
+                                                                "DSA", "DBMS"} == subjects, result.answer

@@ -194,7 +194,8 @@ class RuleUpdater:
             if grouped is not None and bare in PLURAL:
                 out.append(word)
                 continue
-            several = bare in PLURAL or bare in WORDS.hindi_demonstrative and (bool(   # "woh ... hain"
+            several = bare in PLURAL or bare in WORDS.plural_demonstrative and not nxt or \
+                bare in WORDS.hindi_demonstrative and (bool(   # "woh ... hain"; "... teach those?"
                 {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
                 or bool(found) and asks_for_several(found[-1][0]) and not names_a_kind(nxt))
             #     "kaun kaun ..., woh ... hai": all of them; "..., ye club ...": the club
