@@ -93,11 +93,3 @@ def who_asks_said(question: str) -> str:
             return as_speaker(" ".join(rest), name).strip(" ,;")
     return question
 
-
-def speaks_of_someone(part: str) -> bool:
-    """Does the part say "she", "uska", "me", "mujhe"... (someone the words alone do not name)?
-
-    >>> speaks_of_someone("mujhe DBMS ke liye study partner chahiye"), speaks_of_someone("Who is Payal?")
-    (True, False)
-    """
-    return any(w in HE_SHE or w in FIRST_PERSON for w in question_key(part).split())
