@@ -4371,3 +4371,62 @@ def test_those_at_the_end_of_a_part_is_every_value_found(college_db, learner):
                                                   "(:Concept)<-[:COVERS]-(j:Subject) RETURN j.name")}
     assert subjects and {v for row in parts[1] for v in row} & {"Computer Networks", "Operating Systems",
                                                                 "DSA", "DBMS"} == subjects, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which subject should students complete before they take Operating Systems?",
+     "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN p.name"),
+    ("Which concepts should students learn before they get to Firewalls?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Firewalls'}) RETURN c.name"),
+    ("What must a student finish before taking Computer Networks?",
+     "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) RETURN p.name"),
+], ids=["students-they", "students-get-to", "a-student-taking"])
+def test_students_in_general_are_the_learner(college_db, learner, question, reference):
+    """unseen45 av033, av038 (refused): "which subject should students complete before they
+    take Operating Systems?" asked for students too. Students in general as the subject of
+    "should", "must", "need to" (and "they" after them) are the learner: their verb names no
+    link, as "should I complete" does not."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who is the Secretary of the Coding Club, and which other club is she a member of?",
+     "MATCH (s:Student)-[:MEMBER_OF {role: 'Secretary'}]->(:Club {name: 'Coding Club'}) "
+     "MATCH (s)-[:MEMBER_OF]->(c:Club) WHERE c.name <> 'Coding Club' RETURN c.name"),
+    ("Which club is Sneha in, and what other clubs do her friends belong to?",
+     "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(own:Club) WITH collect(own.name) AS own "
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(c:Club) "
+     "WHERE NOT c.name IN own RETURN c.name"),
+    ("Who studies DBMS and which other subjects do they study?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) MATCH (s)-[:STUDIES]->(j:Subject) "
+     "WHERE j.name <> 'DBMS' RETURN j.name"),
+], ids=["other-club-she", "other-clubs-friends", "other-subjects-they"])
+def test_other_in_a_later_part_leaves_out_what_came_before(college_db, learner, question, reference):
+    """unseen45 av028 (half): "which other club is she a member of?" listed the Coding Club
+    the first part named. "other" before a kind of thing, in a later part, leaves out the
+    things of that kind the earlier parts named or found."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2, result.answer
+    expected = {r[0] for r in rows_of(college_db, reference)}
+    assert expected and {r[-1] for r in parts[1]} == expected, result.answer
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+@pytest.mark.parametrize("first, follow_up, reference", [
+    ("Who is the Secretary of the Coding Club?", "What other clubs is she a member of?",
+     "MATCH (s:Student)-[:MEMBER_OF {role: 'Secretary'}]->(:Club {name: 'Coding Club'}) "
+     "MATCH (s)-[:MEMBER_OF]->(c:Club) WHERE c.name <> 'Coding Club' RETURN c.name"),
+    ("Which subjects does Payal study?", "Which other subjects does Aarav study?",
+     "MATCH (:Student {name: 'Payal'})-[:STUDIES]->(p:Subject) WITH collect(p.name) AS before "
+     "MATCH (:Student {name: 'Aarav'})-[:STUDIES]->(j:Subject) WHERE NOT j.name IN before RETURN j.name"),
+], ids=["named-before", "found-before"])
+def test_other_in_a_follow_up_leaves_out_what_came_before(college_db, request, agent, first, follow_up, reference):
+    """This stop's fresh questions, as a chat goes on: "Who is the Secretary of the Coding
+    Club?", then "What other clubs is she a member of?" listed the Coding Club too. "other"
+    before a kind of thing leaves out the things of that kind the last turn named or found."""
+    asking = request.getfixturevalue(agent)
+    asking.answer(first)
+    result = asking.answer(follow_up)
+    assert rows_of(college_db, reference), reference
+    assert_answered_with(result, college_db, reference)

@@ -53,6 +53,7 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     """
     if reading.has("excluding"):        # "who else ...": not the one just talked about
         reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
+    reading = replace(reading, excluded=reading.excluded or _others_than_before(prompt, reading))
     one = re.search(reading.cue("pointing_one"), reading.text)
     if one is not None:     # "that one", "wahi wala": what the last answer found, or nothing
         return pointed_readings(prompt, reading, one)
@@ -79,6 +80,19 @@ def _in_focus(prompt: Prompt, reading: Reading) -> list[Entity]:
     asked = reading.targets()[:1]
     return [e for e in prompt.recent if e.label in asked][:1]
 
+
+def _others_than_before(prompt: Prompt, reading: Reading) -> list[Entity]:
+    """"which other clubs is she in?": the clubs the last answer listed, else the one the
+    conversation named last; none when no "other" comes before a kind's noun ("what other
+    clubs are there?" at the start of a chat leaves nothing out)."""
+    for label in reading.schema.labels:
+        if prompt.turns and re.search(rf"\bother\s+(?:{reading.lexicon.label(label)})", reading.text):
+            last = _last_answer(prompt, reading.schema)
+            if last is not None and last.label == label:
+                values = last.value if isinstance(last.value, tuple) else (last.value,)
+                return [replace(last, value=v) for v in values]
+            return [e for e in prompt.recent if e.label == label][:1]
+    return []
 
 def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
     """'that project', 'this subject', 'those students': (the phrase, its label)."""

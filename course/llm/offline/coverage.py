@@ -60,7 +60,7 @@ def _learner(reading: Reading, start: int, end: int) -> bool:
     if re.fullmatch(rf"{reading.cue('direction_in')}|{reading.cue('next')}", word):
         return False    # "the subject you need to do before §0": "before" is the link, no verb
     gerund = word.endswith("ing") and re.search(r"\b(?:before|after)\s+$", before) \
-        and re.search(r"\b(?:i|me|we|you|someone)\b", before)
+        and re.search(r"\b(?:i|me|we|you|someone|one)\b", before)
     # "§0 padhne se pehle": the verbal noun of a time clause, Hindi's "before taking §0"
     verbal_noun = word.endswith("ne") and re.match(r"\s+(?:se|ke)\s+(?:pehle|baad)\b", reading.text[end:])
     return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund or verbal_noun)

@@ -209,6 +209,37 @@ def without_own_kinds(reading: Reading) -> Reading:
     return replace(reading, text=re.sub(r"§(\d+) ([a-z-]+)\b", its_own_kind, reading.text))
 
 
+
+# what one should, must or needs to do: advice, whose subject is whoever takes it
+_ADVICE = r"(?:should|must|ought to|needs? to|ha(?:ve|s) to)"
+_UNQUALIFIED = r"(?=\s)(?!\s+(?:in|of|with|from|on|at|who|that|which|whose|§))"   # "students in §0": some
+
+
+def people_in_general(reading: Reading) -> Reading:
+    """"which subject should students complete before they take §0 ?" -> "... should one
+    complete before one take §0 ?": people in general, told what to do, are the learner (whose
+    verb names no link, as in "should I complete"), not people asked for; people a phrase
+    narrows down ("should students in §0") are not people in general.
+
+    >>> from course.llm.offline.prompt import parse_schema
+    >>> def general(text): return people_in_general(Reading(text, [], parse_schema(""))).text
+    >>> general("what should students finish before they take §0 ?")
+    'what should one finish before one take §0 ?'
+    >>> general("what must a student do before taking §0 ?")
+    'what must one do before taking §0 ?'
+    >>> general("which students should finish §0 ?"), general("what should students in §0 know ?")
+    ('which students should finish §0 ?', 'what should students in §0 know ?')
+    """
+    lexicon = reading.lexicon
+    if not lexicon.person:
+        return reading
+    person = lexicon.label(lexicon.person)
+    text = re.sub(rf"\b({_ADVICE})\s+(?:(?:a|an|the|all|most)\s+)?(?:{person}){_UNQUALIFIED}", r"\1 one", reading.text)
+    text = re.sub(rf"\b(?:a|an)\s+(?:{person}){_UNQUALIFIED}\s+({_ADVICE})\b", r"one \1", text)
+    if text != reading.text and not any(e.label == lexicon.person for e in reading.entities):
+        text = re.sub(r"\bthey\b", "one", text)    # the people just said, no one named
+    return replace(reading, text=text)
+
 # "besides §0", "except §0 and §1", "§0 ke alawa": names the answer leaves out
 _NAMES = r"(?:the\s+)?§\d+(?:(?:\s*,\s*|\s*,?\s+(?:and|aur|or|ya)\s+)(?:the\s+)?§\d+)*"    # "§0", "§0 and §1", "§0, §1 aur §2"
 _SET_APART = re.compile(rf"(?i)\b(?:besides|except|excluding|other than|apart from|aside from)\s+{_NAMES}\b"

@@ -31,7 +31,7 @@ from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Prompt
-from course.llm.offline.reading import Reading, read, speaks_of_the_speaker, without_own_kinds
+from course.llm.offline.reading import Reading, people_in_general, read, speaks_of_the_speaker, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 log = logging.getLogger(__name__)
@@ -110,7 +110,7 @@ def asked(question: str, lexicon: Lexicon) -> str:
 
 
 def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> tuple[str, str]:
-    reading = read(asked(prompt.question, lexicon), prompt.linked, prompt.schema, lexicon)
+    reading = people_in_general(read(asked(prompt.question, lexicon), prompt.linked, prompt.schema, lexicon))
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks

@@ -252,6 +252,33 @@ def set_apart(word: str, before: Sequence[str], nxt: str, found: Sequence[Found]
     return None
 
 
+_OTHER = re.compile(r"\b(?:the\s+)?other\s+([a-z]+)\b", re.I)
+_SET_APART_ALREADY = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from)\b", re.I)
+
+
+def others_than_before(part: str, found: Sequence[Found]) -> str | None:
+    """"which other club is she in?" in a later part: the club besides those of its kind the
+    earlier parts named or found ("Who leads the Chess Club, and which other club is she
+    in?": besides the Chess Club). None when "other" names no kind, or none came before.
+
+    >>> found = [("Who uses the Lathe?", [("Tool", "Lathe")], [(default_lexicon().person, "Asha")])]
+    >>> others_than_before("which other tools does Asha use?", found)
+    'which tools does Asha use besides Lathe?'
+    >>> others_than_before("do they know each other?", found) is None
+    True
+    """
+    m = _OTHER.search(part)
+    if not m or _SET_APART_ALREADY.search(part):
+        return None
+    kind = default_lexicon().label
+    values = list(dict.fromkeys(str(v) for _, asked, got in found for label, v in [*asked, *got]
+                                if re.fullmatch(kind(label), m[1].lower())))
+    if not values:
+        return None
+    text = f"{part[:m.start()]}{m[1]}{part[m.end():]}".rstrip(" ?")
+    names = values[0] if len(values) == 1 else as_group(values, "en", each=False)
+    return f"{text} besides {names}" + ("?" if part.rstrip().endswith("?") else "")
+
 def the_one_named(after: str, found: Sequence[Found], language: str = "en") -> str | None:
     """"the club" in a later part ("Who are the members of X, and when did the club start?"): the
     one value of the label the words `after` "the" open with, of the latest part that named or

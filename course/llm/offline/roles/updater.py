@@ -20,8 +20,8 @@ from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUES
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
-                                               found_of_kinds, kind_of, link_of_named, names_a_kind, owners_in,
-                                               owners_of, set_apart, stands_for, the_one_named)
+                                               found_of_kinds, kind_of, link_of_named, names_a_kind, others_than_before,
+                                               owners_in, owners_of, set_apart, stands_for, the_one_named)
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
@@ -217,6 +217,7 @@ class RuleUpdater:
             else:
                 out.append(value)
         text = " ".join(out).rstrip(".!")     # ("... and when each joined."): its scope before the stop
+        text = others_than_before(text, found) or text    # "which other club": besides the one before
         if not named:   # a part that names a value of its own ("... in DSA?") sets its own scope
             text = in_scope(text, found, properties or {}, language_of(part))
         return text + "?" if part.rstrip().endswith("?") else text
