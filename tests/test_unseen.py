@@ -4430,3 +4430,28 @@ def test_other_in_a_follow_up_leaves_out_what_came_before(college_db, request, a
     result = asking.answer(follow_up)
     assert rows_of(college_db, reference), reference
     assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+def test_a_choice_among_those_found_before(college_db, request, agent):
+    """This stop's fresh questions: "Who is in the Robotics Club?", then "which of them is in
+    the third year?" said "Nothing found": the two names found were written into the query
+    as one quoted string, and a column named a node the query never matched."""
+    asking = request.getfixturevalue(agent)
+    asking.answer("Who is in the Robotics Club?")
+    assert_answered_with(asking.answer("which of them is in the third year?"), college_db,
+                         "MATCH (s:Student {year: 3})-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN s.name")
+
+
+@pytest.mark.parametrize("first, follow_up, reference", [
+    ("who are rahul and karan?", "what roles do they have in their clubs?",
+     "MATCH (s:Student)-[m:MEMBER_OF]->(c:Club) WHERE s.name IN ['Rahul', 'Karan'] RETURN s.name, c.name, m.role"),
+    ("Tell me about Rahul and Karan", "which projects are they on?",
+     "MATCH (s:Student)-[:WORKS_ON]->(p:Project) WHERE s.name IN ['Rahul', 'Karan'] RETURN s.name, p.name"),
+], ids=["roles", "projects"])
+def test_they_after_a_turn_about_two_is_both(college_db, learner, first, follow_up, reference):
+    """This stop's fresh questions: "who are rahul and karan?", then "what roles do they have in
+    their clubs?" answered for Rahul alone, as if whole: the turn the memory kept was the
+    first part's. A turn of two asks of one kind is remembered with the rows of both."""
+    learner.answer(first)
+    assert_answered_with(learner.answer(follow_up), college_db, reference)

@@ -377,8 +377,9 @@ def _finish(result: AgenticResult, run: Run) -> None:
     found = [s for s in best if s.found]
     first = found[0] if found else (best[0] if best else None)
     if first is not None:
-        result.cypher, result.columns, result.rows = first.cypher, first.columns, first.rows
-        result.parameters = dict(first.parameters)
+        result.cypher, result.columns, result.parameters = first.cypher, first.columns, dict(first.parameters)
+        alike = [s for s in found if (s.cypher, s.columns) == (first.cypher, first.columns)]   # two asks of one
+        result.rows = [r for s in alike for r in s.rows] if alike else first.rows   # kind: both, for "they"
     if found:
         result.status = "answered"
     elif best and all(s.status == "out_of_scope" for s in best):

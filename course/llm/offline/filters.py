@@ -279,7 +279,7 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
     body = _linked(reading, target, entities)
     if body is None or not chosen:
         return body
-    values = ", ".join(lit(e.value) for e in chosen)
+    values = ", ".join(lit(v) for e in chosen for v in (e.value if isinstance(e.value, tuple) else (e.value,)))
     return body[0], body[1] + [f"t.{chosen[0].prop} IN [{values}]"]
 
 

@@ -289,7 +289,9 @@ def related(reading: Reading) -> str | None:
     rel_props = _asked_rel_props(reading, target) if len(reading.entities) == 1 else []
     cols += [f"r0.{p} AS {p}" for p in rel_props]
     # a group ("their skills" after "Karan and Rahul"): say whose each row is
-    whose = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(reading.entities)
+    chosen = chosen_among(reading, target, reading.entities)   # "which of them": t itself,
+    linked = [e for e in reading.entities if e not in chosen]   # the others x0, x1, ...
+    whose = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(linked)
              if isinstance(e.value, tuple)]
     if any(w.split(" AS ")[1] == c.split(" AS ")[1] for w in whose for c in cols):
         # "who are each of §0 and §1 friends with?": two columns of one name cannot be returned
