@@ -4455,3 +4455,31 @@ def test_they_after_a_turn_about_two_is_both(college_db, learner, first, follow_
     first part's. A turn of two asks of one kind is remembered with the rows of both."""
     learner.answer(first)
     assert_answered_with(learner.answer(follow_up), college_db, reference)
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+def test_a_link_property_of_several_says_whose(college_db, request, agent):
+    """A learner's probe (p049): "Which students are working on the Library Management
+    System?", then "and what grades did they get in DBMS?" answered "A+ and A.": two grades,
+    not whose. A property of the links of several says whose each is."""
+    asking = request.getfixturevalue(agent)
+    asking.answer("Which students are working on the Library Management System?")
+    assert_answered_with(asking.answer("and what grades did they get in DBMS?"), college_db,
+                         "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+                         "MATCH (s)-[r:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name, r.grade")
+
+
+@pytest.mark.parametrize("question, note", [
+    ("Deadlock kyun hota hai? Simple mein samjhao na", "N18"),     # a learner's probe, p039
+    ("Paging kaise kaam karta hai?", "N19"),
+    ("Normalization kyun zaroori hai?", "N01"),
+    ("Transaction ko rollback kab karte hain?", "N08"),
+])
+def test_a_hinglish_note_question_is_searched_in_english(learner, question, note):
+    """A learner's probe (p039): "Deadlock kyun hota hai? Simple mein samjhao na" was refused,
+    though the Deadlocks note led the search by far: the encoder reads English, and the Hindi
+    words ("kyun", "hota", "samjhao") left the question too far from every note to clear the
+    bar. The search reads a Hinglish question's common Hindi words in English."""
+    result = learner.answer(question)
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes == [note], result.answer

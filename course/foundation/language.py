@@ -76,6 +76,7 @@ class Words:
     leaving_out: frozenset[str]
     introducing: str
     shorthand: dict[str, str]
+    hindi_in_english: dict[str, str]
 
 
 def load_words(path: Path | str = WORDS_FILE) -> Words:
@@ -107,6 +108,19 @@ def language_of(question: str) -> str:
     words = [w.strip("?!.,").lower() for w in question.split()]
     hits = sum(w in WORDS.hinglish for w in words)
     return "hi" if hits >= 2 or (hits == 1 and len(words) <= 4) else "en"
+
+
+def in_english(question: str) -> str:
+    """A Hinglish question with its common Hindi words in English (for an encoder that reads
+    English); any other question as it is.
+
+    >>> in_english("Deadlock kyun hota hai? Simple mein samjhao na"), in_english("Who is she?")
+    ('Deadlock why happens is? Simple in explain', 'Who is she?')
+    """
+    if language_of(question) != "hi":
+        return question
+    glossed = re.sub(r"[a-z]+", lambda m: WORDS.hindi_in_english.get(m[0].lower(), m[0]), question, flags=re.I)
+    return re.sub(r"\s+(?=[?!.,]|$)", "", " ".join(glossed.split()))
 
 
 def question_key(question: str) -> str:

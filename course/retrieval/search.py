@@ -35,7 +35,7 @@ from course.agents.note_holds import note_holds
 from course.foundation.config import get_setting
 from course.foundation.db import Database, Rows
 from course.foundation.errors import CourseError, InvalidInput
-from course.foundation.language import WORDS
+from course.foundation.language import WORDS, in_english
 from course.foundation.graphs import require_data_graph
 from course.llm.base import LLM
 from course.llm.errors import LLMError
@@ -228,7 +228,7 @@ def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAU
         raise InvalidInput(f"Unknown search mode {str(mode)[:40]!r}: choose one of {', '.join(MODES)}.")
     if not isinstance(k, int) or not 1 <= k <= MAX_K:
         raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, e.g. --k 3.")
-    text = check_query(query)
+    text = in_english(check_query(query))   # a Hinglish question's Hindi words, for the encoder
     ensure_text_layer(db, embedder)  # the first search of a graph builds its text layer
     model = query_embedder(db, embedder)  # also for fulltext: a mismatch is refused in every mode
     return _SEARCHES[mode](db, text, k=k, embedder=model)

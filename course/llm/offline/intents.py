@@ -142,7 +142,9 @@ def relationship_property(reading: Reading) -> str | None:
         return None
     (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
     link = arrow(hop.patterns[0], a.label, "r")
-    cols = ", ".join(f"r.{p} AS {p}" for p in asked)
+    whose = [f"{v}.{e.prop} AS {alias(e.label, e.prop)}" for v, e in (("a", a), ("b", b))
+             if isinstance(e.value, tuple)]     # "what grades did they get": say whose each is
+    cols = ", ".join(whose + [f"r.{p} AS {p}" for p in asked])
     return f"MATCH {na}{link}{nb}{where(ca + cb)}\nRETURN {cols}"
 
 
