@@ -4483,3 +4483,17 @@ def test_a_hinglish_note_question_is_searched_in_english(learner, question, note
     result = learner.answer(question)
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
     assert notes == [note], result.answer
+
+
+@pytest.mark.parametrize("question", ["Which of Aarav and Payal study DBMS?",
+                                      "Who is in the Coding Club, and which of them study DBMS?"])
+def test_a_choice_among_named_values_is_one_query(college_db, learner, question):
+    """This stop's fresh questions: "Which of Aarav and Payal study DBMS?" went to the study
+    partners template (one student argument), split into "Which of Aarav study DBMS?" and
+    "Which of Payal study DBMS?", each answered with partners. A choice among several named
+    values needs every one of them in one call: a template that takes fewer cannot choose."""
+    learner.answer(question)
+    last = learner.last.sub_questions[-1]
+    assert last.found and same_rows(last.rows, rows_of(
+        college_db, "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) "
+                    "WHERE s.name IN ['Aarav', 'Payal'] RETURN s.name")), learner.last.answer

@@ -235,10 +235,12 @@ def follows_chain(question: str, mentions: Sequence[Named], spec: ToolSpec) -> b
 
 
 def takes_every_value(question: str, mentions: Sequence[Named], spec: ToolSpec) -> bool:
-    """False for a question about each of several values and a template with fewer arguments
-    of their label ("who works on each of X and Y?": one project argument would answer for X
-    alone). Without "each" the critic asks for the part left out ("best at DBMS and DSA?")."""
-    if not re.search(default_lexicon().cues.get("each", r"(?!)"), question.lower()):
+    """False for a question about each of several values, or a choice among them, and a
+    template with fewer arguments of their label ("who works on each of X and Y?": one project
+    argument would answer for X alone; "which of X and Y study Z?" cannot choose). Without
+    "each" the critic asks for the part left out ("best at DBMS and DSA?")."""
+    cues = default_lexicon().cues
+    if not any(re.search(cues.get(cue, r"(?!)"), question.lower()) for cue in ("each", "among", "among_after")):
         return True
     typed = [m.group(1) for p in spec.parameters.get("properties", {}).values()
              if (m := _LINKED.search(str(p.get("description", ""))))]
