@@ -64,6 +64,8 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
     (None, 'it')
     >>> pronoun("Is anyone in their final year?"), pronoun("Who are their friends?")
     (None, 'their')
+    >>> pronoun("Why is it bad to repeat a row?"), pronoun("How does my laptop reach it?")
+    (None, None)
     """
     nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
     named = any(w.lower() in nouns for w in re.findall(r"[A-Za-z]+", question))
@@ -76,9 +78,19 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
         if w.lower() in WORDS.plural and any(
                 q.lower() in WORDS.quantifiers for q in re.findall(r"[A-Za-z]+", question[:found.start()])):
             continue
-        if not named and not _after_a_clause(question[:found.start()]):
+        if w.lower() == "it" and _EXPLETIVE.search(question[max(0, found.start() - 12):found.end() + 40]):
+            continue     # "why is it bad to ...": "it" stands for the clause after it
+        if not named and not _after_a_clause(question[:found.start()]) \
+                and not _NEW_THING.search(question[:found.start()]):
             return w.lower()
     return None
+
+
+# "is it bad to", "it's better to", "it is true that": an "it" that stands for what follows
+_EXPLETIVE = re.compile(r"(?i)\b(?:(?:is|was|isn't|wasn't|would|will)\s+it|it(?:'s|\s+is|\s+was))"
+                        r"\s+(?:\w+\s+){1,2}?(?:to|that)\b")
+# "my laptop ... it", "a number it can reach": a thing the question brings in itself
+_NEW_THING = re.compile(r"(?i)\b(?:a|an|my|our|your)\s+[a-z]+")
 
 
 def _after_a_clause(before: str) -> bool:
