@@ -4497,3 +4497,24 @@ def test_a_choice_among_named_values_is_one_query(college_db, learner, question)
     assert last.found and same_rows(last.rows, rows_of(
         college_db, "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) "
                     "WHERE s.name IN ['Aarav', 'Payal'] RETURN s.name")), learner.last.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which students work on completed projects?",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {status: 'Completed'}) RETURN s.name"),
+    ("What skills do planned projects need?",
+     "MATCH (:Project {status: 'Planned'})-[:REQUIRES]->(k:Skill) RETURN k.name"),
+    ("What skills are needed by projects that are not finished yet?",
+     "MATCH (p:Project)-[:REQUIRES]->(k:Skill) WHERE p.status <> 'Completed' RETURN k.name"),
+], ids=["completed", "planned", "not-finished"])
+def test_a_kind_with_a_value_of_its_own_is_a_step(college_db, chat, question, reference):
+    """This stop's fresh questions: "Which students work on completed projects?" was refused
+    ("the query leaves out 'work'"): a kind named with a value of its own ("completed
+    projects"), and no name, is a step along a link, filtered by that value."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_kind_a_number_describes_is_a_step_too(college_db, chat):
+    """As above, with a number of the kind's own: "second year students"."""
+    assert_answered_with(chat.answer("Which clubs do second year students belong to?"), college_db,
+                         "MATCH (:Student {year: 2})-[:MEMBER_OF]->(c:Club) RETURN c.name")

@@ -226,6 +226,17 @@ def rel_filter_hops(reading: Reading, target: str) -> list[tuple[str, str]]:
     return []
 
 
+def valued_kinds(reading: Reading, target: str) -> list[tuple[str, list[str]]]:
+    """The other kinds the question names with a listed value of their own, and those
+    properties: "which people use broken tools?" -> [("Tool", ["Tool.status"])]. Not a kind
+    whose noun the asked one only describes ("the student projects": projects)."""
+    kind = reading.lexicon.label
+    return [(label, own) for label in reading.targets() if label != target
+            and not re.search(rf"(?:{kind(target)})\s+(?:{kind(label)})", reading.text)
+            if (own := [f"{label}.{prop}" for prop in reading.schema.labels.get(label, [])
+                        if filters(reading, f"{label}.{prop}", "k")])]
+
+
 def generic(reading: Reading, target: str) -> list[str]:
     """Labels the question names with 'a', 'any', 'some' or 'koi': 'a club' means any club."""
     article = reading.cue("generic")
@@ -328,6 +339,12 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
             if hop is None:
                 return None
             lines.append(f"MATCH {hop_match(reading, hop, 't', f':{label}', rel='')}")
+        for j, (label, own) in enumerate(valued_kinds(reading, target)):   # "completed projects"
+            hop = find_hop(reading, target, label)
+            if hop is None or f":{label})" in reached:
+                return None
+            lines.append(f"MATCH {hop_match(reading, hop, 't', f'k{j}:{label}', rel='')}")
+            conds += [c for key in own for c in filters(reading, key, f"k{j}")]
     conds += node_filters(reading, target)
     for line, cond in (rel_filter_hops(reading, target) if not entities else []):
         lines.append(line)
