@@ -4518,3 +4518,38 @@ def test_a_kind_a_number_describes_is_a_step_too(college_db, chat):
     """As above, with a number of the kind's own: "second year students"."""
     assert_answered_with(chat.answer("Which clubs do second year students belong to?"), college_db,
                          "MATCH (:Student {year: 2})-[:MEMBER_OF]->(c:Club) RETURN DISTINCT c.name")
+
+
+def test_unki_after_an_answer_is_what_it_found(college_db, learner):
+    """This stop's fresh questions: "Rahul kaun hai?", "uske dost kaun hain?" (Karan), then "aur
+    unki skills?" gave Rahul's skills: "unki" (their), a plural, had been read as "uski", the
+    person mentioned last. A plural pointer stands for what the last answer found."""
+    learner.answer("Rahul kaun hai?")
+    learner.answer("uske dost kaun hain?")
+    assert_answered_with(learner.answer("aur unki skills?"), college_db,
+                         "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student)-[:HAS_SKILL]->(k:Skill) "
+                         "RETURN k.name")
+
+
+def test_us_before_a_kind_is_that(college_db, learner):
+    """This stop's fresh questions: "Karan kis project pe kaam karta hai aur us project ko
+    kaunsi skills chahiye?": "us project" (that project, Hindi's oblique "woh") was left as it
+    was, and the part went unanswered."""
+    result = learner.answer("Karan kis project pe kaam karta hai aur us project ko kaunsi skills chahiye?")
+    parts = parts_rows(result)
+    assert len(parts) == 2 and same_rows(parts[1], rows_of(
+        college_db, "MATCH (:Student {name: 'Karan'})-[:WORKS_ON]->(:Project)-[:REQUIRES]->(k:Skill) "
+                    "RETURN k.name")), result.answer
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+def test_their_after_several_found_is_all_of_them(college_db, request, agent):
+    """This stop's fresh questions: "Who knows Python?" (Rahul and Payal), then "what are their
+    roles in their clubs?" answered for Rahul alone: the group reading failed and the pointer
+    fell back to the last person mentioned. After an answer that listed several, "their" is
+    all of them, or the question is refused."""
+    asking = request.getfixturevalue(agent)
+    asking.answer("Who knows Python?")
+    assert_answered_with(asking.answer("what are their roles in their clubs?"), college_db,
+                         "MATCH (:Skill {name: 'Python'})<-[:HAS_SKILL]-(s:Student)-[m:MEMBER_OF]->(c:Club) "
+                         "RETURN s.name, c.name, m.role")

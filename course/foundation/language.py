@@ -60,6 +60,7 @@ class Words:
     demonstrative: frozenset[str]
     plural_demonstrative: frozenset[str]
     hindi_demonstrative: frozenset[str]
+    hindi_oblique_demonstrative: frozenset[str]
     hindi_plural_verbs: frozenset[str]
     pronoun_nouns: frozenset[str]
     hindi_case: dict[str, str]

@@ -172,6 +172,8 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
             if listed is not None and isinstance(listed.value, tuple) else set()
         return [e for e in recent if e.label != reading.person and (e.label, e.value) not in several]
     group = _last_answer(prompt, reading.schema) if re.fullmatch(reading.cue("plural"), first) else None
+    if group is not None and isinstance(group.value, tuple):
+        return [group]      # "their" after an answer that listed several: all of them, or nothing
     return ([group] if group else []) + recent
 
 

@@ -21,7 +21,7 @@ def kind_of(word: str, nxt: str) -> str | None:
     """What a word points back with: that (+ noun), it, its, possessive, person, or None
     ("one", what was found, is the rewrite's: "that one")."""
     if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY or \
-            word in WORDS.hindi_demonstrative and names_a_kind(nxt):   # "ye club"
+            word in WORDS.hindi_demonstrative | WORDS.hindi_oblique_demonstrative and names_a_kind(nxt):   # "ye club"
         return "that"
     if word in ("it", "this", "that"):
         return "it"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from course.foundation.language import WORDS, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.pointing import kind_of
-from course.llm.offline.roles.words import FIRST_PERSON, HE_SHE, HINDI_CASE, Named
+from course.llm.offline.roles.words import FIRST_PERSON, HE_SHE, HINDI_CASE, PLURAL, Named
 
 _INTRODUCED = re.compile(WORDS.introducing, re.I)   # "I am Sneha", "main Sneha hoon"
 _RECENT = re.compile(r"^- (\w+): (.+)$", re.M)
@@ -35,7 +35,8 @@ def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
 def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     """The part with "she", "her", "uska" replaced by the person the conversation mentioned
     last (left alone when the part names a person itself), and "me", "mujhe", "my" by the person the
-    user said they are. What cannot be resolved stays as it is.
+    user said they are. What cannot be resolved stays as it is, and so does a plural ("unki",
+    "their": what the last answer found, which text2cypher reads from the conversation).
 
     >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
     >>> resolve_pronouns("make her a plan; mujhe partner chahiye", ctx, [])
@@ -51,7 +52,7 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
         bare = word.lower().strip(",.!?;")
         nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
         tail = word[len(word.rstrip(",.!?;")):]
-        if bare in HE_SHE and third and kind_of(bare, nxt) in ("person", "possessive"):
+        if bare in HE_SHE - PLURAL and third and kind_of(bare, nxt) in ("person", "possessive"):
             case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
                 "'s" if kind_of(bare, nxt) == "possessive" else ""
             out.append(third + case + tail)
