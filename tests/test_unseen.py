@@ -4553,3 +4553,15 @@ def test_their_after_several_found_is_all_of_them(college_db, request, agent):
     assert_answered_with(asking.answer("what are their roles in their clubs?"), college_db,
                          "MATCH (:Skill {name: 'Python'})<-[:HAS_SKILL]-(s:Student)-[m:MEMBER_OF]->(c:Club) "
                          "RETURN s.name, c.name, m.role")
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+def test_his_after_a_name_in_the_same_question_is_that_person(college_db, request, agent):
+    """This stop's fresh questions: "What is Karan's role on his project?" was answered alone,
+    but refused after any turn that had named people: "his" was first read as someone the
+    conversation named. A person's pronoun after a person named in the same question is that
+    person."""
+    asking = request.getfixturevalue(agent)
+    asking.answer("Who has worked on the Library Management System?")
+    assert_answered_with(asking.answer("What is Karan's role on his project?"), college_db,
+                         "MATCH (:Student {name: 'Karan'})-[r:WORKS_ON]->(p:Project) RETURN p.name, r.role")

@@ -65,8 +65,11 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         text = re.sub(reading.cue("pronoun"), marker, reading.text, count=1)
         found = [replace(reading, text=text, entities=reading.entities + [e])
                  for e in _referents(prompt, reading)]
-        # "Who is Payal and what is her year?": a pronoun after a name may point at it
+        # "Who is Payal and what is her year?": a pronoun after a name may point at it; "his"
+        # after a person named in the question does ("What is Karan's role on his project?")
         inside = re.search(rf"§\d+.*{reading.cue('pronoun')}", reading.text)
+        if inside and _after_a_person(reading):
+            return [reading] + found
         return found + ([reading] if inside else [])
     if not reading.entities and is_elliptical(reading):
         marker = f"§{len(reading.entities)}"
@@ -74,6 +77,14 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
                             for e in prompt.recent]
     return [reading]
 
+
+def _after_a_person(reading: Reading) -> bool:
+    """Is the first pronoun a person's ("his", "her", "uska") with a person named before it?"""
+    m = re.search(reading.cue("pronoun"), reading.text)
+    if m is None or not re.fullmatch(reading.cue("male_female"), m[0]):
+        return False
+    before = {int(n) for n in re.findall(r"§(\d+)", reading.text[:m.start()])}
+    return any(reading.entities[i].label == reading.person for i in before if i < len(reading.entities))
 
 def _in_focus(prompt: Prompt, reading: Reading) -> list[Entity]:
     """The most recent node of the asked label: who "who else" leaves out."""
