@@ -4565,3 +4565,19 @@ def test_his_after_a_name_in_the_same_question_is_that_person(college_db, reques
     asking.answer("Who has worked on the Library Management System?")
     assert_answered_with(asking.answer("What is Karan's role on his project?"), college_db,
                          "MATCH (:Student {name: 'Karan'})-[r:WORKS_ON]->(p:Project) RETURN p.name, r.role")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What grade did Aarav get in Operating Systems, and how does that compare with Sneha's grade "
+     "in the same subject?",
+     "MATCH (:Student {name: 'Sneha'})-[r:STUDIES]->(:Subject {name: 'Operating Systems'}) RETURN r.grade"),
+    ("What year is Payal in, and how does that compare with Karan?",
+     "MATCH (s:Student {name: 'Karan'}) RETURN s.name, s.year"),
+], ids=["grade-same-subject", "year"])
+def test_how_does_that_compare_asks_the_same_of_another(college_db, learner, question, reference):
+    """unseen45 av020 (half): "..., and how does that compare with Sneha's grade in the same
+    subject?" was left unanswered. "how does that compare with X" asks the part before again,
+    of X (as "what about X?" does); the words that restate that ask change nothing."""
+    result = learner.answer(question)
+    parts = parts_rows(result)
+    assert len(parts) == 2 and same_rows(parts[1], rows_of(college_db, reference)), result.answer

@@ -223,9 +223,11 @@ class RuleUpdater:
         return text + "?" if part.rstrip().endswith("?") else text
 
 
-def follows_up(part: str, linked: Sequence[Named]) -> bool:
+def follows_up(part: str, linked: Sequence[Named], restated: str = "") -> bool:
     """Is the part only a follow-up opener and the values it names ("what about Payal?", "and
-    for DSA?", "aur Sneha?"): the ask of the part before, of another value?
+    for DSA?", "aur Sneha?", "how does that compare with Payal?"): the ask of the part before,
+    of another value? Words of that ask (`restated`), a kind's noun and "same" add nothing
+    ("... compare with Payal's grade in the same subject?").
 
     >>> from course.llm.offline.roles.words import Linked
     >>> follows_up("what about Asha?", [Linked("Asha", "Person", "name", "Asha")])
@@ -241,10 +243,13 @@ def follows_up(part: str, linked: Sequence[Named]) -> bool:
     whose = key.endswith(" s ")       # "what is Sneha's?": a possessive with nothing after it
     if not (opened or whose) or not linked:
         return False
-    rest = set(key.split()) - {"for", "then", "too", "also", "ka", "ki", "ke", "s"}
+    named = {w for m in linked for w in question_key(m.text).split()}
+    rest = set(key.split()) - {"for", "then", "too", "also", "ka", "ki", "ke", "s", "same"}
+    if restated:
+        rest -= (set(question_key(restated).split()) | WORDS.function | {w for w in rest if names_a_kind(w)}) - named
     if whose:
         rest -= WORDS.question_words | WORDS.auxiliary
-    return bool(rest) and rest <= {w for m in linked for w in question_key(m.text).split()}
+    return bool(rest) and rest <= named
 
 
 def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
@@ -301,7 +306,7 @@ def asked_again(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
     >>> asked_again("and what about Asha?", found, [Linked("Asha", "Person", "name", "Asha")])
     'What branch is Asha in?'
     """
-    if not found or not follows_up(part, linked):
+    if not found or not follows_up(part, linked, found[-1][0]):
         return None
     question, asked, _ = found[-1]
     out = question
