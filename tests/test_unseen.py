@@ -4581,3 +4581,13 @@ def test_how_does_that_compare_asks_the_same_of_another(college_db, learner, que
     result = learner.answer(question)
     parts = parts_rows(result)
     assert len(parts) == 2 and same_rows(parts[1], rows_of(college_db, reference)), result.answer
+
+
+def test_are_any_of_them_after_a_conjunction_is_a_second_ask(college_db, learner):
+    """This stop's fresh questions: "Who is friends with Payal, and are any of them in the
+    Coding Club?" was one fused query, answered "Aarav." as if he were her only friend: an
+    auxiliary verb and "any of them" after a conjunction ask on their own."""
+    result = learner.answer("Who is friends with Payal, and are any of them in the Coding Club?")
+    parts = parts_rows(result)
+    assert len(parts) == 2 and same_rows(parts[0], rows_of(
+        college_db, "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name")), result.answer

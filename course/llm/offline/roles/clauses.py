@@ -15,7 +15,7 @@ from course.foundation.language import WORDS, after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
-                                            REQUESTS, last_kind, tokens)
+                                            REQUESTS, SOME, last_kind, tokens)
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
@@ -55,7 +55,8 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         return True
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
         words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
-        or words[1] == "there")   # "... and is there a note on each?"
+        or words[1] == "there"    # "... and is there a note on each?"
+        or words[2:3] == ["of"] and words[1] in SOME)   # "... and are any of them ..."
 
 
 _TOPIC = re.compile(r"^\s*([^,?;:\u2013\u2014]+?)\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")

@@ -25,7 +25,7 @@ from course.llm.offline.roles.pointing import (asks_for_several, each_of_several
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
-                                            PLURAL, Named, asks_for_a_change, asks_only_a_property,
+                                            PLURAL, SOME, Named, asks_for_a_change, asks_only_a_property,
                                             names_a_link, names_nothing, reached_by_links, tokens)
 
 
@@ -199,8 +199,9 @@ class RuleUpdater:
                 {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
                 or bool(found) and asks_for_several(found[-1][0]) and not names_a_kind(nxt))
             #     "kaun kaun ..., woh ... hai": all of them; "..., ye club ...": the club
+            some = len(out) > 1 and out[-1].lower() == "of" and out[-2].lower() in SOME   # "any of them"
             group = (found_of_kinds(found, objects or owners_in(part, properties), language_of(part))
-                     or all_found(found, language_of(part), words, pointer=bare)) if several else None
+                     or all_found(found, language_of(part), words, pointer=bare, each=not some)) if several else None
             value = group or value
             if value is not None and bare in WORDS.third_person and value in named_once:
                 value = None     # named once: a later "his" points at the name, as a pronoun

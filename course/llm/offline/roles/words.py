@@ -86,6 +86,7 @@ FUNCTION_WORDS = QUESTION_WORDS | AUXILIARY | WORDS.function
 CONJUNCTIONS = WORDS.conjunctions
 PERSONAL = WORDS.personal
 PLURAL = WORDS.plural                         # "they", "unka": every value found
+SOME = frozenset("any some all none both either neither each one many most".split())   # "any of them"
 POSSESSIVE = WORDS.possessive
 DEMONSTRATIVE = WORDS.demonstrative
 HINDI_CASE = WORDS.hindi_case
