@@ -4591,3 +4591,18 @@ def test_are_any_of_them_after_a_conjunction_is_a_second_ask(college_db, learner
     parts = parts_rows(result)
     assert len(parts) == 2 and same_rows(parts[0], rows_of(
         college_db, "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f:Student) RETURN f.name")), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which project has the fewest people on it?",
+     "MATCH (p:Project)<-[:WORKS_ON]-(s:Student) WITH p, count(s) AS n WITH min(n) AS least "
+     "MATCH (p:Project)<-[:WORKS_ON]-(s:Student) WITH p, count(s) AS n, least WHERE n = least RETURN p.name, n"),
+    ("Which subject has the most concepts in it?",
+     "MATCH (j:Subject)-[:COVERS]->(c:Concept) WITH j, count(c) AS n WITH max(n) AS most "
+     "MATCH (j:Subject)-[:COVERS]->(c:Concept) WITH j, count(c) AS n, most WHERE n = most RETURN j.name, n"),
+], ids=["fewest-on-it", "most-in-it"])
+def test_it_at_the_end_is_the_thing_asked_for(college_db, chat, question, reference):
+    """This stop's fresh questions: "Which project has the fewest people on it?" was refused:
+    "it" was read as something said before. An "it" closing a question that asks "which
+    project" is that project."""
+    assert_answered_with(chat.answer(question), college_db, reference)

@@ -151,7 +151,8 @@ def _last_asked(prompt: Prompt, reading: Reading) -> str | None:
 def _reflexive(reading: Reading) -> bool:
     """'students with their branches', 'who joined their club': "their" is the asked nodes'
     (a possessive after a plural noun or "who <verb>"; "what clubs are they in?" is no such);
-    'which topic includes the most topics as its parts?': "its" after a noun, no name between."""
+    'which topic includes the most topics as its parts?': "its" after a noun, no name between;
+    'which project has the fewest people on it?': "it" closing a question for a thing."""
     m = re.search(reading.cue("pronoun"), reading.text)
     if m is None:
         return False
@@ -159,6 +160,14 @@ def _reflexive(reading: Reading) -> bool:
     if re.fullmatch(reading.cue("own_possessive_one"), m[0]):   # "its": a thing's, never a person's
         things = [regex for label, regex in reading.lexicon.labels.items() if label != reading.person]
         return "§" not in before and any(re.search(regex, before) for regex in things)
+    if m[0] == "it" and not reading.text[m.end():].strip(" ?.!") and "§" not in before:
+        # "which project has the fewest people on it?": the thing asked for, when what it
+        # holds is named between ("which subject do I finish before it?" points elsewhere)
+        labels = reading.lexicon.labels
+        for label, regex in labels.items():
+            asked = re.search(rf"(?:{reading.cue('which')})\s+(?:{regex})", before) if label != reading.person else None
+            if asked and any(re.search(other, before[asked.end():]) for name, other in labels.items() if name != label):
+                return True
     if not re.fullmatch(reading.cue("own_possessive"), m[0]):
         return False
     nouns = [n.group(0) for regex in reading.lexicon.labels.values() for n in re.finditer(regex, before)]
