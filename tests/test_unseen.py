@@ -4606,3 +4606,16 @@ def test_it_at_the_end_is_the_thing_asked_for(college_db, chat, question, refere
     "it" was read as something said before. An "it" closing a question that asks "which
     project" is that project."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+@pytest.mark.parametrize("follow_up", ["which of those does Paging lead to?", "which of these does Paging lead to?"])
+def test_those_without_a_noun_after_an_answer_is_what_it_found(college_db, request, agent, follow_up):
+    """This stop's fresh questions: "What does Operating Systems cover?", then "which of those
+    does Paging lead to?" listed Indexing too, a concept of another subject: a bare "those"
+    was no pointer at all. It stands for what the last answer found, as "them" does."""
+    asking = request.getfixturevalue(agent)
+    asking.answer("What does Operating Systems cover?")
+    assert_answered_with(asking.answer(follow_up), college_db,
+                         "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept)"
+                         "<-[:PREREQUISITE_FOR]-(:Concept {name: 'Paging'}) RETURN c.name")

@@ -16,6 +16,7 @@ import json
 import re
 from dataclasses import replace
 
+from course.foundation.language import WORDS
 from course.llm.offline.cypher import VAR_LABEL, cypher_entities
 from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.prompt import Entity, Prompt, Schema
@@ -43,6 +44,9 @@ def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]]
     return None
 
 
+# "those" or "these" with no noun after it: before the end, a verb or a preposition
+_BARE_THOSE = re.compile(rf"\b(?:those|these)\b(?=\s*$|\s*[?.!,]|\s+(?:{'|'.join(WORDS.auxiliary | WORDS.prepositions)})\b)")
+
 def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     """The question as asked, or with earlier entities for its pronoun or ellipsis.
 
@@ -51,6 +55,8 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     that names no one means any club. A pronoun with nothing of its kind to point at gets
     no reading (the sentinel): "what skills does he have?" must not list every skill.
     """
+    if prompt.turns:     # "which of those does §0 lead to?": a bare "those" is "them"
+        reading = replace(reading, text=_BARE_THOSE.sub("them", reading.text))
     if reading.has("excluding"):        # "who else ...": not the one just talked about
         reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
     reading = replace(reading, excluded=reading.excluded or _others_than_before(prompt, reading))
