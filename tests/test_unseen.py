@@ -4619,3 +4619,15 @@ def test_those_without_a_noun_after_an_answer_is_what_it_found(college_db, reque
     assert_answered_with(asking.answer(follow_up), college_db,
                          "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept)"
                          "<-[:PREREQUISITE_FOR]-(:Concept {name: 'Paging'}) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", ["can Payal help me with DSA?", "Could Karan teach me Docker?"])
+def test_can_someone_asks_about_them_not_for_others(college_db, chat, question):
+    """This stop's fresh questions: "Who is best at DSA?" (Payal), then "can she help me with
+    it?" answered "Karan and Rahul.": the others who study DSA with Payal, read from "with".
+    "Can <someone> ...?" asks yes or no about that one: a list of others is no answer (the
+    graph holds no one's willingness: a refusal is)."""
+    named = question.split()[1]
+    others = {r[0] for r in rows_of(college_db, "MATCH (s:Student) RETURN s.name")} - {named}
+    result = chat.answer(question)
+    assert not (result.status == "answered" and any(o in (result.answer or "") for o in others)), result.answer

@@ -177,6 +177,8 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return f"{BOTH_WAYS} along {loop}"
     if reading.has("pairing") and intent not in PAIRING_INTENTS:
         return "the question compares two things"
+    if reading.has("modal_about") and " AS answer" not in query:   # "can §0 help me?": not who else
+        return "the question asks yes or no of the one it names"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
     if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?
