@@ -4631,3 +4631,17 @@ def test_can_someone_asks_about_them_not_for_others(college_db, chat, question):
     others = {r[0] for r in rows_of(college_db, "MATCH (s:Student) RETURN s.name")} - {named}
     result = chat.answer(question)
     assert not (result.status == "answered" and any(o in (result.answer or "") for o in others)), result.answer
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+@pytest.mark.parametrize("place, index", [("explain the first one", 0), ("what is the second one?", 1)])
+def test_the_first_one_is_the_first_value_found(college_db, request, agent, place, index):
+    """This stop's fresh questions: "What does Operating Systems cover?", then "explain the
+    first one" was refused. A place among the values the last answer listed ("the first one",
+    "the second one", "the last one") is that value, in the order it was shown."""
+    asking = request.getfixturevalue(agent)
+    listed = asking.answer("What does Operating Systems cover?").rows
+    chosen = listed[index][0]
+    note = rows_of(college_db, f"MATCH (n:Note)-[:EXPLAINS]->(:Concept {{name: '{chosen}'}}) RETURN n.text")
+    result = asking.answer(place)
+    assert note and result.status == "answered" and note[0][0][:40] in result.answer, result.answer

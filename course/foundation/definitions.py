@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from course.foundation.language import WORDS
+from course.foundation.language import WORDS, points_by_place
 
 # "what is a red-black tree?", "define BCNF", "partial dependency kya hota hai?": the thing
 # defined, up to three words, and nothing after it but a question mark.
@@ -34,11 +34,11 @@ def defined(question: str) -> list[str]:
     (['red-black', 'tree'], ['tlb'], ['b+', 'tree'])
     >>> defined("partial dependency kya hota hai?"), defined("Why is my tree slow?"), defined("What is Payal's year?")
     (['partial', 'dependency'], [], [])
-    >>> defined("What is normalization in DBMS?")
-    ['normalization']
+    >>> defined("What is normalization in DBMS?"), defined("what is the second one?")
+    (['normalization'], [])
     """
     found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
-    if found is None:
+    if found is None or points_by_place(question):   # "what is the second one?": a value found
         return []
     words = (found.group("thing") or found.group("hinglish")).split()
     if any(w.endswith("'s") or w.endswith("s'") for w in words):

@@ -63,6 +63,9 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     one = re.search(reading.cue("pointing_one"), reading.text)
     if one is not None:     # "that one", "wahi wala": what the last answer found, or nothing
         return pointed_readings(prompt, reading, one)
+    place = _PLACE.search(reading.text)
+    if place is not None:   # "explain the first one": that value of the last answer, or nothing
+        return placed_readings(prompt, reading, place)
     demonstrative = _demonstrative(reading)
     if demonstrative is not None:
         return demonstrative_readings(prompt, reading, demonstrative)
@@ -145,6 +148,24 @@ def pointed_readings(prompt: Prompt, reading: Reading, one: re.Match[str]) -> li
     text = reading.text[:one.start()] + marker + reading.text[one.end():]
     return [replace(reading, text=text, entities=reading.entities + [group])]
 
+
+# a place among the values the last answer listed, in the order it showed them
+_PLACES = {"first": 0, "former": 0, "pehla": 0, "pehle": 0, "second": 1, "doosra": 1, "dusra": 1,
+           "third": 2, "last": -1, "latter": -1}
+_PLACE = re.compile(r"\bthe (first|second|third|last) one\b|\bthe (former|latter)\b|\b(pehla|pehle|doosra|dusra) wala\b")
+
+
+def placed_readings(prompt: Prompt, reading: Reading, place: re.Match[str]) -> list[Reading]:
+    """"the first one", "the last one", "doosra wala": the phrase replaced by that value of the
+    last answer's list; none when the last answer listed no such place (the sentinel)."""
+    group = _last_answer(prompt, reading.schema)
+    values = group.value if group is not None and isinstance(group.value, tuple) else ()
+    index = _PLACES[next(word for word in place.groups() if word)]
+    if group is None or not -len(values) <= index < len(values):
+        return []
+    marker = f"§{len(reading.entities)}"
+    text = reading.text[:place.start()] + marker + reading.text[place.end():]
+    return [replace(reading, text=text, entities=reading.entities + [replace(group, value=values[index])])]
 
 def _last_asked(prompt: Prompt, reading: Reading) -> str | None:
     """The label the last question asked for ("Which club ...?": its label), if any."""
