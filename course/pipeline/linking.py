@@ -81,7 +81,7 @@ def _similar(a: str, b: str) -> bool:
 
 # What the full-text index splits a value on (RediSearch's separators): "TCP/IP" is two words.
 _SEPARATORS = re.compile(r"[\s,.<>{}\[\]\"':;!@#$%^&*()\-+=~|/?`\\]+")
-_ENDINGS = ("ingly", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s", "y")
+_ENDINGS = ("ations", "ingly", "ation", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s", "y")
 CANDIDATES_PER_WORD = 20   # per word and label, the best first, as the full-text queries took
 
 
@@ -100,6 +100,8 @@ def _stem(word: str) -> str:
 
     >>> [_stem(w) for w in ("processes", "process", "paging", "page", "dependencies", "dependency")]
     ['process', 'process', 'pag', 'pag', 'dependenc', 'dependenc']
+    >>> [_stem(w) for w in ("normalization", "normalizing", "normalize")]
+    ['normaliz', 'normaliz', 'normaliz']
     """
     for ending in _ENDINGS:
         base = word[:-len(ending)]
