@@ -37,6 +37,7 @@ class Words:
     each_of_them: tuple[str, ...]
     all_of_them: tuple[str, ...]
     one_of_them: tuple[str, ...]
+    places: dict[str, int]
     setting_apart: frozenset[str]
     pronouns: frozenset[str]
     person_pronouns: frozenset[str]
@@ -75,6 +76,8 @@ class Words:
     search_stop_words: frozenset[str]
     excluding: frozenset[str]
     leaving_out: frozenset[str]
+    besides: tuple[str, ...]
+    some_of: frozenset[str]
     introducing: str
     shorthand: dict[str, str]
     hindi_in_english: dict[str, str]

@@ -47,6 +47,7 @@ def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]]
 # "those" or "these" with no noun after it: before the end, a verb or a preposition
 _BARE_THOSE = re.compile(rf"\b(?:those|these)\b(?=\s*$|\s*[?.!,]|\s+(?:{'|'.join(WORDS.auxiliary | WORDS.prepositions)})\b)")
 
+
 def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     """The question as asked, or with earlier entities for its pronoun or ellipsis.
 
@@ -59,7 +60,7 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         reading = replace(reading, text=_BARE_THOSE.sub("them", reading.text))
     if reading.has("excluding"):        # "who else ...": not the one just talked about
         reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
-    reading = replace(reading, excluded=reading.excluded or _others_than_before(prompt, reading))
+    reading = replace(reading, excluded=reading.excluded or _left_out_by_other(prompt, reading))
     one = re.search(reading.cue("pointing_one"), reading.text)
     if one is not None:     # "that one", "wahi wala": what the last answer found, or nothing
         return pointed_readings(prompt, reading, one)
@@ -95,13 +96,14 @@ def _after_a_person(reading: Reading) -> bool:
     before = {int(n) for n in re.findall(r"§(\d+)", reading.text[:m.start()])}
     return any(reading.entities[i].label == reading.person for i in before if i < len(reading.entities))
 
+
 def _in_focus(prompt: Prompt, reading: Reading) -> list[Entity]:
     """The most recent node of the asked label: who "who else" leaves out."""
     asked = reading.targets()[:1]
     return [e for e in prompt.recent if e.label in asked][:1]
 
 
-def _others_than_before(prompt: Prompt, reading: Reading) -> list[Entity]:
+def _left_out_by_other(prompt: Prompt, reading: Reading) -> list[Entity]:
     """"which other clubs is she in?": the clubs the last answer listed, else the one the
     conversation named last; none when no "other" comes before a kind's noun ("what other
     clubs are there?" at the start of a chat leaves nothing out)."""
@@ -113,6 +115,7 @@ def _others_than_before(prompt: Prompt, reading: Reading) -> list[Entity]:
                 return [replace(last, value=v) for v in values]
             return [e for e in prompt.recent if e.label == label][:1]
     return []
+
 
 def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
     """'that project', 'this subject', 'those students': (the phrase, its label)."""
@@ -149,10 +152,8 @@ def pointed_readings(prompt: Prompt, reading: Reading, one: re.Match[str]) -> li
     return [replace(reading, text=text, entities=reading.entities + [group])]
 
 
-# a place among the values the last answer listed, in the order it showed them
-_PLACES = {"first": 0, "former": 0, "pehla": 0, "pehle": 0, "second": 1, "doosra": 1, "dusra": 1,
-           "third": 2, "last": -1, "latter": -1}
-_PLACE = re.compile(r"\bthe (first|second|third|last) one\b|\bthe (former|latter)\b|\b(pehla|pehle|doosra|dusra) wala\b")
+# a place among the values the last answer listed ("the first one", "doosra wala")
+_PLACE = re.compile(rf"\b(?:{'|'.join(map(re.escape, WORDS.one_of_them))})\b")
 
 
 def placed_readings(prompt: Prompt, reading: Reading, place: re.Match[str]) -> list[Reading]:
@@ -160,12 +161,13 @@ def placed_readings(prompt: Prompt, reading: Reading, place: re.Match[str]) -> l
     last answer's list; none when the last answer listed no such place (the sentinel)."""
     group = _last_answer(prompt, reading.schema)
     values = group.value if group is not None and isinstance(group.value, tuple) else ()
-    index = _PLACES[next(word for word in place.groups() if word)]
+    index = next(WORDS.places[word] for word in place[0].split() if word in WORDS.places)
     if group is None or not -len(values) <= index < len(values):
         return []
     marker = f"§{len(reading.entities)}"
     text = reading.text[:place.start()] + marker + reading.text[place.end():]
     return [replace(reading, text=text, entities=reading.entities + [replace(group, value=values[index])])]
+
 
 def _last_asked(prompt: Prompt, reading: Reading) -> str | None:
     """The label the last question asked for ("Which club ...?": its label), if any."""

@@ -209,7 +209,6 @@ def without_own_kinds(reading: Reading) -> Reading:
     return replace(reading, text=re.sub(r"§(\d+) ([a-z-]+)\b", its_own_kind, reading.text))
 
 
-
 # what one should, must or needs to do: advice, whose subject is whoever takes it
 _ADVICE = r"(?:should|must|ought to|needs? to|ha(?:ve|s) to)"
 _UNQUALIFIED = r"(?=\s)(?!\s+(?:in|of|with|from|on|at|who|that|which|whose|§))"   # "students in §0": some
@@ -240,9 +239,10 @@ def people_in_general(reading: Reading) -> Reading:
         text = re.sub(r"\bthey\b", "one", text)    # the people just said, no one named
     return replace(reading, text=text)
 
+
 # "besides §0", "except §0 and §1", "§0 ke alawa": names the answer leaves out
 _NAMES = r"(?:the\s+)?§\d+(?:(?:\s*,\s*|\s*,?\s+(?:and|aur|or|ya)\s+)(?:the\s+)?§\d+)*"    # "§0", "§0 and §1", "§0, §1 aur §2"
-_SET_APART = re.compile(rf"(?i)\b(?:besides|except|excluding|other than|apart from|aside from)\s+{_NAMES}\b"
+_SET_APART = re.compile(rf"(?i)\b(?:{'|'.join(WORDS.besides)})\s+{_NAMES}\b"
                         rf"|{_NAMES}\s+(?:ke alawa|ke siwa|ke siwaay|ko chhodkar)\b")
 
 

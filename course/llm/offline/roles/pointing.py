@@ -253,7 +253,7 @@ def set_apart(word: str, before: Sequence[str], nxt: str, found: Sequence[Found]
 
 
 _OTHER = re.compile(r"\b(?:the\s+)?other\s+([a-z]+)\b", re.I)
-_SET_APART_ALREADY = re.compile(r"\b(?:besides|except|excluding|other than|apart from|aside from)\b", re.I)
+_SET_APART_ALREADY = re.compile(rf"\b(?:{'|'.join(WORDS.besides)})\b", re.I)
 
 
 def others_than_before(part: str, found: Sequence[Found]) -> str | None:
@@ -278,6 +278,7 @@ def others_than_before(part: str, found: Sequence[Found]) -> str | None:
     text = f"{part[:m.start()]}{m[1]}{part[m.end():]}".rstrip(" ?")
     names = values[0] if len(values) == 1 else as_group(values, "en", each=False)
     return f"{text} besides {names}" + ("?" if part.rstrip().endswith("?") else "")
+
 
 def the_one_named(after: str, found: Sequence[Found], language: str = "en") -> str | None:
     """"the club" in a later part ("Who are the members of X, and when did the club start?"): the
