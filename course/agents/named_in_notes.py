@@ -64,7 +64,7 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     labels = [label for (label,) in db.run(ALL_LABELS).rows
               if label in lexicon.labels and label != "Note"]
     return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text)
-               for label in labels) or _names_linked_nodes(db, text)
+               for label in labels) or _names_linked_nodes(db, text) or _asks_what_a_link_reaches(db, text)
 
 
 def _names_linked_nodes(db: Database, text: str) -> bool:
@@ -79,6 +79,47 @@ def _names_linked_nodes(db: Database, text: str) -> bool:
                     and re.match(r"\s+(?:of|for)\b", text[m.end():]):
                 return True
     return False
+
+
+# "what does §0 include (in os)", "what is §0 a prerequisite for?": an auxiliary, the name, and
+# the link's word ending the ask (but for a place or a name); "what leads to §0", "what comes
+# after §0", "what should I learn before §0": the link's word before the name, a verb or two
+# between only when that word is a preposition ("what 4 conditions needed for §0" asks for
+# conditions); "§0 ke baad kya aata hai": Hindi puts the question word between.
+_AFTER_THE_NAME = (r"\b(?:what|which)\s+(?:{aux})\s+(?:\w+\s+){{0,2}}?§\s+(?:\w+\s+){{0,2}}?(?:{link})"
+                   r"(?:\s+(?:in|for|of|to|on|with)(?:\s+(?:the\s+)?(?:§|\w+))?)?\s*(?:[?.!,;]|$)")
+_BEFORE_THE_NAME = r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,3}}?(?:{prep})|(?:{link}))\s+(?:the\s+)?§"
+_HINDI_ORDER = (r"§\s+(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"
+                r"(?:kya|kaun\w*)\s+(?:\w+\s+)?(?:{link}))\b")
+
+
+def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
+    """"what does memory management include", "what comes after trees": the question word
+    asks for what a link of a named value's kind reaches from it (the link's word beside the
+    name, nothing else asked between). The graph answers that; a note on the value, or on one
+    of the things it reaches, is half an answer at best. "what does DFS do before it
+    backtracks?" asks what DFS does: its link word points at no name.
+
+    >>> _asks_what_a_link_reaches(db, "what comes after trees?")
+    True
+    >>> _asks_what_a_link_reaches(db, "what does dfs do before it backtracks?")
+    False
+    >>> _asks_what_a_link_reaches(db, "what 4 conditions needed for deadlocks?")
+    False
+    """
+    mentions = [m for m in link_entities(db, text) if m.score >= 1.0]
+    kinds = {m.label for m in mentions}
+    regexes = [default_lexicon().relation(p.type) for p in introspect(db).patterns
+               if kinds & {p.start, p.end}]
+    link = "|".join(r for r in regexes if r and not re.search(r, "explain"))
+    if not link:
+        return False
+    for m in sorted(mentions, key=lambda m: -len(m.text)):
+        text = re.sub(rf"\b{re.escape(m.text.lower())}\b", "§", text)
+    prep = "|".join(w for w in sorted(WORDS.prepositions | WORDS.subordinating) if re.fullmatch(link, w))
+    words = {"link": link, "prep": prep or r"(?!)", "aux": "|".join(sorted(WORDS.auxiliary))}
+    return any(re.search(pattern.format(**words), text)
+               for pattern in (_AFTER_THE_NAME, _BEFORE_THE_NAME, _HINDI_ORDER))
 
 
 def note_question(db: Database, question: str) -> bool:

@@ -16,8 +16,10 @@ project?" without it is "Who is the project?", and everyone on it was the answer
 first half of a comparison ("lower than an A"), nor the verb a bare "where does" asks with
 ("Where does the project stand?" without it read 0.93 alike, and its members were the answer),
 nor a word of the thing a definition asks about ("AVL tree kya hota hai?" without "AVL" asks
-what a tree is: `course.foundation.definitions`), nor a word that leaves someone out ("Who
-besides Rahul studies DSA?" without "besides" read 0.93 alike, and Rahul's classmate was the
+what a tree is: `course.foundation.definitions`), nor the verb of a phrasal verb ("What skills
+does the project Karan is working on call for?" without "call" asked for his teammates'
+skills), nor a word that leaves someone out ("Who besides Rahul studies DSA?" without
+"besides" read 0.93 alike, and Rahul's classmate was the
 answer): an encoder reads "besides", "except" and "not" as nearly nothing.
 """
 from __future__ import annotations
@@ -102,6 +104,20 @@ def the_verb_asked(question: str, word: str) -> bool:
                           question))
 
 
+def a_phrasal_verb(question: str, word: str) -> bool:
+    """Is the word a verb whose preposition closes the clause ("what does it call for?", "who
+    does she look after?")? The two ask as one verb: without the word a dangling "for" asks
+    something else, whatever an encoder makes of the rest.
+
+    >>> a_phrasal_verb("What skills does the project call for?", "call")
+    True
+    >>> a_phrasal_verb("What post does she hold in the club?", "hold")
+    False
+    """
+    return bool(re.search(rf"(?i)\b{re.escape(word)}\s+(?:{'|'.join(sorted(WORDS.prepositions))})\s*(?:[,;.?!]|$)",
+                          question))
+
+
 def a_form_of(word: str, known: set[str]) -> bool:
     """Is the word another form of a known word of four letters or more ("leading" of "lead")?
     Such a word names what the graph holds in a form the rules cannot read: never filler.
@@ -131,7 +147,7 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
         unknown, listed = _unknown(db, question)
         word = unknown[0].lower() if len(unknown) == 1 else ""
         if not word or word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
-                or the_verb_asked(question, word) or word in defined(question):
+                or the_verb_asked(question, word) or a_phrasal_verb(question, word) or word in defined(question):
             return None
         shorter = without(question, unknown[0])
         first, second = model.embed([question, shorter])

@@ -39,6 +39,7 @@ from course.foundation.language import WORDS, in_english
 from course.foundation.graphs import require_data_graph
 from course.llm.base import LLM
 from course.llm.errors import LLMError
+from course.llm.offline.answer import names_topic
 from course.llm.offline.roles.words import note_evidence_line
 from course.pipeline.questions import MAX_QUESTION_CHARS, check_question
 from course.pipeline.linking import link_entities
@@ -314,14 +315,17 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
 def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
     """May the best note answer: it clears the bar (a larger lead when a second encoder
-    prefers another note, a smaller one when it agrees: `margin_needed`), the question is one
-    a note may answer, and no
-    topic the notes do not explain is closer to it (`closer_topic`)?"""
+    prefers another note, a smaller one when it agrees: `margin_needed`; over no note of a
+    topic the question names beside its own: "bfs vs dfs" ties, both answer), the question is
+    one a note may answer, and no topic the notes do not explain is closer to it
+    (`closer_topic`)?"""
     bar = note_bar(db)
     if not hits or hits[0].score < bar["min_score"]:
         return False
     bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
-    return clears(hits, **bar) and note_question(db, query) and \
+    named = names_topic(query, str(hits[0].concept))   # then not the notes of other topics named
+    rivals = [h for h in hits if h is hits[0] or not (named and names_topic(query, str(h.concept)))]
+    return clears(rivals, **bar) and note_question(db, query) and \
         closer_topic(db, query, hits[0].note) is None
 
 

@@ -145,7 +145,8 @@ def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[An
     """The best note, with the note named: whole when it is short, else its sentences that
     hold the question's terms. Which sentence of a short note answers a question asked in
     other words ("the downside" of an index is its cost) is not something shared words can
-    tell, so a short note is never cut.
+    tell, so a short note is never cut. A topic the question names that the best note leaves
+    out has its own note quoted after it, when the rows hold one (`left_out`).
 
     >>> quote_note("What does COMMIT do?", ["note", "concept", "text"],
     ...            [["N08", "Transactions", "A transaction is a unit. COMMIT makes it permanent."]])
@@ -154,7 +155,11 @@ def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[An
     ...            [["N08", "Transactions", "A unit. " * 80 + "COMMIT makes it permanent."]])
     'COMMIT makes it permanent. (note N08, on Transactions)'
     """
-    record = dict(zip(columns, rows[0]))
+    return "\n\n".join(_quoted(question, dict(zip(columns, row)))
+                        for row in [rows[0], *left_out(question, columns, rows)])
+
+
+def _quoted(question: str, record: dict[str, Any]) -> str:
     text = str(record.get("text", ""))
     if len(text) > SHORT_NOTE:
         sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
@@ -164,6 +169,39 @@ def quote_note(question: str, columns: Sequence[str], rows: Sequence[Sequence[An
         picked = [s for s in sentences if any(stem in s.lower() for stem in stems)][:2]
         text = " ".join(picked or sentences[:1])
     return f"{text} (note {record.get('note')}, on {record.get('concept')})"
+
+
+def left_out(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
+    """The rows after the best whose concept the question names and the best note's text does
+    not, when the question names the best note's concept too: "paging aur virtual memory mein kya farak hai?" compares two topics, and the note
+    on virtual memory does not speak of paging (`names_topic`).
+
+    >>> rows = [["N13", "BFS", "BFS explores a graph level by level."],
+    ...         ["N14", "DFS", "DFS goes deep first."], ["N12", "Graphs", "A graph has edges."]]
+    >>> [r[0] for r in left_out("bfs vs dfs?", ["note", "concept", "text"], rows)]
+    ['N14']
+    >>> left_out("how does bfs search a graph?", ["note", "concept", "text"], rows)
+    []
+    """
+    if "concept" not in columns or "text" not in columns or not rows:
+        return []
+    concept, text = list(columns).index("concept"), list(columns).index("text")
+    if not names_topic(question, str(rows[0][concept])):   # the best note's topic is one compared
+        return []
+    return [row for row in rows[1:] if names_topic(question, str(row[concept]))
+            and not names_topic(str(rows[0][text]), str(row[concept]))]
+
+
+def names_topic(text: str, topic: str) -> bool:
+    """Does `text` name every word of a topic's name, each by its first five letters ("threads"
+    names Threads, "processes" Processes, "virtual memory" Virtual Memory; "pages" is no
+    Paging)?
+
+    >>> names_topic("bfs vs dfs?", "DFS"), names_topic("the pages it needs", "Paging")
+    (True, False)
+    """
+    words, parts = re.findall(r"[a-z0-9]+", text.lower()), re.findall(r"[a-z0-9]+", topic.lower())
+    return bool(parts) and all(any(w.startswith(part[:5]) for w in words) for part in parts)
 
 
 def is_answer_prompt(prompt: str) -> bool:

@@ -76,7 +76,8 @@ class RuleUpdater:
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
-            if after and asks_only_a_property(right[:after.start()]):   # and ...": one ask
+            if after and asks_only_a_property(right[:after.start()]) \
+                    and not one_clause(right[after.end():]):       # and ...": one ask
                 joined, rest = f"{left.strip()}, {right[:after.start()].strip()}", \
                     self._split_conjunctions(right[after.end():].strip())
                 while rest and asks_only_a_property(rest[0]):     # "... and with what grade?"
@@ -276,6 +277,18 @@ def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
     if language_of(part) == "hi":
         return f"{value} ke {nouns} kya hain?"
     return f"What are {value}'s {nouns}?" if any(names_a_kind(w) for w in words) else f"What is {value}'s {nouns}?"
+
+
+def one_clause(rest: str) -> bool:
+    """Does what follows a property's "and" finish that ask's clause ("what branch and year
+    is Aarav in?": a verb, and no question word of its own)? Then the two properties are one
+    ask of the name after them, not a property of the ask before.
+
+    >>> one_clause("year is Aarav in?"), one_clause("with what grade?")
+    (True, False)
+    """
+    words = tokens(rest)
+    return bool(set(words) & AUXILIARY) and not is_question(words, opening=False)
 
 
 def the_predicate(left: str, right: str) -> str:
