@@ -4735,3 +4735,36 @@ def test_a_note_answer_covers_every_topic_the_question_compares(learner, college
     texts = dict(rows_of(college_db, "MATCH (n:Note) RETURN n.id, n.text"))
     quoted = {note for note, text in texts.items() if f"(note {note}," in (result.answer or "")}
     assert result.status == "answered" and quoted == set(notes), result.answer
+
+
+@pytest.mark.parametrize("question, first", [
+    ("explain deadlock and which subject covers it", "N18"),
+    ("describe paging, and what does it lead to?", "N19"),
+])
+def test_explain_opens_an_ask_of_its_own(learner, question, first):
+    """This stop's fresh questions: "explain deadlock and which subject covers it" was read as
+    one ask and refused. "explain", "describe" ask as "tell" does: a part of its own."""
+    result = learner.answer(question)
+    found = [s for s in result.sub_questions if s.found]
+    assert len(found) == 2 and found[0].rows[0][0] == first, result.answer
+
+
+def test_could_you_after_a_conjunction_opens_a_request():
+    """unseen47 ax023: "Which smaller topics fall under Graphs, and could you also explain what
+    a graph actually is?" was cut after "could you": an auxiliary and "you" open the request."""
+    assert RuleUpdater().split("Which smaller topics fall under Graphs, and could you also explain "
+                               "what a graph actually is?") == \
+        ["Which smaller topics fall under Graphs?", "could you also explain what a graph actually is?"]
+
+
+@pytest.mark.parametrize("question, note", [
+    ("Could you please explain breadth-first search to me?", "N13"),
+    ("Which smaller topics fall under Graphs, and could you also explain what a graph actually is?", "N12"),
+])
+def test_could_you_explain_is_answered_from_the_note(learner, question, note):
+    """unseen42 as008, unseen47 ax023: "Could you please explain X to me?" was read as a yes or
+    no question (an auxiliary first), so no template fitted and a query listed the concept. "could
+    you (please)" opens a request: the ask is "explain X", the note explains it."""
+    result = learner.answer(question)
+    found = [s for s in result.sub_questions if s.found]
+    assert found[-1].tool in ("search_notes", "concept_notes") and found[-1].rows[0][0] == note, result.answer

@@ -70,6 +70,7 @@ class Words:
     after_object: frozenset[str]
     prepositions: frozenset[str]
     first_person: dict[str, str]
+    second_person: frozenset[str]
     not_terms: frozenset[str]
     vague_kinds: frozenset[str]
     embedding_stop_words: frozenset[str]

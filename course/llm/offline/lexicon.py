@@ -152,10 +152,15 @@ class Lexicon:
         4
         >>> default_lexicon().opening(["i", "have", "a", "chart", "of", "which"])
         0
+        >>> default_lexicon().opening(["could", "you", "please", "explain", "paging"])
+        3
         """
         asks = WORDS.question_words | WORDS.requests
         skipped = self.common - asks - WORDS.auxiliary
-        first = next((i for i, w in enumerate(words) if w not in skipped), len(words))
+        # "could you (please) explain ...": an auxiliary before "you" asks nothing of its own
+        first = next((i for i, w in enumerate(words) if w not in skipped and not (
+            w in WORDS.auxiliary and words[i + 1:i + 2] and words[i + 1] in WORDS.second_person)),
+            len(words))
         return first if first < len(words) and words[first] in asks else 0
 
     @cached_property

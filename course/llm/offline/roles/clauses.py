@@ -36,7 +36,8 @@ LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                    
 def is_question(words: Sequence[str], *, opening: bool) -> bool:
     """Words that ask on their own: a question word first, a Hinglish one anywhere, an
     auxiliary verb first ("Is Payal ..."), or, after a conjunction, an auxiliary verb followed
-    by a pronoun or "anyone" ("... and does she ...", not "... and is in the club")."""
+    by a pronoun or "anyone" ("... and does she ...", "... and can you list ...", not "... and
+    is in the club")."""
     if not words:
         return False
     words = [WORDS.shorthand.get(w, w).split()[0] for w in words]    # "whats", "wat"
@@ -55,6 +56,7 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         return True
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
         words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
+        or words[1] in WORDS.second_person    # "... and could you explain ..."
         or words[1] == "there"    # "... and is there a note on each?"
         or words[2:3] == ["of"] and words[1] in SOME)   # "... and are any of them ..."
 

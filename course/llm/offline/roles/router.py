@@ -127,6 +127,7 @@ class RuleRouter:
         if "answer_given" in names and question_key(question) in earlier:
             return ToolCall("answer_given", {"answer": earlier[question_key(question)]})
         words = placeholders(question, mentions)
+        words = words[default_lexicon().opening(words):]    # "could you please explain ...": the ask
         scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
                   if follows_chain(question, mentions, spec) and filters_values(question, spec)
                   and not ranks_for_a_value(question, spec)
@@ -272,8 +273,11 @@ def asks_yes_or_no(question: str) -> bool:
 
     >>> asks_yes_or_no("Does Asha use the Saw?"), asks_yes_or_no("Is there a tool for it?")
     (True, False)
+    >>> asks_yes_or_no("Could you explain the Saw?")
+    False
     """
     words = tokens(question)
+    words = words[default_lexicon().opening(words):]    # "could you explain ...?": a request
     return len(words) > 1 and words[0] in WORDS.auxiliary and words[1] != "there" \
         and not set(words) & WORDS.question_words
 
