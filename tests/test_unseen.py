@@ -4768,3 +4768,26 @@ def test_could_you_explain_is_answered_from_the_note(learner, question, note):
     result = learner.answer(question)
     found = [s for s in result.sub_questions if s.found]
     assert found[-1].tool in ("search_notes", "concept_notes") and found[-1].rows[0][0] == note, result.answer
+
+
+def test_a_comparison_is_not_answered_by_whether_a_link_exists(college_db, chat):
+    """This stop's fresh questions: "what grade did karan get in dsa and is it better than
+    rahul's?" asked, second, "is DSA better than rahul's?", answered "Yes." by a query for
+    whether Rahul studies DSA: the "> 0" of that test was taken for the comparison."""
+    result = chat.answer("is DSA better than rahul's?")
+    assert result.status != "answered", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("give me the notes on trees and graphs",
+     "MATCH (c:Concept)<-[:EXPLAINS]-(n:Note) WHERE c.name IN ['Trees', 'Graphs'] RETURN c.name, n.id, n.text"),
+    ("which subjects cover trees and paging?",
+     "MATCH (c:Concept)<-[:COVERS]-(s:Subject) WHERE c.name IN ['Trees', 'Paging'] RETURN c.name, s.name"),
+])
+def test_two_things_that_share_nothing_are_answered_each(college_db, chat, question, reference):
+    """This stop's fresh questions: "give me the notes on trees and graphs" asked for a note
+    that explains both, found none and said "I found nothing": a claim about another question.
+    Once nothing is shared, each one's rows answer it (what both share is still asked first,
+    and "both" still asks only that)."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+    assert chat.answer("which subjects cover both trees and paging?").rows == []

@@ -45,6 +45,8 @@ class Used:
         for listed in re.findall(r"relTypes: \[([^\]]*)\]", query):
             types |= set(re.findall(r"'(\w+)'", listed))
         bare = re.sub(r"<-\[[^\]]*\]-|-\[[^\]]*\]->|-\[[^\]]*\]-|<-|->", " ", query)
+        # "count(r) > 0", "min(links) > 0": whether a link exists, no comparison of the question's
+        bare = re.sub(r"\b(?:count|min)\(\w*\) > 0\b", " ", bare)
         return cls(labels=set(re.findall(r"\(\w*:(\w+)", query)), types=types,
                    props=set(re.findall(r"\.(\w+)\b", query)) | set(re.findall(r"\{(\w+):", query)),
                    literals=query, ops=set(re.findall(r"<>|>=|<=|>|<", bare)),

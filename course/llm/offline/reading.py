@@ -307,7 +307,9 @@ def each_of(reading: Reading) -> Reading:
     # ("who among §0 and §1", "§0 aur §1 mein se kaun": a choice, some of them are the answer)
     sharing = reading.has("in_common") or reading.has("pairing") or reading.has("among") \
         or bool(re.search(r"§\d+ (?:mein|me) se\b", reading.text))
-    if not (reading.has("each") or (people[0].label == reading.person and not sharing)):
+    # and of other things, once the query for what they share found nothing ("the notes on
+    # §0 and §1": no note explains both, so "nothing" would answer another question)
+    if not (reading.has("each") or (people[0].label == reading.person or reading.relaxed) and not sharing):
         return reading
     # "§0 and §1", "§0, §1 and §2" (a comma is its own word once the question is read)
     listed = re.search(rf"§0{_listed('and|aur|&')}", reading.text)
