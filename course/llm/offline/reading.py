@@ -306,7 +306,7 @@ def each_of(reading: Reading) -> Reading:
     # one's, as with "each"; "both", "in common", "share" ask what they have together
     # ("who among §0 and §1", "§0 aur §1 mein se kaun": a choice, some of them are the answer)
     sharing = reading.has("in_common") or reading.has("pairing") or reading.has("among") \
-        or bool(re.search(r"§\d+ (?:mein|me) se\b", reading.text))
+        or bool(re.search(r"§\d+ (?:mein|me) se\b|\ball (?:of )?§0\b", reading.text))   # "all of §0, §1": at once
     # and of other things, once the query for what they share found nothing ("the notes on
     # §0 and §1": no note explains both, so "nothing" would answer another question)
     if not (reading.has("each") or (people[0].label == reading.person or reading.relaxed) and not sharing):
