@@ -4791,3 +4791,40 @@ def test_two_things_that_share_nothing_are_answered_each(college_db, chat, quest
     and "both" still asks only that)."""
     assert_answered_with(chat.answer(question), college_db, reference)
     assert chat.answer("which subjects cover both trees and paging?").rows == []
+
+
+def test_led_is_the_past_of_lead(college_db, chat):
+    """This stop's fresh questions: "is the library management system finished and who led
+    it?" could not answer its second part: "led" was no word for a lead's role."""
+    assert_answered_with(chat.answer("who led the library management system?"), college_db,
+                         "MATCH (s:Student)-[w:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+                         "WHERE w.role CONTAINS 'Lead' RETURN s.name")
+
+
+@pytest.mark.parametrize("question", ["Since which year has Karan been part of the Robotics Club?",
+                                      "since what year is Karan in the Robotics Club?"])
+def test_since_which_year_asks_when_someone_joined(college_db, chat, question):
+    """unseen47 ax035: "Since which year ..." was refused: "which year" was read as a second
+    property the query left out. "since which year" is the year a membership began."""
+    assert_answered_with(chat.answer(question), college_db,
+                         "MATCH (:Student {name: 'Karan'})-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN m.since")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("List the students in descending order of year.",
+     "MATCH (s:Student) RETURN s.name, s.year ORDER BY s.year DESC, s.name"),
+    ("sort the subjects by credits, highest first",
+     "MATCH (s:Subject) RETURN s.name, s.credits ORDER BY s.credits DESC, s.name"),
+])
+def test_descending_orders_from_the_larger_end(college_db, chat, question, reference):
+    """This stop's fresh questions: "List the students in descending order of year." listed
+    them from the first year up: the order's direction was read from age words alone."""
+    result = chat.answer(question)
+    assert result.status == "answered" and result.rows == rows_of(college_db, reference), result.answer
+
+
+def test_the_greatest_number_is_the_most(college_db, chat):
+    """This stop's fresh questions: "Which of the clubs has the greatest number of members?"
+    was called outside the graph."""
+    result = chat.answer("Which of the clubs has the greatest number of members?")
+    assert result.status == "answered" and len(result.rows) == 3, result.answer

@@ -131,7 +131,7 @@ def in_order(reading: Reading) -> str | None:
         return None
     ends = sorted((m.start(), pick) for pick, regex in reading.lexicon.extremes.items()
                   for m in re.finditer(regex, reading.text))
-    down = " DESC" if ends and ends[0][1] == "max" else ""
+    down = " DESC" if ends and ends[0][1] == "max" or reading.has("descending") else ""
     name = reading.schema.display(label)
     return (f"MATCH (g:{label})\nRETURN g.{name} AS {alias(label, name)}, g.{prop} AS {prop}\n"
             f"ORDER BY g.{prop}{down}, g.{name}")
