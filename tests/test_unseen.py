@@ -4828,3 +4828,26 @@ def test_the_greatest_number_is_the_most(college_db, chat):
     was called outside the graph."""
     result = chat.answer("Which of the clubs has the greatest number of members?")
     assert result.status == "answered" and len(result.rows) == 3, result.answer
+
+
+def test_them_after_a_count_is_what_was_counted(college_db, learner):
+    """This stop's fresh questions: "how many projects are in progress, and who works on them?"
+    could not answer its second part: "them" after a count stands for the things counted."""
+    last_part_is(college_db, learner.answer("how many projects are in progress, and who works on them?"),
+                 "MATCH (s:Student)-[:WORKS_ON]->(p:Project {status: 'In Progress'}) RETURN s.name")
+
+
+@pytest.mark.parametrize("question", ["who is older?", "Who is older, Rahul or Karan?"])
+def test_a_word_inside_another_word_grounds_no_note(learner, question):
+    """This stop's fresh questions: "who is older?" was answered with the note on trees, whose
+    "folders" holds "older": a note holds a term when a word of it begins with the term, and a
+    question for someone is never a note's to answer, whatever words it shares."""
+    result = learner.answer(question)
+    assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), result.answer
+
+
+def test_a_word_of_an_out_of_scope_phrase_is_not_known_alone(chat):
+    """This stop's fresh questions: "what percentage of students are in CSE?" listed the CSE
+    students: "percentage" was a known word for standing in "attendance percentage", a phrase
+    the graph does not hold."""
+    assert chat.answer("what percentage of students are in CSE?").status != "answered"

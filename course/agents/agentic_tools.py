@@ -216,7 +216,8 @@ def grounded(query: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) 
     where = list(columns).index("text") if "text" in columns else None
     if where is None or not stems:
         return []
-    return [list(r) for r in rows if all(s in str(r[where]).lower() for s in stems)]
+    return [list(r) for r in rows   # a word of the text begins with the term ("folders" holds no "older")
+            if all(re.search(rf"\b{re.escape(s)}", str(r[where]).lower()) for s in stems)]
 
 
 # --- running the tools -----------------------------------------------------------------------

@@ -289,7 +289,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         columns = ["note", "concept", "score", "text"]
         rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
         if not (mode in SIMILARITY_MODES and _answers(db, query, hits)):
-            rows = grounded(query, columns, rows)   # then: does it hold what is asked?
+            # then: does it hold what is asked (of a question a note may answer at all)?
+            rows = grounded(query, columns, rows) if note_question(db, query) else []
         rows = rows if rows and note_holds(db, query, str(rows[0][0])) else []
         return Rows(columns, rows,
                     cypher=f"// course.retrieval.search.search(query, mode={mode!r}, k={k})")

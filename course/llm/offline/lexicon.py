@@ -165,8 +165,11 @@ class Lexicon:
 
     @cached_property
     def vocab(self) -> list[str]:
-        """Every word a cue, label, relationship or property entry writes, and the common words."""
-        tables = (self.cues, self.relationships, self.labels, self.properties, self.value_words, self.extremes)
+        """Every word a cue, label, relationship or property entry writes, and the common words
+        (not the words of what the graph does not hold: "percentage" of "attendance percentage"
+        is not known for being out of scope in that phrase)."""
+        cues = {name: cue for name, cue in self.cues.items() if name != "out_of_scope"}
+        tables = (cues, self.relationships, self.labels, self.properties, self.value_words, self.extremes)
         numbers = set(self.ordinals) | set(self.count_words) | {w for p, _ in self.comparisons for w in words_of(p)}
         return sorted({w for t in tables for p in t.values() for w in words_of(p)} | self.common | numbers)
 

@@ -204,6 +204,8 @@ class RuleUpdater:
             group = (found_of_kinds(found, objects or owners_in(part, properties), language_of(part))
                      or all_found(found, language_of(part), words, pointer=bare, each=not some)) if several else None
             value = group or value
+            if value is None and bare in PLURAL and bare not in WORDS.possessive | set(HINDI_CASE):
+                value = the_counted_ones(found)      # "how many ..., and who works on them?"
             if value is not None and bare in WORDS.third_person and value in named_once:
                 value = None     # named once: a later "his" points at the name, as a pronoun
             named_once |= {value} if value is not None and bare in WORDS.third_person else set()
