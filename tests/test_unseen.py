@@ -4851,3 +4851,13 @@ def test_a_word_of_an_out_of_scope_phrase_is_not_known_alone(chat):
     students: "percentage" was a known word for standing in "attendance percentage", a phrase
     the graph does not hold."""
     assert chat.answer("what percentage of students are in CSE?").status != "answered"
+
+
+def test_the_people_on_someones_project_are_a_step_of_the_chain(college_db, chat):
+    """This stop's fresh questions: "what are the roles of the people on karan's project?"
+    answered Karan's own role: "the people on §0's project" walks the project's link twice
+    (to Karan's project, back to its people), and the query walked it once."""
+    result = chat.answer("what are the roles of the people on karan's project?")
+    reference = ("MATCH (:Student {name: 'Karan'})-[:WORKS_ON]->(p:Project)<-[w:WORKS_ON]-(s:Student) "
+                 "RETURN s.name, w.role")
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer

@@ -68,7 +68,13 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
                 (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])):
             # a word that overlaps another relationship word names its types too ("part of")
             steps[a, b] = {t for (c, d), t in found if c < b and a < d}
-    return [(text[a:b], types) for (a, b), types in sorted(steps.items())]
+    chain = [(text[a:b], types) for (a, b), types in sorted(steps.items())]
+    # "the people on §0's project": people, a noun of no link, reach §0's project along its link
+    # once more (from §0 to the project, from the project to its people)
+    people = re.compile(rf"\b(?:{lexicon.labels.get(lexicon.person) or '(?!)'})\s+(?:on|in|of|at|from|under)"
+                        rf"\s+(?:the\s+)?{_OWNER.format(word=owners)}")
+    return chain + [(text[a:b], types) for (a, b), types in sorted(steps.items())
+                    if (m := people.search(text[:a])) and not re.fullmatch(any_word, m[0].split()[0])]
 
 
 def traversals(query: str) -> Counter[str]:
