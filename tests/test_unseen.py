@@ -4861,3 +4861,13 @@ def test_the_people_on_someones_project_are_a_step_of_the_chain(college_db, chat
     reference = ("MATCH (:Student {name: 'Karan'})-[:WORKS_ON]->(p:Project)<-[w:WORKS_ON]-(s:Student) "
                  "RETURN s.name, w.role")
     assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+def test_a_question_asked_again_whole_is_answered_by_the_note_or_not_at_all(college_db, learner):
+    """unseen43 at028: "what does tcp/ip include in CN; and the note explaining tcp/ip layers"
+    was asked again whole because one note answered the whole; whole, a query fused both asks
+    and listed the notes of the concepts TCP/IP includes. Asked again whole, the question keeps
+    only that note's answer (else the parts' own answers stand)."""
+    result = learner.answer("what does tcp/ip include in CN; and the note explaining tcp/ip layers")
+    firsts = [str(s.rows[0][0]) for s in result.sub_questions if s.found and s.rows]
+    assert {n for n in firsts if re.fullmatch(r"N\d+", n)} <= {"N21"}, result.answer

@@ -118,12 +118,12 @@ class AgenticAgent(Agent):
                  roles.name, roles.model)
         self._parts_and_review(run, roles, toolbox, result, context)
         note = self._one_note(run, result.question)
-        if note is not None:   # asked again whole: what the parts found is set aside
+        if note is not None:   # asked again whole, kept only when a note answers the whole
             run.step("router", f"note {note} answers the whole question, and no part points to "
                      "another: asked whole", Usage(), "search", "evidence", calls=0)
             kept, run.parts, run.sub_questions, run.critic = run.checkpoint(), [result.question], [], []
             self._parts_and_review(run, roles, toolbox, result, context)
-            if not any(s.found for s in run.sub_questions):   # unless the whole finds nothing
+            if not any(s.found and s.tool == "search_notes" for s in run.sub_questions):
                 run.parts, run.sub_questions, run.critic = kept
 
     def _parts_and_review(self, run: Run, roles: ChatRoles, toolbox: AgenticToolbox,

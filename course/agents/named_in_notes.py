@@ -114,8 +114,9 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     link = "|".join(r for r in regexes if r and not re.search(r, "explain"))
     if not link:
         return False
-    for m in sorted(mentions, key=lambda m: -len(m.text)):
-        text = re.sub(rf"\b{re.escape(m.text.lower())}\b", "§", text)
+    for m in sorted(mentions, key=lambda m: -len(m.text)):   # as written: "tcp/ip" links as "tcp ip"
+        written = r"[\W_]+".join(map(re.escape, m.text.lower().split()))
+        text = re.sub(rf"\b{written}\b", "§", text)
     prep = "|".join(w for w in sorted(WORDS.prepositions | WORDS.subordinating) if re.fullmatch(link, w))
     words = {"link": link, "prep": prep or r"(?!)", "aux": "|".join(sorted(WORDS.auxiliary))}
     return any(re.search(pattern.format(**words), text)
