@@ -4871,3 +4871,29 @@ def test_a_question_asked_again_whole_is_answered_by_the_note_or_not_at_all(coll
     result = learner.answer("what does tcp/ip include in CN; and the note explaining tcp/ip layers")
     firsts = [str(s.rows[0][0]) for s in result.sub_questions if s.found and s.rows]
     assert {n for n in firsts if re.fullmatch(r"N\d+", n)} <= {"N21"}, result.answer
+
+
+def test_which_students_are_in_someones_clubs_asks_for_people(college_db, chat):
+    """This stop's fresh questions: "which students are in payal's clubs?" was refused, though
+    "who is in payal's club?" was answered: "which students" asks for people as "who" does."""
+    assert_answered_with(chat.answer("which students are in payal's clubs?"), college_db,
+                         "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(:Club)<-[:MEMBER_OF]-(s:Student) "
+                         "WHERE s.name <> 'Payal' RETURN DISTINCT s.name")
+
+
+@pytest.mark.parametrize("question", ["Who is not in the Coding Club?", "Which students aren't in the Debate Society?"])
+def test_a_negation_is_never_answered_by_a_template(college_db, learner, question):
+    """The learner's probe of this stop: "Who is not in the Coding Club?" was answered with the
+    club's members: the template for members fitted its other words. No reviewed template
+    negates: such a question goes to text2cypher, which answers it or refuses."""
+    club = "Coding Club" if "Coding" in question else "Debate Society"
+    members = {r[0] for r in rows_of(college_db, f"MATCH (s:Student)-[:MEMBER_OF]->(:Club {{name: '{club}'}}) RETURN s.name")}
+    result = learner.answer(question)
+    assert not (result.status == "answered" and {r[0] for r in result.rows} & members), result.answer
+
+
+@pytest.mark.parametrize("question", ["Which students are in 3rd year or above?", "which students are in year 3 or above?"])
+def test_or_above_after_a_property_is_at_least(college_db, chat, question):
+    """The learner's probe of this stop: "Which students are in 3rd year or above?" listed the
+    third years alone: "or above" after "3rd year" was not read."""
+    assert_answered_with(chat.answer(question), college_db, "MATCH (s:Student) WHERE s.year >= 3 RETURN s.name")

@@ -274,8 +274,10 @@ def related(reading: Reading) -> str | None:
         target = hop.labels[-1] if hop else None
     if target is None:
         return None
-    if target != reading.person and _asks_for_people(reading):
-        # "Who is in §0's club?" asks for people: along a chain back to them, or not at all
+    if target != reading.person and (_asks_for_people(reading) or asked[:1] == [reading.person]
+                                     and len(reading.entities) == 1):
+        # "Who is in §0's club?", "which students are in §0's clubs?" ask for people: along a
+        # chain back to them, or not at all
         hop = find_hop(reading, reading.entities[0].label, reading.person)
         if hop is None or len(hop.patterns) != 2:
             return None

@@ -130,6 +130,7 @@ class RuleRouter:
         words = words[default_lexicon().opening(words):]    # "could you please explain ...": the ask
         scored = [(similarity(words, example), n, spec) for n, spec in enumerate(tools)
                   if follows_chain(question, mentions, spec) and filters_values(question, spec)
+                  and not negates_for(question, spec)
                   and not ranks_for_a_value(question, spec)
                   and takes_every_value(question, mentions, spec) and asks_its_kind(question, spec)
                   for example in examples(spec)]
@@ -203,6 +204,19 @@ def filters_values(question: str, spec: ToolSpec) -> bool:
     text = question.lower()
     return not any(words and re.search(words, text) and prop not in arguments
                    for prop, words in default_lexicon().value_words.items())
+
+
+def negates_for(question: str, spec: ToolSpec) -> bool:
+    """True for a reviewed template and a question that negates ("Who is not in the Coding
+    Club?"): no template negates, and its rows (the members) would answer the opposite.
+
+    >>> from course.llm.base import ToolSpec
+    >>> members = ToolSpec("members", "The members. It follows: MEMBER_OF.", {"properties": {}})
+    >>> negates_for("Who is not in the club?", members), negates_for("Who is in the club?", members)
+    (True, False)
+    """
+    negation = default_lexicon().cues.get("negation")
+    return FOLLOWS.search(spec.description) is not None and bool(negation and re.search(negation, question.lower()))
 
 
 def ranks_for_a_value(question: str, spec: ToolSpec) -> bool:
