@@ -4897,3 +4897,13 @@ def test_or_above_after_a_property_is_at_least(college_db, chat, question):
     """The learner's probe of this stop: "Which students are in 3rd year or above?" listed the
     third years alone: "or above" after "3rd year" was not read."""
     assert_answered_with(chat.answer(question), college_db, "MATCH (s:Student) WHERE s.year >= 3 RETURN s.name")
+
+
+@pytest.mark.parametrize("question", ["Explain CPU scheduling to me.", "What does memory management do?"])
+def test_a_topic_no_note_explains_is_not_answered_by_a_neighbours_note(learner, question):
+    """The learner's probe of this stop: "Explain CPU scheduling to me." quoted the note on
+    threads, which names the CPU scheduler: no note explains scheduling, and the threads note
+    is a neighbour's. A topic of the notes' kind that no note explains, named with none of the
+    best note's own topics, is not answered from it."""
+    result = learner.answer(question)
+    assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), result.answer

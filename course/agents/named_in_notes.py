@@ -24,7 +24,8 @@ NEAR_NOTES = """\
 MATCH (n:Note)-[*1..2]-(x)
 WHERE n.id IN $notes AND x.name IS NOT NULL
 RETURN n.id AS note, collect(DISTINCT toLower(x.name)) AS near"""
-OWN_TOPICS = "MATCH (:Note {id: $note})--(x) WHERE x.name IS NOT NULL RETURN DISTINCT x.name"
+OWN_TOPICS = "MATCH (:Note {id: $note})--(x) WHERE x.name IS NOT NULL RETURN DISTINCT x.name, labels(x)[0]"
+NOTES_OF = "MATCH (n:Note)--(x {name: $name}) RETURN n.id LIMIT 1"
 
 NOTES_REACH = """\
 MATCH (:Note)-[*1..2]-(x)
@@ -185,7 +186,12 @@ def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
     # linked list", "BFS or DFS"): the note need not speak of that one. Every value of a label
     # no note reaches (a student, a club) must be spoken of all the same.
     beyond = set(beyond_notes(db))
-    own = {str(x).lower() for (x,) in db.run(OWN_TOPICS, {"note": best[note]}).rows}
+    own = {str(x).lower(): str(label) for x, label in db.run(OWN_TOPICS, {"note": best[note]}).rows}
     names_own = any(str(m.value).lower() in own for m in named)
     ok = all(spoken(m) for m in named if m.label in beyond or not names_own)
-    return [list(r) for r in rows] if ok else []
+    # A topic of the kind the notes explain that no note explains, named with none of the
+    # note's own: the note is a neighbour's ("Explain CPU scheduling" finds the note on
+    # threads, which names the scheduler)
+    neighbour = not names_own and any(m.label in own.values() and not db.run(
+        NOTES_OF, {"name": m.value}).rows for m in named)
+    return [list(r) for r in rows] if ok and not neighbour else []
