@@ -4907,3 +4907,13 @@ def test_a_topic_no_note_explains_is_not_answered_by_a_neighbours_note(learner, 
     best note's own topics, is not answered from it."""
     result = learner.answer(question)
     assert not any(s.tool == "search_notes" and s.found for s in learner.last.sub_questions), result.answer
+
+
+def test_a_choice_among_those_before_is_never_answered_for_everyone(college_db, learner):
+    """The second learner's probe of this stop: "Payal ke dost kaun kaun hain?", then "Dono
+    mein se kaun Debate Society mein hai?" listed the club's members, Payal among them: "dono
+    mein se" was taken for words that ask nothing. A choice among what came before is made
+    among those, or refused."""
+    learner.answer("Payal ke dost kaun kaun hain?")
+    result = learner.answer("Dono mein se kaun Debate Society mein hai?")
+    assert not (result.status == "answered" and "Payal" in (result.answer or "")), result.answer

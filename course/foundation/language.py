@@ -151,6 +151,9 @@ def depends_on_context(question: str, mentions: Sequence[Any] = ()) -> bool:
         return True
     if follows_on(question):
         return True
+    opening = next((p for p in (*WORDS.all_of_them, *WORDS.each_of_them) if (text + " ").startswith(p + " ")), "")
+    if opening and not any(text[len(opening):].strip().startswith(str(m.text).lower()) for m in mentions):
+        return True    # "dono mein se kaun ...", "both of them ...": not "both Aarav and Payal ..."
     return len(words) <= 3 and not mentions   # "year?", "kitne credits?"
 
 

@@ -156,7 +156,8 @@ class Lexicon:
         3
         """
         asks = WORDS.question_words | WORDS.requests
-        skipped = self.common - asks - WORDS.auxiliary
+        # ("dono mein se kaun ...": "both" chooses among what came before, it asks)
+        skipped = self.common - asks - WORDS.auxiliary - set(WORDS.all_of_them)
         # "could you (please) explain ...": an auxiliary before "you" asks nothing of its own
         first = next((i for i, w in enumerate(words) if w not in skipped and not (
             w in WORDS.auxiliary and words[i + 1:i + 2] and words[i + 1] in WORDS.second_person)),

@@ -18,7 +18,7 @@ import logging
 import re
 from typing import Sequence
 
-from course.foundation.language import sets_apart
+from course.foundation.language import WORDS, sets_apart
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done, change_verb
@@ -164,6 +164,18 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
 BOTH_WAYS = "the words point both ways"   # an objection no other chain can answer
 
 
+def _chooses_among_unnamed(reading: Reading) -> bool:
+    """A choice among things the question does not name ("dono mein se kaun", "which of
+    them"), left as it was said: the conversation did not say whom, so any rows would be
+    everyone's."""
+    asked, labels = reading.targets()[:1], [e.label for e in reading.entities]
+    if any(isinstance(e.value, tuple) or e.label in asked or labels.count(e.label) > 1 for e in reading.entities):
+        return False     # "which of those ... each of X, Y and Z": named after all
+    pointers = "|".join(map(re.escape, sorted({*WORDS.all_of_them, *WORDS.plural_demonstrative, "them"})))
+    return bool(re.search(rf"\b(?:{pointers})\s+(?:{reading.cue('among_after')})\b", reading.text)
+                or re.search(rf"(?:{reading.cue('among')})\s+(?:{pointers})\b", reading.text))
+
+
 def objection(reading: Reading, intent: str, query: str) -> str | None:
     """Why a query does not answer the question (a reason to refuse), or None."""
     left_out = unused(reading, query)
@@ -177,6 +189,8 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return f"{BOTH_WAYS} along {loop}"
     if reading.has("pairing") and intent not in PAIRING_INTENTS:
         return "the question compares two things"
+    if _chooses_among_unnamed(reading):     # "dono mein se kaun ...": among whom, unresolved
+        return "the question chooses among what came before"
     if reading.has("modal_about") and " AS answer" not in query:   # "can §0 help me?": not who else
         return "the question asks yes or no of the one it names"
     if reading.has("average") and intent != "average":   # "average grade": letters
