@@ -4917,3 +4917,28 @@ def test_a_choice_among_those_before_is_never_answered_for_everyone(college_db, 
     learner.answer("Payal ke dost kaun kaun hain?")
     result = learner.answer("Dono mein se kaun Debate Society mein hai?")
     assert not (result.status == "answered" and "Payal" in (result.answer or "")), result.answer
+
+
+@pytest.mark.parametrize("agent", ["chat", "learner"])
+def test_who_else_asks_the_last_question_again_less_its_answer(college_db, request, agent):
+    """The second learner's probe of this stop: "Who is in the Coding Club?", "and the Robotics
+    Club?", then "who else?" listed every student but Karan. A bare "who else?" asks the last
+    question again, leaving out everyone its answer found: no one else is in the Robotics Club."""
+    asking = request.getfixturevalue(agent)
+    for question in ("Who is in the Coding Club?", "and the Robotics Club?"):
+        asking.answer(question)
+    result = asking.answer("who else?")
+    assert not (result.status == "answered" and result.rows), result.answer
+
+
+def test_andar_says_which_way_a_part_is(college_db, chat):
+    """The second learner's probe of this stop: "Trees concept ke andar kaun sa concept aata
+    hai?" listed Graphs too, the concept Trees is part of: "andar" (inside) says the direction."""
+    assert_answered_with(chat.answer("Trees concept ke andar kaun sa concept aata hai?"), college_db,
+                         "MATCH (:Concept {name: 'Trees'})-[:INCLUDES]->(c:Concept) RETURN c.name")
+
+
+def test_a_difference_is_not_answered_by_a_description_of_one(chat):
+    """The second learner's probe of this stop: "What is the difference between a firewall and
+    a router?" was answered "Firewalls (Computer Networks)": a description of one of the two."""
+    assert chat.answer("What is the difference between a firewall and a router?").status != "answered"

@@ -56,6 +56,9 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     that names no one means any club. A pronoun with nothing of its kind to point at gets
     no reading (the sentinel): "what skills does he have?" must not list every skill.
     """
+    if prompt.turns and _BARE_ELSE.match(reading.text):   # "who else?": the last question, less its answer
+        again = _again_without_its_answer(prompt, reading)
+        return [again] if again is not None else []
     if prompt.turns:     # "which of those does §0 lead to?": a bare "those" is "them"
         reading = replace(reading, text=_BARE_THOSE.sub("them", reading.text))
     if reading.has("excluding"):        # "who else ...": not the one just talked about
@@ -86,6 +89,24 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         return [reading] + [replace(reading, text=f"{reading.text} {marker}", entities=[e])
                             for e in prompt.recent]
     return [reading]
+
+
+_BARE_ELSE = re.compile(r"^\s*(?:and\s+|aur\s+)?(?:who|what|which|kaun|kya)\s+else\s*[?.!]*\s*$")
+
+
+def _again_without_its_answer(prompt: Prompt, reading: Reading) -> Reading | None:
+    """"who else?" after "and the other one?": the last question again, with the last
+    turn's names, leaving out what its answer found (None when that answer listed no names of
+    the kind asked: then "else" than whom is not known)."""
+    base, found = _base_turn(prompt, reading.lexicon), _last_answer(prompt, reading.schema)
+    if base is None or found is None:
+        return None
+    old, before = base
+    if found.label not in old.targets()[:1]:
+        return None
+    last = cypher_entities(prompt.turns[-1][1])
+    merged = [next((n for n in last if n.label == e.label), e) for e in before]
+    return replace(old, entities=merged, excluded=[found], relaxed=reading.relaxed)
 
 
 def _after_a_person(reading: Reading) -> bool:

@@ -62,7 +62,8 @@ def rank_case(expr: str, scale: list[str]) -> str:
 
 def exclude(var: str, entities: list[Entity]) -> list[str]:
     """`t.name <> 'X'` for each node "who else" leaves out."""
-    return [f"{var}.{e.prop} <> {lit(e.value)}" for e in entities if not isinstance(e.value, tuple)]
+    return [f"{var}.{e.prop} <> {lit(v)}" for e in entities
+            for v in (e.value if isinstance(e.value, tuple) else (e.value,))]
 
 
 _INLINE = re.compile(r"\((\w*):(\w+) \{(\w+): ('(?:[^'\\\\]|\\\\.)*'|-?\d+)\}\)")

@@ -187,7 +187,7 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
     loop = both_ways(reading, query)
     if loop is not None:
         return f"{BOTH_WAYS} along {loop}"
-    if reading.has("pairing") and intent not in PAIRING_INTENTS:
+    if (reading.has("pairing") or reading.has("contrast")) and intent not in PAIRING_INTENTS:
         return "the question compares two things"
     if _chooses_among_unnamed(reading):     # "dono mein se kaun ...": among whom, unresolved
         return "the question chooses among what came before"
