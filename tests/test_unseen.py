@@ -4942,3 +4942,13 @@ def test_a_difference_is_not_answered_by_a_description_of_one(chat):
     """The second learner's probe of this stop: "What is the difference between a firewall and
     a router?" was answered "Firewalls (Computer Networks)": a description of one of the two."""
     assert chat.answer("What is the difference between a firewall and a router?").status != "answered"
+
+
+def test_a_choice_among_named_values_is_no_note_question(college_db, learner):
+    """The second learner's probe of this stop: "..., and which ones should be learned before
+    Deadlocks?" became "which of Virtual Memory, Paging, ... should be learned before
+    Deadlocks?", was refused by the query and answered from the note on deadlocks. A choice
+    among named values is the graph's to make."""
+    from course.agents.named_in_notes import asks_for_nodes
+
+    assert asks_for_nodes(college_db, "which of Paging, Threads and Processes should be learned before Deadlocks?")

@@ -97,9 +97,10 @@ _HINDI_ORDER = (r"§\s+(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\
 def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     """"what does memory management include", "what comes after trees": the question word
     asks for what a link of a named value's kind reaches from it (the link's word beside the
-    name, nothing else asked between). The graph answers that; a note on the value, or on one
-    of the things it reaches, is half an answer at best. "what does DFS do before it
-    backtracks?" asks what DFS does: its link word points at no name.
+    name, nothing else asked between); or it chooses among named values ("which of paging
+    and threads ..."). The graph answers that; a note on the value, or on one of the things
+    it reaches, is half an answer at best. "what does DFS do before it backtracks?" asks what
+    DFS does: its link word points at no name.
 
     >>> _asks_what_a_link_reaches(db, "what comes after trees?")
     True
@@ -109,15 +110,17 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     False
     """
     mentions = [m for m in link_entities(db, text) if m.score >= 1.0]
+    for m in sorted(mentions, key=lambda m: -len(m.text)):   # as written: "tcp/ip" links as "tcp ip"
+        written = r"[\W_]+".join(map(re.escape, m.text.lower().split()))
+        text = re.sub(rf"\b{written}\b", "§", text)
+    if re.search(r"\b(?:which|who)\s+(?:of|among)\s+(?:the\s+)?§", text):
+        return True
     kinds = {m.label for m in mentions}
     regexes = [default_lexicon().relation(p.type) for p in introspect(db).patterns
                if kinds & {p.start, p.end}]
     link = "|".join(r for r in regexes if r and not re.search(r, "explain"))
     if not link:
         return False
-    for m in sorted(mentions, key=lambda m: -len(m.text)):   # as written: "tcp/ip" links as "tcp ip"
-        written = r"[\W_]+".join(map(re.escape, m.text.lower().split()))
-        text = re.sub(rf"\b{written}\b", "§", text)
     prep = "|".join(w for w in sorted(WORDS.prepositions | WORDS.subordinating) if re.fullmatch(link, w))
     words = {"link": link, "prep": prep or r"(?!)", "aux": "|".join(sorted(WORDS.auxiliary))}
     return any(re.search(pattern.format(**words), text)
