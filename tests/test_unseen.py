@@ -4952,3 +4952,27 @@ def test_a_choice_among_named_values_is_no_note_question(college_db, learner):
     from course.agents.named_in_notes import asks_for_nodes
 
     assert asks_for_nodes(college_db, "which of Paging, Threads and Processes should be learned before Deadlocks?")
+
+
+def test_a_link_word_said_again_is_one_step(college_db, chat):
+    """unseen48 ay022, found when it was scored: "what do i need to know before 3nf like the
+    prereq concept" was read as two steps back ("before", then "prereq") and answered 1NF, the
+    prerequisite of the prerequisite. A word that says the one before it again ("like the
+    prereq") names the same step; "the prerequisites of the prerequisites" still names two."""
+    assert_answered_with(chat.answer("what do i need to know before 3nf like the prereq concept"), college_db,
+                         "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: '3NF'}) RETURN c.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("For which subject is Operating Systems a prerequisite?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:PREREQUISITE_FOR]->(s:Subject) RETURN s.name"),
+    ("Which students are enrolled in the subject for which Operating Systems is a prerequisite?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:PREREQUISITE_FOR]->(:Subject)<-[:STUDIES]-(s:Student) "
+     "RETURN DISTINCT s.name"),
+])
+def test_a_preposition_moved_to_the_front_still_says_the_direction(college_db, chat, question, reference):
+    """unseen49 az034 and az041, found when it was scored (both wrong on the code before this
+    stop too): "For which subject is Operating Systems a prerequisite?" answered DSA, the
+    subject before it. The opening "for" was dropped as a word that asks nothing, and "the
+    subject for which X is a prerequisite" was read the other way."""
+    assert_answered_with(chat.answer(question), college_db, reference)

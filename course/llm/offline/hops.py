@@ -266,8 +266,9 @@ def twice(reading: Reading, hop: Hop | None) -> Hop | None:
 def times_named(reading: Reading, rel_type: str) -> int:
     """How many steps of a link the words name: a step for each word of it, except that two
     words for it side by side ("what does X lead to after?"), the kind asked with its verb
-    ("what subtopics does X include?") and a word after "as" ("what does X include as
-    subtopics?", "which subjects have OS as a prerequisite?") name one."""
+    ("what subtopics does X include?"), a word after "as" ("what does X include as
+    subtopics?", "which subjects have OS as a prerequisite?") and a word that says the one
+    before again ("before X, like the prereq") name one."""
     cue = reading.lexicon.relation(rel_type)
     found = list(re.finditer(cue, reading.text)) if cue else []
     if len(found) < 2:
@@ -275,8 +276,11 @@ def times_named(reading: Reading, rel_type: str) -> int:
     side_by_side = len(found) == 2 and not reading.text[found[0].end():found[1].start()].strip() \
         and found[0][0] != found[1][0]
     asked = re.search(rf"(?:{reading.cue('which')})\s+(?:{cue})", reading.text)
-    as_its = sum(bool(_AS.fullmatch(reading.text[a.end():b.start()])) for a, b in zip(found, found[1:]))
+    between = [reading.text[a.end():b.start()] for a, b in zip(found, found[1:])]
+    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap)) for gap in between)
     return len(found) - 1 if side_by_side or asked else len(found) - as_its
 
 
 _AS = re.compile(r"\s+as\s+(?:(?:a|an|its|their|the|one of (?:its|their|the))\s+)?")
+# "before §0 like the prereq concept", "... i.e. its prerequisite": the second word says the first again
+_RESTATED = re.compile(r"\b(?:like|i\.?e\.?|meaning|aka|matlab|yaani)\b")
