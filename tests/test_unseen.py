@@ -4976,3 +4976,16 @@ def test_a_preposition_moved_to_the_front_still_says_the_direction(college_db, c
     subject before it. The opening "for" was dropped as a word that asks nothing, and "the
     subject for which X is a prerequisite" was read the other way."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("what grade did aarav get in operating systems, he keeps saying he failed lol",
+     "MATCH (:Student {name: 'Aarav'})-[s:STUDIES]->(:Subject {name: 'Operating Systems'}) RETURN s.grade"),
+    ("ok so who actually has machine learning as a skill, i need someone to help with my ml assignment",
+     "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Machine Learning'}) RETURN s.name"),
+])
+def test_an_aside_after_the_question_asks_nothing(college_db, learner, question, reference):
+    """unseen48 (ay029, ay033; a development set since its scoring): a statement tacked on after
+    a comma ("he keeps saying he failed lol") made the rules refuse the whole question for its
+    unknown words. A clause that says something of someone, after a question, asks nothing."""
+    last_part_is(college_db, learner.answer(question), reference)

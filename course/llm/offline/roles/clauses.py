@@ -158,6 +158,25 @@ def says_only(text: str) -> bool:
         words[0] in subjects and not is_question(words, opening=True) for words in sentences)
 
 
+_LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")
+
+
+def without_asides(text: str) -> str:
+    """The ask without the statements a learner tacks on after a comma ("..., i need to ask
+    her for notes lol", "..., he keeps saying he failed"): a clause that says something of
+    someone (`says_only`) after a question asks nothing of the graph.
+
+    >>> without_asides("what grade did aarav get in os, he keeps saying he failed lol")
+    'what grade did aarav get in os'
+    >>> without_asides("who is in the coding club, and what do they study")
+    'who is in the coding club, and what do they study'
+    """
+    while (m := _LAST_CLAUSE.match(text)) and says_only(m["aside"]) \
+            and is_question(tokens(m["ask"]), opening=True):
+        text = m["ask"]
+    return text
+
+
 def as_question(text: str) -> str:
     text = text.strip().rstrip(",")
     done = text.endswith(("?", ".", "!"))     # "... needs React? I did a little React."

@@ -16,7 +16,7 @@ from course.foundation.language import WORDS, after_opening_clause, language_of,
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
                                               cleft_fragment, fragment, is_question, says_only,
-                                              sets_the_scene, topic_first, who_of_anyone)
+                                              sets_the_scene, topic_first, who_of_anyone, without_asides)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
@@ -61,10 +61,12 @@ class RuleUpdater:
             pieces[-2:] = [f"{pieces[-2]}?{pieces[-1]}"]      # no part of its own, the last ask's scene
         parts: list[str] = []
         for piece in pieces:
-            parts += self._split_conjunctions(piece.strip())
+            parts += self._split_conjunctions(without_asides(piece.strip()))
         parts = [p for p in parts if tokens(p)]
         if len(parts) <= 1:
-            return [question]
+            asked = question.strip().rstrip("?").rstrip()
+            kept = without_asides(asked) if len(pieces) == 1 else asked
+            return [question if kept == asked else kept + "?" * question.rstrip().endswith("?")]
         return [as_question(p) if "?" in question else p for p in parts]
 
     def _split_conjunctions(self, text: str) -> list[str]:
