@@ -87,4 +87,3 @@ def unnamed(question: str, rows: Sequence[Sequence[Any]]) -> str | None:
     if not thing or not any(len(c) >= _TEXT for c in cells):
         return None
     return None if names_what_is_defined(question, " ".join(cells)) else " ".join(thing)
-

@@ -173,8 +173,9 @@ def _quoted(question: str, record: dict[str, Any]) -> str:
 
 def left_out(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
     """The rows after the best whose concept the question names and the best note's text does
-    not, when the question names the best note's concept too: "paging aur virtual memory mein kya farak hai?" compares two topics, and the note
-    on virtual memory does not speak of paging (`names_topic`).
+    not, when the question names the best note's concept too: "paging aur virtual memory mein
+    kya farak hai?" compares two topics, and the note on virtual memory does not speak of
+    paging (`names_topic`).
 
     >>> rows = [["N13", "BFS", "BFS explores a graph level by level."],
     ...         ["N14", "DFS", "DFS goes deep first."], ["N12", "Graphs", "A graph has edges."]]

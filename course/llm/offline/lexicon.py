@@ -162,9 +162,10 @@ class Lexicon:
         first = next((i for i, w in enumerate(words) if w not in skipped and not (
             w in WORDS.auxiliary and words[i + 1:i + 2] and words[i + 1] in WORDS.second_person)),
             len(words))
-        if 0 < first < len(words) and words[first - 1] in WORDS.prepositions:
-            first -= 1      # "for which subject is X a prerequisite?": the preposition asks too
-        return first if first < len(words) and words[first] in asks | WORDS.prepositions else 0
+        if first == len(words) or words[first] not in asks:
+            return 0
+        # "for which subject is X a prerequisite?": the preposition before it asks too
+        return first - 1 if first and words[first - 1] in WORDS.prepositions else first
 
     @cached_property
     def vocab(self) -> list[str]:

@@ -41,16 +41,14 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
     if not words:
         return False
     words = [WORDS.shorthand.get(w, w).split()[0] for w in words]    # "whats", "wat"
-    if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating \
-            and words[1] in QUESTION_WORDS:
-        words = words[1:]     # "in which semester ...", "since when ...": the question word asks
     if opening and len(words) > 2 and words[0] in REQUESTS and words[1] in ("me", "us") \
             and words[2] in QUESTION_WORDS:
         words = words[2:]     # "tell me what ...": the question word asks
     if opening:   # "ok so who ...", "bro which club ...", "I want to know (in) which ..."
         words = words[default_lexicon().opening(list(words)):]
-        if len(words) > 1 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS:
-            words = words[1:]
+    if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating | WORDS.prepositions \
+            and words[1] in QUESTION_WORDS:
+        words = words[1:]     # "in which semester ...", "since when ...": the question word asks
     if opening and words[0] in AUXILIARY:
         return True
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()

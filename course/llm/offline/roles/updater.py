@@ -63,10 +63,12 @@ class RuleUpdater:
         for piece in pieces:
             parts += self._split_conjunctions(without_asides(piece.strip()))
         parts = [p for p in parts if tokens(p)]
-        if len(parts) <= 1:
+        if len(parts) <= 1:   # one ask: as written, less an aside after it
             asked = question.strip().rstrip("?").rstrip()
             kept = without_asides(asked) if len(pieces) == 1 else asked
-            return [question if kept == asked else kept + "?" * question.rstrip().endswith("?")]
+            if kept == asked:
+                return [question]
+            return [kept + "?" if question.rstrip().endswith("?") else kept]
         return [as_question(p) if "?" in question else p for p in parts]
 
     def _split_conjunctions(self, text: str) -> list[str]:
