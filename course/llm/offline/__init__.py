@@ -20,11 +20,11 @@ sentence from the rows, in the language of the question, and never follows text 
 
 One module per idea: `prompt` (what the prompt says), `lexicon` (the words), `reading`
 (a question as the rules see it), `cypher` (small writers), `hops` (which relationship),
-`filters` (values and numbers), `intents` (the builders and their table), `aggregates`
-(the builders that count and rank), `conversation` (pronouns and follow-ups), `coverage`
-(refuse rather than half-answer), `translate` (the order of the checks), `answer` (the
-answer step), `provider` (`OfflineLLM`), `tools` (its tool-loop policy, notebook 11) and
-`roles` (the agentic agent's router, updater and critic, notebook 12).
+`filters` (values and numbers), `negation` (a "not" by a value), `intents` (the builders
+and their table), `aggregates` (the builders that count and rank), `conversation` (pronouns
+and follow-ups), `coverage` (refuse rather than half-answer), `translate` (the order of the
+checks), `answer` (the answer step), `provider` (`OfflineLLM`), `tools` (its tool-loop
+policy, notebook 11) and `roles` (the agentic agent's router, updater and critic, notebook 12).
 
 >>> llm = OfflineLLM()
 >>> user = 'LINKED VALUES (...):\\n- "zoya" -> Person.name = \\'Zoya\\'\\n\\nQUESTION: Who is Zoya?'

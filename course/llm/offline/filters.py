@@ -117,8 +117,10 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
     if not found and key not in reading.schema.values:
         conds = unlisted(reading, key, var)
     if found and prop == reading.negated:      # "not finished": every other value
-        conds = [f"{var}.{prop} <> {lit(found[0])}" if len(found) == 1
-                 else f"NOT {var}.{prop} IN [{', '.join(map(lit, found))}]"]
+        out = list(reading.negated_values) or found
+        kept = [v for v in found if v not in out]   # "not started, only planned": still planned
+        conds = [f"{var}.{prop} = {lit(v)}" for v in kept[:1]] + [
+            f"{var}.{prop} <> {lit(out[0])}" if len(out) == 1 else f"NOT {var}.{prop} IN [{', '.join(map(lit, out))}]"]
     if key in reading.schema.numbers and re.search(reading.lexicon.prop(prop), reading.text):
         listed = reading.schema.values.get(key)
         pairs = [(v, op) for v, op in numbers(reading) if op != "=" or listed is None or v in listed]
@@ -354,27 +356,3 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
         conds += [f"t <> x{i}" for i, e in enumerate(entities) if e.label == target and not either]
     conds += exclude("t", [e for e in reading.excluded if e.label == target])
     return "\n".join(lines), conds
-
-
-def negated(reading: Reading) -> Reading | None:
-    """"Which projects aren't finished yet?": the question without its "not", the value's
-    property marked negated, when the "not" stands right by a word for a listed value
-    (`lexicon.yaml`: negating); None for any other "not"."""
-    way = reading.lexicon.raw.get("negating") or {}
-    for key, listed in reading.schema.values.items():
-        prop = key.split(".")[1]
-        words = [re.escape(str(v).lower()) for v in listed if isinstance(v, str)]
-        named = "|".join(words + ([reading.lexicon.value_words[prop]]
-                                  if reading.lexicon.value_words.get(prop) else []))
-        if not named:
-            continue
-        value = rf"(?:{named})"
-        for regex in (rf"{way.get('before', '(?!)')}(?={value})", rf"(?<=\w){way.get('after', '(?!)')}"):
-            for m in re.finditer(regex, reading.text):
-                if regex.startswith("(?<=") and not re.search(rf"{value}\s*$", reading.text[:m.start()]):
-                    continue
-                text = reading.text[:m.start()] + " " + reading.text[m.end():]
-                text = re.sub(r"\b(are|is|was|were|has|have|had|do|does|did)n't\b", r"\1", text)
-                done = replace(reading, text=re.sub(r"\s+", " ", text).strip(), negated=prop)
-                return done if not done.has("negation") and filter_values(done, key) else None
-    return None

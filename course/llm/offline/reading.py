@@ -26,6 +26,7 @@ class Reading:
     lexicon: Lexicon = field(default_factory=default_lexicon)
     excluded: list[Entity] = field(default_factory=list)   # "who else": left out of the answer
     negated: str = ""              # "not finished": this property's named values are left out
+    negated_values: tuple[str, ...] = ()   # ... those the "not" stands by (others still asked)
 
     def has(self, cue: str) -> bool:
         """Whether the question has the lexicon's cue (a cue the lexicon lacks: never)."""

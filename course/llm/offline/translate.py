@@ -26,10 +26,11 @@ from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
-from course.llm.offline.filters import negated, value_words_before
+from course.llm.offline.filters import value_words_before
 from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
+from course.llm.offline.negation import negated
 from course.llm.offline.prompt import Prompt
 from course.llm.offline.reading import Reading, people_in_general, read, speaks_of_the_speaker, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY

@@ -1,0 +1,60 @@
+"""A "not" beside a value's word: the other values ("Which projects aren't finished yet?").
+
+Used by the offline provider's `translate` (notebooks 05 and 09): any other "not" is refused.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from course.llm.offline.filters import filter_values
+from course.llm.offline.reading import Reading
+
+
+def negated(reading: Reading) -> Reading | None:
+    """"Which projects aren't finished yet?": the question without its "not", the value's
+    property marked negated, when the "not" stands right by a word for a listed value
+    (`lexicon.yaml`: negating); None for any other "not". The values left out are those of the
+    word the "not" stands by: a value named elsewhere ("hasn't started, still only planned")
+    is still asked for, never turned."""
+    way = reading.lexicon.raw.get("negating") or {}
+    for key, listed in reading.schema.values.items():
+        prop = key.split(".")[1]
+        words = [re.escape(str(v).lower()) for v in listed if isinstance(v, str)]
+        named = "|".join(words + ([reading.lexicon.value_words[prop]]
+                                  if reading.lexicon.value_words.get(prop) else []))
+        if not named:
+            continue
+        value = rf"(?:{named})"
+        for regex, before in ((rf"{way.get('before', '(?!)')}(?={value})", True),
+                              (rf"(?<=\w){way.get('after', '(?!)')}", False)):
+            for m in re.finditer(regex, reading.text):
+                # the value's word the "not" stands by: after it ("not started"), or before it
+                # ("shuru hua nahi")
+                word = (re.match(value, reading.text[m.end():]) if before
+                        else re.search(rf"{value}\s*$", reading.text[:m.start()]))
+                if word is None:
+                    continue
+                text = reading.text[:m.start()] + " " + reading.text[m.end():]
+                text = re.sub(r"\b(are|is|was|were|has|have|had|do|does|did)n't\b", r"\1", text)
+                done = replace(reading, text=re.sub(r"\s+", " ", text).strip(), negated=prop)
+                if done.has("negation") or not filter_values(done, key):
+                    return None
+                elsewhere = (reading.text[:m.start()] + " " + reading.text[m.end() + word.end():] if before
+                             else reading.text[:word.start()] + " " + reading.text[m.end():])
+                others = [str(v) for v in listed if isinstance(v, str) and re.search(
+                    rf"(?<![\w+]){re.escape(str(v).lower())}(?![\w+])", elsewhere)]
+                own = replace(done, text=_without(done.text, others))
+                return replace(done, negated_values=tuple(filter_values(own, key)))
+    return None
+
+
+def _without(text: str, values: list[str]) -> str:
+    """The text without the named values' own words.
+
+    >>> _without("which project has started yet and is still only planned", ["Planned"])
+    'which project has started yet and is still only'
+    """
+    for v in values:
+        text = re.sub(rf"(?<![\w+]){re.escape(v.lower())}(?![\w+])", " ", text)
+    return re.sub(r"\s+", " ", text).strip()
