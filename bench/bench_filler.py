@@ -1,15 +1,15 @@
-"""Filler or meaning: how alike a question stays without one word (course.retrieval.filler).
+"""Filler or meaning: how alike a question stays without its unknown words (course.retrieval.filler).
 
     python bench/bench_filler.py
 
-data/eval/filler_words.jsonl holds questions, each with one word marked filler ("Any idea which
-clubs Karan is in?": "idea") or meaning-bearing ("What is Sneha's date of birth?": "date"),
-written before any threshold was chosen. For each: is the word the one word the rules' reading
-does not know (only such a word is ever dropped), and how alike MiniLM finds the question with
-and without it.
-Prints each line, the meaning-bearing word most alike, and what `FILLER_SIMILARITY` keeps:
-fillers dropped, meaning-bearing words dropped (a question asked as another: the error that
-counts). One run; the similarities do not depend on the machine.
+data/eval/filler_words.jsonl holds questions, each with one word (or several) marked filler
+("Any idea which clubs Karan is in?": "idea") or meaning-bearing ("What is Sneha's date of
+birth?": "date"), written before any threshold was chosen. For each: are they the words the
+rules' reading does not know (only those are ever dropped), how alike MiniLM finds the question
+with and without them, and whether `filler_dropper` drops them.
+Prints each line, then for one word and for several: the meaning-bearing line most alike, the
+fillers dropped and the meaning-bearing words dropped (a question asked as another: the error
+that counts). One run; the similarities do not depend on the machine.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from _database import bench_database
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.dataset import load_college
 from course.retrieval.embeddings import make_embedder
-from course.retrieval.filler import FILLER_SIMILARITY, unknown_to_the_rules, without
+from course.retrieval.filler import FILLER_SIMILARITY, filler_dropper, unknown_to_the_rules, without
 
 SET = PROJECT_ROOT / "data" / "eval" / "filler_words.jsonl"
 
@@ -30,22 +30,30 @@ def main() -> None:
     rows = []
     with bench_database() as db:
         load_college(db)
+        drop = filler_dropper(db, model)
         for line in lines:
-            unknown = unknown_to_the_rules(db, line["question"]) == [line["word"]]
-            first, second = model.embed([line["question"], without(line["question"], line["word"])])
-            rows.append((line["filler"], unknown, float(first @ second), line["question"]))
-    for filler, unknown, similarity, question in sorted(rows, key=lambda r: r[2]):
-        print(f"{'filler ' if filler else 'meaning'} {similarity:.3f} "
-              f"{'unknown' if unknown else 'not one'} {question}")
-    meaning = [s for f, u, s, _ in rows if not f and u]
-    fillers = [s for f, u, s, _ in rows if f and u]
-    print(f"\nunknown words: {len(fillers)} filler, {len(meaning)} meaning-bearing")
-    print(f"meaning-bearing, most alike: {max(meaning):.3f}; fillers above it: "
-          f"{sum(s > max(meaning) for s in fillers)} of {len(fillers)}")
-    kept = sum(s >= FILLER_SIMILARITY for s in fillers)
-    wrong = sum(s >= FILLER_SIMILARITY for s in meaning)
-    print(f"at FILLER_SIMILARITY {FILLER_SIMILARITY}: fillers dropped {kept} of {len(fillers)}, "
-          f"meaning-bearing words dropped {wrong} of {len(meaning)}")
+            words = line["word"].split()      # one word, or several the rules do not know
+            shorter = line["question"]
+            for word in words:
+                shorter = without(shorter, word)
+            first, second = model.embed([line["question"], shorter])
+            rows.append({"filler": line["filler"], "several": len(words) > 1, "question": line["question"],
+                         "unknown": unknown_to_the_rules(db, line["question"]) == words,
+                         "similarity": float(first @ second), "dropped": drop(line["question"]) is not None})
+    for row in sorted(rows, key=lambda r: r["similarity"]):
+        print(f"{'filler ' if row['filler'] else 'meaning'} {row['similarity']:.3f} "
+              f"{'unknown' if row['unknown'] else 'not all'} {'dropped' if row['dropped'] else 'kept   '} "
+              f"{row['question']}")
+    for several in (False, True):
+        chosen = [r for r in rows if r["unknown"] and r["several"] == several]
+        fillers = [r for r in chosen if r["filler"]]
+        meaning = [r for r in chosen if not r["filler"]]
+        print(f"\n{'several words' if several else 'one word'} the rules do not know: {len(fillers)} "
+              f"filler, {len(meaning)} meaning-bearing (most alike without: "
+              f"{max(r['similarity'] for r in meaning):.3f})")
+        print(f"filler_dropper (FILLER_SIMILARITY {FILLER_SIMILARITY} and its guards) drops the fillers of "
+              f"{sum(r['dropped'] for r in fillers)} of {len(fillers)}, the meaning-bearing words of "
+              f"{sum(r['dropped'] for r in meaning)} of {len(meaning)}")
 
 
 if __name__ == "__main__":

@@ -1392,21 +1392,18 @@ def test_a_word_that_carries_what_is_asked_still_refuses(learner, question):
     assert learner.answer(question).status == "out_of_scope"
 
 
-def test_the_filler_bar_sits_between_the_calibration_sets_kinds(college_db):
-    """Every meaning-bearing unknown word of data/eval/filler_words.jsonl stays below the bar."""
+def test_the_filler_rule_drops_no_meaning_bearing_word_of_the_calibration_set(college_db):
+    """No meaning-bearing word of data/eval/filler_words.jsonl (one word, or several) is dropped:
+    the similarity bar and the guards keep each of them."""
     import json
 
     from course.foundation.config import PROJECT_ROOT
-    from course.retrieval.embeddings import make_embedder
-    from course.retrieval.filler import FILLER_SIMILARITY, unknown_to_the_rules, without
+    from course.retrieval.filler import filler_dropper
 
-    model = make_embedder("minilm")
+    drop = filler_dropper(college_db)
     lines = (PROJECT_ROOT / "data" / "eval" / "filler_words.jsonl").read_text().splitlines()
-    for line in map(json.loads, lines):
-        if line["filler"] or unknown_to_the_rules(college_db, line["question"]) != [line["word"]]:
-            continue
-        first, second = model.embed([line["question"], without(line["question"], line["word"])])
-        assert float(first @ second) < FILLER_SIMILARITY, line["question"]
+    meaning = [line["question"] for line in map(json.loads, lines) if not line["filler"]]
+    assert len(meaning) >= 20 and [q for q in meaning if drop(q) is not None] == []
 
 
 @pytest.mark.parametrize("question, reference", [
@@ -5024,3 +5021,33 @@ def test_a_not_never_turns_a_value_named_elsewhere(college_db):
     conditions = filters(negated(read(prompt.question, prompt.linked, prompt.schema)), "Project.status", "t")
     assert "t.status = 'Planned'" in conditions and not any("'Planned'" in c for c in conditions if "NOT" in c
                                                            or "<>" in c)
+
+
+# --- several filler words -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which concept is designated as the immediate prerequisite of BCNF?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'BCNF'}) RETURN c.name"),
+    ("what skills does the project rahul is working on need, thinking of joining it",
+     "MATCH (:Student {name: 'Rahul'})-[:WORKS_ON]->(:Project)-[:REQUIRES]->(k:Skill) RETURN DISTINCT k.name"),
+])
+def test_several_filler_words_do_not_refuse_the_question(learner, college_db, question, reference):
+    """unseen49 az035, unseen48 ay040: two words the rules do not know, each of which leaves
+    the sentence as it was when taken out ("designated", "immediate"; "thinking", "joining"),
+    refused the question: the filler rule took out one word only."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question", [
+    "How much money did the Robotics Club spend this year?",       # each word alone reads 0.98 alike
+    "For which purposes is depth-first search typically employed on a graph?",
+    "Which club organises the annual fest?",
+    "What is Rahul's favourite food and hobby?",
+    "Which student is the most hardworking and punctual?",
+])
+def test_words_that_carry_the_ask_are_never_dropped_together(college_db, question):
+    """The noun a question word asks for ("which purposes", "how much money") is what is asked;
+    and words that each read as filler alone may carry the ask together."""
+    from course.retrieval.filler import filler_dropper
+
+    assert filler_dropper(college_db)(question) is None

@@ -49,6 +49,7 @@ class Words:
     requests: frozenset[str]
     auxiliary: frozenset[str]
     counting: frozenset[str]
+    noun_asking: frozenset[str]
     count_fillers: frozenset[str]
     people: frozenset[str]
     function: frozenset[str]

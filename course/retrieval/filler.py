@@ -8,24 +8,28 @@ encoder tells the two apart: without a filler word the question is nearly the sa
 without a word that carries what is asked ("Sneha's date of birth", "Who invented ...",
 "Sneha's favourite subject") it is another one. On data/eval/filler_words.jsonl, written for
 this before any threshold was chosen, MiniLM puts the question and the question without a
-filler word 0.94 to 0.99 alike (one at 0.88, "these days"), and without a meaning-bearing
-word 0.61 to 0.92. So the agent asks a part it could not answer once more without an unknown
-word only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py), and
-never a form of a value the graph holds ("leading" of the role "Team Lead": "Who is leading the
-project?" without it is "Who is the project?", and everyone on it was the answer), nor the
-first half of a comparison ("lower than an A"), nor the verb a bare "where does" asks with
-("Where does the project stand?" without it read 0.93 alike, and its members were the answer),
-nor a word of the thing a definition asks about ("AVL tree kya hota hai?" without "AVL" asks
-what a tree is: `course.foundation.definitions`), nor the verb of a phrasal verb ("What skills
-does the project Karan is working on call for?" without "call" asked for his teammates'
-skills), nor a word that leaves someone out ("Who besides Rahul studies DSA?" without
-"besides" read 0.93 alike, and Rahul's classmate was the
-answer): an encoder reads "besides", "except" and "not" as nearly nothing.
+filler word 0.94 to 0.99 alike (one at 0.88, "these days"), and without a meaning-bearing word
+0.61 to 0.92. So the agent asks a part it could not answer once more without its unknown words
+only when the two are at least `FILLER_SIMILARITY` alike (bench/bench_filler.py), each word
+taken out alone and all of them together ("Which concept is designated as the immediate
+prerequisite of BCNF?"; "the annual fest" reads 0.97 alike without "annual" alone, 0.63 without
+all three words), never a question that asks why or how, never the noun a question word asks for
+("which purposes is DFS employed for", "how much money": 0.96 alike without their unknown words,
+an encoder reads them as nearly nothing), and never a form of a value the graph holds ("leading"
+of the role "Team Lead": "Who is leading the project?" without it is "Who is the project?", and
+everyone on it was the answer), nor the first half of a comparison ("lower than an A"), nor the
+verb a bare "where does" asks with ("Where does the project stand?" without it read 0.93 alike,
+and its members were the answer), nor a word of the thing a definition asks about ("AVL tree kya
+hota hai?" without "AVL" asks what a tree is: `course.foundation.definitions`), nor the verb of
+a phrasal verb ("What skills does the project Karan is working on call for?" without "call"
+asked for his teammates' skills), nor a word that leaves someone out ("Who besides Rahul studies
+DSA?" without "besides" read 0.93 alike, and Rahul's classmate was the answer): an encoder reads
+"besides", "except" and "not" as nearly nothing.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from course.foundation.db import Database
 from course.foundation.definitions import defined
@@ -33,7 +37,8 @@ from course.foundation.language import WORDS
 from course.llm.offline import OfflineLLM
 from course.llm.offline.prompt import parse_prompt
 from course.llm.offline.reading import read
-from course.llm.offline.translate import unknown_words
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.translate import asked, unknown_words
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.retrieval.embeddings import Embedder, make_embedder
@@ -118,6 +123,36 @@ def a_phrasal_verb(question: str, word: str) -> bool:
                           question))
 
 
+def asked_for(question: str, word: str, unknown: Collection[str] = ()) -> bool:
+    """Is the word the noun a question word asks for ("which purposes is ...", "what purposes
+    precisely ...", "how much money did ...")? Without it the question asks for nothing: never
+    filler. A word before a noun the rules know ("which narrower concepts") only describes what
+    is asked.
+
+    >>> asked_for("For which purposes is DFS employed?", "purposes"), asked_for("Any idea who?", "idea")
+    (True, False)
+    >>> asked_for("Which narrower concepts are included?", "narrower")
+    False
+    """
+    m = re.search(rf"(?i)\b(?:{'|'.join(sorted(WORDS.noun_asking))})\s+{re.escape(word)}\b\s*([a-z]*)",
+                  question)
+    after = m[1].lower() if m else ""
+    return m is not None and (not after or after in WORDS.auxiliary | WORDS.prepositions
+                              or after in {w.lower() for w in unknown})
+
+
+def asks_why_or_how(question: str) -> bool:
+    """Does the question ask why or how ("why does a search end up O(n)?")? No query answers
+    that, however many words are taken out: a note does.
+
+    >>> asks_why_or_how("ok so why does a BST end up O(n)?"), asks_why_or_how("How many clubs are there?")
+    (True, False)
+    """
+    first = re.findall(r"[a-z]+", asked(question, default_lexicon()).lower())[:2]   # after "ok so"
+    return bool(first) and first[0] in WORDS.manner_words and first[1:] != [] \
+        and first[1] not in WORDS.counting
+
+
 def a_form_of(word: str, known: set[str]) -> bool:
     """Is the word another form of a known word of four letters or more ("leading" of "lead")?
     Such a word names what the graph holds in a form the rules cannot read: never filler.
@@ -132,8 +167,11 @@ def a_form_of(word: str, known: set[str]) -> bool:
 
 def filler_dropper(db: Database, embedder: Embedder | None = None,
                    threshold: float = FILLER_SIMILARITY) -> Callable[[str], str | None]:
-    """A `simplify=` for `AgenticAgent`: the question without its one unknown word when that
-    word is filler, else None (no unknown word, several, or one that carries meaning).
+    """A `simplify=` for `AgenticAgent`: the question without its unknown words when every one
+    is filler, else None (no unknown word, or one that carries meaning). Each word must leave
+    the sentence as it was taken out alone, and all of them together: words that each read as
+    nothing alone may carry the ask together ("the annual fest": 0.97 alike without "annual",
+    0.63 without all three words).
 
     >>> drop = filler_dropper(db)
     >>> drop("Any idea which clubs Karan is in?")
@@ -143,13 +181,21 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
     """
     model = embedder or make_embedder("minilm")
 
+    def never_filler(question: str, word: str, listed: set[str], unknown: list[str]) -> bool:
+        word = word.lower()
+        return word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
+            or the_verb_asked(question, word) or a_phrasal_verb(question, word) \
+            or asked_for(question, word, unknown) or word in defined(question)
+
     def simplify(question: str) -> str | None:
         unknown, listed = _unknown(db, question)
-        word = unknown[0].lower() if len(unknown) == 1 else ""
-        if not word or word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
-                or the_verb_asked(question, word) or a_phrasal_verb(question, word) or word in defined(question):
+        if not unknown or asks_why_or_how(question) or any(never_filler(question, word, listed, unknown)
+                                                           for word in unknown):
             return None
-        shorter = without(question, unknown[0])
-        first, second = model.embed([question, shorter])
-        return shorter if float(first @ second) >= threshold else None
+        shorter = question
+        for word in unknown:
+            shorter = without(shorter, word)
+        candidates = [without(question, word) for word in unknown] + [shorter] * (len(unknown) > 1)
+        whole, *others = model.embed([question, *candidates])
+        return shorter if all(float(whole @ other) >= threshold for other in others) else None
     return simplify
