@@ -5051,3 +5051,20 @@ def test_words_that_carry_the_ask_are_never_dropped_together(college_db, questio
     from course.retrieval.filler import filler_dropper
 
     assert filler_dropper(college_db)(question) is None
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("In which year of study is Karan enrolled?", "MATCH (s:Student {name: 'Karan'}) RETURN s.year"),
+    ("What branch of engineering is Karan studying?", "MATCH (s:Student {name: 'Karan'}) RETURN s.branch"),
+])
+def test_a_link_word_with_no_other_end_says_nothing_more(college_db, chat, question, reference):
+    """unseen49 az029 and a development question: "enrolled", "studying" name the link to a
+    subject, but the question names no subject and asks none; it asks the student's own year
+    or branch. The query that answers it needs no link, and was refused for leaving the word out."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", ["Which subject is Karan enrolled in?", "Which students are enrolled?"])
+def test_a_link_word_with_its_other_end_asked_still_asks_the_link(college_db, chat, question):
+    result = chat.answer(question)
+    assert result.status != "answered" or "STUDIES" in (result.cypher or ""), result.cypher

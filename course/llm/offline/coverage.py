@@ -77,6 +77,19 @@ def _joins_asked(reading: Reading, rel_type: str) -> bool:
                for p in reading.schema.patterns)
 
 
+def _no_other_end(reading: Reading, rel_type: str, used: Used) -> bool:
+    """A link word with no other end, in a question a node's own properties answer: "In which
+    year of study is §0 enrolled?" names a link to a subject, but no subject is named or asked
+    for; the student's own year is the answer, and the word says nothing more."""
+    if used.types:
+        return False
+    named = {e.label for e in reading.entities}
+    ends = {end for p in reading.schema.patterns if p.type == rel_type for end in (p.start, p.end)}
+    others = ends - named
+    spoken = {label for label in others if re.search(reading.lexicon.label(label), reading.text)}
+    return bool(ends & named) and bool(others) and not spoken and not others & set(reading.targets())
+
+
 def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
     """(word, used?) for each word of `text` that names a label, relationship or property."""
     lex, schema = reading.lexicon, reading.schema
@@ -95,7 +108,7 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
         for m in re.finditer(regex, text) if regex else ():
             before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
             learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type)
-            note(m, rel_type in used.types or before_number or learner)
+            note(m, rel_type in used.types or before_number or learner or _no_other_end(reading, rel_type, used))
     for prop in props:
         for m in re.finditer(lex.prop(prop), text):
             note(m, prop in used.props)
