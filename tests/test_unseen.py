@@ -5068,3 +5068,16 @@ def test_a_link_word_with_no_other_end_says_nothing_more(college_db, chat, quest
 def test_a_link_word_with_its_other_end_asked_still_asks_the_link(college_db, chat, question):
     result = chat.answer(question)
     assert result.status != "answered" or "STUDIES" in (result.cypher or ""), result.cypher
+
+
+@pytest.mark.parametrize("question, meant, place", [
+    ("Sneha kaun se club mein hai aur wahan uska role kya hai?", "Sneha ka role", "Debate Society mein"),
+    ("Which club is Karan in, and what is his role there?", "Karan's role", "in Robotics Club"),
+])
+def test_two_pointing_words_point_at_two_things(learner, question, meant, place):
+    """unseen49 az043: "wahan uska role" was rewritten "Debate Society mein Debate Society ka
+    role kya hai Sneha mein?": "wahan" (there) took the club, and "uska" took it again. Two
+    pointing words of one part stand for two things: "there" the place, "her" the person."""
+    result = learner.answer(question)
+    rewritten = result.sub_questions[-1].rewritten
+    assert meant in rewritten and place in rewritten and rewritten.count("Debate Society") <= 1, rewritten

@@ -139,7 +139,7 @@ class RuleUpdater:
         words = part.rstrip().rstrip("?").split()
         reached = reached_by_links(part, properties)   # the kinds the part's verbs reach
         out: list[str] = []
-        skip, named_once = False, set[str]()
+        skip, named_once, placed = False, set[str](), set[str]()
         for i, word in enumerate(words):
             bare = word.lower().strip(",.!")
             nxt = words[i + 1].lower().strip(",.!?") if i + 1 < len(words) else ""
@@ -195,6 +195,7 @@ class RuleUpdater:
                 place = stands_for("it", "", found, "it")
                 if place is not None:
                     out.append(WORDS.place_pointer[bare].format(place))
+                    placed.add(place)
                     continue
             if grouped is not None and bare in PLURAL:
                 out.append(word)
@@ -210,6 +211,8 @@ class RuleUpdater:
             value = group or value
             if value is None and bare in PLURAL and bare not in WORDS.possessive | set(HINDI_CASE):
                 value = the_counted_ones(found)      # "how many ..., and who works on them?"
+            if value is not None and value in placed:   # "wahan uska role": there the club, hers Sneha's
+                value = stands_for(kind, nxt, found, bare, {default_lexicon().person})
             if value is not None and bare in WORDS.third_person and value in named_once:
                 value = None     # named once: a later "his" points at the name, as a pronoun
             named_once |= {value} if value is not None and bare in WORDS.third_person else set()
