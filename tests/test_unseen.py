@@ -5081,3 +5081,16 @@ def test_two_pointing_words_point_at_two_things(learner, question, meant, place)
     result = learner.answer(question)
     rewritten = result.sub_questions[-1].rewritten
     assert meant in rewritten and place in rewritten and rewritten.count("Debate Society") <= 1, rewritten
+
+
+@pytest.mark.parametrize("question, second", [
+    ("By whom is the presidency of the Robotics Club held, and in which year was that club founded?",
+     "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.founded"),
+    ("Who is the president of the Debate Society, and in which year was that club founded?",
+     "MATCH (c:Club {name: 'Debate Society'}) RETURN c.founded"),
+])
+def test_that_before_a_noun_is_no_cleft(learner, college_db, question, second):
+    """unseen49 az020: "..., and in which year was that club founded?" was read as the cleft
+    "in which year was it?" and cut to "in which year club founded?": every club's year came
+    back. "was that" ends a cleft only when nothing follows it; "that club" points at one club."""
+    last_part_is(college_db, learner.answer(question), second)

@@ -109,7 +109,7 @@ def fragment(text: str) -> bool:
 
 
 _CLEFT = re.compile(r"(,?\s+(?:and\s+)?)((?:in|on|at|for|from|with|of)\s+which\s+[\w-]+)"
-                    r"\s+(?:was|is|were)\s+(?:it|that)\b", re.I)
+                    r"\s+(?:was|is|were)\s+(?:it|that)(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
 
 
 def cleft_fragment(question: str) -> str:
