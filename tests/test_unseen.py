@@ -5094,3 +5094,11 @@ def test_that_before_a_noun_is_no_cleft(learner, college_db, question, second):
     "in which year was it?" and cut to "in which year club founded?": every club's year came
     back. "was that" ends a cleft only when nothing follows it; "that club" points at one club."""
     last_part_is(college_db, learner.answer(question), second)
+
+
+def test_a_bare_kind_noun_names_the_one_found_of_its_kind(learner, college_db):
+    """unseen (aw021): "who is president of robotics club and when was club started" was
+    rewritten "What are Robotics Club's club started?" and refused: "club" without an article
+    is the club the part before was about, as "the club" is."""
+    last_part_is(college_db, learner.answer("who is president of robotics club and when was club started"),
+                 "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.name, c.founded")

@@ -281,7 +281,10 @@ def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
     if linked or not found or not words or not all(names_a_kind(w) or a_property(w) for w in words) \
             or len(found[-1][1]) != 1:
         return None
-    value = found[-1][1][0][1]
+    kind, value = found[-1][1][0]
+    own = next((w for w in words if re.fullmatch(default_lexicon().label(kind) or r"(?!)", w)), None)
+    if own is not None:     # "when was club started": the club, as "the club" would be
+        return re.sub(rf"\b{re.escape(own)}\b", value, part, count=1, flags=re.I)
     nouns = " ".join(said)
     if language_of(part) == "hi":
         return f"{value} ke {nouns} kya hain?"
