@@ -5102,3 +5102,14 @@ def test_a_bare_kind_noun_names_the_one_found_of_its_kind(learner, college_db):
     is the club the part before was about, as "the club" is."""
     last_part_is(college_db, learner.answer("who is president of robotics club and when was club started"),
                  "MATCH (c:Club {name: 'Robotics Club'}) RETURN c.name, c.founded")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("bhai dbms mein kaun kaun se concepts aate hain, ek baar list kar do na",
+     "MATCH (:Subject {name: 'DBMS'})-[:COVERS]->(c:Concept) RETURN c.name"),
+    ("Rahul ke skills show kar do", "MATCH (:Student {name: 'Rahul'})-[:HAS_SKILL]->(k:Skill) RETURN k.name"),
+])
+def test_a_reading_verb_with_kar_do_is_no_change(learner, college_db, question, reference):
+    """unseen48 ay044: "list kar do" ("list it") was read as a request to change the data and
+    blocked: "kar do" makes a verb of the word before it, and listing changes nothing."""
+    last_part_is(college_db, learner.answer(question), reference)
