@@ -5113,3 +5113,19 @@ def test_a_reading_verb_with_kar_do_is_no_change(learner, college_db, question, 
     """unseen48 ay044: "list kar do" ("list it") was read as a request to change the data and
     blocked: "kar do" makes a verb of the word before it, and listing changes nothing."""
     last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question", ["list the members of the club that Rahul is president of",
+                                      "show me the students in the club Rahul is president of"])
+def test_a_request_asks_for_the_kind_it_names_first(chat, college_db, question):
+    """A learner's probe: "list the members of the club that Rahul is president of" answered
+    "Robotics Club.", the club, not its members. "list the members ...", like "which members
+    ...", asks for the kind it names first: a query that returns another kind is refused, or
+    one that returns the members answers."""
+    result = chat.answer(question)
+    reference = ("MATCH (r:Student {name: 'Rahul'})-[m:MEMBER_OF]->(c:Club)<-[:MEMBER_OF]-(s:Student) "
+                 "WHERE m.role = 'President' RETURN DISTINCT s.name")
+    members = rows_of(college_db, reference)     # with Rahul, or the others (as "who else" would)
+    others = [row for row in members if row != ["Rahul"]]
+    assert result.status != "answered" or same_rows(result.rows, members) or same_rows(result.rows, others), \
+        result.answer
