@@ -689,9 +689,15 @@ def test_not_with_a_value_in_a_multi_part_question(college_db, learner):
     assert same_rows(parts_rows(result)[-1], rows_of(college_db, second)), result.answer
 
 
+def test_not_before_a_named_link_is_answered(college_db, chat):
+    # ("Which students are not in any club?": nodes with no link of a kind; this: no link to
+    # the one node named, `absent._not_linked_to`)
+    assert_answered_with(chat.answer("Which students do not study DBMS?"), college_db,
+                         "MATCH (s:Student) WHERE NOT (s)-[:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name")
+
+
 def test_not_elsewhere_is_still_refused(chat):
-    # ("Which students are not in any club?" is answered now: nodes with no link of a kind)
-    assert chat.answer("Which students do not study DBMS?").status == "out_of_scope"
+    assert chat.answer("Which students got no A in DBMS?").status == "out_of_scope"
 
 
 @pytest.mark.parametrize("question", ["Is the Attendance Tracker done?",
@@ -5129,3 +5135,20 @@ def test_a_request_asks_for_the_kind_it_names_first(chat, college_db, question):
     others = [row for row in members if row != ["Rahul"]]
     assert result.status != "answered" or same_rows(result.rows, members) or same_rows(result.rows, others), \
         result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who doesn't study DSA?",
+     "MATCH (s:Student) WHERE NOT (s)-[:STUDIES]->(:Subject {name: 'DSA'}) RETURN s.name"),
+    ("Who is not in the Coding Club?",
+     "MATCH (s:Student) WHERE NOT (s)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN s.name"),
+    ("Which students aren't in the Debate Society?",
+     "MATCH (s:Student) WHERE NOT (s)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name"),
+    ("Which projects don't need Python?",
+     "MATCH (p:Project) WHERE NOT (p)-[:REQUIRES]->(:Skill {name: 'Python'}) RETURN p.name"),
+])
+def test_a_not_before_a_link_to_a_named_node_asks_for_the_others(college_db, chat, question, reference):
+    """A learner's probe: "who doesn't study DSA?" was refused (any "not" but one by a value or
+    before "any" was). A "not" right before the link word to one named node asks for the nodes
+    of the asked kind without that link."""
+    assert_answered_with(chat.answer(question), college_db, reference)

@@ -3,7 +3,9 @@
 
 A "no", "without", "not ... any" or "koi ... nahi" right by the noun of a second label, and one
 relationship the schema has between the asked label and that one: the asked nodes that have no
-such link, counted when the question counts. Any other "not" stays the provider's refusal.
+such link, counted when the question counts. A "not" a few words before the one name the
+question links ("Who doesn't study DSA?") asks the same of that one node. Any other "not" stays
+the provider's refusal.
 """
 from __future__ import annotations
 
@@ -45,6 +47,9 @@ def absent_link(reading: Reading) -> str | None:
     >>> Agent(db, OfflineLLM()).answer("How many concepts have no note explaining them?").rows
     [[5]]
     """
+    unlinked = _not_linked_to(reading)
+    if unlinked is not None:
+        return unlinked
     named = {e.label for e in reading.entities}
     labels = [label for label in reading.targets() if label not in named]
     if len(named) > 1 or (named and not labels):
@@ -65,6 +70,30 @@ def absent_link(reading: Reading) -> str | None:
         return f"{match}{pattern}\nRETURN count(DISTINCT t) AS {plural(asked)}"
     name = reading.schema.display(asked)
     return f"{match}{pattern}\nRETURN DISTINCT t.{name} AS {alias(asked, name)}"
+
+
+# "doesn't study §0", "not in the §0", "don't need §0": a "not" a few words before the one name
+_NOT_BEFORE_NAME = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:[a-z]+\s+){0,3}?§0\b")
+
+
+def _not_linked_to(reading: Reading) -> str | None:
+    """"Who doesn't study §0?", "Which projects don't need §0?": the nodes of the one kind
+    asked with no link to the one node named, by the one relationship between the two kinds
+    (or the one the words name); None for any other question."""
+    if len(reading.entities) != 1 or isinstance(reading.entities[0].value, tuple) \
+            or not _NOT_BEFORE_NAME.search(reading.text):
+        return None
+    e = reading.entities[0]
+    asked = [label for label in dict.fromkeys(reading.targets()) if label != e.label]
+    link = _link(reading, asked[0], e.label) if len(asked) == 1 else None
+    if link is None:
+        return None
+    target = f"(:{e.label} {{{e.prop}: {lit(e.value)}}})"
+    match = f"MATCH (t:{asked[0]})\nWHERE NOT (t){arrow(link, asked[0])}{target}"
+    if reading.has("count"):
+        return f"{match}\nRETURN count(DISTINCT t) AS {plural(asked[0])}"
+    name = reading.schema.display(asked[0])
+    return f"{match}\nRETURN DISTINCT t.{name} AS {alias(asked[0], name)}"
 
 
 def _among(reading: Reading, asked: str, missing: str) -> tuple[str | None, list[str]]:

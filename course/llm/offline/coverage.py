@@ -195,9 +195,9 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
             return which[0]   # "which students are in §0's club": not the club
     request = re.match(rf"\s*(?:{'|'.join(sorted(WORDS.requests))})\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?([a-z]+)",
                        reading.text)   # "list the members of ...": the members, as "which members"
-    kind = next((k for k in reading.schema.labels if request
-                 and re.fullmatch(reading.lexicon.label(k), request[1])), None)
-    if kind and kinds_returned and kind not in kinds_returned and not counted:
+    requested = next((k for k in reading.schema.labels if request
+                      and re.fullmatch(reading.lexicon.label(k), request[1])), None)
+    if request and requested and kinds_returned and requested not in kinds_returned and not counted:
         return request[0].strip()
     # "what grade did §0 get with?": a grade, not classmates (any property the words after the
     # "which" word may mean: "in which year did §0 join" is a year of joining)
