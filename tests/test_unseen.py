@@ -5152,3 +5152,25 @@ def test_a_not_before_a_link_to_a_named_node_asks_for_the_others(college_db, cha
     before "any" was). A "not" right before the link word to one named node asks for the nodes
     of the asked kind without that link."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Is Karan in a higher year than Sneha?", True),
+    ("Is Sneha in a higher year than Karan?", False),
+    ("Is Aarav in a lower year than Rahul?", None),
+    ("Is DBMS worth more credits than DSA?", None),
+])
+def test_a_yes_or_no_comparison_of_two_named_compares_their_number(college_db, chat, question, answer):
+    """A learner's probe: "Is Karan in a higher year than Sneha?" was refused (the yes/no rule
+    asked whether the two are linked). Two named values of one kind, a "higher ... than" and
+    a number they hold: the answer compares the two numbers."""
+    import re as regex
+
+    names = regex.findall(r"(Karan|Sneha|Aarav|Rahul|DBMS|DSA)", question)
+    label, prop = ("Subject", "credits") if "credits" in question else ("Student", "year")
+    op = "<" if "lower" in question else ">"
+    expected = rows_of(college_db, f"MATCH (a:{label} {{name: '{names[0]}'}}), (b:{label} {{name: '{names[1]}'}}) "
+                                   f"RETURN a.{prop} {op} b.{prop}")[0][0]
+    assert answer is None or expected == answer      # the two written down agree with the graph
+    result = chat.answer(question)
+    assert result.status == "answered" and result.rows == [[expected]], result.answer

@@ -9,7 +9,8 @@ their label (a club's founding year); "better" compares by a scale's order (a gr
 all given. Nothing dates a student: "which of them is older?" of two students finds no number,
 and the question is refused rather than answered with both. With no names, `end_of_number`
 gives the nodes at an end of a number property the words name ("Which student is in the highest
-year?", "the final year").
+year?", "the final year"); asked yes or no ("Is Karan in a higher year than Sneha?"),
+`compared_yes_no` compares the two numbers.
 
 >>> from course import Agent, OfflineLLM
 >>> Agent(db, OfflineLLM()).answer("Who is in a higher year, Aarav or Karan?").rows
@@ -93,3 +94,21 @@ def end_of_number(reading: Reading) -> str | None:
                         rf"(?:{reading.cue(end)})\s+(?:{reading.lexicon.prop(prop)})", reading.text):
                     return extreme_property(reading, label, prop, pick)
     return None
+
+
+def compared_yes_no(reading: Reading) -> str | None:
+    """"Is §0 in a higher year than §1?": two values of one label named, a comparative before
+    "than", and a number of their own the words name: whether the first's is higher (lower)."""
+    pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
+    labels = {e.label for e in reading.entities}
+    if pick is None or len(reading.entities) != 2 or len(labels) != 1 \
+            or not re.search(r"\bthan\s+§1\b", reading.text):
+        return None
+    a, b = reading.entities
+    own = [p for p in reading.asked_properties(a.label, reading.schema.labels.get(a.label, []))
+           if f"{a.label}.{p}" in reading.schema.numbers]
+    if len(own) != 1:
+        return None   # no number of theirs named ("is §0 older than §1?": nothing dates a student)
+    (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
+    op = ">" if pick == "max" else "<"
+    return f"MATCH {na}, {nb}{where(ca + cb)}\nRETURN a.{own[0]} {op} b.{own[0]} AS answer"

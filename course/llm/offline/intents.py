@@ -21,7 +21,7 @@ from course.foundation.language import WORDS
 from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
                                            ranking, total)
 from course.llm.offline.changes import asks_when_done
-from course.llm.offline.comparisons import compared, end_of_number
+from course.llm.offline.comparisons import compared, compared_yes_no, end_of_number
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop, twice
@@ -383,6 +383,7 @@ INTENTS: tuple[Intent, ...] = (
     ("total", "total", total),
     ("count", "count", count),
     ("ranking", "rank", ranking),
+    ("yes or no, compared", "yes_no", compared_yes_no),
     ("yes or no", "yes_no", yes_no),
     ("property of a link", None, relationship_property),
     ("shared with someone", "shared", shared),
