@@ -153,6 +153,18 @@ def asks_why_or_how(question: str) -> bool:
         and first[1] not in WORDS.counting
 
 
+def compares_before_a_noun(question: str, word: str) -> bool:
+    """Is the word a comparative or superlative after "the" ("the stronger skill", "the
+    fastest learner")? It chooses among those named: never filler.
+
+    >>> compares_before_a_noun("who has the stronger ML skill?", "stronger")
+    True
+    >>> compares_before_a_noun("Any idea who?", "idea")
+    False
+    """
+    return bool(re.search(rf"(?i)\bthe\s+{re.escape(word)}\s+\w", question)) and word.lower().endswith(("er", "est"))
+
+
 def a_form_of(word: str, known: set[str]) -> bool:
     """Is the word another form of a known word of four letters or more ("leading" of "lead")?
     Such a word names what the graph holds in a form the rules cannot read: never filler.
@@ -185,7 +197,8 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
         word = word.lower()
         return word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
             or the_verb_asked(question, word) or a_phrasal_verb(question, word) \
-            or asked_for(question, word, unknown) or word in defined(question)
+            or asked_for(question, word, unknown) or compares_before_a_noun(question, word) \
+            or word in defined(question)
 
     def simplify(question: str) -> str | None:
         unknown, listed = _unknown(db, question)

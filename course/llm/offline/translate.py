@@ -162,6 +162,21 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     return refusal, SENTINEL_QUERY
 
 
+def _cannot_do(reading: Reading) -> tuple[str, str] | None:
+    """(the kind, the verb) when "what does §0 <verb>" names a link §0's kind only ever
+    receives ("What does TCP/IP cover?": a subject covers a concept, never the other way), else
+    None: read the other way round, the question would be answered with what covers it."""
+    for m in re.finditer(r"\b(?:do|does|did)\s+§(\d+)\s+([a-z]+)", reading.text):
+        if int(m[1]) >= len(reading.entities):
+            continue
+        label = reading.entities[int(m[1])].label
+        named = [p for p in reading.schema.patterns
+                 if (regex := reading.lexicon.relation(p.type)) and re.fullmatch(regex, m[2])]
+        if named and all(p.start != label for p in named) and any(p.end == label for p in named):
+            return label, m[2]
+    return None
+
+
 BOTH_WAYS = "the words point both ways"   # an objection no other chain can answer
 
 
@@ -182,6 +197,9 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
     left_out = unused(reading, query)
     if left_out is not None:
         return f"the query leaves out {left_out!r}"
+    acting = _cannot_do(reading)
+    if acting is not None:
+        return f"a {acting[0]} never does what {acting[1]!r} names"
     step = unfollowed(reading.text, query, reading.lexicon)
     if step is not None:
         return f"the query does not follow {step!r}"
