@@ -170,6 +170,8 @@ def _cannot_do(reading: Reading) -> tuple[str, str] | None:
         if int(m[1]) >= len(reading.entities):
             continue
         label = reading.entities[int(m[1])].label
+        if any(re.fullmatch(reading.lexicon.label(kind), m[2]) for kind in reading.schema.labels):
+            continue     # "what do §0 members study": a noun of the name's, not its verb
         named = [p for p in reading.schema.patterns
                  if (regex := reading.lexicon.relation(p.type)) and re.fullmatch(regex, m[2])]
         if named and all(p.start != label for p in named) and any(p.end == label for p in named):
