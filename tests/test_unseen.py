@@ -5200,3 +5200,13 @@ def test_a_comparative_before_a_noun_is_no_filler(learner, college_db):
     result = learner.answer(question)
     assert result.status != "answered" or same_rows(result.rows[:1], [["Rahul"]]) \
         or any(["Rahul"] == r[:1] for r in result.rows[:1]), result.answer
+
+
+def test_a_bare_which_in_a_series_of_choices_asks_the_same_kind(learner, college_db):
+    """unseen50 ba048 (a development set since its scoring): "Which project is completed, which
+    one is in progress, and which is only planned?" answered the first two and said it could not
+    answer "which is only planned?". A bare "which is" after parts that each asked "which
+    <kind>" asks for that kind too."""
+    last_part_is(college_db, learner.answer(
+        "Which project is completed, which one is in progress, and which is only planned?"),
+        "MATCH (p:Project {status: 'Planned'}) RETURN p.name")

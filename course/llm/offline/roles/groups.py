@@ -107,6 +107,10 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
         if other is not None and other[0] not in labels:   # "which students got an A+ in any
             return f"{part[:m.start()]}{which} {other[1]}{part[m.end():]}"   # subject, and in which one?"
         counted = _HOW_MANY_OF.search(question) if not got else None
+        chosen = _WHICH_KIND.match(question)     # "which project is ..., and which is ...": a series
+        kind = last_kind(question) if chosen else None
+        if m[3] and chosen and kind is not None and kind[1] == chosen[1].lower():
+            return f"{part[:m.start()]}{which} {kind[1]}{part[m.end():]}"
         if m[3] and not counted:    # a bare "which is" chooses among what was counted only
             return None
         # among what a part about a name found ("Rahul's projects"); of the kind, after a part
@@ -122,6 +126,7 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
 
 
 _HOW_MANY_OF = re.compile(r"\bhow many (\w+)", re.I)
+_WHICH_KIND = re.compile(r"\s*(?:and\s+)?which\s+([a-z]+)\b", re.I)
 
 
 
