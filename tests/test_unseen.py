@@ -5210,3 +5210,15 @@ def test_a_bare_which_in_a_series_of_choices_asks_the_same_kind(learner, college
     last_part_is(college_db, learner.answer(
         "Which project is completed, which one is in progress, and which is only planned?"),
         "MATCH (p:Project {status: 'Planned'}) RETURN p.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which subject must be completed before Operating Systems?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN s.name"),
+])
+def test_a_value_of_a_kind_not_spoken_of_is_no_filter(chat, college_db, question, reference):
+    """unseen51 bb031 (a development set since its scoring): "completed" is a project's status,
+    but the question speaks of subjects: the query was refused for leaving the value out. A
+    value in lower case counts only when its kind is named, asked or linked, as a value's
+    word ("started") already did."""
+    assert_answered_with(chat.answer(question), college_db, reference)

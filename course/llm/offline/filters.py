@@ -74,6 +74,10 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
     values = reading.schema.values.get(key, []) + reading.schema.scales.get(key, [])
     prop_word = lex.prop(prop)
     cue = bool(re.search(prop_word, reading.text))
+    # a value of a kind the question neither names nor links ("which subject must be completed
+    # before §0": a project's status) is that value only beside its property's word
+    elsewhere = owner in reading.schema.labels and owner not in {e.label for e in reading.entities} \
+        and not re.search(lex.labels.get(owner, r"(?!)"), reading.text)
     found = []
     for v in dict.fromkeys(values):
         if isinstance(v, int):
@@ -87,15 +91,14 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
                                 reading.text))
         if exact and (cue or "+" in v or v.isupper()):
             found.append(v)
-        elif loose and v.lower() not in lex.common and ((plain and (cue or len(v) >= 3))
+        elif loose and v.lower() not in lex.common and ((plain and (cue or len(v) >= 3) and not elsewhere)
                                                          or beside):
             found.append(v)
     if found:       # "runs the club as secretary": the value named, not what "runs" may mean
         return found
     # a word that only means a value ("started" of a status) means it of its own kind only:
     # "When was §0 started?" of a node of another kind asks something else (when it was founded)
-    if owner in reading.schema.labels and owner not in {e.label for e in reading.entities} \
-            and not re.search(lex.labels.get(owner, r"(?!)"), reading.text):
+    if elsewhere:
         return []
     # the word must be the whole of a value's words: "lead" means a President, "team lead" is
     # a value's own text (a project's), not a club's President
