@@ -5222,3 +5222,10 @@ def test_a_value_of_a_kind_not_spoken_of_is_no_filter(chat, college_db, question
     value in lower case counts only when its kind is named, asked or linked, as a value's
     word ("started") already did."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_values_named_beside_a_not_are_all_still_asked(college_db, chat):
+    """Two values named and a third "not": both named are asked for, the third left out."""
+    result = chat.answer("Which projects are completed or planned, and not in progress?")
+    assert result.status != "answered" or same_rows(result.rows, rows_of(
+        college_db, "MATCH (p:Project) WHERE p.status IN ['Completed', 'Planned'] RETURN p.name")), result.answer

@@ -162,7 +162,8 @@ def compares_before_a_noun(question: str, word: str) -> bool:
     >>> compares_before_a_noun("Any idea who?", "idea")
     False
     """
-    return bool(re.search(rf"(?i)\bthe\s+{re.escape(word)}\s+\w", question)) and word.lower().endswith(("er", "est"))
+    return word.lower().endswith(("er", "est")) and \
+        bool(re.search(rf"(?i)\bthe\s+{re.escape(word)}\s+\w", question))
 
 
 def a_form_of(word: str, known: set[str]) -> bool:

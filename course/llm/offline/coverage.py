@@ -108,7 +108,8 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
         for m in re.finditer(regex, text) if regex else ():
             before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
             learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type)
-            note(m, rel_type in used.types or before_number or learner or _no_other_end(reading, rel_type, used))
+            alone = _no_other_end(reading, rel_type, used)
+            note(m, rel_type in used.types or before_number or learner or alone)
     for prop in props:
         for m in re.finditer(lex.prop(prop), text):
             note(m, prop in used.props)
@@ -193,8 +194,8 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
                           reading.text)   # ("which smaller topics": a word may stand between)
         if which and kinds_returned and kind not in kinds_returned and not counted:
             return which[0]   # "which students are in §0's club": not the club
-    request = re.match(rf"\s*(?:{'|'.join(sorted(WORDS.requests))})\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?([a-z]+)",
-                       reading.text)   # "list the members of ...": the members, as "which members"
+    requests = "|".join(sorted(WORDS.requests))   # "list the members of ...": as "which members"
+    request = re.match(rf"\s*(?:{requests})\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?([a-z]+)", reading.text)
     requested = next((k for k in reading.schema.labels if request
                       and re.fullmatch(reading.lexicon.label(k), request[1])), None)
     if request and requested and kinds_returned and requested not in kinds_returned and not counted:

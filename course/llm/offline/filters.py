@@ -122,8 +122,10 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
     if found and prop == reading.negated:      # "not finished": every other value
         out = list(reading.negated_values) or found
         kept = [v for v in found if v not in out]   # "not started, only planned": still planned
-        conds = [f"{var}.{prop} = {lit(v)}" for v in kept[:1]] + [
-            f"{var}.{prop} <> {lit(out[0])}" if len(out) == 1 else f"NOT {var}.{prop} IN [{', '.join(map(lit, out))}]"]
+        conds = [f"{var}.{prop} = {lit(kept[0])}" if len(kept) == 1
+                 else f"{var}.{prop} IN [{', '.join(map(lit, kept))}]"] if kept else []
+        conds += [f"{var}.{prop} <> {lit(out[0])}" if len(out) == 1
+                  else f"NOT {var}.{prop} IN [{', '.join(map(lit, out))}]"]
     if key in reading.schema.numbers and re.search(reading.lexicon.prop(prop), reading.text):
         listed = reading.schema.values.get(key)
         pairs = [(v, op) for v, op in numbers(reading) if op != "=" or listed is None or v in listed]

@@ -211,7 +211,8 @@ class RuleUpdater:
             value = group or value
             if value is None and bare in PLURAL and bare not in WORDS.possessive | set(HINDI_CASE):
                 value = the_counted_ones(found)      # "how many ..., and who works on them?"
-            if kind and value is not None and value in placed:   # "wahan uska role": there the club, hers Sneha's
+            # "wahan uska role": "there" took the club, so "her" is the person
+            if kind and value is not None and value in placed:
                 value = stands_for(kind, nxt, found, bare, {default_lexicon().person})
             if value is not None and bare in WORDS.third_person and value in named_once:
                 value = None     # named once: a later "his" points at the name, as a pronoun
