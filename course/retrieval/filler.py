@@ -123,15 +123,15 @@ def a_phrasal_verb(question: str, word: str) -> bool:
                           question))
 
 
-def asked_for(question: str, word: str, unknown: Collection[str] = ()) -> bool:
+def the_noun_asked(question: str, word: str, unknown: Collection[str] = ()) -> bool:
     """Is the word the noun a question word asks for ("which purposes is ...", "what purposes
     precisely ...", "how much money did ...")? Without it the question asks for nothing: never
     filler. A word before a noun the rules know ("which narrower concepts") only describes what
     is asked.
 
-    >>> asked_for("For which purposes is DFS employed?", "purposes"), asked_for("Any idea who?", "idea")
+    >>> the_noun_asked("For which purposes is DFS employed?", "purposes"), the_noun_asked("Any idea who?", "idea")
     (True, False)
-    >>> asked_for("Which narrower concepts are included?", "narrower")
+    >>> the_noun_asked("Which narrower concepts are included?", "narrower")
     False
     """
     m = re.search(rf"(?i)\b(?:{'|'.join(sorted(WORDS.noun_asking))})\s+{re.escape(word)}\b\s*([a-z]*)",
@@ -198,7 +198,7 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
         word = word.lower()
         return word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
             or the_verb_asked(question, word) or a_phrasal_verb(question, word) \
-            or asked_for(question, word, unknown) or compares_before_a_noun(question, word) \
+            or the_noun_asked(question, word, unknown) or compares_before_a_noun(question, word) \
             or word in defined(question)
 
     def simplify(question: str) -> str | None:
@@ -209,7 +209,8 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
         shorter = question
         for word in unknown:
             shorter = without(shorter, word)
-        candidates = [without(question, word) for word in unknown] + [shorter] * (len(unknown) > 1)
+        alone = [without(question, word) for word in unknown]   # each word taken out alone
+        candidates = alone + [shorter] if len(unknown) > 1 else alone
         whole, *others = model.embed([question, *candidates])
         return shorter if all(float(whole @ other) >= threshold for other in others) else None
     return simplify
