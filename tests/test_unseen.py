@@ -5230,3 +5230,28 @@ def test_values_named_beside_a_not_are_all_still_asked(college_db, chat):
     result = chat.answer("Which projects are completed or planned, and not in progress?")
     assert result.status != "answered" or same_rows(result.rows, rows_of(
         college_db, "MATCH (p:Project) WHERE p.status IN ['Completed', 'Planned'] RETURN p.name")), result.answer
+
+
+def test_a_second_ask_of_her_property_is_answered_by_the_query_that_returns_it(chat, college_db):
+    """unseen50 ba042 (a development set since its scoring): "Sneha is in which year, and what is
+    her branch?" was refused as leaving out "what is her branch?", though the query returned
+    the branch: a pronoun in a second ask stands for whom the query is about."""
+    assert_answered_with(chat.answer("Sneha is in which year, and what is her branch?"), college_db,
+                         "MATCH (s:Student {name: 'Sneha'}) RETURN s.name, s.year, s.branch")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Please list the subjects Payal has taken, in the order of the semesters she took them.",
+     "MATCH (:Student {name: 'Payal'})-[r:STUDIES]->(s:Subject) RETURN s.name ORDER BY r.semester, s.name"),
+    ("which subjects does Sneha study, latest semester first?",
+     "MATCH (:Student {name: 'Sneha'})-[r:STUDIES]->(s:Subject) RETURN s.name ORDER BY r.semester DESC, s.name"),
+    ("list the members of the Robotics Club ordered by year",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN s.name ORDER BY s.year, s.name"),
+])
+def test_a_list_in_the_order_asked_is_sorted_by_the_property_it_shows(chat, college_db, question, reference):
+    """unseen51 bb044 (a development set since its scoring): the query found Payal's subjects
+    with their semesters and was refused for leaving out "order". Whichever intent finds the
+    rows, "in the order of", "sorted by" and "latest X first" sort them by the column named."""
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    assert [row[0] for row in result.rows] == [row[0] for row in rows_of(college_db, reference)]

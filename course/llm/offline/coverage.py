@@ -240,16 +240,20 @@ def asks(reading: Reading) -> list[str]:
     return [p for p in parts if re.search(reading.cue("asking"), p)]
 
 
-def properties_only(ask: str, lexicon: Lexicon) -> list[str]:
+def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> list[str]:
     """The properties an ask names when it names nothing else ("and at what level?",
-    "aur kis role mein?": it asks them of what the ask before it finds); else [].
+    "aur kis role mein?": it asks them of what the ask before it finds); else []. With
+    `pronouns`, a pronoun names nothing else either ("and what is her branch?": of whom the
+    query is about; a follow-up's "it" may be another thing, so only a query's check says so).
 
     >>> lexicon = default_lexicon()
     >>> properties_only("and at what level?", lexicon), properties_only("who is in it?", lexicon)
     (['level'], [])
+    >>> properties_only("and what is her branch?", lexicon, pronouns=True)
+    ['branch']
     """
     asking = WORDS.question_words | WORDS.auxiliary | {w for c in WORDS.conjunctions for w in c.split()}
-    function = asking | WORDS.function | WORDS.pronoun_nouns
+    function = asking | WORDS.function | WORDS.pronoun_nouns | (WORDS.pronouns if pronouns else set())
     words = re.findall(r"[\w+#§]+", ask.lower())
     rest = " ".join(w for w in words if w not in function)
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
@@ -272,7 +276,8 @@ def _second_ask(reading: Reading, query: str) -> str | None:
         # ("at which level each?": each one's level), "... and in which subject?" when the
         # subjects are
         def answered(ask: str) -> bool:
-            only = properties_only(re.sub(r"\s+each(?=\s*\??\s*$)", "", ask), reading.lexicon)
+            only = properties_only(re.sub(r"\s+each(?=\s*\??\s*$)", "", ask), reading.lexicon,
+                                   pronouns=True)
             kind = re.fullmatch(r"\s*(?:and\s+)?(?:in\s+|of\s+)?which\s+(\w+)(?:\s+each)?\s*\??\s*", ask)
             kinds = {label for label in reading.schema.labels
                      if kind and re.fullmatch(reading.lexicon.label(label), kind[1])}

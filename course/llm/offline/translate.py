@@ -31,6 +31,7 @@ from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.negation import negated
+from course.llm.offline.ordering import in_the_order_asked
 from course.llm.offline.prompt import Prompt
 from course.llm.offline.reading import Reading, people_in_general, read, speaks_of_the_speaker, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
@@ -81,7 +82,7 @@ def build(reading: Reading, intents: Sequence[Intent] = INTENTS) -> tuple[str, s
             continue
         query = builder(reading)
         if query:
-            return name, query
+            return name, in_the_order_asked(reading, query)
     return None
 
 
