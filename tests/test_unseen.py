@@ -5255,3 +5255,16 @@ def test_a_list_in_the_order_asked_is_sorted_by_the_property_it_shows(chat, coll
     result = chat.answer(question)
     assert result.status == "answered", result.answer
     assert [row[0] for row in result.rows] == [row[0] for row in rows_of(college_db, reference)]
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Explain me routing please. Before routing what topics I should finish?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Routing'}) RETURN c.name"),
+    ("Show me Karan's skills. Also which club is he in?",
+     "MATCH (:Student {name: 'Karan'})-[:MEMBER_OF]->(c:Club) RETURN c.name"),
+])
+def test_a_sentence_that_asks_ends_its_ask(learner, college_db, question, reference):
+    """unseen50 ba022 (a development set since its scoring): "Explain me routing please." and
+    the sentence after it were read as one ask, and refused. A sentence that asks on its own
+    ends at its full stop; one that only sets the scene ("I'm revising DBMS.") does not."""
+    last_part_is(college_db, learner.answer(question), reference)

@@ -156,6 +156,30 @@ def says_only(text: str) -> bool:
         words[0] in subjects and not is_question(words, opening=True) for words in sentences)
 
 
+def sentences_that_ask(piece: str) -> list[str]:
+    """A piece cut after each sentence (ending in "." or "!") that asks on its own, when the
+    sentence after it says more than something of the speaker: "Explain routing please.
+    Before routing what should I finish?" is two asks; "I'm Sneha. Which clubs am I in?" one
+    (a statement sets the scene of the ask after it).
+
+    >>> sentences_that_ask("Explain routing please. Before routing what should I finish")
+    ['Explain routing please.', 'Before routing what should I finish']
+    >>> sentences_that_ask("I'm in DBMS. Who else takes it"), sentences_that_ask("Tell me about BFS. I skipped that class.")
+    (["I'm in DBMS. Who else takes it"], ['Tell me about BFS. I skipped that class.'])
+    """
+    sentences = re.split(r"(?<=[a-z0-9)][.!])\s+(?=\S)", piece, flags=re.I)
+    parts = [sentences[0]]
+    for sentence in sentences[1:]:
+        last = re.split(r"(?<=[.!])\s+", parts[-1])[-1]
+        words = tokens(last)     # ("When I open many apps, it crawls." sets a scene)
+        asks = (is_question(words, opening=True) or REQUEST.match(last) is not None) and not sets_the_scene(words)
+        if asks and not says_only(sentence):
+            parts.append(sentence)
+        else:
+            parts[-1] = f"{parts[-1]} {sentence}"
+    return parts
+
+
 _LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")
 
 

@@ -16,7 +16,8 @@ from course.foundation.language import WORDS, after_opening_clause, language_of,
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
                                               cleft_fragment, fragment, is_question, says_only,
-                                              sets_the_scene, topic_first, who_of_anyone, without_asides)
+                                              sentences_that_ask, sets_the_scene, topic_first, who_of_anyone,
+                                              without_asides)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
@@ -50,7 +51,8 @@ class RuleUpdater:
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
         pieces: list[str] = []
-        for piece in (p for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()):
+        for piece in (s for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()
+                      for s in sentences_that_ask(p)):
             if pieces and (merged := who_of_anyone(pieces[-1], piece)) is not None:
                 pieces[-1] = merged       # "Did anyone get an A+? Who, and in which subject?"
             elif pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
