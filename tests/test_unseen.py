@@ -5268,3 +5268,12 @@ def test_a_sentence_that_asks_ends_its_ask(learner, college_db, question, refere
     the sentence after it were read as one ask, and refused. A sentence that asks on its own
     ends at its full stop; one that only sets the scene ("I'm revising DBMS.") does not."""
     last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_it_after_a_note_question_is_what_the_note_was_about_along_a_link_to_its_own_kind(learner, college_db):
+    """unseen50 ba035 (a development set since its scoring): after "What is graph in DSA?",
+    "Which topics are part of it?" was rewritten with DSA, and answered with DSA's topics. A
+    topic is part of a topic too: a link of a kind to itself reaches that kind, so "it" is the
+    graph the question was about."""
+    last_part_is(college_db, learner.answer("What is graph in DSA? Which topics are part of it?"),
+                 "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name")
