@@ -5277,3 +5277,15 @@ def test_it_after_a_note_question_is_what_the_note_was_about_along_a_link_to_its
     graph the question was about."""
     last_part_is(college_db, learner.answer("What is graph in DSA? Which topics are part of it?"),
                  "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name")
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("Could you give me Payal's grade in DBMS and Aarav's grade in DBMS?",
+     ["Could you give me Payal's grade in DBMS?", "Could you give me Aarav's grade in DBMS?"]),
+    ("tell me Karan's year and Sneha's branch", ["tell me Karan's year", "tell me Sneha's branch"]),
+])
+def test_a_request_for_two_names_things_is_two_asks(question, parts):
+    """unseen51 bb007 (a development set since its scoring): "Could you give me Payal's grade in
+    DBMS and Aarav's grade in DBMS?" was one part, refused. A request (asked politely or not)
+    for one name's thing and another's is one request per thing."""
+    assert RuleUpdater().split(question) == parts

@@ -19,7 +19,9 @@ from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATI
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
-REQUEST = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)",
+# (asked politely too: "could you give me X's grade and Y's grade")
+REQUEST = re.compile(r"^\s*(?:(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?(?:"
+                     + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)",
                      re.I)   # ("what are X's skills, his clubs and his project": a list too)
 WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
 # "..., and does Aarav have them?": do-support and a name open a yes/no question of their own

@@ -102,7 +102,7 @@ class RuleUpdater:
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)
-            listed = LISTED.match(right) if request and not request[0].lower().startswith("what") \
+            listed = (LISTED.match(right) or OWNED.match(right)) if request and not request[0].lower().startswith("what") \
                 else WHOSE.match(right)           # "what is X's year and her branch": hers only
             if request and listed:     # "Tell me X's year, the project she ..."
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
