@@ -5289,3 +5289,16 @@ def test_a_request_for_two_names_things_is_two_asks(question, parts):
     DBMS and Aarav's grade in DBMS?" was one part, refused. A request (asked politely or not)
     for one name's thing and another's is one request per thing."""
     assert RuleUpdater().split(question) == parts
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Who would be best placed for a Docker-based deployment role: which students have Docker, and at what level?",
+     "MATCH (s:Student)-[h:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN s.name, h.level"),
+    ("Who could help me with networks: which students study Computer Networks?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'Computer Networks'}) RETURN s.name"),
+])
+def test_the_question_after_a_colon_spells_out_the_one_before(learner, college_db, question, reference):
+    """unseen51 bb047 (a development set since its scoring): a question, a colon, and the
+    question that says it in the graph's terms was refused for the first one's words
+    ("placed"). The one after the colon is the one to answer."""
+    assert_answered_with(learner.answer(question), college_db, reference)

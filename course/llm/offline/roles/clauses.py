@@ -67,6 +67,23 @@ _TOPIC = re.compile(r"^\s*([^,?;:\u2013\u2014]+?)\s*(?:,|\s[-\u2013:]\s|\s*\u201
 _TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
 
 
+def spelled_out(question: str) -> str:
+    """"Who would suit a Docker role: which students have Docker, and at what level?": a
+    question, then after a colon the question that spells it out in the graph's terms, which
+    is the one to answer (when it stands alone: no pointer back at the first).
+
+    >>> spelled_out("Who could mentor me: which students know Rust?")
+    'which students know Rust?'
+    >>> spelled_out("Quick one: who knows Rust?"), spelled_out("Who leads it: what year is she in?")
+    ('Quick one: who knows Rust?', 'Who leads it: what year is she in?')
+    """
+    first, colon, then = question.partition(": ")
+    if not colon or not is_question(tokens(first), opening=True) or not is_question(tokens(then), opening=True) \
+            or set(tokens(then)) & WORDS.referring:
+        return question
+    return then.strip()
+
+
 def topic_first(question: str) -> str:
     """"Payal's friends, which clubs are they in?": a topic, then a question that points at it
     with its first "they", "their", "it" or "its" -> "which clubs are Payal's friends in?".

@@ -16,7 +16,7 @@ from course.foundation.language import WORDS, after_opening_clause, language_of,
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
                                               cleft_fragment, fragment, is_question, says_only,
-                                              sentences_that_ask, sets_the_scene, topic_first, who_of_anyone,
+                                              sentences_that_ask, sets_the_scene, spelled_out, topic_first, who_of_anyone,
                                               without_asides)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
@@ -49,7 +49,7 @@ class RuleUpdater:
             return [question]
         question = IF_SO.sub(r"\1", who_asks_said(question))     # "which clubs are my friends in? i'm Sneha"
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
-        question = topic_first(re.sub(r"\s+[+&]\s+", " and ", question))   # "X + Y", "X & Y"
+        question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
         pieces: list[str] = []
         for piece in (s for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()
                       for s in sentences_that_ask(p)):
