@@ -5302,3 +5302,24 @@ def test_the_question_after_a_colon_spells_out_the_one_before(learner, college_d
     question that says it in the graph's terms was refused for the first one's words
     ("placed"). The one after the colon is the one to answer."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, note", [
+    ("What is an index, and what is the trade-off in using one?", "N06"),
+    ("What is a deadlock, and how do I avoid one?", "N18"),
+])
+def test_one_after_a_note_question_stands_for_the_thing_it_named(learner, question, note):
+    """unseen51 bb036 (a development set since its scoring): "... what is the trade-off in using
+    one?" went to the note search as it was, and found nothing; "how do I avoid one?" was
+    answered from the note on threads (its text holds "avoid"). "one" with no noun after it,
+    and no word before it that makes it a choice, is the thing the part before named last."""
+    result = learner.answer(question)
+    last = [s for s in result.sub_questions if s.found][-1]
+    assert last.rows and last.rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question", ["Which skills do I need?", "Which skills do I need to get into one?"])
+def test_a_learners_need_for_nothing_named_is_not_every_node(chat, question):
+    """A fresh question: "Which skills do I need?" was answered with every skill in the graph.
+    The learner's own verb says nothing of the graph only when what it is for is named."""
+    assert chat.answer(question).status != "answered"

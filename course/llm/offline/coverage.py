@@ -107,7 +107,10 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
         regex = lex.relation(rel_type)
         for m in re.finditer(regex, text) if regex else ():
             before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
-            learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type)
+            # (the learner's verb says nothing of the graph, but what it is for must be named:
+            # "which skills do I need?" is not every skill)
+            learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type) \
+                and bool(reading.entities)
             alone = _no_other_end(reading, rel_type, used)
             note(m, rel_type in used.types or before_number or learner or alone)
     for prop in props:

@@ -36,6 +36,35 @@ def kind_of(word: str, nxt: str) -> str | None:
     return None
 
 
+def a_thing_as_one(word: str, before: Sequence[str], nxt: str) -> bool:
+    """Is "one" a thing of the kind named before ("the trade-off in using one": an index;
+    "how do I avoid one?": a deadlock), with no noun after it and no word before it that
+    makes it a choice ("which one", "each one", "the best one", "one of them")?
+
+    >>> a_thing_as_one("one", ["in", "using"], ""), a_thing_as_one("one", ["which"], "")
+    (True, False)
+    >>> a_thing_as_one("one", ["the", "best"], ""), a_thing_as_one("one", ["avoid"], "")
+    (False, True)
+    """
+    if word != "one" or not before or (nxt and (nxt not in WORDS.prepositions or nxt == "of")):
+        return False
+    choosing = WORDS.question_words | WORDS.demonstrative | WORDS.quantifiers | WORDS.possessive | \
+        AFTER_OBJECT - WORDS.prepositions | {"another", "other", "only", "just", "any", "no", "some", "my", "your"}
+    words = [w.lower().strip(",.!?") for w in before[-2:]]
+    return words[-1] not in choosing and not (len(words) > 1 and words[0] in choosing - WORDS.question_words)
+
+
+def last_thing_named(found: Sequence[Found]) -> str | None:
+    """The thing the latest part named last, no person: what "one" stands for after it.
+
+    >>> last_thing_named([("What is a lathe in a workshop?", [("Place", "Workshop"), ("Tool", "Lathe")], [])])
+    'Lathe'
+    """
+    person = default_lexicon().person
+    named = [value for label, value in found[-1][1] if label != person] if found else []
+    return str(named[-1]) if named else None
+
+
 def names_a_kind(word: str) -> bool:
     """Is the word a noun for a kind of thing the graph holds ("club", "project")?"""
     lexicon = default_lexicon()

@@ -20,7 +20,7 @@ from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUES
                                               without_asides)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
                                              each_of, the_counted, the_counted_ones, the_ones)
-from course.llm.offline.roles.pointing import (asks_for_several, each_of_several, each_one_found, every_one, exists,
+from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, last_thing_named, each_of_several, each_one_found, every_one, exists,
                                                found_of_kinds, kind_of, link_of_named, names_a_kind, others_than_before,
                                                owners_in, owners_of, set_apart, stands_for, the_one_named)
 from course.llm.offline.roles.scope import in_scope
@@ -160,6 +160,9 @@ class RuleUpdater:
             if bare == "the" and (the_one := the_one_named(after, found, language_of(part))) is not None:
                 out.append(the_one)
                 skip = True
+                continue
+            if a_thing_as_one(bare, out, nxt) and (thing := last_thing_named(found)) is not None:
+                out.append(thing)        # "what is an index, and the trade-off in using one?"
                 continue
             kind = kind_of(bare, nxt)
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
