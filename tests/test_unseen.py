@@ -5323,3 +5323,24 @@ def test_a_learners_need_for_nothing_named_is_not_every_node(chat, question):
     """A fresh question: "Which skills do I need?" was answered with every skill in the graph.
     The learner's own verb says nothing of the graph only when what it is for is named."""
     assert chat.answer(question).status != "answered"
+
+
+def test_a_change_someone_made_told_before_a_question_is_no_request(learner):
+    """unseen51 bb011 (a development set since its scoring): "A student has put breadth-first
+    search on his resume. What is it, and what is it typically used for?" was refused as a
+    request to change the data. A change "a student" made, told, is the scene of the question."""
+    result = learner.answer("A student has put breadth-first search on his resume. What is it, "
+                            "and what is it typically used for?")
+    assert result.status == "answered", result.answer
+    assert any(s.rows and s.rows[0][0] == "N13" for s in result.sub_questions if s.found), result.answer
+
+
+def test_it_is_what_the_ask_named_not_its_scene(learner):
+    """unseen40 aq010: a first part whose scene names a project and whose ask names threads;
+    "why is it cheaper?" was rewritten with the project (the scene's name came first). Once the
+    ask is answered without its scene, what it names is what the ask alone names."""
+    result = learner.answer("The Campus Chatbot team says their server handles lots of users at once "
+                            "using threads rather than separate processes. What's a thread exactly, "
+                            "and why is it cheaper?")
+    second = [s for s in result.sub_questions if s.part == 1]
+    assert second and "Campus Chatbot" not in second[-1].rewritten, result.answer

@@ -247,8 +247,8 @@ class AgenticAgent(Agent):
         if simpler is not None:   # refused for a word that means nothing here ("any idea", "yaar")
             again = self._run_tool(run, toolbox, "text2cypher", {"question": simpler}, simpler,
                                    Usage(), roles)
-            if refused and again.found:
-                out, rewritten = again, simpler
+            if refused and again.found:   # (what it names is what the simpler ask names)
+                out, rewritten, mentions = again, simpler, self.link(simpler)
             elif empty and again.rows:    # the ask alone finds what the whole did not: no claim
                 out = out.unsure()
         # "when did each join?", "which of them ...": a part pointing at several found is no note's

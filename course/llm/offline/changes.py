@@ -61,7 +61,7 @@ _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:
 _OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm|i am|we're|we are)\s+$")
 # "someone on the team put three numbers in one cell", "the library team wants to add indexes":
 # a change someone else made or means to make, told, not asked of the graph
-_TOLD = re.compile(r"\b(?:someone|somebody|he|she|they|(?:the|our|my|his|her|their)\s+\w+)"
+_TOLD = re.compile(r"\b(?:someone|somebody|he|she|they|(?:a|an|the|our|my|his|her|their)\s+\w+)"
                    r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")
 
 
@@ -86,6 +86,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     >>> asks_how_a_change_works("i want to add a new student"), asks_how_a_change_works("i add rahul", ["Rahul"])
     (False, False)
     >>> asks_how_a_change_works("the library team wants to add indexes, so what should i learn?")
+    True
+    >>> asks_how_a_change_works("a student has put hashing on his resume. what is it?")
     True
     """
     lexicon = default_lexicon()

@@ -63,7 +63,8 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         or words[2:3] == ["of"] and words[1] in SOME)   # "... and are any of them ..."
 
 
-_TOPIC = re.compile(r"^\s*([^,?;:\u2013\u2014]+?)\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")
+# (a topic is no sentence: "A student put BFS on his CV. What is it, and ...?" has none)
+_TOPIC = re.compile(r"^\s*((?:[^,?;:!.\u2013\u2014]|\.(?!\s))+?)\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")
 _TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
 
 
