@@ -5344,3 +5344,16 @@ def test_it_is_what_the_ask_named_not_its_scene(learner):
                             "and why is it cheaper?")
     second = [s for s in result.sub_questions if s.part == 1]
     assert second and "Campus Chatbot" not in second[-1].rewritten, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Campus Chatbot project pe kaun kaun kaam kar raha hai, aur har ek ka role kya hai?",
+     "MATCH (s:Student)-[w:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) RETURN s.name, w.role"),
+    ("Debate Society mein kaun kaun hai, aur har ek kis year mein hai?",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name, s.year"),
+])
+def test_har_ek_alone_is_each_of_them(learner, college_db, question, reference):
+    """unseen51 bb009 (a development set since its scoring): "aur har ek ka role kya hai?" was
+    asked of the project alone, and refused. "har ek" (each one) before a postposition or a
+    question word, with no noun after it, stands for every value the part before found."""
+    last_part_is(college_db, learner.answer(question), reference)
