@@ -189,10 +189,8 @@ def each_alone(question: str) -> re.Match[str] | None:
     (True, False)
     >>> bool(each_alone("when did each join?")), bool(each_alone("did each student join the club?"))
     (True, False)
-    >>> bool(each_alone("and when each joined")), bool(each_alone("when each club started"))
-    (True, False)
-    >>> bool(each_alone("aur har ek ka role kya hai?")), bool(each_alone("har ek club ka president kaun hai?"))
-    (True, False)
+    >>> [bool(each_alone(q)) for q in ("when each joined", "when each club started", "har ek ka?", "har ek club?")]
+    [True, False, True, False]
     """
     after = "|".join(sorted(WORDS.auxiliary | {"been"}))
     alone = re.search(rf"(?<!they )(?<!them )(?<!we )\beach\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))",
@@ -202,9 +200,8 @@ def each_alone(question: str) -> re.Match[str] | None:
     auxiliary = "|".join(rf"(?<=\b{w} )" for w in sorted(WORDS.auxiliary))
     # after "when", "how": "each" and a verb in the past ("when each joined"), not "each club"
     asked = re.search(r"(?:(?<=\bwhen )|(?<=\bhow ))each\b(?=\s+\w+ed\b)", question, re.I)
-    # "har ek ka role": Hindi's "each one", before a postposition (not "har ek club")
-    after_each = "|".join(sorted({"ka", "ki", "ke", "ko", "ne", "se", "mein", "me", "par", "pe"} | WORDS.question_words))
-    hindi = re.search(rf"\bhar\s+ek\b(?=\s*(?:[?.!,;]|$|(?:{after_each})\b))", question, re.I)
+    postposition = "|".join(sorted({"ka", "ki", "ke", "ko", "ne", "se", "mein", "par", "pe"} | WORDS.question_words))
+    hindi = re.search(rf"\bhar\s+ek\b(?=\s*(?:[?.!,;]|$|(?:{postposition})\b))", question, re.I)   # "har ek ka"
     return alone or asked or hindi or re.search(rf"(?:{auxiliary})each(?: one)?\b(?=\s+\w+(?:\s*(?:[?.!,;]|$)|\s+"
                               r"(?:the|a|an|in|on|at|to|for|with|from|into)\b))", question, re.I)
 

@@ -191,8 +191,8 @@ def sentences_that_ask(piece: str) -> list[str]:
     parts = [sentences[0]]
     for sentence in sentences[1:]:
         last = re.split(r"(?<=[.!])\s+", parts[-1])[-1]
-        words = tokens(last)     # ("When I open many apps, it crawls." sets a scene)
-        asks = (is_question(words, opening=True) or REQUEST.match(last) is not None) and not sets_the_scene(words)
+        words = tokens(last)     # (not "When I open many apps, it crawls.", "Hi, I want to find X.")
+        asks = (is_question(words, opening=False) or REQUEST.match(last) is not None) and not sets_the_scene(words)
         if asks and not says_only(sentence):
             parts.append(sentence)
         else:
