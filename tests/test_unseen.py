@@ -5357,3 +5357,21 @@ def test_har_ek_alone_is_each_of_them(learner, college_db, question, reference):
     asked of the project alone, and refused. "har ek" (each one) before a postposition or a
     question word, with no noun after it, stands for every value the part before found."""
     last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question", ["which subjects must be finished before DBMS?", "Who leads the Coding Club?"])
+def test_none_is_said_as_none_when_every_name_is_there(chat, college_db, question):
+    """A fresh question: "which subjects must be finished before DBMS?" was answered "I found
+    nothing ... Check the names", though DBMS is spelled right and has no prerequisite. When
+    every name the query matched on is in the graph, an empty result is an answer: none."""
+    result = chat.answer(question)
+    assert result.status == "answered" and not result.rows
+    assert "Check the names" not in result.answer and "there is none" in result.answer, result.answer
+
+
+def test_an_empty_result_over_a_name_the_graph_lacks_asks_to_check_it(college_db):
+    from course.pipeline.empty import nothing_found
+
+    said = nothing_found(college_db, "MATCH (c:Club {name: 'Chess Club'})<-[:MEMBER_OF]-(s:Student) "
+                                     "RETURN s.name", "en")
+    assert "no Chess Club" in said and "Check the names" in said

@@ -39,6 +39,7 @@ from course.llm.errors import (AllProvidersFailed, LLMError, MissingKey, ModelNo
 from course.llm.sentinels import OUT_OF_SCOPE, READ_ONLY
 from course.pipeline import prompts
 from course.pipeline.cleaning import clean
+from course.pipeline.empty import nothing_found
 from course.pipeline.linking import Mention, link_entities, name_index
 from course.pipeline.questions import MAX_QUESTION_CHARS, check_question  # noqa: F401 - re-exported
 from course.pipeline.results import Attempt, CallRecord, Result, Step, StepKind, printable
@@ -366,10 +367,8 @@ class Agent:
     def _write_answer(self, result: Result) -> str:
         if not self.writes_answer:   # rows only: no answer call
             return ""
-        if not result.rows:
-            return ("I found nothing in the graph for that. Check the names, or ask in other words."
-                    if result.language == "en" else
-                    "Graph mein iske liye kuch nahi mila. Naam check karo, ya doosre shabdon mein poochho.")
+        if not result.rows:   # "none", or a name to check: which, the names the query used tell
+            return nothing_found(self.db, result.cypher or "", result.language)
         system, user = prompts.answer_prompt(result.question, result.cypher or "", result.columns,
                                              result.rows, truncated=result.truncated,
                                              system=self.answer_prompt)
