@@ -5375,3 +5375,12 @@ def test_an_empty_result_over_a_name_the_graph_lacks_asks_to_check_it(college_db
     said = nothing_found(college_db, "MATCH (c:Club {name: 'Chess Club'})<-[:MEMBER_OF]-(s:Student) "
                                      "RETURN s.name", "en")
     assert "no Chess Club" in said and "Check the names" in said
+
+
+def test_a_ranking_by_a_property_is_in_its_order(chat, college_db):
+    """A fresh question: "rank the clubs by founding year" listed the clubs with their years in
+    no order (2012, 2017, 2015), as if ranked. "rank X by Y" asks an order, as "sort" does."""
+    result = chat.answer("rank the clubs by founding year")
+    assert result.status == "answered", result.answer
+    assert [row[0] for row in result.rows] == [row[0] for row in rows_of(
+        college_db, "MATCH (c:Club) RETURN c.name ORDER BY c.founded")]
