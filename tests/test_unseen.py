@@ -5384,3 +5384,17 @@ def test_a_ranking_by_a_property_is_in_its_order(chat, college_db):
     assert result.status == "answered", result.answer
     assert [row[0] for row in result.rows] == [row[0] for row in rows_of(
         college_db, "MATCH (c:Club) RETURN c.name ORDER BY c.founded")]
+
+
+def test_an_order_by_another_property_is_not_the_date_order(chat, college_db):
+    """A fresh question: "list clubs ordered by name" was answered in the order of founding (the
+    one number a club has). An order "by" words that do not name that number is not it."""
+    result = chat.answer("list clubs ordered by name")
+    assert result.status != "answered" or [r[0] for r in result.rows] == sorted(r[0] for r in result.rows)
+
+
+def test_the_most_sorted_puts_the_most_first(chat, college_db):
+    """A fresh question: "which subjects have the most credits, sorted?" put the fewest first."""
+    result = chat.answer("which subjects have the most credits, sorted?")
+    top = rows_of(college_db, "MATCH (s:Subject) RETURN max(s.credits)")[0][0]
+    assert result.status == "answered" and result.rows[0][-1] == top, result.answer

@@ -127,11 +127,12 @@ def in_order(reading: Reading) -> str | None:
         return None
     label = labels[0]
     prop = dating(reading, label)
-    if prop is None:
-        return None
+    by = re.search(r"\bby\b", reading.text)
+    if prop is None or by and not re.search(reading.lexicon.prop(prop), reading.text[by.end():]):
+        return None     # "ordered by name": not by the year it dates them by
     ends = sorted((m.start(), pick) for pick, regex in reading.lexicon.extremes.items()
                   for m in re.finditer(regex, reading.text))
-    down = " DESC" if ends and ends[0][1] == "max" or reading.has("descending") else ""
+    down = " DESC" if ends and ends[0][1] == "max" or reading.has("descending") or reading.has("most") else ""
     name = reading.schema.display(label)
     return (f"MATCH (g:{label})\nRETURN g.{name} AS {alias(label, name)}, g.{prop} AS {prop}\n"
             f"ORDER BY g.{prop}{down}, g.{name}")
