@@ -99,6 +99,15 @@ def test_columns_may_come_in_another_order_or_with_extras():
     assert not same_rows([["Payal", "A"], ["Aarav", "A+"]], [["Payal", "A+"], ["Aarav", "A"]])
 
 
+def test_a_profile_row_holds_the_columns_asked_of_it():
+    """unseen26 aa017: "who is payal" answered with her profile (name, year, branch, clubs,
+    subjects, skills, projects) was judged not to hold her year and branch: past six columns
+    only the first ones were compared. Up to twelve, any columns in the reference's order."""
+    profile = [["Payal", 2, "CSE", ["Debate Society"], ["DSA"], ["SQL"], ["Library Management System"]]]
+    assert same_rows(profile, [[2, "CSE"]])
+    assert not same_rows(profile, [[3, "CSE"]])
+
+
 def test_values_are_normalised_and_lists_stay_lists():
     assert same_rows([[3.0]], [[3]])
     assert same_rows([[["1NF", "2NF"]]], [[["1NF", "2NF"]]])

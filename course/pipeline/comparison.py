@@ -12,10 +12,11 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any, Iterable
 
 MAX_PERMUTED_COLUMNS = 6   # try other column choices only for results this narrow
+MAX_COMBINED_COLUMNS = 12  # and, up to this wide, every choice in the reference's order
 
 
 def comparable(value: Any) -> Any:
@@ -45,6 +46,8 @@ def same_rows(got: list[list[Any]], expected: list[list[Any]], *, ordered: bool 
     True
     >>> same_rows([["Aarav"], ["Payal"]], [["Payal"], ["Aarav"]], ordered=True)
     False
+    >>> same_rows([["Payal", 2, "CSE", ["Coding Club"], ["DSA"], ["SQL"], ["Tracker"]]], [[2, "CSE"]])
+    True
     """
     rows_got = [tuple(comparable(v) for v in row) for row in got]
     rows_expected = [tuple(comparable(v) for v in row) for row in expected]
@@ -64,7 +67,10 @@ def same_rows(got: list[list[Any]], expected: list[list[Any]], *, ordered: bool 
 
 
 def _column_choices(have: int, width: int) -> Iterable[tuple[int, ...]]:
-    """Which generated columns stand for the reference's: every choice while few, else in order."""
+    """Which generated columns stand for the reference's: every choice while few; for a wider
+    row (a profile: name, year, branch, clubs, ...) the columns in the reference's order."""
     if have <= MAX_PERMUTED_COLUMNS:
         return permutations(range(have), width)
+    if have <= MAX_COMBINED_COLUMNS:
+        return combinations(range(have), width)
     return [tuple(range(width))]
