@@ -5398,3 +5398,18 @@ def test_the_most_sorted_puts_the_most_first(chat, college_db):
     result = chat.answer("which subjects have the most credits, sorted?")
     top = rows_of(college_db, "MATCH (s:Subject) RETURN max(s.credits)")[0][0]
     assert result.status == "answered" and result.rows[0][-1] == top, result.answer
+
+
+def test_how_many_of_that_counts_what_the_part_before_listed(learner, college_db):
+    """unseen15 g023: "What topics are taught in DSA, and how many topics is that in total?" was
+    answered "30 concepts", every concept in the graph. "how many X is that" after a part that
+    listed asks how many that part listed."""
+    last_part_is(college_db, learner.answer("What topics are taught in DSA, and how many topics is that in total?"),
+                 "MATCH (:Subject {name: 'DSA'})-[:COVERS]->(c:Concept) RETURN count(c)")
+
+
+def test_that_with_nothing_before_it_asks_what_is_meant(chat):
+    """The same ask alone, with nothing before it, counted every concept too. A demonstrative
+    that ends its clause points back: with nothing to point at, the learner is asked."""
+    result = chat.answer("how many topics is that in total?")
+    assert result.status != "answered" and '"that"' in result.answer, result.answer

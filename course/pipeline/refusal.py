@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from typing import TYPE_CHECKING
 
-from course.foundation.language import WORDS, asks_of_the_speaker
+from course.foundation.language import THAT_ALONE, WORDS, asks_of_the_speaker
 
 if TYPE_CHECKING:
     from course.pipeline.linking import Mention
@@ -66,7 +66,11 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
     (None, 'their')
     >>> pronoun("Why is it bad to repeat a row?"), pronoun("How does my laptop reach it?")
     (None, None)
+    >>> pronoun("how many topics is that in total?"), pronoun("is that club old?")
+    ('that', None)
     """
+    if (alone := THAT_ALONE.search(question.lower())) is not None:   # "how many is that?"
+        return alone[1]
     nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
     named = any(w.lower() in nouns for w in re.findall(r"[A-Za-z]+", question))
     for found in re.finditer(r"[A-Za-z]+", question):
@@ -88,7 +92,8 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
 
 # "is it bad to", "it's better to", "it is true that": an "it" that stands for what follows
 _EXPLETIVE = re.compile(r"(?i)\b(?:(?:is|was|isn't|wasn't|would|will)\s+it|it(?:'s|\s+is|\s+was))"
-                        r"\s+(?:\w+\s+){1,2}?(?:to|that)\b")
+                        r"\s+(?:\w+\s+){1,2}?(?:to|that)\b"    # ("what does it mean when ...": the
+                        r"|\bdoes\s+it\s+mean\s+(?:when|if|to|that)\b")   # clause after it)
 # "my laptop ... it", "a number it can reach": a thing the question brings in itself
 _NEW_THING = re.compile(r"(?i)\b(?:a|an|my|our|your)\s+[a-z]+")
 

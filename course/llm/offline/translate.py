@@ -18,7 +18,7 @@ import logging
 import re
 from typing import Sequence
 
-from course.foundation.language import WORDS, sets_apart
+from course.foundation.language import THAT_ALONE, WORDS, sets_apart
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done, change_verb
@@ -141,6 +141,9 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         return f"unknown word {unknown[0]!r}", SENTINEL_QUERY
     if is_follow_up(reading) and prompt.turns:
         reading = follow_up(prompt, reading)
+    elif THAT_ALONE.search(reading.text):     # "how many topics is that?": of what came before,
+        return "'that' with nothing before it", SENTINEL_QUERY    # not of every topic
+
     refusal = "not understood"
     candidates = readings(prompt, reading)
     candidates += [other for c in candidates if (other := without_own_kinds(c)).text != c.text]

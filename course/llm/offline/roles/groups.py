@@ -248,6 +248,25 @@ def the_counted(part: str, found: Sequence[Found]) -> str | None:
     return text[0].upper() + text[1:] if m.start() == 0 else text
 
 
+_HOW_MANY_OF_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?how many(?:\s+\w+)?\s+(?:is|are)\s+(?:that|those|these|they)"
+                               r"(?:\s+(?:in total|altogether|overall|in all))?\s*\??\s*$", re.I)
+_LISTING = re.compile(r"^\s*(?:which|what)\s+(?=\w+\s)", re.I)
+
+
+def the_listed_counted(part: str, found: Sequence[Found]) -> str | None:
+    """"how many topics is that in total?" after a part that listed ("What topics are taught
+    in DSA?"): that part, asking how many instead of which; None otherwise (the count of what
+    the graph holds in all would answer another question).
+
+    >>> the_listed_counted("and how many tools is that?", [("Which tools does Asha use?", [], [])])
+    'How many tools does Asha use?'
+    >>> the_listed_counted("how many tools are there?", [("Which tools does Asha use?", [], [])]) is None
+    True
+    """
+    m = _LISTING.match(found[-1][0]) if found and _HOW_MANY_OF_THAT.match(part) else None
+    return None if m is None else "How many " + found[-1][0][m.end():]
+
+
 _COUNTED = re.compile(r"\bhow many\s+(\w+)\s+([^?.!]+)", re.I)
 
 

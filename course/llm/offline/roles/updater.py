@@ -18,7 +18,7 @@ from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUES
                                               cleft_fragment, fragment, is_question, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first, who_of_anyone,
                                               without_asides)
-from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among,
+from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, the_listed_counted,
                                              each_of, the_counted, the_counted_ones, the_ones)
 from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, last_thing_named, each_of_several, each_one_found, every_one, exists,
                                                found_of_kinds, kind_of, link_of_named, names_a_kind, others_than_before,
@@ -130,7 +130,7 @@ class RuleUpdater:
         'Lathe ka status kya hai?'
         """
         again = asked_again(part, found, linked) or the_counted(part, found) or \
-            of_the_same(part, found, linked)
+            the_listed_counted(part, found) or of_the_same(part, found, linked)
         if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
         part = the_ones(part, found) or part    # "which ones": of the kind found before
