@@ -5413,3 +5413,17 @@ def test_that_with_nothing_before_it_asks_what_is_meant(chat):
     that ends its clause points back: with nothing to point at, the learner is asked."""
     result = chat.answer("how many topics is that in total?")
     assert result.status != "answered" and '"that"' in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question", ["Which students don't belong to any club?", "list all subjects by credits, lowest first"])
+def test_fresh_learner_questions_on_none_and_order(chat, college_db, question):
+    """A learner's fresh questions: "Which students don't belong to any club?" (none: the query
+    names nothing that could be misspelled, so "Check the names" was wrong to say) and "list all
+    subjects by credits, lowest first" (it listed only the subject with the fewest)."""
+    result = chat.answer(question)
+    assert result.status == "answered", result.answer
+    if "club" in question:
+        assert not result.rows and "there is none" in result.answer, result.answer
+    else:
+        assert [r[0] for r in result.rows] == [r[0] for r in rows_of(
+            college_db, "MATCH (s:Subject) RETURN s.name ORDER BY s.credits, s.name")]

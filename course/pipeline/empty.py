@@ -21,27 +21,34 @@ from course.foundation.db import Database
 from course.foundation.errors import CourseError
 
 _VALUE = r"'((?:[^'\\]|\\.)*)'"
-# `(x:Label {prop: 'value'})`: a node the query matches by one of its names; `toLower(x.prop)
-# CONTAINS toLower('value')`: one it looks for by part of a name (a retry after no rows)
+# `(x:Label {prop: 'value'})`: a node the query matches by one of its names; `x.prop = 'value'`
+# (a node's or a link's: "r.role = 'President'"); `toLower(x.prop) CONTAINS toLower('value')`:
+# by part of a name (a retry after no rows)
 _NAMED = re.compile(r"\((\w*):(\w+) \{(\w+): " + _VALUE + r"\}\)")
+_EQUAL = re.compile(r"(?<![\w.])(\w+)\.(\w+) = " + _VALUE)
 _PART_OF_NAME = re.compile(r"toLower\((\w+)\.(\w+)\) CONTAINS (?:toLower\()?" + _VALUE)
-_LABELS = re.compile(r"\((\w+):(\w+)")
+_NODES = re.compile(r"\((\w+):(\w+)")
+_LINKS = re.compile(r"\[(\w+):(\w+)")
 
 
 def missing_names(db: Database, cypher: str) -> tuple[list[str], list[str]]:
-    """(the names the query matches on that the graph has, those it has not)."""
-    labels = dict(_LABELS.findall(cypher))
-    named = [(label, prop, value, "=") for _, label, prop, value in _NAMED.findall(cypher)]
-    named += [(labels[var], prop, value, "CONTAINS") for var, prop, value in _PART_OF_NAME.findall(cypher)
-              if var in labels]
+    """(the values the query matches on that the graph has, those it has not)."""
+    nodes, links = dict(_NODES.findall(cypher)), dict(_LINKS.findall(cypher))
+    named = [(f"(n:`{label}`)", prop, value, "=") for _, label, prop, value in _NAMED.findall(cypher)]
+    for regex, op in ((_EQUAL, "="), (_PART_OF_NAME, "CONTAINS")):
+        for var, prop, value in regex.findall(cypher):
+            if var in nodes:
+                named.append((f"(n:`{nodes[var]}`)", prop, value, op))
+            elif var in links:
+                named.append((f"()-[n:`{links[var]}`]->()", prop, value, op))
     found: list[str] = []
     missing: list[str] = []
-    for label, prop, value, op in dict.fromkeys(named):
+    for pattern, prop, value, op in dict.fromkeys(named):
         value = re.sub(r"\\(.)", r"\1", value)
         test = f"n.`{prop}` = $value" if op == "=" else f"toLower(n.`{prop}`) CONTAINS toLower($value)"
         try:
-            there = db.run(f"MATCH (n:`{label}`) WHERE {test} RETURN count(n)", {"value": value}).rows[0][0] > 0
-        except (CourseError, IndexError):   # cannot tell: say nothing of this name
+            there = db.run(f"MATCH {pattern} WHERE {test} RETURN count(n)", {"value": value}).rows[0][0] > 0
+        except (CourseError, IndexError):   # cannot tell: say nothing of this value
             continue
         (found if there else missing).append(value)
     return found, missing
@@ -62,6 +69,6 @@ def nothing_found(db: Database, cypher: str, language: str) -> str:
                 f"kuch nahi hai." if hinglish else
                 f"The graph has {names}, but nothing in it matches what you asked: as far as the graph "
                 f"knows, there is none.")
-    return ("Graph mein iske liye kuch nahi mila. Naam check karo, ya doosre shabdon mein poochho."
+    return ("Graph mein jo poocha uska koi match nahi hai: graph ke hisaab se, aisa kuch nahi hai."
             if hinglish else
-            "I found nothing in the graph for that. Check the names, or ask in other words.")
+            "Nothing in the graph matches what you asked: as far as the graph knows, there is none.")
