@@ -5427,3 +5427,25 @@ def test_fresh_learner_questions_on_none_and_order(chat, college_db, question):
     else:
         assert [r[0] for r in result.rows] == [r[0] for r in rows_of(
             college_db, "MATCH (s:Subject) RETURN s.name ORDER BY s.credits, s.name")]
+
+
+@pytest.mark.parametrize("question", ["Which student has been in a club the longest, and which club is it?",
+                                      "Who has been in the Robotics Club the longest?"])
+def test_the_longest_member_is_never_every_member(learner, college_db, question):
+    """unseen53 bd038 (found after its scoring): "Which student has been in a club the longest"
+    listed every student. Being somewhere "the longest" picks the earliest: a query that picks
+    none is refused, never answered with everyone."""
+    club = "{name: 'Robotics Club'}" if "Robotics" in question else ""
+    longest = rows_of(college_db, f"MATCH (:Student)-[r:MEMBER_OF]->(:Club {club}) WITH min(r.since) AS first "
+                                  f"MATCH (s:Student)-[r:MEMBER_OF]->(:Club {club}) WHERE r.since = first RETURN s.name")
+    result = learner.answer(question)
+    found = [s for s in result.sub_questions if s.found]
+    assert not found or same_rows([row[:1] for row in found[0].rows], longest), result.answer
+
+
+def test_what_a_thing_adds_is_no_request_to_change_the_data(learner):
+    """unseen53 bd008 (found after its scoring): "What are the layers of TCP/IP and what does TCP
+    add on top of IP?" was refused as a request to change the data. What a thing adds, asked, is
+    how it works."""
+    result = learner.answer("What are the layers of TCP/IP and what does TCP add on top of IP?")
+    assert result.status == "answered", result.answer

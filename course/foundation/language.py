@@ -189,7 +189,7 @@ def each_alone(question: str) -> re.Match[str] | None:
     (True, False)
     >>> bool(each_alone("when did each join?")), bool(each_alone("did each student join the club?"))
     (True, False)
-    >>> [bool(each_alone(q)) for q in ("when each joined", "when each club started", "har ek ka?", "har ek club?")]
+    >>> [bool(each_alone(q)) for q in ("when each joined", "when each club left", "har ek ka?", "har ek club")]
     [True, False, True, False]
     """
     after = "|".join(sorted(WORDS.auxiliary | {"been"}))
@@ -200,14 +200,14 @@ def each_alone(question: str) -> re.Match[str] | None:
     auxiliary = "|".join(rf"(?<=\b{w} )" for w in sorted(WORDS.auxiliary))
     # after "when", "how": "each" and a verb in the past ("when each joined"), not "each club"
     asked = re.search(r"(?:(?<=\bwhen )|(?<=\bhow ))each\b(?=\s+\w+ed\b)", question, re.I)
-    postposition = "|".join(sorted({"ka", "ki", "ke", "ko", "ne", "se", "mein", "par", "pe"} | WORDS.question_words))
-    hindi = re.search(rf"\bhar\s+ek\b(?=\s*(?:[?.!,;]|$|(?:{postposition})\b))", question, re.I)   # "har ek ka"
+    after = "|".join(sorted({*WORDS.hindi_case.values(), "par", "pe"} | WORDS.question_words))  # "har ek ka"
+    hindi = re.search(rf"\bhar\s+ek\b(?=\s*(?:[?.!,;]|$|(?:{after})\b))", question, re.I)
     return alone or asked or hindi or re.search(rf"(?:{auxiliary})each(?: one)?\b(?=\s+\w+(?:\s*(?:[?.!,;]|$)|\s+"
                               r"(?:the|a|an|in|on|at|to|for|with|from|into)\b))", question, re.I)
 
 
 # "how many topics is that?", "who are those?": a demonstrative that ends its clause points back
-THAT_ALONE = re.compile(r"\b(?:is|are|was|were) (that|this|those|these)(?= ?(?:[?.!,]|$|in total|altogether|in all))")
+THAT_ALONE = re.compile(r"\b(?:is|are|was|were) (that|this|those|these)(?= ?(?:[?.!,]|$|in total|altogether))")
 _SPEAKER_ASKED = re.compile(r"^\s*(?:(?:which|what)\b[^?.!]*?\b(?:am|do|did) i|am i)\b"
                             r"(?! (?:need|have to|want|should|must|learn|supposed|meant|required|allowed|to)\b)", re.I)
 

@@ -132,7 +132,8 @@ def in_order(reading: Reading) -> str | None:
         return None     # "ordered by name": not by the year it dates them by
     ends = sorted((m.start(), pick) for pick, regex in reading.lexicon.extremes.items()
                   for m in re.finditer(regex, reading.text))
-    down = " DESC" if ends and ends[0][1] == "max" or reading.has("descending") or reading.has("most") else ""
+    down = " DESC" if ends and ends[0][1] == "max" or reading.has("descending") or reading.has("most") \
+        else ""
     name = reading.schema.display(label)
     return (f"MATCH (g:{label})\nRETURN g.{name} AS {alias(label, name)}, g.{prop} AS {prop}\n"
             f"ORDER BY g.{prop}{down}, g.{name}")

@@ -61,6 +61,9 @@ _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:
 _OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm|i am|we're|we are)\s+$")
 # "someone on the team put three numbers in one cell", "the library team wants to add indexes":
 # a change someone else made or means to make, told, not asked of the graph
+# "what does TCP add on top of IP?", "how does a B+ tree insert a key?": what a thing does, asked
+_DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)\s+(?:does|do|did|can|could|would|will)\s+"
+                              r"(?!i\b|we\b|you\b)[\w/+.-]+(?:\s+[\w/+.-]+)?\s+$")
 _TOLD = re.compile(r"\b(?:someone|somebody|he|she|they|(?:a|an|the|our|my|his|her|their)\s+\w+)"
                    r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")
 
@@ -89,6 +92,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     True
     >>> asks_how_a_change_works("a student has put hashing on his resume. what is it?")
     True
+    >>> asks_how_a_change_works("what does tcp add on top of ip?"), asks_how_a_change_works("what can you add?")
+    (True, False)
     """
     lexicon = default_lexicon()
     change = change_verb(text)
@@ -97,7 +102,7 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     else:
         before = text[:change.start()]
         asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(before) or _OWN.search(before)
-                    or _TOLD.search(before) and not asks_when_done(text))
+                    or _DONE_BY_A_THING.search(before) or _TOLD.search(before) and not asks_when_done(text))
         found = _CHANGED.match(text[change.end():])
         changed = found[0] if found else ""
     kinds = [lexicon.label(label) for label in lexicon.labels if lexicon.label(label)]

@@ -50,7 +50,8 @@ def in_the_order_asked(reading: Reading, query: str) -> str:
         ends = sorted((m.start(), pick) for pick, regex in reading.lexicon.extremes.items()
                       for m in re.finditer(regex, reading.text))
         down = bool(ends and ends[0][1] == "max")
-    return f"{query}\n{sort_clause(query, prop, var, scale, descending=down or reading.has('descending'))}"
+    down = down or reading.has("descending")
+    return f"{query}\n{sort_clause(query, prop, var, scale, descending=down)}"
 
 
 def sort_clause(query: str, prop: str, var: str, scale: list[str] | None, *,

@@ -21,8 +21,8 @@ from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATI
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
 # (asked politely too: "could you give me X's grade and Y's grade")
 REQUEST = re.compile(r"^\s*(?:(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?(?:"
-                     + "|".join(sorted(REQUESTS)) + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)",
-                     re.I)   # ("what are X's skills, his clubs and his project": a list too)
+                     + "|".join(sorted(REQUESTS))
+                     + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)", re.I)   # ("what are X's skills, his clubs and his project": a list too)
 WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
 # "..., and does Aarav have them?": do-support and a name open a yes/no question of their own
 # ("... and is Payal's friend" may still be more of the same ask)
@@ -64,7 +64,8 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
 
 
 # (a topic is no sentence: "A student put BFS on his CV. What is it, and ...?" has none)
-_TOPIC = re.compile(r"^\s*((?:[^,?;:!.\u2013\u2014]|\.(?!\s))+?)\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")
+_TOPIC = re.compile(r"^\s*((?:[^,?;:!.\u2013\u2014]|\.(?!\s))+?)"
+                    r"\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")
 _TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
 
 
