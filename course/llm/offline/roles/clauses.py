@@ -80,8 +80,8 @@ def spelled_out(question: str) -> str:
     ('Quick one: who knows Rust?', 'Who leads it: what year is she in?')
     """
     first, colon, then = question.partition(": ")
-    if not colon or not is_question(tokens(first), opening=True) or not is_question(tokens(then), opening=True) \
-            or set(tokens(then)) & WORDS.referring:
+    asks = colon and is_question(tokens(first), opening=True) and is_question(tokens(then), opening=True)
+    if not asks or set(tokens(then)) & WORDS.referring:
         return question
     return then.strip()
 
@@ -185,15 +185,18 @@ def sentences_that_ask(piece: str) -> list[str]:
 
     >>> sentences_that_ask("Explain routing please. Before routing what should I finish")
     ['Explain routing please.', 'Before routing what should I finish']
-    >>> sentences_that_ask("I'm in DBMS. Who else takes it"), sentences_that_ask("Tell me about BFS. I skipped that class.")
-    (["I'm in DBMS. Who else takes it"], ['Tell me about BFS. I skipped that class.'])
+    >>> sentences_that_ask("I'm in DBMS. Who else takes it")
+    ["I'm in DBMS. Who else takes it"]
+    >>> sentences_that_ask("Tell me about BFS. I skipped that class.")
+    ['Tell me about BFS. I skipped that class.']
     """
     sentences = re.split(r"(?<=[a-z0-9)][.!])\s+(?=\S)", piece, flags=re.I)
     parts = [sentences[0]]
     for sentence in sentences[1:]:
         last = re.split(r"(?<=[.!])\s+", parts[-1])[-1]
         words = tokens(last)     # (not "When I open many apps, it crawls.", "Hi, I want to find X.")
-        asks = (is_question(words, opening=False) or REQUEST.match(last) is not None) and not sets_the_scene(words)
+        asks = is_question(words, opening=False) or REQUEST.match(last) is not None
+        asks = asks and not sets_the_scene(words)
         if asks and not says_only(sentence):
             parts.append(sentence)
         else:

@@ -248,8 +248,9 @@ def the_counted(part: str, found: Sequence[Found]) -> str | None:
     return text[0].upper() + text[1:] if m.start() == 0 else text
 
 
-_HOW_MANY_OF_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?how many(?:\s+\w+)?\s+(?:is|are)\s+(?:that|those|these|they)"
-                               r"(?:\s+(?:in total|altogether|overall|in all))?\s*\??\s*$", re.I)
+_HOW_MANY_OF_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?how many(?:\s+\w+)?\s+(?:is|are)\s+"
+                               r"(?:that|those|these|they)(?:\s+(?:in total|altogether|overall|in all))?\s*\??\s*$",
+                               re.I)
 _LISTING = re.compile(r"^\s*(?:which|what)\s+(?=\w+\s)", re.I)
 
 

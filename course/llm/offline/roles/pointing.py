@@ -50,14 +50,14 @@ def a_thing_as_one(word: str, before: Sequence[str], nxt: str) -> bool:
         return False
     choosing = WORDS.question_words | WORDS.demonstrative | WORDS.quantifiers | WORDS.possessive | \
         AFTER_OBJECT - WORDS.prepositions | {"another", "other", "only", "just", "any", "no", "some", "my", "your"}
-    words = [w.lower().strip(",.!?") for w in before[-2:]]
+    words = [w.lower().strip(",.!?") for w in before[-2:]]     # ("the best one": two words back)
     return words[-1] not in choosing and not (len(words) > 1 and words[0] in choosing - WORDS.question_words)
 
 
 def last_thing_named(found: Sequence[Found]) -> str | None:
     """The thing the latest part named last, no person: what "one" stands for after it.
 
-    >>> last_thing_named([("What is a lathe in a workshop?", [("Place", "Workshop"), ("Tool", "Lathe")], [])])
+    >>> last_thing_named([("What is a lathe?", [("Place", "Workshop"), ("Tool", "Lathe")], [])])
     'Lathe'
     """
     person = default_lexicon().person

@@ -16,13 +16,14 @@ from course.foundation.language import WORDS, after_opening_clause, language_of,
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
                                               cleft_fragment, fragment, is_question, says_only,
-                                              sentences_that_ask, sets_the_scene, spelled_out, topic_first, who_of_anyone,
-                                              without_asides)
-from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, the_listed_counted,
-                                             each_of, the_counted, the_counted_ones, the_ones)
-from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, last_thing_named, each_of_several, each_one_found, every_one, exists,
-                                               found_of_kinds, kind_of, link_of_named, names_a_kind, others_than_before,
-                                               owners_in, owners_of, set_apart, stands_for, the_one_named)
+                                              sentences_that_ask, sets_the_scene, spelled_out, topic_first,
+                                              who_of_anyone, without_asides)
+from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
+                                             the_counted, the_counted_ones, the_listed_counted, the_ones)
+from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, each_of_several, each_one_found,
+                                               every_one, exists, found_of_kinds, kind_of, last_thing_named,
+                                               link_of_named, names_a_kind, others_than_before, owners_in,
+                                               owners_of, set_apart, stands_for, the_one_named)
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
@@ -102,7 +103,8 @@ class RuleUpdater:
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)
-            listed = (LISTED.match(right) or OWNED.match(right)) if request and not request[0].lower().startswith("what") \
+            asks_what = request is not None and request[0].lower().startswith("what")
+            listed = (LISTED.match(right) or OWNED.match(right)) if request and not asks_what \
                 else WHOSE.match(right)           # "what is X's year and her branch": hers only
             if request and listed:     # "Tell me X's year, the project she ..."
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
