@@ -81,13 +81,18 @@ def _unknown(db: Database, question: str) -> tuple[list[str], set[str]]:
 
 
 def compares(question: str, word: str) -> bool:
-    """Is the word the first half of a comparison ("lower than an A", "more ... than")? Without
-    it, "than" compares nothing and the question asks another thing: never filler.
+    """Is the word a comparison: the first half of one ("lower than an A", "more ... than"), or
+    a comparative or superlative after "the" ("the stronger skill", "the fastest learner")?
+    Without it, "than" compares nothing, or nothing is chosen among those named: never filler.
 
     >>> compares("Who scored lower than an A?", "lower"), compares("Any idea who?", "idea")
     (True, False)
+    >>> compares("who has the stronger ML skill?", "stronger")
+    True
     """
-    return bool(re.search(rf"(?i)\b{re.escape(word)}\b(?:\s+\w+){{0,2}}\s+than\b", question))
+    than = re.search(rf"(?i)\b{re.escape(word)}\b(?:\s+\w+){{0,2}}\s+than\b", question)
+    the = word.lower().endswith(("er", "est")) and re.search(rf"(?i)\bthe\s+{re.escape(word)}\s+\w", question)
+    return bool(than or the)
 
 
 def the_verb_asked(question: str, word: str) -> bool:
@@ -153,19 +158,6 @@ def asks_why_or_how(question: str) -> bool:
         and first[1] not in WORDS.counting
 
 
-def compares_before_a_noun(question: str, word: str) -> bool:
-    """Is the word a comparative or superlative after "the" ("the stronger skill", "the
-    fastest learner")? It chooses among those named: never filler.
-
-    >>> compares_before_a_noun("who has the stronger ML skill?", "stronger")
-    True
-    >>> compares_before_a_noun("Any idea who?", "idea")
-    False
-    """
-    return word.lower().endswith(("er", "est")) and \
-        bool(re.search(rf"(?i)\bthe\s+{re.escape(word)}\s+\w", question))
-
-
 def a_form_of(word: str, known: set[str]) -> bool:
     """Is the word another form of a known word of four letters or more ("leading" of "lead")?
     Such a word names what the graph holds in a form the rules cannot read: never filler.
@@ -198,7 +190,7 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
         word = word.lower()
         return word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
             or the_verb_asked(question, word) or a_phrasal_verb(question, word) \
-            or the_noun_asked(question, word, unknown) or compares_before_a_noun(question, word) \
+            or the_noun_asked(question, word, unknown) \
             or word in defined(question)
 
     def simplify(question: str) -> str | None:

@@ -25,6 +25,7 @@ from course.llm.offline.comparisons import compares_named
 from course.llm.offline.cypher import lit, returned
 from course.llm.offline.filters import filter_values, numbers, threshold, value_words_before
 from course.llm.offline.lexicon import Lexicon, default_lexicon
+from course.llm.offline.ordering import asked_order
 from course.llm.offline.reading import Reading
 
 
@@ -181,9 +182,9 @@ def unused(reading: Reading, query: str) -> str | None:
         return ranked[0]
     if (reading.has("excluding") or reading.excluded) and "<>" not in used.ops:
         return "else"     # "how many besides §0 ...": a query that leaves no one out is not it
-    ordered = re.search(reading.cue("order"), re.sub(r"\bin order to\b", "", reading.text))
+    ordered = asked_order(reading)
     if ordered and not re.search(r"\bORDER BY\b|\bSPpaths\b", query):
-        return ordered[0]    # "give me an order to take the courses in": a list in no order is not it
+        return ordered       # "give me an order to take the courses in": a list in no order is not it
     return _what_is_returned(reading, query, used, props) or _second_ask(reading, query)
 
 

@@ -21,19 +21,20 @@ _RELATIONSHIP_VAR = re.compile(r"\[(\w+):(\w+)")
 _COLUMN = re.compile(r"(?<![\w.])(\w+)\.(\w+) AS \w+")
 
 
-def asks_an_order(reading: Reading) -> bool:
-    """"sorted by", "in the order of", or one end of a property first ("latest semester first")."""
-    if re.search(reading.cue("order"), re.sub(r"\bin order to\b", "", reading.text)):
-        return True
+def asked_order(reading: Reading) -> str | None:
+    """The words that ask for an order: "sorted by", "in the order of", or one end of a property
+    first ("latest semester first"); None when there are none ("in order to" asks no order)."""
+    text = re.sub(r"\bin order to\b", "", reading.text)
     props = "|".join(f"(?:{r})" for r in reading.lexicon.properties.values() if r) or r"(?!)"
     ends = "|".join(f"(?:{r})" for r in reading.lexicon.extremes.values() if r) or r"(?!)"
-    return bool(re.search(rf"\b(?:{ends})\s+(?:{props})\s+first\b", reading.text))
+    said = re.search(reading.cue("order"), text) or re.search(rf"\b(?:{ends})\s+(?:{props})\s+first\b", text)
+    return said[0] if said else None
 
 
 def in_the_order_asked(reading: Reading, query: str) -> str:
     """The query sorted by the one number or scale column the question names and asks an order
     of; the query as it was when there is no such order, or it is sorted already."""
-    if "ORDER BY" in query or not asks_an_order(reading):
+    if "ORDER BY" in query or asked_order(reading) is None:
         return query
     kinds = dict(VAR_LABEL.findall(query)) | dict(_RELATIONSHIP_VAR.findall(query))
     last_return = query[query.rfind("RETURN"):]

@@ -143,7 +143,6 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
         reading = follow_up(prompt, reading)
     elif THAT_ALONE.search(reading.text):     # "how many topics is that?": of what came before,
         return "'that' with nothing before it", SENTINEL_QUERY    # not of every topic
-
     refusal = "not understood"
     candidates = readings(prompt, reading)
     candidates += [other for c in candidates if (other := without_own_kinds(c)).text != c.text]
