@@ -12,8 +12,8 @@ from course.foundation.dataset import load_college
 from course.retrieval.embeddings import HashedBagOfWords, make_embedder
 from course.retrieval.search_eval import load_search_questions, score_search
 from course.retrieval.search import (Hit, agent_search, fulltext_search, parent_search,
-                                     reciprocal_rank_fusion, search, search_with_step_back,
-                                     vector_search)
+                                     reciprocal_rank_fusion, search, vector_search)
+from course.retrieval.step_back import search_with_step_back
 from course.retrieval.text_layer import build_text_layer
 
 TEXTS = ["A deadlock needs circular wait.",

@@ -24,7 +24,8 @@ from course.retrieval.embeddings import (EmbedderUnavailable, FastEmbedEmbedder,
 from course.retrieval.search_eval import load_search_questions, score_search
 from course.retrieval.search import (EmbedderMismatch, Hit, fulltext_search, fulltext_terms,
                                      parent_search, reciprocal_rank_fusion,
-                                     search, step_back, vector_search)
+                                     search, vector_search)
+from course.retrieval.step_back import step_back
 from course.retrieval.text_layer import (build_text_layer, split_into_chunks, stored_embedder,
                                         text_layer_builder, text_layer_counts)
 from course.ui.viz import read_graph

@@ -5449,3 +5449,77 @@ def test_what_a_thing_adds_is_no_request_to_change_the_data(learner):
     how it works."""
     result = learner.answer("What are the layers of TCP/IP and what does TCP add on top of IP?")
     assert result.status == "answered", result.answer
+
+
+@pytest.mark.parametrize("question", ["is a bst log n or n?",
+                                      "is searching in a binary search tree log n or n?? i'm so confused"])
+def test_a_yes_or_no_about_a_thing_is_never_a_list_of_people(learner, question):
+    """unseen52 bc005 (found on the re-read after its scoring): "is searching in a binary search
+    tree log n or n?" was answered "Karan, Rahul and Payal": "n" was read as chat shorthand for
+    "and" and "log" as the Hindi word for people. An "n" that joins no two words is no "and", and
+    a question that asks yes or no of a thing is not answered by who is linked to it."""
+    result = learner.answer(question)
+    people = [s for s in result.sub_questions if s.found and re.search(r"\bSTUDIES\b", s.cypher or "")]
+    assert not people, result.answer
+
+
+def test_a_fragment_after_a_question_is_not_answered_from_a_note_sharing_its_words(learner):
+    """unseen52 bc048: "when is the os midsem exam scheduled?? date and time" answered the
+    fragment "date and time" from the note on indexes, whose text holds both words. A fragment
+    that only spells out what the question before wanted asks nothing of its own."""
+    result = learner.answer("when is the os midsem exam scheduled?? date and time")
+    assert not any(s.found for s in result.sub_questions), result.answer
+
+
+def test_a_definition_of_a_named_topic_is_answered_from_its_own_note(learner):
+    """A fresh question: "what is 2NF in simple words?" was answered from the note on
+    normalization, which the encoder ranks above 2NF's own note. A definition asked of a topic a
+    note is about is answered from that note."""
+    result = learner.answer("what is 2NF in simple words?")
+    assert result.status == "answered" and result.sub_questions[0].rows[0][0] == "N03", result.answer
+
+
+def test_a_scene_before_it_does_not_turn_a_direction_into_both(learner, college_db):
+    """A fresh question: "I am confused about routing. What does it depend on?" named Firewalls,
+    which comes after routing: the retry without "confused" queried PREREQUISITE_FOR both ways."""
+    last_part_is(college_db, learner.answer("I am confused about routing. What does it depend on?"),
+                 "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Routing'}) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", ["hiii which club is rahul in", "hello! which club is Rahul in?"])
+def test_a_greeting_before_a_question_is_no_part_of_it(chat, college_db, question):
+    """unseen52: a greeting ("hiii") before the question was an unknown word, and the question
+    was refused."""
+    assert_answered_with(chat.answer(question), college_db,
+                         "MATCH (:Student {name: 'Rahul'})-[:MEMBER_OF]->(c:Club) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", ["which data structure supports search and insert in log n time?",
+                                      "why are inserts slower on a table with an index?"])
+def test_a_question_about_an_operation_is_no_request_to_do_it(learner, question):
+    """unseen53 bd009: "search and insert" was read as a request to change the data. An operation
+    a question asks about is no command: only a request ("insert ...", "please add ...") is."""
+    result = learner.answer(question)
+    assert result.status != "blocked", result.answer
+
+
+def test_it_after_a_note_answer_is_its_topic_not_a_name_in_notes_not_shown(learner, college_db):
+    """A fresh question: after "what is 2NF in simple words?", "what should I learn before it?"
+    asked what comes before DBMS: the other notes the search found (not shown) name databases,
+    and memory took that for the latest thing talked about. What the answer showed is."""
+    learner.answer("what is 2NF in simple words?")
+    assert_answered_with(learner.answer("what should I learn before it?"), college_db,
+                         "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: '2NF'}) RETURN c.name")
+
+
+@pytest.mark.parametrize("question, note", [("explain 3NF quickly pls", "N04"),
+                                            ("what even is a deadlock tbh", "N18"),
+                                            ("can u explain dfs real quick", "N14"),
+                                            ("explain tcp ip layers in simple terms", "N21")])
+def test_a_definition_said_with_manners_is_answered_from_its_topics_note(learner, question, note):
+    """unseen52 bc021 and bc025 (development sets): "explain 3NF quickly pls" was answered from
+    the note on normalization, and "what even is a deadlock tbh" refused, "even" read as the
+    kind of thing asked. A request to explain, a stressing adverb and words of manner or
+    manners ("quickly", "pls", "in simple terms") leave the thing defined as it was."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.sub_questions[-1].rows[0][0] == note, result.answer

@@ -16,12 +16,18 @@ from typing import Any
 
 from course.foundation.language import WORDS, points_by_place
 
-# "what is a red-black tree?", "define BCNF", "partial dependency kya hota hai?": the thing
-# defined, up to three words, and nothing after it but a question mark.
-_THING = r"[a-z0-9][\w'/+-]*(?:\s+[\w'/+-]+){0,2}"
+# "what is a red-black tree?", "define BCNF", "explain subnetting", "partial dependency kya
+# hota hai?": the thing defined, up to three words, and nothing after it but a question mark,
+# how to say it ("in simple words", "in short") and a word of manner or manners ("quickly",
+# "pls"). "What even is ...": an adverb that only stresses the question.
+_THING = r"[a-z0-9][\w'/+-]*(?:\s+[\w'/+-]+){0,2}?"   # as few words as the rest allows
+_HOW_SAID = (r"(?:\s+in\s+(?:simple|simpler|plain|easy|short|brief|one|layman'?s?)(?:\s+[a-z]+){0,2})?"
+             r"(?:\s+(?:quickly|quick|briefly|simply|again|please|pls|plz|tbh|real\s+quick|once\s+more))*")
+_STRESSED = r"(?:(?:even|exactly|really|actually|basically)\s+)?"
+_ASKED = r"(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+|pls\s+)?"
 _DEFINITION = re.compile(
-    rf"^(?:(?:so|ok)\s+)?(?:what\s+is|what's|whats|what\s+are|define)\s+(?:an?\s+|the\s+)?"
-    rf"(?P<thing>{_THING})\s*\??$"
+    rf"^(?:(?:so|ok)\s+)?(?:what\s+{_STRESSED}is|what's|whats|what\s+{_STRESSED}are|{_ASKED}(?:define|explain))"
+    rf"\s+(?:an?\s+|the\s+)?(?P<thing>{_THING}){_HOW_SAID}\s*\??$"
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*\??$")
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
 
@@ -36,6 +42,10 @@ def defined(question: str) -> list[str]:
     (['partial', 'dependency'], [], [])
     >>> defined("What is normalization in DBMS?"), defined("what is the second one?")
     (['normalization'], [])
+    >>> defined("what is 2NF in simple words?"), defined("explain 3NF quickly pls"), defined("what even is a deadlock tbh")
+    (['2nf'], ['3nf'], ['deadlock'])
+    >>> defined("can u explain dfs real quick"), defined("explain how routing works")
+    (['dfs'], [])
     """
     found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
     if found is None or points_by_place(question):   # "what is the second one?": a value found
@@ -58,13 +68,16 @@ def names_what_is_defined(question: str, text: str) -> bool:
     False
     >>> names_what_is_defined("What is a page fault?", "... a page fault occurs and ...")
     True
+    >>> names_what_is_defined("explain tcp ip layers", "TCP/IP ... in four layers")
+    True
     """
     words = defined(question)
     if not words:
         return True
     text = text.lower()
     stems = [rf"(?<![\w+]){re.escape(w[:_STEM])}[\w'/+-]*" for w in words]
-    if len(stems) == 2:
+    together = re.search(r"\s+".join(map(re.escape, words)), question.lower())   # not "tcp ip layers"
+    if len(stems) == 2 and together:
         return re.search(r"\s+".join(stems), text) is not None
     return all(re.search(stem, text) for stem in stems)
 

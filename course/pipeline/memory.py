@@ -105,16 +105,20 @@ def entity_updates(result: Result, mentions: Sequence[Mention],
     """Which entity each label now points at, after this turn.
 
     The question's own mentions come first; for the other labels, what the answer was about:
-    the answer text (what the user read, in its order), then the first rows.
+    the answer text (what the user read, in its order), then the first rows. What the user
+    read is the more recent: a label only the rows name (a note the answer did not show) is
+    not what "it" points at next.
     "Who is the best person to teach me DBMS?" -> {'Subject': 'DBMS', 'Student': 'Payal'}.
     """
-    updates = _first_by_label(mentions)
-    if result.status == "answered" and link is not None:
-        cells = [v for v in cell_values(result.rows[:ROWS_LINKED]) if isinstance(v, str)]
-        about = list(link(result.answer)) if result.answer else []
-        about += list(link("; ".join(cells))) if cells else []
-        for label, value in _first_by_label(about).items():
-            updates.setdefault(label, value)
+    asked = _first_by_label(mentions)
+    if result.status != "answered" or link is None:
+        return asked
+    cells = [v for v in cell_values(result.rows[:ROWS_LINKED]) if isinstance(v, str)]
+    said = _first_by_label(link(result.answer)) if result.answer else {}
+    in_rows = _first_by_label(link("; ".join(cells))) if cells else {}
+    updates = {k: v for k, v in in_rows.items() if k not in asked and k not in said}   # the oldest
+    updates |= asked
+    updates |= {k: v for k, v in said.items() if k not in asked}
     return updates
 
 

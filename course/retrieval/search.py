@@ -24,26 +24,23 @@ with the index's TF-IDF, 0.81) is what `course search` and the agent's search_no
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from course.agents.agentic_tools import NOTE_HITS, grounded, search_notes
+from course.agents.agentic_tools import NOTE_HITS, grounded, note_terms, search_notes
 from course.agents.named_in_notes import note_question
 from course.agents.note_holds import note_holds
 from course.foundation.config import get_setting
 from course.foundation.db import Database, Rows
+from course.foundation.definitions import defined
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.language import WORDS, in_english
 from course.foundation.graphs import require_data_graph
-from course.llm.base import LLM
-from course.llm.errors import LLMError
 from course.llm.offline.answer import names_topic
-from course.llm.offline.roles.words import note_evidence_line
-from course.pipeline.questions import MAX_QUESTION_CHARS, check_question
-from course.pipeline.linking import link_entities
-from course.pipeline.prompts import STEP_BACK_SYSTEM
+from course.llm.offline.roles.clauses import REQUEST, is_question
+from course.llm.offline.roles.words import note_evidence_line, tokens
+from course.pipeline.questions import check_question
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
 from course.retrieval.other_topics import closer_topic
@@ -270,6 +267,28 @@ def note_bar(db: Database) -> dict[str, float]:
     return {"min_score": score, "min_margin": margin}
 
 
+def is_defined_topic(query: str, hit: Hit) -> bool:
+    """Is the hit's topic the very thing a definition question asks about ("what is 2NF in
+    simple words?" of the note on 2NF; "what is a graph?" of the note on Graphs)?
+
+    >>> is_defined_topic("what is 2NF in simple words?", Hit("N03", "2NF", 0.6, ""))
+    True
+    >>> is_defined_topic("what is 2NF?", Hit("N01", "Normalization", 0.7, ""))
+    False
+    """
+    thing = " ".join(defined(query))
+    return bool(thing) and hit.concept is not None and names_topic(thing, str(hit.concept)) \
+        and names_topic(str(hit.concept), thing)
+
+
+def defined_topic_first(query: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits, the note on the thing a definition asks about first: an encoder may put a note
+    that names it in passing nearer ("what is 2NF in simple words?": the note on normalization,
+    whose last sentence lists the normal forms)."""
+    own = next((h for h in hits if is_defined_topic(query, h)), None)
+    return list(hits) if own is None else [own, *(h for h in hits if h is not own)]
+
+
 def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Database, str], Rows]:
     """A `search=` for `AgenticToolbox` / `AgenticAgent`: `search` as the tool's rows, best first.
 
@@ -284,13 +303,20 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     """
     kept: dict[tuple[str, str], list[Hit]] = {}   # the evidence's search, reused once by run
 
+    def found(db: Database, query: str) -> list[Hit]:
+        return defined_topic_first(query, search(db, query, mode=mode, k=k))
+
     def run(db: Database, query: str) -> Rows:
-        hits = kept.pop((db.graph_name, query), None) or search(db, query, mode=mode, k=k)
+        hits = kept.pop((db.graph_name, query), None) or found(db, query)
         columns = ["note", "concept", "score", "text"]
         rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
         if not (mode in SIMILARITY_MODES and _answers(db, query, hits)):
-            # then: does it hold what is asked (of a question a note may answer at all)?
-            rows = grounded(query, columns, rows) if note_question(db, query) else []
+            # then: does it hold what is asked (of a question a note may answer at all)? One
+            # word shared answers a question ("What is a mutex used for?"), not a fragment: "date
+            # and time" asks nothing of the note on indexes, which keeps a table "up to date"
+            asks = len(note_terms(query).split("|")) > 1 or is_question(tokens(query), opening=True) \
+                or REQUEST.match(query) is not None
+            rows = grounded(query, columns, rows) if asks and note_question(db, query) else []
         rows = rows if rows and note_holds(db, query, str(rows[0][0])) else []
         return Rows(columns, rows,
                     cypher=f"// course.retrieval.search.search(query, mode={mode!r}, k={k})")
@@ -298,14 +324,14 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     def evidence(db: Database, query: str) -> str:
         """The line the router reads: the best note, its score and lead, the bar's verdict."""
         kept.clear()
-        hits = kept[db.graph_name, query] = search(db, query, mode=mode, k=k)
+        hits = kept[db.graph_name, query] = found(db, query)
         best, second = [*hits, Hit("-", None, 0.0, ""), Hit("-", None, 0.0, "")][:2]
         return note_evidence_line(best.note, best.concept, best.score, best.score - second.score,
                                   mode in SIMILARITY_MODES and _answers(db, query, hits)
                                   and note_holds(db, query, best.note))
     def clear_note(db: Database, query: str) -> str | None:
         """The note that answers the query on its own evidence (the bar, the rules), or None."""
-        hits = search(db, query, mode=mode, k=k)
+        hits = found(db, query)
         answers = mode in SIMILARITY_MODES and hits and _answers(db, query, hits)
         return hits[0].note if answers and note_holds(db, query, hits[0].note) else None
     run.weighs_evidence = True    # type: ignore[attr-defined]
@@ -323,6 +349,8 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
     bar = note_bar(db)
     if not hits or hits[0].score < bar["min_score"]:
         return False
+    if is_defined_topic(query, hits[0]):   # its own note: no lead over a neighbour to show
+        return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
     bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
     named = names_topic(query, str(hits[0].concept))   # then not the notes of other topics named
     rivals = [h for h in hits if h is hits[0] or not (named and names_topic(query, str(h.concept)))]
@@ -338,61 +366,3 @@ def agent_search(db: Database) -> Callable[[Database, str], Rows]:
     False
     """
     return note_search() if ensure_text_layer(db)["embedder"] is not None else search_notes
-
-
-# --- step-back prompting ----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class StepBack:
-    """A question and the broader one behind it, and how the broader one was found."""
-
-    question: str
-    broader: str
-    how: str
-
-
-_BROADER = "MATCH (c:Concept {name: $name}) OPTIONAL MATCH (p:Concept)-[:INCLUDES]->(c) RETURN p.name"
-
-
-def step_back(db: Database, question: str, *, llm: LLM | None = None,
-              embedder: str | None = None) -> StepBack:
-    """The broader question: rewritten by `llm` when given, else from the INCLUDES hierarchy.
-
-    Offline, the question's concept (named in it, else the concept of the best note) is
-    replaced by the concept that includes it: BCNF -> Normalization, Paging -> Memory Management.
-    """
-    text = check_query(question)
-    if llm is not None:
-        try:
-            rewritten = " ".join(llm.generate(text, system=STEP_BACK_SYSTEM).split())
-            if rewritten and len(rewritten) <= MAX_QUESTION_CHARS:
-                return StepBack(text, rewritten, f"rewritten by {llm.name}")
-        except LLMError:
-            pass  # no model answer: the graph still knows the broader concept
-    # Only a concept named in full: "memory" alone is not Memory Management.
-    linked = [m for m in link_entities(db, text, labels={"Concept": "name"}) if m.score == 1.0]
-    concept = linked[0].value if linked else None
-    if concept is None:
-        hits = search(db, text, mode="parent", k=1, embedder=embedder)
-        concept = hits[0].concept if hits else None
-    if concept is None:
-        return StepBack(text, text, "no concept found: the question is kept")
-    parents = [p for (p,) in db.run(_BROADER, {"name": concept}).rows if p]
-    if not parents:
-        return StepBack(text, f"Tell me about {concept}.", f"{concept} is in no broader concept")
-    return StepBack(text, f"Tell me about {parents[0]}.", f"{parents[0]} INCLUDES {concept}")
-
-
-def search_with_step_back(db: Database, question: str, *, llm: LLM | None = None,
-                          mode: str = DEFAULT_MODE, k: int = DEFAULT_K,
-                          embedder: str | None = None) -> tuple[StepBack, list[Hit]]:
-    """The question's own notes, then the broader question's as background (marked `via`)."""
-    broader = step_back(db, question, llm=llm, embedder=embedder)
-    direct = search(db, broader.question, mode=mode, k=k, embedder=embedder)
-    if broader.broader == broader.question:
-        return broader, direct
-    seen = {h.note for h in direct}
-    background = [Hit(h.note, h.concept, h.score, h.text, via=f"step-back: {broader.broader}")
-                  for h in search(db, broader.broader, mode=mode, k=k, embedder=embedder)
-                  if h.note not in seen]
-    return broader, direct + background

@@ -23,6 +23,9 @@ WRITE_REQUEST = re.compile(default_lexicon().cues["write"])
 _DETERMINER = r"\b(?:a|an|the|this|that|my|our|your|his|her|their|its)\s+"
 _AFTER_DETERMINER = re.compile(_DETERMINER + "$")
 _AS_NOUN = re.compile(_DETERMINER + r"(?:[\w'-]+\s+){1,2}$")
+# "supports search and insert in ...", "search, insert and delete take": an operation named in
+# a list, before no object of its own
+_IN_A_LIST = re.compile(r"\b\w+(?:\s+and|\s+or|,)\s+$")
 _NO_OBJECT = re.compile(r"\s*(?:[,.;:?!]|$|(?:for|to|on|of|about|in|from|with|"
                         + "|".join(sorted(WORDS.question_words)) + r")\b)")   # (a stop read away)
 
@@ -35,10 +38,13 @@ def change_verb(text: str) -> re.Match[str] | None:
     (None, None)
     >>> change_verb("please update the lab's year")[0], change_verb("my friend put two values in")[0]
     ('update', 'put')
+    >>> change_verb("which tree supports search and insert in log n time?"), change_verb("find and delete rahul")[0]
+    (None, 'delete')
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]
-        return bool(_AFTER_DETERMINER.search(before) or _AS_NOUN.search(before) and _NO_OBJECT.match(after))
+        return bool(_AFTER_DETERMINER.search(before)
+                    or (_AS_NOUN.search(before) or _IN_A_LIST.search(before)) and _NO_OBJECT.match(after))
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
 
 

@@ -154,7 +154,10 @@ class Lexicon:
         0
         >>> default_lexicon().opening(["could", "you", "please", "explain", "paging"])
         3
+        >>> default_lexicon().opening(["can", "u", "explain", "dfs"])    # chat shorthand: "you"
+        2
         """
+        words = [WORDS.shorthand.get(w, w) for w in words]
         asks = WORDS.question_words | WORDS.requests
         # ("dono mein se kaun ...": "both" chooses among what came before, it asks)
         skipped = self.common - asks - WORDS.auxiliary - set(WORDS.all_of_them)

@@ -79,7 +79,16 @@ def correct(word: str, vocab: list[str]) -> str:
 
     >>> correct("studdies", ["studies"]), correct("subconcepts", ["concepts"])
     ('studies', 'subconcepts')
+
+    A letter said three times or more stretches a word ("hiii", "pleeease"):
+
+    >>> correct("hiii", ["hi"]), correct("pleeease", ["please"]), correct("sooo", ["so"])
+    ('hi', 'please', 'so')
     """
+    if re.search(r"(\w)\1\1", word):
+        for times in (r"\1\1", r"\1"):
+            if (shorter := re.sub(r"(\w)\1\1+", times, word)) in vocab:
+                return shorter
     if len(word) < 4 or not word.isalpha() or word in vocab:
         return word
     close = get_close_matches(word, vocab, n=1, cutoff=0.84 if len(word) > 4 else 0.88)
@@ -128,6 +137,19 @@ def cased_values(schema: Schema) -> set[str]:
     return {v for vs in listed for v in vs if isinstance(v, str) and len(v) <= 3}
 
 
+def _joins(tokens: list[str], i: int) -> bool:
+    """Does the token at i stand between two words, neither of them a conjunction? Only then can
+    a one-letter shorthand be "and" ("sneha n karan"), not in "log n or n?".
+
+    >>> _joins(["sneha", "n", "karan"], 1), _joins(["log", "n", "or", "n", "?"], 1)
+    (True, False)
+    """
+    def a_word(j: int) -> bool:
+        return 0 <= j < len(tokens) and bool(re.fullmatch(r"§\d+|[a-z0-9+#.'-]+", tokens[j], re.I)) \
+            and WORDS.shorthand.get(tokens[j].lower(), tokens[j].lower()) not in WORDS.conjunctions
+    return a_word(i - 1) and a_word(i + 1)
+
+
 def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
          lexicon: Lexicon | None = None) -> Reading:
     """Lower-case the question, replace each linked name by §i and correct cue typos."""
@@ -156,12 +178,15 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     single = {v.lower() for vs in [*schema.values.values(), *schema.scales.values()] for v in vs
               if isinstance(v, str) and v.isalpha() and len(v) > 3}
     tokens: list[str] = []
-    for token in re.findall(r"§\d+|[a-z0-9+#.'-]+|[^\sa-z0-9]", text, re.I):
+    raw = re.findall(r"§\d+|[a-z0-9+#.'-]+|[^\sa-z0-9]", text, re.I)
+    for i, token in enumerate(raw):
         bare = token.strip(".'-") or token
         if token.startswith("§") or (bare in cased and (len(bare) > 1 or tokens)):
             tokens.append(token if token.startswith("§") else bare)
         else:   # "ppl", "frnds": the word a learner's shorthand stands for
             word = WORDS.shorthand.get(bare.lower(), bare.lower())
+            if word in WORDS.conjunctions and not _joins(raw, i):
+                word = bare.lower()   # "log n or n?": an "n" that joins nothing is no "and"
             word = word[:-1] if word.endswith("s") and word[:-1] in single else word   # "beginners"
             tokens.append(_corrected(word, lexicon))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))

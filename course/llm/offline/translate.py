@@ -197,6 +197,19 @@ def _chooses_among_unnamed(reading: Reading) -> bool:
                 or re.search(rf"(?:{reading.cue('among')})\s+(?:{pointers})\b", reading.text))
 
 
+def _lists_for_a_yes_or_no(reading: Reading, query: str) -> bool:
+    """Does the query list what is linked for a question that asks yes or no in English ("is
+    ...", "does ...") of nothing it quantifies ("are there any ...", "does she have a project")?
+
+    The projects answer "Does §0 work on a project?", but no one linked answers "Is a §0 log n
+    or n?" (what a thing is, its status, answers "Is §0 finished?")
+    """
+    quantified = re.search(r"\b(?:which|who|what)\b|\b(?:any\w*|there|some\w*|a|an|all|every\w*|each)\b"
+                           r"(?!\s+§)", reading.text)
+    return bool(re.match(r"(?:is|are|was|were|does|do|did|has|have)\b", reading.text)) \
+        and " AS answer" not in query and not quantified
+
+
 def objection(reading: Reading, intent: str, query: str) -> str | None:
     """Why a query does not answer the question (a reason to refuse), or None."""
     left_out = unused(reading, query)
@@ -217,6 +230,8 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question chooses among what came before"
     if reading.has("modal_about") and " AS answer" not in query:   # "can §0 help me?": not who else
         return "the question asks yes or no of the one it names"
+    if intent == "related nodes" and _lists_for_a_yes_or_no(reading, query):   # "is a §0 log n or n?": not who is in §0
+        return "the question asks yes or no"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
     if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?
