@@ -5523,3 +5523,30 @@ def test_a_definition_said_with_manners_is_answered_from_its_topics_note(learner
     manners ("quickly", "pls", "in simple terms") leave the thing defined as it was."""
     result = learner.answer(question)
     assert result.status == "answered" and result.sub_questions[-1].rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("what topics does os actually cover bc the syllabus pdf wont open",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept) RETURN c.name"),
+    ("what skills does payal have, trying to figure out who to team up with",
+     "MATCH (:Student {name: 'Payal'})-[:HAS_SKILL]->(k:Skill) RETURN k.name")])
+def test_why_the_learner_asks_is_no_part_of_the_ask(learner, college_db, question, reference):
+    """Development sets ay019 and ay024: a reason ("bc the syllabus pdf wont open") or what the
+    learner means to do ("trying to figure out who to team up with") after the question made
+    it unanswerable: an aside, not an ask."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+@pytest.mark.parametrize("question", ["which narrower topics does Graphs include?",
+                                      "Which narrower concepts are included under Graphs?",
+                                      "Which subtopics are included under Graphs?",
+                                      "tell me which concepts Graphs is a prerequisite for"])
+def test_words_for_one_step_of_a_link_name_one_step(chat, college_db, question):
+    """Development sets bd024, ap021 and bd027: "narrower topics" (a concept's subtopics) was an
+    unknown word; "subtopics ... included under" named INCLUDES three times and was read as two
+    steps, so the answer was "none"; "tell me which concepts ..." read "concepts" as the
+    subject's topics. Words side by side for one link name one step; "tell me" asks what its
+    question word asks."""
+    link = "PREREQUISITE_FOR" if "prerequisite" in question else "INCLUDES"
+    assert_answered_with(chat.answer(question), college_db,
+                         f"MATCH (:Concept {{name: 'Graphs'}})-[:{link}]->(c:Concept) RETURN c.name")

@@ -273,12 +273,21 @@ def times_named(reading: Reading, rel_type: str) -> int:
     found = list(re.finditer(cue, reading.text)) if cue else []
     if len(found) < 2:
         return len(found)
-    side_by_side = len(found) == 2 and not reading.text[found[0].end():found[1].start()].strip() \
-        and found[0][0] != found[1][0]
-    asked = re.search(rf"(?:{reading.cue('which')})\s+(?:{cue})", reading.text)
+    steps = [found[0]]     # words side by side ("included under") are one step
+    for m in found[1:]:
+        if reading.text[steps[-1].end():m.start()].strip() or m[0] == steps[-1][0]:
+            steps.append(m)
+    if len(steps) < len(found):
+        return len(steps) - (len(steps) > 1 and _asked_with_its_verb(reading, cue))
+    asked = _asked_with_its_verb(reading, cue)
     between = [reading.text[a.end():b.start()] for a, b in zip(found, found[1:])]
     as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap)) for gap in between)
-    return len(found) - 1 if side_by_side or asked else len(found) - as_its
+    return len(found) - 1 if asked else len(found) - as_its
+
+
+def _asked_with_its_verb(reading: Reading, cue: str) -> bool:
+    """"which subtopics does X include": the kind asked is a word of the link too."""
+    return re.search(rf"(?:{reading.cue('which')})\s+(?:{cue})", reading.text) is not None
 
 
 _AS = re.compile(r"\s+as\s+(?:(?:a|an|its|their|the|one of (?:its|their|the))\s+)?")

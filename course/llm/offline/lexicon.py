@@ -156,6 +156,8 @@ class Lexicon:
         3
         >>> default_lexicon().opening(["can", "u", "explain", "dfs"])    # chat shorthand: "you"
         2
+        >>> default_lexicon().opening(["tell", "me", "which", "concepts", "it", "needs"])
+        2
         """
         words = [WORDS.shorthand.get(w, w) for w in words]
         asks = WORDS.question_words | WORDS.requests
@@ -167,6 +169,10 @@ class Lexicon:
             len(words))
         if first == len(words) or words[first] not in asks:
             return 0
+        # "tell me which concepts ...": a request for what its question word asks
+        if words[first] in WORDS.requests and words[first + 1:first + 2] in (["me"], ["us"]) \
+                and words[first + 2:first + 3] and words[first + 2] in WORDS.question_words:
+            return first + 2
         # "for which subject is X a prerequisite?": the preposition before it asks too
         return first - 1 if first and words[first - 1] in WORDS.prepositions else first
 

@@ -205,6 +205,10 @@ def sentences_that_ask(piece: str) -> list[str]:
 
 
 _LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")
+# "..., trying to figure out who to team up with", "..., hoping to pick a project": what the
+# speaker means to do, not an ask
+_MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)
+_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:because|bc|coz|cuz|cos)\s+(?!of\b)[^,;?]+[.!]*\s*$", re.I)
 
 
 def without_asides(text: str) -> str:
@@ -216,10 +220,20 @@ def without_asides(text: str) -> str:
     'what grade did aarav get in os'
     >>> without_asides("who is in the coding club, and what do they study")
     'who is in the coding club, and what do they study'
+    >>> without_asides("what skills does payal have, trying to figure out who to team up with")
+    'what skills does payal have'
+    >>> without_asides("what topics does os cover bc the syllabus pdf wont open")
+    'what topics does os cover'
+    >>> without_asides("why is it slow because of the index")
+    'why is it slow because of the index'
     """
-    while (m := _LAST_CLAUSE.match(text)) and says_only(m["aside"]) \
+    while (m := _LAST_CLAUSE.match(text)) and (says_only(m["aside"]) or _MEANING_TO.match(m["aside"])) \
             and is_question(tokens(m["ask"]), opening=True):
         text = m["ask"]
+    reason = _REASON.match(text)     # "... bc the syllabus pdf wont open": why they ask, not what
+    if reason and is_question(words := tokens(reason["ask"]), opening=True) \
+            and words[0] not in WORDS.manner_words:
+        text = reason["ask"]
     return text
 
 
