@@ -5550,3 +5550,53 @@ def test_words_for_one_step_of_a_link_name_one_step(chat, college_db, question):
     link = "PREREQUISITE_FOR" if "prerequisite" in question else "INCLUDES"
     assert_answered_with(chat.answer(question), college_db,
                          f"MATCH (:Concept {{name: 'Graphs'}})-[:{link}]->(c:Concept) RETURN c.name")
+
+
+# --- a new learner's fresh questions (this stop's probe) ------------------------------------
+
+def test_the_role_asked_about_before_is_the_one_found(learner, college_db):
+    """Development set ay021 and a new learner: "who is the president of robotics club ..., also
+    what year is the president in" asked "what year is the president in in Robotics Club" and was
+    refused; "who's the presdent" (a typo) after a part about the Robotics Club listed every
+    club's president, and "what year is he in?" then answered for Sneha."""
+    result = learner.answer("who is the president of robotics club, and what year is the president in?")
+    last_part_is(college_db, result, "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+                                     "WHERE r.role = 'President' RETURN s.name, s.year")
+    result = learner.answer("how many ppl are in robotics club and who's the presdent")
+    last_part_is(college_db, result, "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Robotics Club'}) "
+                                     "WHERE r.role = 'President' RETURN s.name")
+
+
+def test_a_bare_hinglish_noun_before_its_case_ending_is_the_one_named(learner, college_db):
+    """A new learner: "Aarav kis project pe hai, uska role kya hai aur project ko kaunsi skills
+    chahiye?" refused its last part. Hinglish has no "the": "project ko" is the project found;
+    "does he have all of them?" then answered "Yes" about his project, not its skills."""
+    result = learner.answer("Aarav kis project pe hai, uska role kya hai aur project ko kaunsi skills chahiye?")
+    last_part_is(college_db, result, "MATCH (:Student {name: 'Aarav'})-[:WORKS_ON]->(:Project)"
+                                     "-[:REQUIRES]->(k:Skill) RETURN k.name")
+
+
+def test_all_of_them_is_never_one_thing(learner):
+    """A new learner: "does he have all of them?", after a turn whose first part named one project
+    and whose last found its skills, was answered "Yes": he works on the project. "All of them"
+    is several; it is never the one project (Aarav lacks Python: "Yes" is false either way)."""
+    learner.answer("Aarav kis project pe hai, uska role kya hai aur project ko kaunsi skills chahiye?")
+    result = learner.answer("does he have all of them?")
+    assert not (result.status == "answered" and result.rows == [[True]]), result.answer
+
+
+def test_names_after_a_count_are_the_names_counted(learner, college_db):
+    """A new learner: "how many CSE students r there? names pls" refused "names pls"."""
+    last_part_is(college_db, learner.answer("how many CSE students r there? names pls"),
+                 "MATCH (s:Student {branch: 'CSE'}) RETURN s.name")
+
+
+def test_a_question_word_after_its_preposition_asks(learner, college_db):
+    """A new learner: "Sneha is in which year, what grade did she get in CN, and who is the
+    president of her club?" was refused whole: "in which year" asks, where it stands."""
+    result = learner.answer("Sneha is in which year, what grade did she get in CN, and who is the president "
+                            "of her club?")
+    assert len(result.sub_questions) == 3 and every_part_found(result), result.answer
+    assert same_rows(parts_rows(result)[1], rows_of(
+        college_db, "MATCH (:Student {name: 'Sneha'})-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) "
+                    "RETURN r.grade"))

@@ -232,12 +232,14 @@ def the_counted(part: str, found: Sequence[Found]) -> str | None:
     'Which people use the Lathe?'
     >>> the_counted("who are their friends?", [("How many people use the Lathe?", [], [])]) is None
     True
+    >>> the_counted("names pls", [("How many people use the Lathe?", [], [])])
+    'Which people use the Lathe?'
     """
     words = tokens(part)
     bare = WORDS.question_words | WORDS.auxiliary | WORDS.hinglish | {"and", "ones", "exactly", "all",
-                                                                    "name", "names", "naam"}
-    if not found or not set(words) & (WORDS.plural | WORDS.hindi_demonstrative | {"ones"}) \
-            or not set(words) <= bare | WORDS.plural | WORDS.hindi_demonstrative:
+                                                                    "name", "names", "naam", "please", "pls", "plz"}
+    pointing = set(words) & (WORDS.plural | WORDS.hindi_demonstrative | {"ones", "names", "naam"})   # "names pls"
+    if not found or not pointing or not set(words) <= bare | WORDS.plural | WORDS.hindi_demonstrative:
         return None
     question = found[-1][0]
     m = _HOW_MANY.search(question)

@@ -325,6 +325,8 @@ def the_one_named(after: str, found: Sequence[Found], language: str = "en") -> s
     lexicon = default_lexicon()
     labels = [label for label in lexicon.labels
               if lexicon.label(label) and re.match(rf"(?:{lexicon.label(label)})\b", after)]
+    if not labels and noun:      # "who is the president of X, and what year is the president in?"
+        return _who_was_asked(noun, found)
     if not labels or noun.endswith("s") and not noun.endswith("ss"):
         return None
     for _, asked, got in reversed(found):
@@ -332,6 +334,20 @@ def the_one_named(after: str, found: Sequence[Found], language: str = "en") -> s
         if values:
             return values[0] if len(values) == 1 else None if _chosen_by_clause(after) else \
                 as_group(values, language)
+    return None
+
+
+def _who_was_asked(noun: str, found: Sequence[Found]) -> str | None:
+    """The one value found by the latest part that asked who "the <noun>" is ("who is the
+    president of X?"): the same words later mean that one.
+
+    >>> _who_was_asked("president", [("who is the president of X?", [], [("Person", "Asha")])])
+    'Asha'
+    """
+    for asked, _, got in reversed(found):
+        if re.search(rf"(?i)\bwho(?:'s|s|\s+is|\s+was)\s+the\s+{re.escape(noun)}\b", asked):
+            values = list(dict.fromkeys(str(v) for _, v in got))
+            return values[0] if len(values) == 1 else None
     return None
 
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.reading import correct
 from course.llm.offline.roles.groups import Found, as_group
 from course.llm.offline.roles.words import LINK_ENTRY
 
@@ -77,9 +78,10 @@ def of_the_one_asked(text: str, asked: Sequence[tuple[str, object]],
     'who is the president in Falcons'
     """
     lexicon = default_lexicon()
+    said = " ".join(correct(w, lexicon.vocab) for w in re.findall(r"[\w'-]+", text.lower()))   # "presdent"
     for key, names in properties.items():
         link = LINK_ENTRY.fullmatch(key)
-        if link is None or not any(re.search(lexicon.value_words.get(name) or r"(?!)", text.lower())
+        if link is None or not any(re.search(lexicon.value_words.get(name) or r"(?!)", said)
                                    for name in names):
             continue
         for end in (link[1], link[3]):

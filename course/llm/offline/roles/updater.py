@@ -163,6 +163,12 @@ class RuleUpdater:
                 out.append(the_one)
                 skip = True
                 continue
+            # "project ko kaunsi skills chahiye?": Hinglish has no "the"; a kind's noun bare
+            # before a case ending, first in its part, is the one named before
+            if not out and nxt in set(HINDI_CASE.values()) and language_of(part) == "hi" \
+                    and (the_one := the_one_named(" ".join(words[i:]).lower(), found, "hi")) is not None:
+                out.append(the_one)
+                continue
             if a_thing_as_one(bare, out, nxt) and (thing := last_thing_named(found)) is not None:
                 out.append(thing)        # "what is an index, and the trade-off in using one?"
                 continue
