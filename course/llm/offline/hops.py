@@ -271,7 +271,7 @@ def times_named(reading: Reading, rel_type: str) -> int:
     before again ("before X, like the prereq") name one."""
     cue = reading.lexicon.relation(rel_type)
     found = list(re.finditer(cue, reading.text)) if cue else []
-    if len(found) < 2:
+    if cue is None or len(found) < 2:
         return len(found)
     steps = [found[0]]     # words side by side ("included under") are one step
     for m in found[1:]:
