@@ -5600,3 +5600,24 @@ def test_a_question_word_after_its_preposition_asks(learner, college_db):
     assert same_rows(parts_rows(result)[1], rows_of(
         college_db, "MATCH (:Student {name: 'Sneha'})-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) "
                     "RETURN r.grade"))
+
+
+@pytest.mark.parametrize("question", ["wich club was foundd first, coding or robotics?",
+                                      "which club was founded first, coding or robotics?"])
+def test_a_choice_between_names_said_in_part_picks_among_them(chat, college_db, question):
+    """A new learner: "which club was founded first, coding or robotics?" was refused: the names
+    were linked with the kind's noun ("club coding"), which the question never writes."""
+    result = chat.answer(question)
+    assert result.status == "answered" and [r[0] for r in result.rows] == ["Coding Club"], result.answer
+
+
+@pytest.mark.parametrize("question, group, counted", [
+    ("rank the clubs by how many members they have", "Club", "(g)<-[:MEMBER_OF]-(k:Student)"),
+    ("sort the subjects by number of students", "Subject", "(g)<-[:STUDIES]-(k:Student)")])
+def test_a_ranking_by_how_many_is_a_count_per_group_most_first(chat, college_db, question, group, counted):
+    """A new learner: "rank the clubs by how many members they have" was refused ("they" are the
+    clubs ranked, not someone before)."""
+    result = chat.answer(question)
+    reference = (f"MATCH (g:{group}) OPTIONAL MATCH {counted} "
+                 "RETURN g.name, count(DISTINCT k) AS n ORDER BY n DESC, g.name")
+    assert result.status == "answered" and result.rows == rows_of(college_db, reference), result.answer

@@ -50,16 +50,24 @@ def most(reading: Reading) -> str | None:
             f"RETURN g.{name} AS {alias(group, name)}, n AS {noun}")
 
 
+# "rank the clubs by how many members they have": a count per group, the most first
+_RANKED_BY_COUNT = re.compile(r"\b(?:rank|sort|order|arrange)\w*\s+(?:the\s+|all\s+)?(\w+)\s+by\s+"
+                              r"(?:how many|(?:the )?number of)\b")
+
+
 def per_group(reading: Reading) -> str | None:
     """How many of one label each node of another has: 'How many students are in each club?',
-    'skills per student', 'har club mein kitne log?'. Every group is listed, with 0 too."""
-    m = re.search(reading.cue("group_by"), reading.text)
+    'skills per student', 'har club mein kitne log?', 'rank the clubs by how many members they
+    have' (the most first). Every group is listed, with 0 too."""
+    ranked = _RANKED_BY_COUNT.search(reading.text)
+    m = ranked or re.search(reading.cue("group_by"), reading.text)
     if reading.entities or not reading.has("count") or not m:
         return None
+    word = m[1] if ranked else m[2]
     group = next((label for label in reading.schema.labels
-                  if re.fullmatch(reading.lexicon.label(label), m[2])), None)
+                  if re.fullmatch(reading.lexicon.label(label), word)), None)
     if group is None:
-        return _per_value(reading, m[2])
+        return None if ranked else _per_value(reading, word)
     loop = reading.self_loop(group)
     counted = next((t for t in reading.targets() if t != group), group if loop else None)
     hop = find_hop(reading, group, counted) if counted else None
@@ -67,8 +75,9 @@ def per_group(reading: Reading) -> str | None:
         return None
     name = reading.schema.display(group)
     pattern = hop_match(reading, hop, "g", f"k:{counted}", rel="")
+    column = count_column(pattern, counted, group, loop)
     return (f"MATCH (g:{group})\nOPTIONAL MATCH {pattern}\nRETURN g.{name} AS {alias(group, name)}, "
-            f"count(DISTINCT k) AS {count_column(pattern, counted, group, loop)}")
+            f"count(DISTINCT k) AS {column}" + (f"\nORDER BY {column} DESC, g.{name}" if ranked else ""))
 
 
 def _per_value(reading: Reading, word: str) -> str | None:

@@ -202,7 +202,8 @@ def _reflexive(reading: Reading) -> bool:
     """'students with their branches', 'who joined their club': "their" is the asked nodes'
     (a possessive after a plural noun or "who <verb>"; "what clubs are they in?" is no such);
     'which topic includes the most topics as its parts?': "its" after a noun, no name between;
-    'which project has the fewest people on it?': "it" closing a question for a thing."""
+    'which project has the fewest people on it?': "it" closing a question for a thing; 'rank the
+    clubs by how many members they have': "they" are the clubs ranked."""
     m = re.search(reading.cue("pronoun"), reading.text)
     if m is None:
         return False
@@ -218,10 +219,12 @@ def _reflexive(reading: Reading) -> bool:
             asked = re.search(rf"(?:{reading.cue('which')})\s+(?:{regex})", before) if label != reading.person else None
             if asked and any(re.search(other, before[asked.end():]) for name, other in labels.items() if name != label):
                 return True
-    if not re.fullmatch(reading.cue("own_possessive"), m[0]):
-        return False
     nouns = [n.group(0) for regex in reading.lexicon.labels.values() for n in re.finditer(regex, before)]
     plural_noun = any(n.endswith("s") or re.fullmatch(reading.cue("plural_noun"), n) for n in nouns)
+    if m[0] == "they" and reading.has("order"):     # "rank the clubs by how many members they have"
+        return plural_noun and "§" not in before
+    if not re.fullmatch(reading.cue("own_possessive"), m[0]):
+        return False
     return plural_noun or bool(re.search(reading.cue("who_does"), before))
 
 

@@ -371,7 +371,7 @@ INTENTS: tuple[Intent, ...] = (
     ("out of scope", "out_of_scope", refuse),
     ("learning path", "path", path),
     ("next topics", "next", next_topics),
-    ("count per group", "each", per_group),
+    ("count per group", "count", per_group),
     ("in order", "order", in_order),
     ("which of them", None, compared),
     ("first / last", None, extreme),

@@ -157,7 +157,12 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     text = " " + question.replace("\u2019", "'") + " "
     entities: list[Entity] = []
     for written, entity in linked:
-        for form in (str(entity.value), written):   # the stored name if written in full
+        # the stored name if written in full, else as written, else the words of it the kind's
+        # noun does not say ("which club was founded first, coding or robotics?": "club coding")
+        kind = lexicon.label(entity.label) or r"(?!)"
+        own = " ".join(w for w in written.lower().split()
+                       if w in str(entity.value).lower().split() and not re.fullmatch(kind, w))
+        for form in dict.fromkeys(f for f in (str(entity.value), written, own) if f):
             words = re.findall(r"[a-z0-9+#]+", form.lower())
             span = re.compile(r"(?<![a-z0-9+#])" + r"[^a-z0-9+#]{1,3}".join(map(re.escape, words))
                               + r"(?![a-z0-9+#])", re.I)
