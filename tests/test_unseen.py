@@ -5621,3 +5621,28 @@ def test_a_ranking_by_how_many_is_a_count_per_group_most_first(chat, college_db,
     reference = (f"MATCH (g:{group}) OPTIONAL MATCH {counted} "
                  "RETURN g.name, count(DISTINCT k) AS n ORDER BY n DESC, g.name")
     assert result.status == "answered" and result.rows == rows_of(college_db, reference), result.answer
+
+
+def test_a_choice_among_them_with_one_found_is_no_answer(learner):
+    """A second new learner: "compare Aarav and Sneha - year, branch, and subjects with grades"
+    was refused, and then "who among them did better in Operating Systems?" answered "Aarav"
+    (Sneha has the A): "them" was Aarav alone, and a choice among one is no choice."""
+    learner.answer("compare Aarav and Sneha - year, branch, and subjects with grades")
+    result = learner.answer("who among them did better in Operating Systems?")
+    assert not (result.status == "answered" and [r[0] for r in result.rows] == ["Aarav"]), result.answer
+
+
+def test_does_he_have_all_is_not_answered_with_a_list(learner):
+    """A second new learner: "does he have all the skills his project needs?" (of Karan) was
+    answered with the skills the project needs, as if asked which they are."""
+    learner.answer("Tell me about Karan")
+    result = learner.answer("does he have all the skills his project needs?")
+    assert not any(s.found and s.rows and isinstance(s.rows[0][0], str) for s in result.sub_questions), \
+        result.answer
+
+
+def test_two_words_of_a_name_in_a_row_name_it_even_with_a_typo(chat, college_db):
+    """A new learner: "who is the team lead of library managment" was outside the graph."""
+    assert_answered_with(chat.answer("who is the team lead of library managment"), college_db,
+                         "MATCH (s:Student)-[r:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+                         "WHERE r.role = 'Team Lead' RETURN s.name")

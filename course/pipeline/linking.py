@@ -251,10 +251,14 @@ def _named_apart(label: str, question: str, words: list[str], used: list[int]) -
     False
     >>> _named_apart("Student", "Who is Zoya?", ["who", "is", "zoya"], [2])
     True
+    >>> _named_apart("Project", "who leads library managment", ["who", "leads", "library", "managment"], [2, 3])
+    True
     """
     after = max(used, default=len(words)) + 1
     if after < len(words) and words[after] in (label.lower(), label.lower() + "s"):
         return True
+    if len(used) > 1 and used == list(range(used[0], used[0] + len(used))):
+        return True     # two words of it in a row ("library managment"): a name, not a word
     sentences = re.split(r"(?<=[.?!])\s+", question.strip())
     capitalised = {w.lower() for sentence in sentences for w in _WORD.findall(sentence)[1:]
                    if w[:1].isupper()}

@@ -199,13 +199,14 @@ def _chooses_among_unnamed(reading: Reading) -> bool:
 
 def _lists_for_a_yes_or_no(reading: Reading, query: str) -> bool:
     """Does the query list what is linked for a question that asks yes or no in English ("is
-    ...", "does ...") of nothing it quantifies ("are there any ...", "does she have a project")?
+    ...", "does ...") of nothing whose being there it asks ("are there any ...", "does she have
+    a project")?
 
     The projects answer "Does §0 work on a project?", but no one linked answers "Is a §0 log n
-    or n?" (what a thing is, its status, answers "Is §0 finished?")
+    or n?", nor a list of skills "does §0 have all the skills his project needs?" (what a thing
+    is, its status, answers "Is §0 finished?")
     """
-    quantified = re.search(r"\b(?:which|who|what)\b|\b(?:any\w*|there|some\w*|a|an|all|every\w*|each)\b"
-                           r"(?!\s+§)", reading.text)
+    quantified = re.search(r"\b(?:which|who|what)\b|\b(?:any\w*|there|some\w*|a|an)\b(?!\s+§)", reading.text)
     return bool(re.match(r"(?:is|are|was|were|does|do|did|has|have)\b", reading.text)) \
         and " AS answer" not in query and not quantified
 
@@ -230,7 +231,7 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question chooses among what came before"
     if reading.has("modal_about") and " AS answer" not in query:   # "can §0 help me?": not who else
         return "the question asks yes or no of the one it names"
-    if intent == "related nodes" and _lists_for_a_yes_or_no(reading, query):   # "is a §0 log n or n?": not who is in §0
+    if intent in ("related nodes", "") and _lists_for_a_yes_or_no(reading, query):   # "": a chain
         return "the question asks yes or no"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
