@@ -5646,3 +5646,11 @@ def test_two_words_of_a_name_in_a_row_name_it_even_with_a_typo(chat, college_db)
     assert_answered_with(chat.answer("who is the team lead of library managment"), college_db,
                          "MATCH (s:Student)-[r:WORKS_ON]->(:Project {name: 'Library Management System'}) "
                          "WHERE r.role = 'Team Lead' RETURN s.name")
+
+
+def test_two_kinds_no_note_speaks_of_ask_the_graph_not_a_note(learner):
+    """A new learner's terse "IT students n their clubs" was answered with the note on graphs
+    (it mentions students who are friends). Students and clubs, named with no question around
+    them, ask the graph: never a note."""
+    result = learner.answer("IT students n their clubs")
+    assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer

@@ -55,8 +55,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     (True, True)
     >>> asks_for_nodes(db, "Why does my table repeat the student's name on every row?")
     False
-    >>> asks_for_nodes(db, "prereqs for routing (concept level)")
-    True
+    >>> asks_for_nodes(db, "prereqs for routing (concept level)"), asks_for_nodes(db, "IT students n their clubs")
+    (True, True)
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -64,8 +64,15 @@ def asks_for_nodes(db: Database, question: str) -> bool:
         return True
     labels = [label for (label,) in db.run(ALL_LABELS).rows
               if label in lexicon.labels and label != "Note"]
+    # "IT students n their clubs": two kinds no note speaks of, named with no question or
+    # scene around them (not "When members type our club's website name, how ...?")
+    said = set(tokens(text))
+    beyond = [label for label in beyond_notes(db) if label in lexicon.labels
+              and re.search(rf"\b(?:{lexicon.label(label)})\b", text)] \
+        if not said & (WORDS.question_words | WORDS.auxiliary | WORDS.subordinating) else []
     return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text)
-               for label in labels) or _names_linked_nodes(db, text) or _asks_what_a_link_reaches(db, text)
+               for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
+        or _asks_what_a_link_reaches(db, text)
 
 
 def _names_linked_nodes(db: Database, text: str) -> bool:
