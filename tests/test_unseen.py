@@ -5654,3 +5654,20 @@ def test_two_kinds_no_note_speaks_of_ask_the_graph_not_a_note(learner):
     them, ask the graph: never a note."""
     result = learner.answer("IT students n their clubs")
     assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer
+
+
+# --- found on unseen54 after its one scoring (forced: confidently wrong) ---------------------
+
+def test_a_fragment_after_a_question_asks_more_of_it(learner, college_db):
+    """unseen54 be030: "Did anyone get an A+? In which subject?" answered "In which subject?"
+    with every subject. A fragment ("in which subject?") asks more of the ask before it."""
+    result = learner.answer("Did anyone get an A+? In which subject?")
+    assert_answered_with(result, college_db, "MATCH (s:Student)-[r:STUDIES]->(j:Subject) "
+                                             "WHERE r.grade = 'A+' RETURN s.name, j.name")
+
+
+def test_a_value_named_with_its_property_asks_the_graph_not_a_note(learner):
+    """unseen54 be035: "Which of us are from the IT branch?" was answered with the note on DFS
+    (it says "branch"). A property's word and one of its values ask for who holds it."""
+    result = learner.answer("Which of us are from the IT branch?")
+    assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer

@@ -72,7 +72,24 @@ def asks_for_nodes(db: Database, question: str) -> bool:
         if not said & (WORDS.question_words | WORDS.auxiliary | WORDS.subordinating) else []
     return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text)
                for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
-        or _asks_what_a_link_reaches(db, text)
+        or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)
+
+
+def _names_a_value_and_its_property(db: Database, question: str) -> bool:
+    """"Which of us are from the IT branch?": a property's word and one of its values, of a
+    kind no note speaks of, ask for the nodes that hold it (a note on DFS says "branch" too).
+    A value of three letters or fewer counts only as written ("IT", not "it")."""
+    lexicon, text = default_lexicon(), question.lower()
+    for label in beyond_notes(db):
+        for prop in lexicon.properties:
+            if not re.search(rf"\b(?:{lexicon.prop(prop)})\b", text):
+                continue
+            values = [v for (v,) in db.run(f"MATCH (n:`{label}`) RETURN DISTINCT n.`{prop}` LIMIT 50").rows
+                      if isinstance(v, str) and v]
+            if any(re.search(rf"(?<![\w+]){re.escape(v)}(?![\w+])", question if len(v) <= 3 else text,
+                             0 if len(v) <= 3 else re.I) for v in values):
+                return True
+    return False
 
 
 def _names_linked_nodes(db: Database, text: str) -> bool:

@@ -56,8 +56,8 @@ class RuleUpdater:
                       for s in sentences_that_ask(p)):
             if pieces and (merged := who_of_anyone(pieces[-1], piece)) is not None:
                 pieces[-1] = merged       # "Did anyone get an A+? Who, and in which subject?"
-            elif pieces and names_nothing(piece):   # "... in a subject? Who, and which one?"
-                pieces[-1] = f"{pieces[-1]}?{piece}"
+            elif pieces and (names_nothing(piece) or fragment(piece)):   # "... in a subject? Who,
+                pieces[-1] = f"{pieces[-1]}?{piece}"     # and which one?", "... an A+? In which subject?"
             else:
                 pieces.append(piece)
         if len(pieces) > 1 and says_only(pieces[-1]):   # "... needs React? I did a little React.":
