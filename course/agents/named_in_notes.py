@@ -55,8 +55,10 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     (True, True)
     >>> asks_for_nodes(db, "Why does my table repeat the student's name on every row?")
     False
-    >>> asks_for_nodes(db, "prereqs for routing (concept level)"), asks_for_nodes(db, "IT students n their clubs")
-    (True, True)
+    >>> asks_for_nodes(db, "prereqs for routing (concept level)")
+    True
+    >>> asks_for_nodes(db, "IT students n their clubs")
+    True
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")

@@ -251,7 +251,8 @@ def _named_apart(label: str, question: str, words: list[str], used: list[int]) -
     False
     >>> _named_apart("Student", "Who is Zoya?", ["who", "is", "zoya"], [2])
     True
-    >>> _named_apart("Project", "who leads library managment", ["who", "leads", "library", "managment"], [2, 3])
+    >>> _named_apart("Project", "who leads library managment",
+    ...              ["who", "leads", "library", "managment"], [2, 3])
     True
     """
     after = max(used, default=len(words)) + 1

@@ -236,9 +236,10 @@ def the_counted(part: str, found: Sequence[Found]) -> str | None:
     'Which people use the Lathe?'
     """
     words = tokens(part)
-    bare = WORDS.question_words | WORDS.auxiliary | WORDS.hinglish | {"and", "ones", "exactly", "all",
-                                                                    "name", "names", "naam", "please", "pls", "plz"}
-    pointing = set(words) & (WORDS.plural | WORDS.hindi_demonstrative | {"ones", "names", "naam"})   # "names pls"
+    bare = WORDS.question_words | WORDS.auxiliary | WORDS.hinglish | {
+        "and", "ones", "exactly", "all", "name", "names", "naam", "please", "pls", "plz"}
+    # "who are they?", "names pls": a pointer at them, or their names
+    pointing = set(words) & (WORDS.plural | WORDS.hindi_demonstrative | {"ones", "names", "naam"})
     if not found or not pointing or not set(words) <= bare | WORDS.plural | WORDS.hindi_demonstrative:
         return None
     question = found[-1][0]
