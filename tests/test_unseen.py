@@ -5671,3 +5671,23 @@ def test_a_value_named_with_its_property_asks_the_graph_not_a_note(learner):
     (it says "branch"). A property's word and one of its values ask for who holds it."""
     result = learner.answer("Which of us are from the IT branch?")
     assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer
+
+
+# --- unseen55, a development set after its scoring -------------------------------------------
+
+@pytest.mark.parametrize("question, parts", [
+    ("payal ke grades in each subject and also her skills", 2),
+    ("arrays basics explain and what topics come after arrays", 2),
+    ("dfs explain and dfs is needed before which topic", 2)])
+def test_an_ask_in_hindi_word_order_is_an_ask(question, parts):
+    """unseen55 bf018, bf021, bf024 (development set): "payal ke grades ... and also her skills",
+    "arrays basics explain and ...", "... and dfs is needed before which topic" were one ask each,
+    and refused whole: someone's things named the Hindi way, a request verb last, and a question
+    word after its preposition each open an ask."""
+    assert len(RuleUpdater().split(question)) == parts
+
+
+def test_needed_before_which_reads_the_way_out(chat, college_db):
+    """unseen55 bf024: "dfs is needed before which topic" asked what comes before DFS ("none")."""
+    assert_answered_with(chat.answer("dfs is needed before which topic"), college_db,
+                         "MATCH (:Concept {name: 'DFS'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name")

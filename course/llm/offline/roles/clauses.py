@@ -56,8 +56,11 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
                                          and w not in ENGLISH_ONLY):
         return True
-    if opening and any(a in WORDS.prepositions and b in ("which", "what") for a, b in zip(words, words[1:])):
+    if any(a in WORDS.prepositions | {"before", "after"} and b in ("which", "what")
+           for a, b in zip(words, words[1:])):
         return True     # "Sneha is in which year": the question word asks where it stands
+    if opening and len(words) > 1 and words[-1] in ("explain", "describe"):
+        return True     # "arrays basics explain": the request, last as in Hindi word order
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
         words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
         or words[1] in WORDS.second_person    # "... and could you explain ..."

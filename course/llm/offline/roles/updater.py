@@ -31,7 +31,8 @@ from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HIN
                                             names_a_link, names_nothing, reached_by_links, tokens)
 
 
-OWNED = re.compile(r"^\s*[a-z]+'s\s+[a-z]+\b(?!\s+(?:is|are|was|were)\b)", re.I)   # "aarav's grades"
+# "aarav's grades", "payal ke grades"
+OWNED = re.compile(r"^\s*[a-z]+(?:'s|\s+(?:ke|ka|ki))\s+[a-z]+\b(?!\s+(?:is|are|was|were)\b)", re.I)
 
 
 class RuleUpdater:
@@ -108,6 +109,8 @@ class RuleUpdater:
                 else WHOSE.match(right)           # "what is X's year and her branch": hers only
             if request and listed:     # "Tell me X's year, the project she ..."
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
+            if request is None and OWNED.match(last) and WHOSE.match(right):   # "payal ke grades ...
+                return [left.strip()] + self._split_conjunctions(right.strip())   # and also her skills"
         return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
 
     def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0,
