@@ -5691,3 +5691,22 @@ def test_needed_before_which_reads_the_way_out(chat, college_db):
     """unseen55 bf024: "dfs is needed before which topic" asked what comes before DFS ("none")."""
     assert_answered_with(chat.answer("dfs is needed before which topic"), college_db,
                          "MATCH (:Concept {name: 'DFS'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name")
+
+
+# --- found on unseen56 and unseen57 after their one scoring (forced: confidently wrong) -------
+
+def test_a_relative_clause_after_in_which_is_no_ask_of_its_own():
+    """unseen56 bg033: "Which subjects build on DSA, in the order in which a student should take
+    them?" was cut in two at "in which", and its second half answered alone. A question word
+    after its preposition asks only with a noun after it, not a clause's subject."""
+    assert len(RuleUpdater().split("Which subjects build on DSA, in the order in which a student "
+                                   "should take them?")) == 1
+
+
+@pytest.mark.parametrize("question", ["Computer Networks kaun padhata hai is sem?", "DSA kaun padhaata hai?"])
+def test_who_teaches_in_hinglish_is_not_who_studies(chat, question):
+    """unseen57 bh049: "Computer Networks kaun padhata hai?" (who teaches it) was answered with
+    the students who study it. "padhaana" is to teach, "padhna" to study; the graph holds no
+    teachers."""
+    result = chat.answer(question)
+    assert result.status != "answered", result.answer

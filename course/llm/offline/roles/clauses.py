@@ -56,9 +56,12 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
     if words[0] in QUESTION_WORDS or any(w in QUESTION_WORDS for w in words[1:] if w.isalpha()
                                          and w not in ENGLISH_ONLY):
         return True
-    if any(a in WORDS.prepositions | {"before", "after"} and b in ("which", "what")
-           for a, b in zip(words, words[1:])):
-        return True     # "Sneha is in which year": the question word asks where it stands
+    # "Sneha is in which year": the question word asks where it stands, a noun after it (in
+    # "the order in which a student ...", a subject after it: a relative clause, no ask)
+    subjects = {"a", "an", "the"} | PERSONAL | DEMONSTRATIVE | WORDS.possessive
+    if any(a in WORDS.prepositions | {"before", "after"} and b in ("which", "what") and c not in subjects
+           for a, b, c in zip(words, words[1:], [*words[2:], ""])):
+        return True
     if opening and len(words) > 1 and words[-1] in ("explain", "describe"):
         return True     # "arrays basics explain": the request, last as in Hindi word order
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
