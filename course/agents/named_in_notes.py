@@ -83,8 +83,8 @@ def _names_a_value_and_its_property(db: Database, question: str) -> bool:
     A value of three letters or fewer counts only as written ("IT", not "it")."""
     lexicon, text = default_lexicon(), question.lower()
     for label in beyond_notes(db):
-        for prop in lexicon.properties:
-            if not re.search(rf"\b(?:{lexicon.prop(prop)})\b", text):
+        for prop, words in lexicon.properties.items():
+            if not words or not re.search(rf"\b(?:{words})\b", text):
                 continue
             values = [v for (v,) in db.run(f"MATCH (n:`{label}`) RETURN DISTINCT n.`{prop}` LIMIT 50").rows
                       if isinstance(v, str) and v]
