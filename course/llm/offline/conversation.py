@@ -247,7 +247,7 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
     group = _last_answer(prompt, reading.schema) if re.fullmatch(reading.cue("plural"), first) else None
     if group is not None and isinstance(group.value, tuple):
         return [group]      # "their" after an answer that listed several: all of them, or nothing
-    choice = r"(?:(?:all|each|both|every one|which|who) of|among|between)"
+    choice = rf"(?:{reading.cue('among')}|(?:all|each|both|every one) of|between)"   # "which of", "among"
     if found and re.search(rf"\b{choice} {re.escape(first)}$", reading.text[:found.end()]):
         return []     # "does he have all of them?", "who among them": several, and no answer listed several
     return ([group] if group else []) + recent
