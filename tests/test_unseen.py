@@ -5710,3 +5710,99 @@ def test_who_teaches_in_hinglish_is_not_who_studies(chat, question):
     teachers."""
     result = chat.answer(question)
     assert result.status != "answered", result.answer
+
+
+# --- unseen56's bg035, decided: "who got the best grade" is who has it, not everyone in order --
+
+TOP = "CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 WHEN 'B+' THEN 2 WHEN 'B' THEN 3 WHEN 'C' THEN 4 END"
+
+
+@pytest.mark.parametrize("question, subject, pick", [
+    ("Who earned the best grade in Operating Systems?", "Operating Systems", "min"),
+    ("Who got the highest grade in DSA?", "DSA", "min"),                    # a tie: both
+    ("who got the lowest grade in computer networks", "Computer Networks", "max"),
+    ("DBMS mein sabse best grade kisne liya?", "DBMS", "min"),
+])
+def test_who_got_the_best_grade_is_who_has_it_with_ties(learner, college_db, question, subject, pick):
+    result = learner.answer(question)
+    reference = (f"MATCH (:Student)-[r:STUDIES]->(:Subject {{name: '{subject}'}}) WITH {pick}({TOP}) AS top "
+                 f"MATCH (s:Student)-[r:STUDIES]->(:Subject {{name: '{subject}'}}) WHERE {TOP} = top "
+                 "RETURN s.name, r.grade")
+    assert_answered_with(result, college_db, reference)
+
+
+# --- unseen58 (a student revising the night before, long messages), a development set ---------
+
+@pytest.mark.parametrize("question, reference", [
+    ("what's the status of the attendance tracker? my team lead wants to know before the review",
+     "MATCH (p:Project {name: 'Attendance Tracker'}) RETURN p.status"),
+    ("when was the coding club founded? I want to say it right in my speech tomorrow",
+     "MATCH (c:Club {name: 'Coding Club'}) RETURN c.founded"),
+    ("Which club is Karan in, and what is his year? I don't really know him yet lol",
+     "MATCH (s:Student {name: 'Karan'}) RETURN s.year"),
+])
+def test_a_statement_after_the_last_ask_is_no_part_of_it(learner, college_db, question, reference):
+    """Why the learner asks, said after the question ("I need to know if it'll kill my CGPA"),
+    asks nothing: answered whole, its words made the last ask a question no query reads."""
+    result = learner.answer(question)
+    last_part_is(college_db, result, reference)
+
+
+def test_a_scene_before_an_ask_that_names_its_subject_by_a_short_name(learner, college_db):
+    """The scene names Operating Systems, the ask "OS": the ask alone names it too (the
+    schema's aliases link it), so the scene is no part of what is asked."""
+    result = learner.answer("I'm trying to form a study circle for Operating Systems this week. "
+                            "How many students take OS?")
+    assert_answered_with(result, college_db, "MATCH (s:Student)-[:STUDIES]->(:Subject {name: "
+                         "'Operating Systems'}) RETURN count(s)")
+
+
+# --- unseen59 (a faculty advisor, short precise asks), a development set ------------------------
+
+@pytest.mark.parametrize("question, thing", [
+    ("explain 2NF in one line.", ["2nf"]),            # a full stop ends a request as a "?" does
+    ("2NF in plain words", ["2nf"]),                  # the topic and how to say it: a definition
+    ("dfs in short pls", ["dfs"]),
+    ("DBMS in one semester?", []),                    # no way of saying it: no definition
+])
+def test_a_topic_said_with_how_to_say_it_is_a_definition(question, thing):
+    from course.foundation.definitions import defined
+
+    assert defined(question) == thing
+
+
+def test_a_definition_part_in_a_few_words_is_answered_from_its_topics_note(learner, college_db):
+    result = learner.answer("Sneha's grade in DSA? And explain 3NF in one line.")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert every_part_found(result) and notes == ["N04"], result.answer
+
+
+def test_a_topic_in_plain_words_and_a_question_are_two_asks(learner, college_db):
+    result = learner.answer("2NF in plain words, and which topics need 2NF first?")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes == ["N03"], result.answer
+    last_part_is(college_db, result, "MATCH (:Concept {name: '2NF'})-[:PREREQUISITE_FOR]->(c:Concept) "
+                 "RETURN c.name")
+
+
+@pytest.mark.parametrize("question, note", [
+    ("Explain memoization briefly, I need to tell a student.", "N15"),
+    ("what is a TLB, I have to explain it to my lab partner", "N19"),
+])
+def test_whom_the_learner_will_tell_is_no_part_of_the_ask(learner, question, note):
+    """"I need to tell a student" says what the speaker will do: it asks nothing, and its
+    "student" is no reason to ask the graph."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which students are in their third year? I would like to invite them to our study group.",
+     "MATCH (s:Student) WHERE s.year = 3 RETURN s.name"),
+    ("Which projects are still in their planning stage? I'm thinking of joining one after exams.",
+     "MATCH (p:Project) WHERE p.status = 'Planned' RETURN p.name"),
+])
+def test_a_statement_after_the_ask_is_not_what_its_words_point_at(learner, college_db, question, reference):
+    """"their" in the ask is the students' own year: a sentence said after the ask is no scene
+    the ask points back at, and the ask alone is asked when its words leave the whole unread."""
+    assert_answered_with(learner.answer(question), college_db, reference)

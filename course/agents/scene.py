@@ -40,15 +40,18 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         if found is None:
             return None
         scene, asked = found
-        named = [(m.label, m.value) for m in link_entities(db, scene) if m.score >= 1.0]
-        linked = link_entities(db, asked)
+        if question.lstrip().startswith(asked):   # said after the ask ("I'd like to know their
+            return asked                          # names, please"): no word of the ask points at it
+        schema = introspect(db)     # (with its aliases: the scene says "Operating Systems", the ask "OS")
+        named = [(m.label, m.value) for m in link_entities(db, scene, schema=schema) if m.score >= 1.0]
+        linked = link_entities(db, asked, schema=schema)
         if not points_back(asked) and (any(m.score >= 1.0 for m in linked) or not named):
             return asked     # the ask names what it asks about (or the scene names nothing)
         if not any(_no_note_speaks_of(db, m.label, str(m.value))
-                   for m in link_entities(db, question) if m.score >= 1.0):
+                   for m in link_entities(db, question, schema=schema) if m.score >= 1.0):
             return None
         return RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked,
-                                     properties=introspect(db).owners())
+                                     properties=schema.owners())
     return ask
 
 

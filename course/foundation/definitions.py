@@ -17,19 +17,22 @@ from typing import Any
 from course.foundation.language import WORDS, points_by_place
 
 # "what is a red-black tree?", "define BCNF", "explain subnetting", "partial dependency kya
-# hota hai?": the thing defined, up to three words, and nothing after it but a question mark,
+# hota hai?", "2NF in one line": the thing defined, up to three words, and nothing after it but a question mark,
 # how to say it ("in simple words", "in short") and a word of manner or manners ("quickly",
 # "pls"). "What even is ...": an adverb that only stresses the question.
 _THING = r"[a-z0-9][\w'/+-]*(?:\s+[\w'/+-]+){0,2}?"   # as few words as the rest allows
-_HOW_SAID = (r"(?:\s+in\s+(?:simple|simpler|plain|easy|short|brief|one|layman'?s?)(?:\s+[a-z]+){0,2})?"
-             r"(?:\s+(?:quickly|quick|briefly|simply|again|please|pls|plz|tbh|real\s+quick|once\s+more))*")
+_IN_A_WAY = (r"\s+in\s+(?:(?:simple|simpler|plain|easy|short|brief|layman'?s?)(?:\s+[a-z]+){0,2}"
+             r"|(?:one|1|two|2|a\s+few)\s+(?:lines?|sentences?|words?))")
+_MANNERS = r"(?:\s+(?:quickly|quick|briefly|simply|again|please|pls|plz|tbh|real\s+quick|once\s+more))*"
+_HOW_SAID = rf"(?:{_IN_A_WAY})?{_MANNERS}"
 _STRESSED = r"(?:(?:even|exactly|really|actually|basically)\s+)?"
 _ASKED = r"(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+|pls\s+)?"
 _DEFINITION = re.compile(
     rf"^(?:(?:so|ok)\s+)?(?:what\s+{_STRESSED}is|what's|whats|what\s+{_STRESSED}are"
     rf"|{_ASKED}(?:define|explain))"
-    rf"\s+(?:an?\s+|the\s+)?(?P<thing>{_THING}){_HOW_SAID}\s*\??$"
-    rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*\??$")
+    rf"\s+(?:an?\s+|the\s+)?(?P<thing>{_THING}){_HOW_SAID}\s*[?.!]?$"
+    rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
+    rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$")    # "2NF in plain words": how to say it
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
 
 
@@ -53,7 +56,7 @@ def defined(question: str) -> list[str]:
     found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
     if found is None or points_by_place(question):   # "what is the second one?": a value found
         return []
-    words = (found.group("thing") or found.group("hinglish")).split()
+    words = (found.group("thing") or found.group("hinglish") or found.group("said")).split()
     if any(w.endswith("'s") or w.endswith("s'") for w in words):
         return []
     thing = []

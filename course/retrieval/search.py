@@ -346,11 +346,12 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
     topic the question names beside its own: "bfs vs dfs" ties, both answer), the question is
     one a note may answer, and no topic the notes do not explain is closer to it
     (`closer_topic`)?"""
+    if hits and is_defined_topic(query, hits[0]):   # its own note: no lead over a neighbour to
+        # show, nor a score ("2NF in plain words": a short name, a few words, a low similarity)
+        return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
     bar = note_bar(db)
     if not hits or hits[0].score < bar["min_score"]:
         return False
-    if is_defined_topic(query, hits[0]):   # its own note: no lead over a neighbour to show
-        return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
     bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
     named = names_topic(query, str(hits[0].concept))   # then not the notes of other topics named
     rivals = [h for h in hits if h is hits[0] or not (named and names_topic(query, str(h.concept)))]

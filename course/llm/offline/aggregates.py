@@ -327,24 +327,23 @@ def ranking(reading: Reading) -> str | None:
 
 
 def asks_the_extreme(reading: Reading, prop: str) -> bool:
-    """"What's the lowest grade in DSA?": a superlative of the scale's property, asked by a
-    question word that asks for a value, not for people ("Who got the top grade?" is a
-    ranking, best first)."""
+    """"What's the lowest grade in DSA?", "Who got the top grade?": a superlative of the scale's
+    property asks for the rows at the top (or bottom), ties included, not for everyone in order
+    ("the best person to teach me DBMS" names no property: a ranking, best first)."""
     return asks_extreme_value(reading.text, reading.cue("superlative"), reading.lexicon.prop(prop))
 
 
 def asks_extreme_value(text: str, superlative: str, prop: str) -> bool:
-    """Does the text ask for the top (or bottom) value of a property, not for who has it?
+    """Does the text ask for the top (or bottom) value of a property, or for who has it?
 
     >>> asks_extreme_value("what's the lowest grade in dsa?", "lowest", "grades?")
     True
     >>> asks_extreme_value("who got the lowest grade in dsa?", "lowest", "grades?")
+    True
+    >>> asks_extreme_value("who is the best in dsa?", "best", "grades?")
     False
     """
-    if not re.search(rf"{superlative}\s+(?:{prop})", text.lower()):
-        return False
-    asked = [w for w in re.findall(r"[a-z]+", text.lower()) if w in WORDS.question_words]
-    return bool(asked) and asked[0] not in WORDS.people
+    return bool(re.search(rf"{superlative}\s+(?:{prop})", text.lower()))
 
 
 def top_rows(reading: Reading, pattern: str, prop: str, scale: list[str], shown: str) -> str:

@@ -27,6 +27,7 @@ from course.foundation.language import WORDS
 
 DEFAULT_LEXICON = PROJECT_ROOT / "data" / "college" / "lexicon.yaml"
 _TABLES = ("cues", "labels", "relationships", "properties")
+_TELLING = {"tell", "show", "give", "explain", "describe"}    # verbs of passing on what one knows
 
 
 def pattern(words: Any, macros: dict[str, str] | None = None) -> str:
@@ -158,6 +159,8 @@ class Lexicon:
         2
         >>> default_lexicon().opening(["tell", "me", "which", "concepts", "it", "needs"])
         2
+        >>> default_lexicon().opening(["i", "need", "to", "tell", "a", "student"])
+        0
         """
         words = [WORDS.shorthand.get(w, w) for w in words]
         asks = WORDS.question_words | WORDS.requests
@@ -168,6 +171,11 @@ class Lexicon:
             w in WORDS.auxiliary and words[i + 1:i + 2] and words[i + 1] in WORDS.second_person)),
             len(words))
         if first == len(words) or words[first] not in asks:
+            return 0
+        # "I need to tell a student", "we have to show our mentor": the speaker tells, not asks
+        # ("I want you to explain ...": you are asked)
+        if words[first] in _TELLING and {"i", "we"} & set(words[:first]) \
+                and not WORDS.second_person & set(words[:first]) and words[first + 1:first + 2] not in (["me"], ["us"]):
             return 0
         # "tell me which concepts ...": a request for what its question word asks
         if words[first] in WORDS.requests and words[first + 1:first + 2] in (["me"], ["us"]) \

@@ -230,13 +230,15 @@ def without_asides(text: str) -> str:
     'who is in the coding club, and what do they study'
     >>> without_asides("what skills does payal have, trying to figure out who to team up with")
     'what skills does payal have'
+    >>> without_asides("explain memoization briefly, I need to tell a student")
+    'explain memoization briefly'
     >>> without_asides("what topics does os cover bc the syllabus pdf wont open")
     'what topics does os cover'
     >>> without_asides("why is it slow because of the index")
     'why is it slow because of the index'
     """
     while (m := _LAST_CLAUSE.match(text)) and (says_only(m["aside"]) or _MEANING_TO.match(m["aside"])) \
-            and is_question(tokens(m["ask"]), opening=True):
+            and (is_question(tokens(m["ask"]), opening=True) or REQUEST.match(m["ask"]) is not None):
         text = m["ask"]
     reason = _REASON.match(text)     # "... bc the syllabus pdf wont open": why they ask, not what
     if reason and is_question(words := tokens(reason["ask"]), opening=True) \

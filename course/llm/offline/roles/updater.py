@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from course.foundation.definitions import defined
 from course.foundation.language import WORDS, after_opening_clause, language_of, question_key
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
@@ -62,7 +63,10 @@ class RuleUpdater:
             else:
                 pieces.append(piece)
         if len(pieces) > 1 and says_only(pieces[-1]):   # "... needs React? I did a little React.":
-            pieces[-2:] = [f"{pieces[-2]}?{pieces[-1]}"]      # no part of its own, the last ask's scene
+            said = pieces.pop().rstrip()                   # no part of its own, the last ask's scene,
+            pieces[-1] = f"{pieces[-1]}? {said.lstrip()}" + ("" if said.endswith((".", "!")) else ".")
+            # said as said (no "?" put after "I need to know if it'll kill my CGPA"): the ask is
+            # asked again without it when its words leave the ask unread (`scene_and_ask`)
         parts: list[str] = []
         for piece in pieces:
             parts += self._split_conjunctions(without_asides(piece.strip()))
@@ -99,8 +103,9 @@ class RuleUpdater:
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(last)
-            # a question, or someone's things named ("aarav's grades in his subjects + who ...")
-            asks = is_question(opening, opening=True) or OWNED.match(last) is not None
+            # a question, someone's things named ("aarav's grades in his subjects + who ..."), or a
+            # topic and how to say it ("2NF in plain words, and ...")
+            asks = is_question(opening, opening=True) or OWNED.match(last) is not None or bool(defined(last))
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)
