@@ -5806,3 +5806,49 @@ def test_a_statement_after_the_ask_is_not_what_its_words_point_at(learner, colle
     """"their" in the ask is the students' own year: a sentence said after the ask is no scene
     the ask points back at, and the ask alone is asked when its words leave the whole unread."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, note", [
+    ("What is an index really doing under the hood?", "N06"),
+    ("how does a BST work under the hood?", "N11"),
+])
+def test_under_a_plain_noun_that_ends_the_ask_is_no_topic_above(learner, question, note):
+    """"under the hood" is no "topic under X": read as one, the part asked for the topics
+    above Indexing and claimed there were none."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question", ["which projects haven't even started yet?",
+                                      "Which project hasn't really begun?"])
+def test_an_adverb_between_not_and_its_verb_keeps_the_not(chat, college_db, question):
+    """"haven't even started": read without its "not" (the adverb between them), the query
+    listed the projects that HAVE started; the "even" kept it from an answer by luck."""
+    assert_answered_with(chat.answer(question), college_db,
+                         "MATCH (p:Project) WHERE NOT p.status IN ['Completed', 'In Progress'] RETURN p.name")
+
+
+@pytest.mark.parametrize("question", [
+    "For the club fair poster (yes, I know, don't laugh), can you list the projects that are completed?",
+    "For my club fair poster (yes, I know, don't laugh), can you list the projects that are completed?",
+])
+def test_an_aside_in_parentheses_is_no_part_of_the_ask(learner, college_db, question):
+    """"(yes, I know, don't laugh)": an aside's "don't" is no negation of the ask, its words no
+    words a query must read; "my" in the scene is no "my" of the ask, and "the projects that
+    are" points at nothing said before."""
+    result = learner.answer(question)
+    assert_answered_with(result, college_db, "MATCH (p:Project {status: 'Completed'}) RETURN p.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("For Operating Systems tomorrow I need a checklist: which topics does the subject cover?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c:Concept) RETURN c.name"),
+    ("For DBMS next week I want a checklist: how many credits is the subject worth?",
+     "MATCH (s:Subject {name: 'DBMS'}) RETURN s.credits"),
+])
+def test_an_ask_that_names_the_scenes_thing_by_its_kind_asks_about_it(learner, college_db, question, reference):
+    """"the subject" after a scene that names Computer Networks is Computer Networks: a graph
+    question about it, not a note's."""
+    result = learner.answer(question)
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(college_db, reference)), result.answer

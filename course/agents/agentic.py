@@ -45,8 +45,8 @@ from course.foundation.db import Database, Rows
 from course.foundation.definitions import unnamed
 from course.foundation.language import (WORDS, asks_who_unnamed, counts_what_came_before,
                                        depends_on_context, each_alone, follows_on, points_back,
-                                       points_by_place, points_elsewhere, question_key, sets_apart,
-                                       the_ask_alone)
+                                       points_by_place, points_elsewhere, question_key, sets_apart)
+from course.foundation.scenes import the_ask_alone
 from course.llm.base import LLM, Usage
 from course.llm.errors import LLMError
 from course.pipeline import prompts
@@ -253,7 +253,7 @@ class AgenticAgent(Agent):
                 out = out.unsure()
         # "when did each join?", "which of them ...": a part pointing at several found is no note's
         graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
-        several = each_alone(rewritten) or set(question_key(part).split()) & WORDS.plural
+        several = each_alone(rewritten) or set(question_key(simpler or part).split()) & WORDS.plural   # (the ask's)
         if refused and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
                 and not (graph_found and several) and "search_notes" in toolbox.names(without=tried):
             # text2cypher, then the notes (a note clearing the bar answers what no query could)

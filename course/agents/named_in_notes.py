@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from course.foundation.db import Database
-from course.foundation.language import WORDS, question_key, scene_and_ask
+from course.foundation.language import WORDS, question_key
+from course.foundation.scenes import scene_and_ask
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import asks_for_a_change, names_nothing, tokens
 from course.pipeline.linking import Mention, link_entities

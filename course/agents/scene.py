@@ -13,11 +13,14 @@ question's setting, and the note search reads it whole.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from course.agents.named_in_notes import beyond_notes
 from course.foundation.db import Database
-from course.foundation.language import points_back, scene_and_ask
+from course.foundation.language import points_back
+from course.foundation.scenes import scene_and_ask
+from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.updater import RuleUpdater
 from course.pipeline.linking import link_entities
 from course.pipeline.schema import introspect
@@ -47,12 +50,25 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         linked = link_entities(db, asked, schema=schema)
         if not points_back(asked) and (any(m.score >= 1.0 for m in linked) or not named):
             return asked     # the ask names what it asks about (or the scene names nothing)
-        if not any(_no_note_speaks_of(db, m.label, str(m.value))
-                   for m in link_entities(db, question, schema=schema) if m.score >= 1.0):
+        if not _by_its_kind(asked, {label for label, _ in named}) and \
+                not any(_no_note_speaks_of(db, m.label, str(m.value))
+                        for m in link_entities(db, question, schema=schema) if m.score >= 1.0):
             return None
         return RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked,
                                      properties=schema.owners())
     return ask
+
+
+def _by_its_kind(asked: str, labels: set[str]) -> bool:
+    """Does the ask point at what the scene names by its kind ("For Computer Networks I want a
+    checklist: which topics does the subject cover?"): a graph question, not a note's?
+
+    >>> _by_its_kind("which topics does the subject cover?", {"Subject"}), _by_its_kind("what is it?", {"Subject"})
+    (True, False)
+    """
+    lexicon = default_lexicon()
+    kinds = "|".join(f"(?:{lexicon.label(label)})" for label in labels if lexicon.label(label))
+    return bool(kinds) and re.search(rf"\b(?:the|that|this)\s+(?:{kinds})\b", asked.lower()) is not None
 
 
 _SPOKEN_OF = "MATCH (n:Note) WHERE toLower(n.text) CONTAINS toLower($name) RETURN count(n) > 0"

@@ -230,10 +230,18 @@ def points_back(question: str) -> bool:
 
     >>> points_back("and why is that slow?"), points_back("what should I learn next?")
     (True, False)
+    >>> points_back("list the projects that are completed"), points_back("is that done?")
+    (False, True)
     """
     pointing = WORDS.referring | set(WORDS.hindi_case)
     key = f" {question_key(question)} "
-    return any(word in pointing for word in key.split()) or each_alone(question) is not None or \
+    words = key.split()
+    # ("the projects that are completed": a noun's "that", then its verb, points nowhere)
+    relative = {i for i, (before, word, after) in enumerate(zip(["", *words], words, [*words[1:], ""]))
+                if word == "that" and after in WORDS.auxiliary and before
+                and before not in WORDS.auxiliary | WORDS.question_words}
+    return any(word in pointing for i, word in enumerate(words) if i not in relative) or \
+        each_alone(question) is not None or \
         any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them) or \
         points_by_place(question) or \
         " which one " in key     # "and which one is the oldest?": one of those found
@@ -260,70 +268,6 @@ _FEW_WORDS = 5   # besides the place: "tell me more about the last one"
 # a clause of purpose or occasion, then a comma ("For the talk tomorrow, which ..."); not "In a
 # network of friends, how ..." nor "If the server dies, how ...", which the ask needs, nor
 # "Between A and B, who ...", which it chooses among
-_OPENING_CLAUSE = re.compile(r"^\s*((?:for|at|about|on)\b[^,?]*),\s+(\S.*)$", re.I)
-
-
-def after_opening_clause(text: str) -> str:
-    """The question after an opening clause of purpose or occasion that a comma ends ("For the
-    lab next week, which tools ..."); else the text.
-
-    >>> after_opening_clause("For the lab next week, which tools does Asha use?")
-    'which tools does Asha use?'
-    >>> after_opening_clause("For the fair banner, can you list the tools?")
-    'can you list the tools?'
-    >>> after_opening_clause("For Asha, Ravi and Mei, the lab is open")
-    'For Asha, Ravi and Mei, the lab is open'
-    """
-    opening = _OPENING_CLAUSE.match(text)
-    first = question_key(opening[2]).split()[:1] if opening else []
-    asking = WORDS.question_words | WORDS.auxiliary | WORDS.requests    # "..., can you list ..."
-    return opening[2] if opening and first and first[0] in asking else text
-
-
-def scene_and_ask(question: str) -> tuple[str, str] | None:
-    """(the scene, the ask) of a question whose first sentences (or a clause before a colon or
-    a dash) say something and whose last asks ("I want to help on the tracker. what skills
-    does it need?", "for our poster: when was the club founded?"); else None.
-
-    >>> scene_and_ask("I'm taking OS next sem. which subject do I need before it?")
-    ("I'm taking OS next sem.", 'which subject do I need before it?')
-    >>> scene_and_ask("who knows sql? need someone to help me w/ queries")
-    ('need someone to help me w/ queries', 'who knows sql?')
-    >>> scene_and_ask("What is DSA? And who studies it?"), scene_and_ask("karan's phone no. call him")
-    (None, None)
-    >>> scene_and_ask("For the lab next week, which tools does Asha use?")
-    ('For the lab next week', 'which tools does Asha use?')
-    """
-    sentences = re.split(r"(?<=[.!:?])\s+(?=\S)|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
-    asked = after_opening_clause(sentences[-1])   # "For the database part of the talk, which ..."
-    if asked != sentences[-1]:
-        sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]
-    if len(sentences) < 2:
-        return None
-    asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
-    asking = [i for i, s in enumerate(sentences)
-              if s.rstrip().endswith("?") or set(question_key(s).split()[:1]) & asks]
-    if len(asking) != 1 or asking[0] < len(sentences) - 1 and \
-            not sentences[asking[0]].rstrip().endswith("?"):
-        return None    # two sentences ask: parts, not a scene; none asks: no ask to keep
-    ask = asking[0]    # ("karan's phone no. need to call him re: project": a scene is no ask)
-    return " ".join(sentences[:ask] + sentences[ask + 1:]), sentences[ask]
-
-
-def the_ask_alone(question: str, simpler: str | None) -> tuple[str, ...]:
-    """(`simpler`,) when it is the question's ask without its scene and is understood without
-    it ("how does a router decide where to send each packet next?"), else (): a note may
-    answer the ask alone when the scene's words hide it ("What is happening" is no such ask).
-
-    >>> the_ask_alone("My lab network is down. how does a router pick a path?", "how does a router pick a path?")
-    ('how does a router pick a path?',)
-    >>> the_ask_alone("Two programs are stuck. What is happening", "What is happening")
-    ()
-    """
-    found = scene_and_ask(question)
-    return (simpler,) if simpler and found and found[1] == simpler and not depends_on_context(simpler) else ()
-
-
 def sets_apart(question: str) -> bool:
     """Does the question set someone apart ("who else is in it?", "baaki kaun hai?")? What it
     sets apart must then be left out of the answer.

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from course.foundation.language import WORDS, after_opening_clause
+from course.foundation.language import WORDS
+from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
@@ -210,6 +211,27 @@ def sentences_that_ask(piece: str) -> list[str]:
         else:
             parts[-1] = f"{parts[-1]} {sentence}"
     return parts
+
+
+_PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
+
+
+def without_parentheses(text: str) -> str:
+    """The text without an aside in parentheses ("(bad idea I know)", "(yes, during exams, don't
+    ask)"): two words or more, none written with a capital but "I", that ask nothing. A short
+    form, a name or an ask stays ("(OS)", "(Payal or Karan)", "(and how good is he at them)").
+
+    >>> without_parentheses("For a slide (yes, during exams, don't ask), can you list the clubs?")
+    'For a slide, can you list the clubs?'
+    >>> without_parentheses("Who takes Operating Systems (OS)?")
+    'Who takes Operating Systems (OS)?'
+    """
+    def aside(m: re.Match[str]) -> str:
+        words = m[1].split()
+        said = len(words) > 1 and not any(w[0].isupper() and w.rstrip("'m") != "I" for w in words)
+        asks = is_question(tokens(re.sub(r"^(also|and|aur|plus)\s+", "", m[1], flags=re.I)), opening=True)
+        return "" if said and not asks else m[0]
+    return _PARENTHESIS.sub(aside, text)
 
 
 _LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")

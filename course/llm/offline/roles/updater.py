@@ -13,12 +13,13 @@ import re
 from collections.abc import Mapping, Sequence
 
 from course.foundation.definitions import defined
-from course.foundation.language import WORDS, after_opening_clause, language_of, question_key
+from course.foundation.language import WORDS, language_of, question_key
+from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
                                               cleft_fragment, fragment, is_question, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
-                                              who_of_anyone, without_asides)
+                                              who_of_anyone, without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              the_counted, the_counted_ones, the_listed_counted, the_ones)
 from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, each_of_several, each_one_found,
@@ -50,7 +51,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = IF_SO.sub(r"\1", who_asks_said(question))     # "which clubs are my friends in? i'm Sneha"
+        question = IF_SO.sub(r"\1", who_asks_said(without_parentheses(question)))   # "... in? i'm Sneha"
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
         pieces: list[str] = []
@@ -238,17 +239,18 @@ class RuleUpdater:
             if value is not None and bare in WORDS.third_person and value in named_once:
                 value = None     # named once: a later "his" points at the name, as a pronoun
             named_once |= {value} if value is not None and bare in WORDS.third_person else set()
+            stop = word[len(word.rstrip(",.!")):]      # "... worth it. Second, ...": the stop stays
             if value is None:
                 out.append(word)
             elif kind == "that":       # "that student('s)" -> the value('s), noun and all
                 out.append(f"{value}'s" if nxt.endswith("'s") else value)
                 skip = True
             elif bare in HINDI_CASE:
-                out.append(f"{value} {HINDI_CASE[bare]}")
+                out.append(f"{value} {HINDI_CASE[bare]}{stop}")
             elif kind in ("possessive", "its"):
-                out.append(f"{value}'s")
+                out.append(f"{value}'s{stop}")
             else:
-                out.append(value)
+                out.append(value + stop)
         text = " ".join(out).rstrip(".!")     # ("... and when each joined."): its scope before the stop
         text = others_than_before(text, found) or text    # "which other club": besides the one before
         if not named:   # a part that names a value of its own ("... in DSA?") sets its own scope
