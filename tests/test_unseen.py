@@ -5852,3 +5852,74 @@ def test_an_ask_that_names_the_scenes_thing_by_its_kind_asks_about_it(learner, c
     result = learner.answer(question)
     assert result.status == "answered", result.answer
     assert same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "I have a viva tomorrow and I'm scared they'll ask me why adding an index on a column makes SELECTs "
+    "faster but apparently makes inserts slower. What is an index really doing under the hood and what's "
+    "the tradeoff? Please keep it short, I still have three subjects to revise",
+    "My lab partner keeps asking me about it. What is an index really doing under the hood?",
+])
+def test_a_simpler_ask_that_finds_nothing_claims_nothing(learner, question):
+    """Asked again without its scene and its unknown words ("hood"), the part read "under the" as
+    the topics above Indexing, found none, and said so: a simpler ask's rows may answer, its
+    empty result is no claim about what was asked."""
+    result = learner.answer(question)
+    assert "nothing in it matches" not in result.answer and "there is none" not in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question, first, second", [
+    ("Credits for DBMS, and which subject comes after it?",
+     "MATCH (s:Subject {name: 'DBMS'}) RETURN s.credits",
+     "MATCH (:Subject {name: 'DBMS'})-[:PREREQUISITE_FOR]->(s:Subject) RETURN s.name"),
+    ("status of the attendance tracker, and who works on it?",
+     "MATCH (p:Project {name: 'Attendance Tracker'}) RETURN p.status",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN s.name"),
+])
+def test_a_property_of_something_named_without_a_verb_is_an_ask(learner, college_db, question, first, second):
+    """"Credits for Operating Systems, and which subject should be done before it?" was one part:
+    the credits read as the topic "it" points at, and only the credits were answered."""
+    result = learner.answer(question)
+    rows = parts_rows(result)
+    assert len(rows) == 2 and every_part_found(result), result.answer
+    assert same_rows(rows[0], rows_of(college_db, first)) and same_rows(rows[1], rows_of(college_db, second))
+
+
+# --- a new learner's probe (this stop) --------------------------------------------------------
+
+def test_which_one_after_a_list_is_among_the_others_than_the_one_it_asks_of(learner, college_db):
+    """"which concepts does DBMS cover, and which one should i learn before 2NF": "which one"
+    was every concept listed, 2NF too, and the choice swallowed the 2NF the part asks of: all
+    eight were the answer, 2NF among them."""
+    result = learner.answer("what topics does DBMS cover, and which one comes right before 3NF?")
+    last_part_is(college_db, result, "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: '3NF'}) "
+                 "RETURN c.name")
+
+
+def test_a_name_in_a_choice_said_again_is_what_the_choice_is_about(chat, college_db):
+    result = chat.answer("which of 1NF, 2NF and 3NF comes before 2NF?")
+    assert_answered_with(result, college_db, "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: '2NF'}) "
+                         "RETURN c.name")
+
+
+def test_it_after_a_note_is_the_notes_topic_not_a_name_said_in_passing(learner):
+    """"... the OS is swapping pages nonstop. what is that called and why does it happen?": "it"
+    was Operating Systems, said in passing, and "why does Operating Systems happen?" found the
+    note on deadlocks. The first part's answer was the note on virtual memory: "it" is that."""
+    result = learner.answer("my pc crawls when I open too many apps and my senior said the OS keeps swapping "
+                            "pages in and out. what is that called, and why does it happen?")
+    notes = [s.rows[0][0] for s in learner.last.sub_questions if s.tool == "search_notes" and s.found]
+    assert notes and set(notes) == {"N20"}, result.answer
+
+
+@pytest.mark.parametrize("conversation, note", [
+    (["which traversal gives the fewest hops when edges have no weights?", "and whats its running time?"],
+     "N13"),
+    (["explain DFS pls", "what is it used for?"], "N14"),
+])
+def test_its_after_a_note_answer_is_the_notes_topic(learner, conversation, note):
+    """After the note on BFS, "its time complexity" was asked as written: no query reads it, and
+    the note search, given "its", found nothing. The topic the answer showed is what "it" is."""
+    for question in conversation:
+        result = learner.answer(question)
+    assert result.status == "answered" and result.rows[0][0] == note, result.answer

@@ -38,7 +38,7 @@ from typing import Any
 
 from course.agents.agentic_roles import ChatRoles
 from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts,
-                                      set_apart, source_of)
+                                      remembered, set_apart, source_of)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.foundation.db import Database, Rows
@@ -247,7 +247,7 @@ class AgenticAgent(Agent):
         if simpler is not None:   # refused for a word that means nothing here ("any idea", "yaar")
             again = self._run_tool(run, toolbox, "text2cypher", {"question": simpler}, simpler,
                                    Usage(), roles)
-            if refused and again.found:   # (what it names is what the simpler ask names)
+            if refused and again.found and again.rows:   # (nothing found is no claim of a simpler ask)
                 out, rewritten, mentions = again, simpler, self.link(simpler)
             elif empty and again.rows:    # the ask alone finds what the whole did not: no claim
                 out = out.unsure()
@@ -392,9 +392,4 @@ def _finish(result: AgenticResult, run: Run) -> None:
     result.sub_questions, result.critic = run.sub_questions, run.critic
     result.stopped, result.llm_calls = "answer", run.llm_calls
     add_up(result, run.steps)
-    known = {(m.label, m.value) for m in result.mentions}
-    for s in run.sub_questions:   # what the rewritten parts named ("she" -> Payal): memory keeps it
-        for m in s.mentions:
-            if (m.label, m.value) not in known:
-                known.add((m.label, m.value))
-                result.mentions.append(m)
+    result.mentions = remembered(result.mentions, run.sub_questions)

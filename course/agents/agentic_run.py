@@ -179,3 +179,24 @@ def set_apart(rows: list[list[Any]], named: Sequence[Any]) -> list[list[Any]]:
     """
     values = {str(m.value) for m in named}
     return [row for row in rows if not (row and str(row[0]) in values)]
+
+
+def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> list[Mention]:
+    """What memory keeps of a question's names: the question's own, then what the rewritten
+    parts named ("she" -> Payal). A part a note answered was about the note's topic, not a name
+    of its kind said in passing ("which traversal gives the shortest path in a graph": BFS, not
+    Graphs), so that topic comes first: the next "its" is BFS's.
+
+    >>> graphs = Mention("graph", "Concept", "name", "Graphs", 1.0)
+    >>> part = SubQuestion("q", "q", "search_notes", {}, [["N13"]], "", found=True, values=[("Concept", "BFS")])
+    >>> [m.value for m in remembered([graphs], [part])]
+    ['BFS']
+    """
+    kept = list(mentions)
+    for s in parts:
+        kept += [m for m in s.mentions if (m.label, m.value) not in {(k.label, k.value) for k in kept}]
+    for s in parts:
+        if s.tool == "search_notes" and s.found and s.values:
+            label, value = s.values[0]
+            kept = [Mention(str(value), label, "name", value, 1.0)] + [m for m in kept if m.label != label]
+    return kept

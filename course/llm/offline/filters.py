@@ -278,14 +278,20 @@ def chosen_among(reading: Reading, target: str, entities: list[Entity]) -> list[
     ['Asha', 'Ben']
     >>> chosen_among(Reading("which of §0's friends know §2 ?", named, None), "Person", named)
     []
+    >>> [e.value for e in chosen_among(Reading("who among §0 and §1 knows §1 ?", named, None), "Person", named)]
+    ['Asha']
     """
     text = reading.text
     # not "which of §0's friends" (a possessive: the choice is among the friends) nor
     # "§0 aur §1 mein se har ek" (each of them)
     whole = r"(?!'s|'| s\b| ka\b| ki\b| ke\b)"
-    listed = [m[1] for m in re.finditer(rf"(?:{reading.cue('among')}) (?:the )?({_LIST}){whole}", text)] + \
-        [m[1] for m in re.finditer(rf"({_LIST}) (?:{reading.cue('among_after')})\b(?! har\b)", text)]
-    numbers = {int(n) for found in listed for n in re.findall(r"§(\d+)", found)}
+    spans = [m.span(1) for m in re.finditer(rf"(?:{reading.cue('among')}) (?:the )?({_LIST}){whole}", text)] + \
+        [m.span(1) for m in re.finditer(rf"({_LIST}) (?:{reading.cue('among_after')})\b(?! har\b)", text)]
+    numbers = {int(n) for a, b in spans for n in re.findall(r"§(\d+)", text[a:b])}
+    # a name said again outside the list is what the choice is about, not among it ("which of
+    # §0, §1 and §2 comes before §1?")
+    outside = "".join(c if not any(a <= i < b for a, b in spans) else " " for i, c in enumerate(text))
+    numbers -= {int(n) for n in re.findall(r"§(\d+)", outside)}
     return [e for i, e in enumerate(entities) if i in numbers and e.label == target]
 
 

@@ -16,7 +16,7 @@ from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
-                                            REQUESTS, SOME, last_kind, tokens)
+                                            REQUESTS, SOME, last_kind, names_a_property_of, tokens)
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
@@ -116,7 +116,8 @@ def topic_first(question: str) -> str:
     if m is None or not topic or set(topic) <= default_lexicon().common or \
             is_question(topic, opening=True) or sets_the_scene(topic) or \
             topic[0] in REQUESTS | set(CONJUNCTIONS) | WORDS.prepositions | WORDS.subordinating or \
-            set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True):
+            set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True) or \
+            names_a_property_of(m[1]):     # "Credits for OS, and which ... before it?": an ask
         return question
     pointer = _TOPIC_POINTER.search(m[2])
     first_ask = re.split(r",|\s(?:and|aur)\s", m[2])[0]

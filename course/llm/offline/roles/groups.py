@@ -118,8 +118,10 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
         if counted or (len(labels) == 1 and (which.lower() != "which" or not asked)):
             noun = counted[1] if counted else labels.pop().lower() + ("" if m[2] == "one" else "s")
             return f"{part[:m.start()]}{which} {noun}{part[m.end():]}"
-        if len(labels) == 1:
+        if len(labels) == 1:    # (among the others: "which one should I learn before 2NF?" is not 2NF)
             values = [str(v) for v in dict.fromkeys(v for _, v in got)]
+            values = [v for v in values if not re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", part.lower())] \
+                or values
             among = values[0] if len(values) == 1 else as_group(values, language_of(part), each=False)
             return f"{part[:m.start()]}{which} of {among}{part[m.end():]}"
     return None

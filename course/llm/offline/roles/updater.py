@@ -30,7 +30,8 @@ from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, SOME, Named, asks_for_a_change, asks_only_a_property,
-                                            names_a_link, names_nothing, reached_by_links, tokens)
+                                            names_a_link, names_a_property_of, names_nothing,
+                                            reached_by_links, tokens)
 
 
 # "aarav's grades", "payal ke grades"
@@ -106,7 +107,8 @@ class RuleUpdater:
             opening = tokens(last)
             # a question, someone's things named ("aarav's grades in his subjects + who ..."), or a
             # topic and how to say it ("2NF in plain words, and ...")
-            asks = is_question(opening, opening=True) or OWNED.match(last) is not None or bool(defined(last))
+            asks = is_question(opening, opening=True) or OWNED.match(last) is not None or bool(defined(last)) \
+                or names_a_property_of(last)     # "Credits for OS, and ...": a property's noun and whose
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)

@@ -173,6 +173,17 @@ def asks_only_a_property(text: str) -> bool:
     return bool(properties_only(text, default_lexicon()))
 
 
+def names_a_property_of(text: str) -> bool:
+    """Does the text name a property of something, with no verb ("Credits for Operating
+    Systems", "the status of the tracker")? An ask of its own, as "Payal's grade" is.
+
+    >>> names_a_property_of("Credits for Operating Systems"), names_a_property_of("credits matter")
+    (True, False)
+    """
+    properties = "|".join(f"(?:{p})" for p in default_lexicon().properties.values())
+    return re.match(rf"^\s*(?:the\s+)?(?:{properties})\s+(?:of|for)\s+\w", text.lower()) is not None
+
+
 def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) -> set[str] | None:
     """The labels at the far end of the links the part's words name, from the kinds of thing it
     names: "woh kis project pe kaam karta hai" names a project and working on one, so "woh"
