@@ -5916,6 +5916,7 @@ def test_it_after_a_note_is_the_notes_topic_not_a_name_said_in_passing(learner):
     (["which traversal gives the fewest hops when edges have no weights?", "and whats its running time?"],
      "N13"),
     (["explain DFS pls", "what is it used for?"], "N14"),
+    (["explain deadlocks pls, exam tmrw", "how do we avoid them?"], "N18"),
 ])
 def test_its_after_a_note_answer_is_the_notes_topic(learner, conversation, note):
     """After the note on BFS, "its time complexity" was asked as written: no query reads it, and

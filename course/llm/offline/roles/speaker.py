@@ -32,22 +32,26 @@ def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
     return (recent[0] if recent else None), speaker
 
 
-def _thing_in(context: str, person: str) -> str | None:
+IT = ("it", "its")
+
+
+def _thing_in(context: str, person: str) -> tuple[str, str] | None:
     """What "it" stands for after a turn a note answered (its Cypher line a search's comment,
     not a query, which text2cypher reads with the conversation itself): the first value of
     RECENTLY MENTIONED that is no person, the note's topic."""
     turns = re.findall(r"^Cypher: (.*)$", context, re.M)
     if "RECENTLY MENTIONED" not in context or not turns or not turns[-1].startswith("//"):
         return None
-    return next((v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
+    return next(((label, v.strip()) for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
                  if label != person), None)
 
 
 def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     """The part with "she", "her", "uska" replaced by the person the conversation mentioned
-    last (left alone when the part names a person itself), "it" and "its" by the thing it
-    mentioned last, and "me", "mujhe", "my" by the person the user said they are. What cannot be resolved stays as it is, and so does a plural ("unki",
-    "their": what the last answer found, which text2cypher reads from the conversation).
+    last (left alone when the part names a person itself), "it", "its" and "them" by the
+    topic of the note it answered with last, and "me", "mujhe", "my" by the person the user
+    said they are. What cannot be resolved stays as it is, and so does a plural after a query
+    ("unki", "their": what the last answer found, which text2cypher reads from the conversation).
 
     >>> ctx = chr(10).join(["[Turn 1] User: I am Sneha", "RECENTLY MENTIONED:", "- Student: Payal"])
     >>> resolve_pronouns("make her a plan; mujhe partner chahiye", ctx, [])
@@ -60,17 +64,18 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     third, speaker = _person_in(context, person)
     if any(m.label == person for m in mentions):
         third = None      # the part names its person: its "her" points there, not back
-    # "it", "its": the thing the conversation mentioned last ("its time complexity" after the
-    # note on BFS), unless the part names a thing itself
-    thing = None if any(m.label != person for m in mentions) else _thing_in(context, person)
+    # "it", "its", "them": the topic a note answered of last ("its time complexity" after the
+    # note on BFS), unless the part names a thing of that kind itself
+    topic = _thing_in(context, person)
+    thing = topic[1] if topic and not any(m.label == topic[0] for m in mentions) else None
     words = as_speaker(part, speaker).split() if speaker else part.split()
     out = []
     for i, word in enumerate(words):
         bare = word.lower().strip(",.!?;")
         nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
         tail = word[len(word.rstrip(",.!?;")):]
-        if bare in ("it", "its") and thing and kind_of(bare, nxt) == bare:
-            out.append(thing + ("'s" if bare == "its" else "") + tail)
+        if thing and (bare in ("them", "they", "their") or bare in IT and kind_of(bare, nxt) == bare):
+            out.append(thing + ("'s" if bare in ("its", "their") else "") + tail)
             thing = None
         elif bare in HE_SHE - PLURAL and third and kind_of(bare, nxt) in ("person", "possessive"):
             case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
