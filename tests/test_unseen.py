@@ -5924,3 +5924,26 @@ def test_its_after_a_note_answer_is_the_notes_topic(learner, conversation, note)
     for question in conversation:
         result = learner.answer(question)
     assert result.status == "answered" and result.rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question, note", [     # unseen58 bi018 and bi004, refused when scored
+    ("Last year's paper had 'explain with an example the bank transfer problem and ACID' and I "
+     "totally blanked on it. Can you explain the idea of grouping operations so they all "
+     "happen or none happen, plus what commit and rollback do? I want to get it right this "
+     "time, it's my final year", "N08"),
+    ("I'm revising database design tonight and honestly I've been memorising the normal forms "
+     "without understanding why we bother. Why do we chop one big table full of duplicated "
+     "info into a bunch of smaller ones at all, what actually goes wrong if we just leave it "
+     "as one? I need the big picture before I go into the individual forms", "N01"),
+])
+def test_a_long_messages_ask_alone_may_clear_the_bar_for_the_same_note(learner, question, note):
+    """A long message's words dilute its likeness to any note: its best note was the right one
+    but below the bar, and it was refused. Its asking sentence alone clears the bar for the same
+    note: two readings agree."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows[0][0] == note, result.answer
+
+
+def test_a_hinglish_definition_in_simple_words_is_its_topics_note(learner):
+    result = learner.answer("2NF simple words mein samjhao")
+    assert result.status == "answered" and result.rows[0][0] == "N03", result.answer

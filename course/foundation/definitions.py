@@ -32,7 +32,9 @@ _DEFINITION = re.compile(
     rf"|{_ASKED}(?:define|explain))"
     rf"\s+(?:an?\s+|the\s+)?(?P<thing>{_THING}){_HOW_SAID}\s*[?.!]?$"
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
-    rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$")    # "2NF in plain words": how to say it
+    rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$"    # "2NF in plain words": how to say it
+    rf"|^(?P<kahiye>{_THING})\s+(?:(?:simple|easy|plain|aasan)\s+(?:words?|language|bhasha|shabdon)|ek\s+line)"
+    rf"\s+(?:mein|me|mai)\b(?:\s+(?:samjhao|batao|bata\s+do|explain\s+karo))?{_MANNERS}\s*[?.!]?$")
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
 
 
@@ -52,11 +54,13 @@ def defined(question: str) -> list[str]:
     ['deadlock']
     >>> defined("can u explain dfs real quick"), defined("explain how routing works")
     (['dfs'], [])
+    >>> defined("3NF simple words mein?"), defined("BFS ek line mein samjhao")
+    (['3nf'], ['bfs'])
     """
     found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
     if found is None or points_by_place(question):   # "what is the second one?": a value found
         return []
-    words = (found.group("thing") or found.group("hinglish") or found.group("said")).split()
+    words = next(found.group(g) for g in ("thing", "hinglish", "said", "kahiye") if found.group(g)).split()
     if any(w.endswith("'s") or w.endswith("s'") for w in words):
         return []
     thing = []

@@ -306,11 +306,16 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     def found(db: Database, query: str) -> list[Hit]:
         return defined_topic_first(query, search(db, query, mode=mode, k=k))
 
+    def answers(db: Database, query: str, hits: list[Hit]) -> bool:
+        return mode in SIMILARITY_MODES and (_answers(db, query, hits) or any(
+            alone[:1] and alone[0].note == hits[0].note and _answers(db, sentence, alone)
+            for sentence in _sentences(query) for alone in [found(db, sentence)]))
+
     def run(db: Database, query: str) -> Rows:
         hits = kept.pop((db.graph_name, query), None) or found(db, query)
         columns = ["note", "concept", "score", "text"]
         rows = [[h.note, h.concept, round(h.score, 4), h.text] for h in hits]
-        if not (mode in SIMILARITY_MODES and _answers(db, query, hits)):
+        if not answers(db, query, hits):
             # then: does it hold what is asked (of a question a note may answer at all)? One
             # word shared answers a question ("What is a mutex used for?"), not a fragment: "date
             # and time" asks nothing of the note on indexes, which keeps a table "up to date"
@@ -327,13 +332,12 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         hits = kept[db.graph_name, query] = found(db, query)
         best, second = [*hits, Hit("-", None, 0.0, ""), Hit("-", None, 0.0, "")][:2]
         return note_evidence_line(best.note, best.concept, best.score, best.score - second.score,
-                                  mode in SIMILARITY_MODES and _answers(db, query, hits)
-                                  and note_holds(db, query, best.note))
+                                  bool(hits) and answers(db, query, hits) and note_holds(db, query, best.note))
     def clear_note(db: Database, query: str) -> str | None:
         """The note that answers the query on its own evidence (the bar, the rules), or None."""
         hits = found(db, query)
-        answers = mode in SIMILARITY_MODES and hits and _answers(db, query, hits)
-        return hits[0].note if answers and note_holds(db, query, hits[0].note) else None
+        clear = bool(hits) and answers(db, query, hits)
+        return hits[0].note if clear and note_holds(db, query, hits[0].note) else None
     run.weighs_evidence = True    # type: ignore[attr-defined]
     run.evidence = evidence       # type: ignore[attr-defined]
     run.clear_note = clear_note   # type: ignore[attr-defined]
@@ -357,6 +361,21 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
     rivals = [h for h in hits if h is hits[0] or not (named and names_topic(query, str(h.concept)))]
     return clears(rivals, **bar) and note_question(db, query) and \
         closer_topic(db, query, hits[0].note) is None
+
+
+def _sentences(query: str) -> list[str]:
+    """The sentences that ask, of a message of several ("I'm revising tonight. Why do we chop
+    one big table into smaller ones? ..."): its best note below the bar is answered when one
+    of them, asked alone, clears the bar for that same note (two readings agree; the scene's
+    words no longer dilute the ask).
+
+    >>> _sentences("I'm revising tonight. Why split tables?"), _sentences("Why split tables?")
+    (['Why split tables?'], [])
+    """
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", query.strip()) if s]
+    asking = [s for s in sentences if s.endswith("?") or is_question(tokens(s), opening=True)
+              or REQUEST.match(s) is not None]      # (not the scene: "My table repeats ...")
+    return asking if len(sentences) > 1 else []
 
 
 def agent_search(db: Database) -> Callable[[Database, str], Rows]:
