@@ -5947,3 +5947,15 @@ def test_a_long_messages_ask_alone_may_clear_the_bar_for_the_same_note(learner, 
 def test_a_hinglish_definition_in_simple_words_is_its_topics_note(learner):
     result = learner.answer("2NF simple words mein samjhao")
     assert result.status == "answered" and result.rows[0][0] == "N03", result.answer
+
+
+@pytest.mark.parametrize("question, club", [
+    ("Robotics Club: who's president, when was it founded, and how many members?", "Robotics Club"),
+    ("When was the Coding Club founded, and how many members?", "Coding Club"),
+])
+def test_members_said_after_a_club_are_that_clubs(learner, college_db, question, club):
+    """unseen59 bj025: "... and how many members?" counted every student: the members of the club
+    the parts before asked about are what the last part counts."""
+    result = learner.answer(question)
+    last_part_is(college_db, result,
+                 f"MATCH (s:Student)-[:MEMBER_OF]->(:Club {{name: '{club}'}}) RETURN count(s)")

@@ -48,7 +48,8 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
                 # "What is Sneha good at, and how good is she?": at what the part found
                 group = values[0] if len(values) == 1 else as_group(values, language)
                 return scoped(text, group, language)
-    return of_the_one_asked(text, asked, properties, language)
+    scope = of_the_one_asked(text, asked, properties, language)
+    return scope if scope != text else of_the_one_linked(text, found, properties, language)
 
 
 def _does_itself(text: str, value: str, label: str) -> bool:
@@ -87,6 +88,37 @@ def of_the_one_asked(text: str, asked: Sequence[tuple[str, object]],
         for end in (link[1], link[3]):
             there = [v for label, v in asked if label == end]
             if end != lexicon.person and len(there) == 1 and str(there[0]).lower() not in text.lower():
+                return scoped(text, str(there[0]), language)
+    return text
+
+
+def of_the_one_linked(text: str, found: Sequence[Found], properties: Mapping[str, Sequence[str]],
+                      language: str) -> str:
+    """A part that names no value, only people by a link's word ("Robotics Club: who's
+    president, when was it founded, and how many members?"), asked of the one thing of the
+    link's other kind the part before asked about: that club's members, not every student.
+    "which clubs ..." names the kind (every club); a link of a kind to itself ("what does 3NF
+    need first?") has no other end.
+
+    >>> person = default_lexicon().person
+    >>> of_the_one_linked("how many members", [("when was it founded?", [("Team", "Falcons")], [])],
+    ...                   {f"{person}-MEMBER_OF->Team": []}, "en")
+    'how many members in Falcons'
+    """
+    lexicon = default_lexicon()
+    said = " ".join(correct(w, lexicon.vocab) for w in re.findall(r"[\w'-]+", text.lower()))
+    values = [str(v).lower() for _, asked, got in found for _, v in [*asked, *got]]
+    if not found or any(v in text.lower() for v in values):
+        return text
+    kinds = {label for label in lexicon.labels
+             if lexicon.label(label) and re.search(lexicon.label(label), said)}
+    for key in properties:
+        link = LINK_ENTRY.fullmatch(key)
+        if link is None or link[1] == link[3] or not re.search(lexicon.relation(link[2]) or r"(?!)", said):
+            continue
+        for near, end in ((link[1], link[3]), (link[3], link[1])):    # ("members": people, of a club)
+            there = [v for label, v in found[-1][1] if label == end]
+            if near == lexicon.person and near in kinds and end not in kinds and len(there) == 1:
                 return scoped(text, str(there[0]), language)
     return text
 
