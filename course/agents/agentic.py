@@ -253,7 +253,8 @@ class AgenticAgent(Agent):
                 out = out.unsure()
         # "when did each join?", "which of them ...": a part pointing at several found is no note's
         graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
-        several = each_alone(rewritten) or set(question_key(simpler or part).split()) & WORDS.plural   # (the ask's)
+        said = question_key(simpler or part)     # (the ask's words, not its scene's)
+        several = each_alone(rewritten) or set(said.split()) & WORDS.plural
         if refused and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
                 and not (graph_found and several) and "search_notes" in toolbox.names(without=tried):
             # text2cypher, then the notes (a note clearing the bar answers what no query could)

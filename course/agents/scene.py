@@ -7,9 +7,12 @@ query answers, and the part is refused. So when text2cypher refuses such a part,
 asks again (its `simplify`): the last sentence (or what follows a colon or a dash), its "it"
 or "he" standing for what the scene names (the offline updater's rules: a retry, no model
 call). Only when the question names something no note speaks of (a person, a club, a
-project): a scene about what the notes explain ("Two of my processes are stuck waiting for
-each other. what is this?", "I ran EXPLAIN on my SQL query. what is it doing?") is a note
-question's setting, and the note search reads it whole.
+project), or the ask points at the scene's thing by its kind ("For DBMS next week I want a
+checklist: how many credits is the subject worth?"): a scene about what the notes explain
+("Two of my processes are stuck waiting for each other. what is this?", "I ran EXPLAIN on my
+SQL query. what is it doing?") is a note question's setting, and the note search reads it
+whole. A sentence said after the ask ("... their names? I'd like to invite them.") is no
+scene the ask points at: the ask is asked alone.
 """
 from __future__ import annotations
 
@@ -63,8 +66,10 @@ def _by_its_kind(asked: str, labels: set[str]) -> bool:
     """Does the ask point at what the scene names by its kind ("For Computer Networks I want a
     checklist: which topics does the subject cover?"): a graph question, not a note's?
 
-    >>> _by_its_kind("which topics does the subject cover?", {"Subject"}), _by_its_kind("what is it?", {"Subject"})
-    (True, False)
+    >>> _by_its_kind("which topics does the subject cover?", {"Subject"})
+    True
+    >>> _by_its_kind("what is it?", {"Subject"})
+    False
     """
     lexicon = default_lexicon()
     kinds = "|".join(f"(?:{lexicon.label(label)})" for label in labels if lexicon.label(label))

@@ -278,7 +278,8 @@ def chosen_among(reading: Reading, target: str, entities: list[Entity]) -> list[
     ['Asha', 'Ben']
     >>> chosen_among(Reading("which of §0's friends know §2 ?", named, None), "Person", named)
     []
-    >>> [e.value for e in chosen_among(Reading("who among §0 and §1 knows §1 ?", named, None), "Person", named)]
+    >>> again = Reading("who among §0 and §1 knows §1 ?", named, None)
+    >>> [e.value for e in chosen_among(again, "Person", named)]
     ['Asha']
     """
     text = reading.text

@@ -174,8 +174,9 @@ class Lexicon:
             return 0
         # "I need to tell a student", "we have to show our mentor": the speaker tells, not asks
         # ("I want you to explain ...": you are asked)
-        if words[first] in _TELLING and {"i", "we"} & set(words[:first]) \
-                and not WORDS.second_person & set(words[:first]) and words[first + 1:first + 2] not in (["me"], ["us"]):
+        before = set(words[:first])
+        if words[first] in _TELLING and {"i", "we"} & before and not WORDS.second_person & before \
+                and words[first + 1:first + 2] not in (["me"], ["us"]):
             return 0
         # "tell me which concepts ...": a request for what its question word asks
         if words[first] in WORDS.requests and words[first + 1:first + 2] in (["me"], ["us"]) \

@@ -120,8 +120,9 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
             return f"{part[:m.start()]}{which} {noun}{part[m.end():]}"
         if len(labels) == 1:    # (among the others: "which one should I learn before 2NF?" is not 2NF)
             values = [str(v) for v in dict.fromkeys(v for _, v in got)]
-            values = [v for v in values if not re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", part.lower())] \
-                or values
+            def named(v: str) -> bool:
+                return re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", part.lower()) is not None
+            values = [v for v in values if not named(v)] or values
             among = values[0] if len(values) == 1 else as_group(values, language_of(part), each=False)
             return f"{part[:m.start()]}{which} of {among}{part[m.end():]}"
     return None
