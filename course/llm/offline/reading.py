@@ -50,12 +50,16 @@ class Reading:
         return found
 
     def targets(self) -> list[str]:
-        """Labels the question asks for, in the order their nouns appear."""
+        """Labels the question asks for, in the order their nouns appear. A kind's noun right
+        before a person's role ("the club presidents", "project leads") names whose role: the
+        people are asked for."""
         found = []
+        role = self.lexicon.value_words.get("role")
         for label in self.schema.labels:
             if m := re.search(self.lexicon.label(label), self.text):
-                found.append((m.start(), label))
-        return [label for _, label in sorted(found)]
+                by_role = role and label != self.person and re.match(rf"\s+(?:{role})", self.text[m.end():])
+                found.append((m.start(), self.person if by_role else label))
+        return list(dict.fromkeys(label for _, label in sorted(found)))
 
     def asked_properties(self, owner: str, names: list[str] | tuple[str, ...]) -> list[str]:
         """Properties of `owner` the question asks for ("when" asks a named node's `when` ones)."""
