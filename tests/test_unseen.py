@@ -5975,3 +5975,12 @@ def test_a_kinds_noun_before_a_role_asks_for_the_people(learner, college_db, que
     presidents = rows_of(college_db, PRESIDENTS)
     assert result.status in ("out_of_scope", "blocked") or same_rows(result.rows, presidents), result.answer
     assert not any("Club" in str(v) or "Society" in str(v) for row in result.rows for v in row), result.answer
+
+
+@pytest.mark.parametrize("question", ["ek hafta ghar pe tha fever ki wajah se. Coding Club mein kaun kaun hai?",
+                                      "pura hafta bimaar tha yaar, Coding Club mein kaun kaun hai?"])
+def test_a_word_a_letter_longer_than_a_verb_of_change_is_not_one(learner, college_db, question):
+    """unseen60 bk044: "hafta" (a week) was corrected to "hata" (remove), and the question was
+    refused as a change to the data: a word with a letter more is not guessed a change."""
+    assert_answered_with(learner.answer(question), college_db,
+                         "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN s.name")

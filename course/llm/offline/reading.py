@@ -113,6 +113,8 @@ def _corrected(word: str, lexicon: Lexicon) -> str:
     if fixed != word and word.startswith(fixed) and word[len(fixed):] in ("s", "es", "d", "ed", "ing") \
             and re.fullmatch(lexicon.cues["write"], fixed):
         return word
+    if fixed != word and len(word) > len(fixed) and re.fullmatch(lexicon.cues["write"], fixed):
+        return word     # "hafta" (a week) is no "hata" (remove): a longer word is not guessed a change
     return fixed
 
 
