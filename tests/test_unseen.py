@@ -5714,9 +5714,6 @@ def test_who_teaches_in_hinglish_is_not_who_studies(chat, question):
 
 # --- unseen56's bg035, decided: "who got the best grade" is who has it, not everyone in order --
 
-TOP = "CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 WHEN 'B+' THEN 2 WHEN 'B' THEN 3 WHEN 'C' THEN 4 END"
-
-
 @pytest.mark.parametrize("question, subject, pick", [
     ("Who earned the best grade in Operating Systems?", "Operating Systems", "min"),
     ("Who got the highest grade in DSA?", "DSA", "min"),                    # a tie: both
@@ -5724,11 +5721,9 @@ TOP = "CASE r.grade WHEN 'A+' THEN 0 WHEN 'A' THEN 1 WHEN 'B+' THEN 2 WHEN 'B' T
     ("DBMS mein sabse best grade kisne liya?", "DBMS", "min"),
 ])
 def test_who_got_the_best_grade_is_who_has_it_with_ties(learner, college_db, question, subject, pick):
-    result = learner.answer(question)
-    reference = (f"MATCH (:Student)-[r:STUDIES]->(:Subject {{name: '{subject}'}}) WITH {pick}({TOP}) AS top "
-                 f"MATCH (s:Student)-[r:STUDIES]->(:Subject {{name: '{subject}'}}) WHERE {TOP} = top "
-                 "RETURN s.name, r.grade")
-    assert_answered_with(result, college_db, reference)
+    from test_first_contact import top_grades
+
+    assert_answered_with(learner.answer(question), college_db, top_grades(subject, pick))
 
 
 # --- unseen58 (a student revising the night before, long messages), a development set ---------

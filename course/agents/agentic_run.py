@@ -193,8 +193,10 @@ def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> lis
     ['BFS']
     """
     kept = list(mentions)
-    for s in parts:
-        kept += [m for m in s.mentions if (m.label, m.value) not in {(k.label, k.value) for k in kept}]
+    known = {(m.label, m.value) for m in kept}
+    for m in (m for s in parts for m in s.mentions if (m.label, m.value) not in known):
+        known.add((m.label, m.value))
+        kept.append(m)
     for s in parts:
         if s.tool == "search_notes" and s.found and s.values:
             label, value = s.values[0]

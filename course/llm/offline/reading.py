@@ -54,10 +54,12 @@ class Reading:
         before a person's role ("the club presidents", "project leads") names whose role: the
         people are asked for."""
         found = []
-        role = self.lexicon.value_words.get("role")
+        # a value of a property a person has on a link to a thing (a club member's role)
+        roles = "|".join(f"(?:{self.lexicon.value_words[prop]})" for p in self.schema.patterns
+                         if p.start == self.person for prop in p.props if self.lexicon.value_words.get(prop))
         for label in self.schema.labels:
             if m := re.search(self.lexicon.label(label), self.text):
-                by_role = role and label != self.person and re.match(rf"\s+(?:{role})", self.text[m.end():])
+                by_role = roles and label != self.person and re.match(rf"\s+(?:{roles})", self.text[m.end():])
                 found.append((m.start(), self.person if by_role else label))
         return list(dict.fromkeys(label for _, label in sorted(found)))
 
