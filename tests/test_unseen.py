@@ -5979,3 +5979,19 @@ def test_a_word_a_letter_longer_than_a_verb_of_change_is_not_one(learner, colleg
     refused as a change to the data: a word with a letter more is not guessed a change."""
     assert_answered_with(learner.answer(question), college_db,
                          "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN s.name")
+
+
+# --- found on unseen58 to unseen63 -------------------------------------------------------------
+
+@pytest.mark.parametrize("question, note", [
+    ("What exactly makes BCNF stricter than 3NF?", "N05"),
+    ("quick one - 2NF actually kya require karta hai? need to explain it in the coding club session", "N03"),
+    ("What does 2NF require?", "N03"),
+    ("1nf ka rule kya hai exactly, can one cell have multiple values or not", "N02"),
+    ("why do we need 1NF, 2NF, 3NF and BCNF at all?", "N01"),   # most of the list: the family
+])
+def test_a_topics_own_note_leads_the_overview_that_lists_it(learner, question, note):
+    """unseen59 bj002, unseen61 bl002: the note on normalization, which lists the normal forms in
+    its last sentence, answered a question on one of them: the topic's own note is its answer."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows[0][0] == note, result.answer

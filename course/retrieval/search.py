@@ -44,6 +44,7 @@ from course.pipeline.questions import check_question
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
 from course.retrieval.other_topics import closer_topic
+from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.second_opinion import margin_needed
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
@@ -304,7 +305,7 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     kept: dict[tuple[str, str], list[Hit]] = {}   # the evidence's search, reused once by run
 
     def found(db: Database, query: str) -> list[Hit]:
-        return defined_topic_first(query, search(db, query, mode=mode, k=k))
+        return own_note_first(db, query, defined_topic_first(query, search(db, query, mode=mode, k=k)))
 
     def answers(db: Database, query: str, hits: list[Hit]) -> bool:
         return mode in SIMILARITY_MODES and (_answers(db, query, hits) or any(
@@ -350,10 +351,12 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
     topic the question names beside its own: "bfs vs dfs" ties, both answer), the question is
     one a note may answer, and no topic the notes do not explain is closer to it
     (`closer_topic`)?"""
-    if hits and is_defined_topic(query, hits[0]):   # its own note: no lead over a neighbour to
-        # show, nor a score ("2NF in plain words": a short name, a few words, a low similarity)
-        return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
     bar = note_bar(db)
+    if hits and (is_defined_topic(query, hits[0]) or leads_an_overview(db, query, hits)
+                 and hits[1].score >= bar["min_score"]):
+        # its own note: no lead over a neighbour to show, nor a score ("2NF in plain words": a
+        # short name, a few words, a low similarity), but the overview that lists it was near
+        return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
     if not hits or hits[0].score < bar["min_score"]:
         return False
     bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
