@@ -5995,3 +5995,40 @@ def test_a_topics_own_note_leads_the_overview_that_lists_it(learner, question, n
     its last sentence, answered a question on one of them: the topic's own note is its answer."""
     result = learner.answer(question)
     assert result.status == "answered" and result.rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question", ["Which professor teaches the Computer Networks course?",
+                                      "which teacher takes DBMS?"])
+def test_a_kind_no_one_holds_is_no_note_question(learner, question):
+    """unseen63 bn048: "Which professor teaches the Computer Networks course?" was answered with
+    the note on graphs, which names computer networks: no note says who teaches anything."""
+    result = learner.answer(question)
+    assert result.status == "out_of_scope" and not any(str(r[0]).startswith("N") for r in result.rows), result.answer
+
+
+def test_a_value_restated_after_a_not_is_asked_for(learner, college_db):
+    """unseen63 bn032: "not yet started, that is, still in the planning stage": the planning
+    stage, said in other words than the value's, was turned with the "not", and nothing was
+    found."""
+    assert_answered_with(
+        learner.answer("Which projects have not yet been started, that is, are still in the planning stage?"),
+        college_db, "MATCH (p:Project) WHERE p.status = 'Planned' RETURN p.name")
+
+
+def test_also_before_a_verb_is_no_second_ask(learner, college_db):
+    """unseen63 bn028: "which other students also have this skill?" was split into "which other
+    students?" (every student) and "have this skill?"."""
+    result = learner.answer("At which level does Aarav master SQL, and which other students also have this skill?")
+    knows = {r[0] for r in rows_of(college_db, "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'SQL'}) "
+                                               "RETURN s.name")}
+    knows |= {r[0] for r in rows_of(college_db, "MATCH ()-[h:HAS_SKILL]->() RETURN DISTINCT h.level")}
+    found = {v for p in result.sub_questions if p.status == "answered" for r in p.rows for v in r}
+    assert found <= knows, result.answer
+
+
+def test_a_change_a_thing_makes_is_no_request(learner):
+    """unseen63 bn001: "... which anomalies it is supposed to remove?" was refused as a change to
+    the data: what normalization removes is asked, not a removal."""
+    result = learner.answer("Could you please explain the purpose of normalisation in relational "
+                            "databases, and which anomalies it is supposed to remove?")
+    assert result.status == "answered" and result.rows[0][0] == "N01", result.answer

@@ -7,8 +7,9 @@ names HTTPS but no port; "What's new in HTTP/3?" finds it too, and it names no v
 general marks of what is asked, read from the question's grammar, not from any topic:
 
 - the kind of thing a "which"/"what"/"how much" asks for, when a verb follows it ("which port
-  does", "what year was", "how much weightage does"): the note must use that word (or a form
-  of it), or it cannot say which (or how much);
+  does", "what year was", "how much weightage does"), or when it is a kind the graph does not
+  hold ("which professor teaches ..."): the note must use that word (or a form of it), or it
+  cannot say which (or how much);
 - a specific name made of letters and digits, a dotted number, or letters and a symbol
   ("HTTP/2", "IPv6", "1.3", "B+ tree", "C++"):
   the note must name it, or it speaks of something else;
@@ -24,6 +25,7 @@ import re
 from course.foundation.db import Database
 from course.foundation.definitions import names_what_is_defined
 from course.foundation.language import WORDS
+from course.llm.offline.lexicon import default_lexicon
 
 # "which port does", "what year was", "which algorithm of X is", "how much weightage does":
 # the noun before the verb. (Not "how many": "how many machines can ..." of a subnet is asked
@@ -34,6 +36,16 @@ _ASKED_KIND = re.compile(r"\b(?:which|what|how much)\s+([a-z]+)\s+(?:of\s+\w+\s+
 # (letters then a symbol): a version or an id.
 _SPECIFIC = re.compile(r"(?<![\w/.])(?:[a-z]+/?\d+(?:\.\d+)*|\d+(?:\.\d+)+|[a-z]+(?:\+\+?|#))(?![\w.+#]*\w)")
 _STEM = 5   # a word's first letters: "ports" holds "port", "years" holds "year"
+
+
+def _unheld_kinds(text: str) -> list[str]:
+    """A kind the lexicon says the graph does not hold, asked for by "which" ("Which professor
+    teaches the Computer Networks course?", "which IP address ..."), whatever verb follows."""
+    lexicon = default_lexicon()
+    unheld, which = lexicon.cues.get("out_of_scope"), lexicon.cues.get("which")
+    if unheld is None or which is None:
+        return []
+    return [m[m.lastindex or 0] for m in re.finditer(rf"{which}\s+(?:\w+\s+)?({unheld})", text)]
 
 
 def asked_for(question: str) -> list[str]:
@@ -49,10 +61,12 @@ def asked_for(question: str) -> list[str]:
     []
     >>> asked_for("In which situation can a table pass one rule and fail the other?")
     []
+    >>> asked_for("Which professor teaches the Computer Networks course?")
+    ['professor']
     """
     text = " ".join(question.lower().split())
     kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds]
-    return list(dict.fromkeys(kinds + _SPECIFIC.findall(text)))
+    return list(dict.fromkeys(kinds + _unheld_kinds(text) + _SPECIFIC.findall(text)))
 
 
 def holds_what_is_asked(question: str, note_text: str) -> bool:

@@ -67,11 +67,12 @@ _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:
 # change, told or weighed, not asked of the graph
 _OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm|i am|we're|we are)\s+$")
 # "someone on the team put three numbers in one cell", "the library team wants to add indexes":
-# a change someone else made or means to make, told, not asked of the graph
+# a change someone (or something: "which anomalies it is supposed to remove") else made or means to
+# make, told, not asked of the graph
 # "what does TCP add on top of IP?", "how does a B+ tree insert a key?": what a thing does, asked
 _DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)\s+(?:does|do|did|can|could|would|will)\s+"
                               r"(?!i\b|we\b|you\b)[\w/+.-]+(?:\s+[\w/+.-]+)?\s+$")
-_TOLD = re.compile(r"\b(?:someone|somebody|he|she|they|(?:a|an|the|our|my|his|her|their)\s+\w+)"
+_TOLD = re.compile(r"\b(?:someone|somebody|he|she|it|they|(?:a|an|the|our|my|his|her|their)\s+\w+)"
                    r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")
 
 
@@ -98,6 +99,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     >>> asks_how_a_change_works("the library team wants to add indexes, so what should i learn?")
     True
     >>> asks_how_a_change_works("a student has put hashing on his resume. what is it?")
+    True
+    >>> asks_how_a_change_works("what is normalisation for, and which anomalies it is supposed to remove?")
     True
     >>> asks_how_a_change_works("what does tcp add on top of ip?"), asks_how_a_change_works("what can you add?")
     (True, False)

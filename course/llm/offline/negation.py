@@ -42,10 +42,12 @@ def negated(reading: Reading) -> Reading | None:
                     return None
                 elsewhere = (reading.text[:m.start()] + " " + reading.text[m.end() + word.end():] if before
                              else reading.text[:word.start()] + " " + reading.text[m.end():])
+                # (by any word for it the filter reads: "still in the planning stage")
                 others = [str(v) for v in listed if isinstance(v, str) and re.search(
-                    rf"(?<![\w+]){re.escape(str(v).lower())}(?![\w+])", elsewhere)]
+                    rf"(?<![\w+]){re.escape(str(v).lower())}(?![\w+])", elsewhere)] \
+                    or [str(v) for v in filter_values(replace(reading, text=elsewhere), key)]
                 own = replace(done, text=_without(done.text, others))
-                return replace(done, negated_values=tuple(filter_values(own, key)))
+                return replace(done, negated_values=tuple(v for v in filter_values(own, key) if v not in others))
     return None
 
 

@@ -139,6 +139,17 @@ def fragment(text: str) -> bool:
         and not set(words) & AUXILIARY
 
 
+def awaits_its_verb(text: str) -> bool:
+    """A question word and a noun or two, no verb ("which other students"): the subject of a
+    verb still to come ("which other students also have this skill?"), no ask of its own.
+
+    >>> awaits_its_verb("which other students"), awaits_its_verb("which clubs is she in")
+    (True, False)
+    """
+    words = tokens(text)
+    return 2 <= len(words) <= 4 and words[0] in QUESTION_WORDS and not set(words) & AUXILIARY
+
+
 _CLEFT = re.compile(r"(,?\s+(?:and\s+)?)((?:in|on|at|for|from|with|of)\s+which\s+[\w-]+)"
                     r"\s+(?:was|is|were)\s+(?:it|that)(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
 

@@ -16,7 +16,7 @@ from course.foundation.definitions import defined
 from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
+from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question, awaits_its_verb,
                                               cleft_fragment, fragment, is_question, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
                                               who_of_anyone, without_asides, without_parentheses)
@@ -86,8 +86,8 @@ class RuleUpdater:
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
-            if sets_the_scene(tokens(last)):
-                continue
+            if sets_the_scene(tokens(last)) or match[1] and match[1].lower() == "also" and awaits_its_verb(last):
+                continue     # (an adverb before the verb: "which other students also have it?")
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
             if after and asks_only_a_property(right[:after.start()]) \
