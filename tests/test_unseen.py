@@ -6032,3 +6032,23 @@ def test_a_change_a_thing_makes_is_no_request(learner):
     result = learner.answer("Could you please explain the purpose of normalisation in relational "
                             "databases, and which anomalies it is supposed to remove?")
     assert result.status == "answered" and result.rows[0][0] == "N01", result.answer
+
+
+@pytest.mark.parametrize("question, note", [("tell me about BCNF", "N05"), ("explain paging", "N19")])
+def test_a_concepts_explanation_names_its_note(chat, question, note):
+    """unseen60 bk009 and bk015, unseen62 bm003: "explain X" was answered from the graph with the
+    concept and its note's text, and no word of which note the text came from."""
+    result = chat.answer(question)
+    assert result.status == "answered" and note in result.rows[0] and f"note {note}" in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("I am kinda lost in DBMS tbh. can you explain third normal form in simple words?",
+     "can you explain third normal form?"),
+    ("DP ek line mein kya hai? juniors knapsack pe atke hai", "DP kya hai?"),
+])
+def test_how_to_say_it_is_taken_out_whole(learner, question, asked):
+    """unseen62 bm003, bh008: the words a part was asked again without left "... third normal form
+    in?" and "DP ek mein kya hai?": "in simple words" and "ek line mein" go whole."""
+    result = learner.answer(question)
+    assert asked in [s.rewritten for s in result.sub_questions], [s.rewritten for s in result.sub_questions]

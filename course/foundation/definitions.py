@@ -23,6 +23,7 @@ from course.foundation.language import WORDS, points_by_place
 _THING = r"[a-z0-9][\w'/+-]*(?:\s+[\w'/+-]+){0,2}?"   # as few words as the rest allows
 _IN_A_WAY = (r"\s+in\s+(?:(?:simple|simpler|plain|easy|short|brief|layman'?s?)(?:\s+[a-z]+){0,2}"
              r"|(?:one|1|two|2|a\s+few)\s+(?:lines?|sentences?|words?))")
+_IN_HINDI = r"(?:(?:simple|easy|plain|aasan)\s+(?:words?|language|bhasha|shabdon)|ek\s+line)\s+(?:mein|me|mai)\b"
 _MANNERS = r"(?:\s+(?:quickly|quick|briefly|simply|again|please|pls|plz|tbh|real\s+quick|once\s+more))*"
 _HOW_SAID = rf"(?:{_IN_A_WAY})?{_MANNERS}"
 _STRESSED = r"(?:(?:even|exactly|really|actually|basically)\s+)?"
@@ -33,9 +34,21 @@ _DEFINITION = re.compile(
     rf"\s+(?:an?\s+|the\s+)?(?P<thing>{_THING}){_HOW_SAID}\s*[?.!]?$"
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
     rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$"    # "2NF in plain words": how to say it
-    rf"|^(?P<kahiye>{_THING})\s+(?:(?:simple|easy|plain|aasan)\s+(?:words?|language|bhasha|shabdon)|ek\s+line)"
-    rf"\s+(?:mein|me|mai)\b(?:\s+(?:samjhao|batao|bata\s+do|explain\s+karo))?{_MANNERS}\s*[?.!]?$")
+    rf"|^(?P<kahiye>{_THING})\s+{_IN_HINDI}(?:\s+(?:samjhao|batao|bata\s+do|explain\s+karo))?{_MANNERS}\s*[?.!]?$")
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
+
+
+def without_how_said(question: str) -> str:
+    """The question without how to say the answer ("in simple words", "in one line"): what
+    is asked stays.
+
+    >>> without_how_said("can you explain third normal form in simple words?")
+    'can you explain third normal form?'
+    >>> without_how_said("DP ek line mein kya hai?")
+    'DP kya hai?'
+    """
+    said = re.sub(rf"(?i){_IN_A_WAY}(?=\W*$|,)", "", question, count=1)
+    return re.sub(rf"(?i)\s+{_IN_HINDI}", "", said, count=1) if said == question else said
 
 
 def defined(question: str) -> list[str]:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Collection
 
 from course.foundation.db import Database
-from course.foundation.definitions import defined
+from course.foundation.definitions import defined, without_how_said
 from course.foundation.language import WORDS
 from course.llm.offline import OfflineLLM
 from course.llm.offline.prompt import parse_prompt
@@ -198,7 +198,7 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
         if not unknown or asks_why_or_how(question) or any(never_filler(question, word, listed, unknown)
                                                            for word in unknown):
             return None
-        shorter = question
+        shorter = without_how_said(question)   # (a phrase, whole: not "explain 3NF in?")
         for word in unknown:
             shorter = without(shorter, word)
         alone = [without(question, word) for word in unknown]   # each word taken out alone

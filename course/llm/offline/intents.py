@@ -201,7 +201,7 @@ def shared(reading: Reading) -> str | None:
 
 
 def explain(reading: Reading) -> str | None:
-    """What a concept is: its properties and the note that explains it."""
+    """What a concept is: the note that explains it (its id first), and the concept's properties."""
     if len(reading.entities) != 1 or not reading.has("explain") or reading.targets() \
             or direction(reading):
         return None
@@ -213,8 +213,10 @@ def explain(reading: Reading) -> str | None:
     p = notes[0]
     c, cond = node("c", e, relaxed=reading.relaxed)
     cols = [f"c.{q} AS {alias(e.label, q)}" for q in reading.schema.labels[e.label] if q != "id"]
+    # the note named first, as a search names it: the answer says where its text came from
+    named = "n.id AS note, " if "id" in reading.schema.labels.get(p.start, []) else ""
     return (f"MATCH {c}{where(cond)}\nOPTIONAL MATCH (n:{p.start})-[:{p.type}]->(c)\n"
-            f"RETURN {', '.join(cols)}, n.text AS note")
+            f"RETURN {named}{', '.join(cols)}, n.text AS text")
 
 
 def _owned_by_kind(reading: Reading, label: str) -> bool:
