@@ -2175,9 +2175,9 @@ def test_a_verb_of_change_as_a_noun_or_past_form_is_not_a_request(chat, question
 
 def test_a_verb_of_change_in_another_form_is_read_as_written():
     from course.llm.offline.lexicon import default_lexicon
-    from course.llm.offline.reading import _corrected
+    from course.llm.offline.typos import corrected
 
-    assert [_corrected(w, default_lexicon()) for w in ("updates", "deleted", "delet", "ranks")] == \
+    assert [corrected(w, default_lexicon()) for w in ("updates", "deleted", "delet", "ranks")] == \
         ["updates", "deleted", "delete", "rank"]
 
 
@@ -6052,3 +6052,30 @@ def test_how_to_say_it_is_taken_out_whole(learner, question, asked):
     in?" and "DP ek mein kya hai?": "in simple words" and "ek line mein" go whole."""
     result = learner.answer(question)
     assert asked in [s.rewritten for s in result.sub_questions], [s.rewritten for s in result.sub_questions]
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which students belong to the IT branch?", "MATCH (s:Student {branch: 'IT'}) RETURN s.name"),
+    ("How many students are enrolled in the IT branch?", "MATCH (s:Student {branch: 'IT'}) RETURN count(s)"),
+])
+def test_a_link_word_before_a_value_of_ones_own_is_that_value(chat, college_db, question, reference):
+    """unseen63 bn029, unseen56 bg030: "belong to the IT branch", "enrolled in the IT branch": the
+    branch is the student's own property; no club or subject is meant."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which of the student clubs was founded earliest?",
+     "MATCH (c:Club) WITH min(c.founded) AS first MATCH (c:Club {founded: first}) RETURN c.name"),
+    ("Which of the student projects are currently in progress?",
+     "MATCH (p:Project {status: 'In Progress'}) RETURN p.name"),
+])
+def test_a_kinds_noun_before_another_kinds_describes_it(chat, college_db, question, reference):
+    """unseen63 bn030, unseen56 bg031: "the student clubs" are the clubs."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_the_year_before_a_calendar_year_is_that_date(chat, college_db):
+    """unseen63 bn038: "before the year 2024" was read as the year of study and "= 2024"."""
+    assert_answered_with(chat.answer("Which students joined their club before the year 2024?"), college_db,
+                         "MATCH (s:Student)-[m:MEMBER_OF]->(:Club) WHERE m.since < 2024 RETURN DISTINCT s.name")

@@ -91,6 +91,15 @@ def _no_other_end(reading: Reading, rel_type: str, used: Used) -> bool:
     return bool(ends & named) and bool(others) and not spoken and not others & set(reading.targets())
 
 
+def _of_a_value(reading: Reading, end: int, used: Used) -> bool:
+    """A link word whose object is a value of a property the query filters by ("enrolled in
+    the IT branch", "belong to the IT branch"): the node's own property, no link to follow."""
+    after = reading.text[end:]
+    return any(key.split(".")[1] in used.props and re.match(
+        rf"\s+(?:in|to|into|from|under|of)\s+(?:the\s+|an?\s+)?{re.escape(str(v))}\b", after, re.I)
+        for key in reading.schema.values for v in filter_values(reading, key))
+
+
 def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
     """(word, used?) for each word of `text` that names a label, relationship or property."""
     lex, schema = reading.lexicon, reading.schema
@@ -102,8 +111,8 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
     types = {p.type for p in schema.patterns}
     props = {q for ps in schema.labels.values() for q in ps} | {q for p in schema.patterns for q in p.props}
     for label in schema.labels:
-        for m in re.finditer(lex.label(label), text):
-            note(m, label in used.labels)
+        for m in re.finditer(lex.label(label), text):   # ("the student clubs": the clubs')
+            note(m, label in used.labels or (reading.describes_a_kind(m, label) or "") in used.labels)
     for rel_type in types:
         regex = lex.relation(rel_type)
         for m in re.finditer(regex, text) if regex else ():
@@ -112,7 +121,7 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
             # "which skills do I need?" is not every skill)
             learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type) \
                 and bool(reading.entities)
-            alone = _no_other_end(reading, rel_type, used)
+            alone = _no_other_end(reading, rel_type, used) or _of_a_value(reading, m.end(), used)
             note(m, rel_type in used.types or before_number or learner or alone)
     for prop in props:
         for m in re.finditer(lex.prop(prop), text):

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from difflib import get_close_matches
 
 from course.foundation.language import WORDS, asks_of_the_speaker
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Entity, Schema
+from course.llm.offline.typos import corrected
 
 
 @dataclass
@@ -58,10 +58,26 @@ class Reading:
         roles = "|".join(f"(?:{self.lexicon.value_words[prop]})" for p in self.schema.patterns
                          if p.start == self.person for prop in p.props if self.lexicon.value_words.get(prop))
         for label in self.schema.labels:
-            if m := re.search(self.lexicon.label(label), self.text):
+            said = (m for m in re.finditer(self.lexicon.label(label), self.text) if not self.describes_a_kind(m, label))
+            if m := next(said, None):
                 by_role = roles and label != self.person and re.match(rf"\s+(?:{roles})", self.text[m.end():])
                 found.append((m.start(), self.person if by_role else label))
         return list(dict.fromkeys(label for _, label in sorted(found)))
+
+    def describes_a_kind(self, noun: re.Match[str], label: str) -> str | None:
+        """The other kind a noun of `label`, in the singular, stands right before and only
+        describes ("the student clubs": clubs; "student projects"), or None.
+
+        >>> from course.llm.offline.prompt import parse_schema
+        >>> schema = parse_schema("NODES:\\n- Author {name}: A writer.\\n- Book {name}: A book.")
+        >>> read("which author books are oldest", [], schema).targets()
+        ['Book']
+        """
+        if noun[0].endswith("s") or noun[0] in WORDS.question_words:
+            return None
+        after = self.text[noun.end():]
+        return next((other for other in self.schema.labels
+                     if other != label and re.match(rf"\s+{self.lexicon.label(other)}", after)), None)
 
     def asked_properties(self, owner: str, names: list[str] | tuple[str, ...]) -> list[str]:
         """Properties of `owner` the question asks for ("when" asks a named node's `when` ones)."""
@@ -74,50 +90,6 @@ class Reading:
         named = self.relations()
         return next((p.type for p in self.schema.patterns
                      if p.start == p.end == label and p.type in named), None)
-
-
-_TYPO_LETTERS = 2   # a typo adds or drops at most this many letters
-
-
-def correct(word: str, vocab: list[str]) -> str:
-    """A known word's typo corrected ("studdies" -> "studies", "wich" -> "which"); a word
-    longer or shorter by more than two letters is another word ("subconcepts" is not "concepts").
-
-    >>> correct("studdies", ["studies"]), correct("subconcepts", ["concepts"])
-    ('studies', 'subconcepts')
-
-    A letter said three times or more stretches a word ("hiii", "pleeease"):
-
-    >>> correct("hiii", ["hi"]), correct("pleeease", ["please"]), correct("sooo", ["so"])
-    ('hi', 'please', 'so')
-    """
-    if re.search(r"(\w)\1\1", word):
-        for times in (r"\1\1", r"\1"):
-            if (shorter := re.sub(r"(\w)\1\1+", times, word)) in vocab:
-                return shorter
-    if len(word) < 4 or not word.isalpha() or word in vocab:
-        return word
-    close = get_close_matches(word, vocab, n=1, cutoff=0.84 if len(word) > 4 else 0.88)
-    return close[0] if close and abs(len(close[0]) - len(word)) <= _TYPO_LETTERS else word
-
-
-def _corrected(word: str, lexicon: Lexicon) -> str:
-    """`correct`, except that a verb of change in another form stays as written (a request
-    says "update" or "delete"; "updates go out of sync" and "rows are deleted" ask none), and
-    so does a word a lexicon entry reads whole ("padhne", to study, is no typo of "padhaane").
-
-    >>> _corrected("updates", default_lexicon()), _corrected("deleted", default_lexicon())
-    ('updates', 'deleted')
-    """
-    fixed = correct(word, lexicon.vocab)
-    if fixed != word and any(re.fullmatch(entry, word) for entry in lexicon.all_patterns):
-        return word
-    if fixed != word and word.startswith(fixed) and word[len(fixed):] in ("s", "es", "d", "ed", "ing") \
-            and re.fullmatch(lexicon.cues["write"], fixed):
-        return word
-    if fixed != word and len(word) > len(fixed) and re.fullmatch(lexicon.cues["write"], fixed):
-        return word     # "hafta" (a week) is no "hata" (remove): a longer word is not guessed a change
-    return fixed
 
 
 def _numbers_in_words(text: str, lexicon: Lexicon) -> str:
@@ -201,13 +173,15 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
             if word in WORDS.conjunctions and not _joins(raw, i):
                 word = bare.lower()   # "log n or n?": an "n" that joins nothing is no "and"
             word = word[:-1] if word.endswith("s") and word[:-1] in single else word   # "beginners"
-            tokens.append(_corrected(word, lexicon))
+            tokens.append(corrected(word, lexicon))
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = _speaker_named(text, entities, lexicon)
     text = re.sub(r"\b(where|who|how|when)'s\b", r"\1 is", text)   # "where's §0 at?": not a possessive
     text = re.sub(r"([<>]) =", r"\1=", text)
     text = _numbers_in_words(text, lexicon)
     text = re.sub(r"\bat least (?:one|1) ", "a ", text)   # one or more: any ("in at least one skill")
+    # "before the year 2024": a date, no year of study (a calendar year has four digits)
+    text = re.sub(r"\b(?:the )?year (?=(?:1[89]|2\d)\d\d\b)", "", text)
     # "is anyone in the fourth year?", "does anybody know §0?": who is, who knows (the answer
     # names them; none found says so), unless the question asks "who?" itself
     if not re.search(r"\bwho\b", text):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.reading import correct
+from course.llm.offline.typos import correct
 from course.llm.offline.roles.groups import Found, as_group
 from course.llm.offline.roles.words import LINK_ENTRY
 
