@@ -6079,3 +6079,36 @@ def test_the_year_before_a_calendar_year_is_that_date(chat, college_db):
     """unseen63 bn038: "before the year 2024" was read as the year of study and "= 2024"."""
     assert_answered_with(chat.answer("Which students joined their club before the year 2024?"), college_db,
                          "MATCH (s:Student)-[m:MEMBER_OF]->(:Club) WHERE m.since < 2024 RETURN DISTINCT s.name")
+
+
+def test_a_verb_after_a_key_is_no_plural_link_noun(learner):
+    """unseen63 bn002: "... if the primary key consists of several columns?" read "consists of" as
+    "the parts of" (a link's plural noun): a graph question, and the note on 2NF was never asked."""
+    result = learner.answer("When exactly is a table considered to be in the second normal form, and why is "
+                            "this only relevant if the primary key consists of several columns?")
+    assert result.status == "answered" and result.rows[0][0] == "N03", result.answer
+
+
+def test_an_ask_after_a_scene_that_names_nothing_is_asked_alone(learner, college_db):
+    """unseen62 bm017: "Hi, I'm new and don't know anyone yet. Which clubs are there?" was refused:
+    the scene names nothing, so the ask alone is the question."""
+    result = learner.answer("Hi, I'm new and don't know anyone yet. Which clubs are there, and who runs the "
+                            "Robotics Club as president?")
+    assert any(same_rows(s.rows, rows_of(college_db, "MATCH (c:Club) RETURN c.name")) for s in result.sub_questions), \
+        result.answer
+
+
+def test_in_which_after_tell_me_is_a_question_not_a_relative_clause(learner, college_db):
+    """unseen63 bn023: "tell me in which subject it is taught" was read as "the subject which DFS
+    ..." (a chain step the query did not follow) and refused."""
+    result = learner.answer("Could you explain to me how depth-first search proceeds, and tell me in which "
+                            "subject it is taught at this institute?")
+    assert any(same_rows(s.rows, rows_of(college_db, "MATCH (s:Subject)-[:COVERS]->(:Concept {name: 'DFS'}) "
+                                                     "RETURN s.name")) for s in result.sub_questions), result.answer
+
+
+def test_since_when_a_thing_has_existed_is_when_it_was_founded(learner, college_db):
+    """unseen62 bm020: "since when has that club existed?" after the club's members was asked of
+    each member's joining ("existed" taken out as filler, the members put in)."""
+    result = learner.answer("Who's in the Coding Club, and since when has that club existed?")
+    last_part_is(college_db, result, "MATCH (c:Club {name: 'Coding Club'}) RETURN c.founded")

@@ -73,7 +73,7 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     beyond = [label for label in beyond_notes(db) if label in lexicon.labels
               and re.search(rf"\b(?:{lexicon.label(label)})\b", text)] \
         if not said & (WORDS.question_words | WORDS.auxiliary | WORDS.subordinating) else []
-    return any(re.search(rf"{which}\s+(\w+\s+)?(?:{lexicon.label(label)})", text)
+    return any(re.search(rf"{which}\s+(\w+\s+){{0,2}}(?:{lexicon.label(label)})", text)
                for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)
 
@@ -95,16 +95,27 @@ def _names_a_value_and_its_property(db: Database, question: str) -> bool:
     return False
 
 
+# what comes before a plural noun ("prereqs for", "the subtopics of", "list subtopics of"), not
+# before a verb ("the primary key consists of ...": its subject)
+_AS_A_NOUN = re.compile(r"(?:^|[^\w\s]|\b(?:the|all|its|their|his|her|any|some|what|which|are|is|list|show|"
+                        r"give|me|and|or|of|for|about))\s*$")
+
+
 def _names_linked_nodes(db: Database, text: str) -> bool:
     """"prereqs for routing", "the subtopics of trees": a plural noun of a link between two
     things of one kind, before "of" or "for", asks for the things at its other end, as
-    "which concepts" does; a note on the one named is no answer to it."""
+    "which concepts" does; a note on the one named is no answer to it ("the key consists of
+    two columns" is a verb).
+
+    >>> _names_linked_nodes(db, "prereqs for routing"), _names_linked_nodes(db, "if the key consists of two columns")
+    (True, False)
+    """
     lexicon = default_lexicon()
     loops = {p.type for p in introspect(db).patterns if p.start == p.end and p.start != lexicon.person}
     for link in loops:
         for m in re.finditer(lexicon.relation(link) or r"(?!)", text):
             if m[0].endswith("s") and re.fullmatch(lexicon.relation(link) or "", m[0][:-1]) \
-                    and re.match(r"\s+(?:of|for)\b", text[m.end():]):
+                    and re.match(r"\s+(?:of|for)\b", text[m.end():]) and _AS_A_NOUN.search(text[:m.start()]):
                 return True
     return False
 

@@ -40,6 +40,9 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
     'when was the coding club founded?'
     >>> ask("Which club is Rahul in?") is None
     True
+    >>> ask("Hi, I'm new and don't know anyone yet. Which clubs are there?")
+    'Which clubs are there?'
+
     """
     def ask(question: str) -> str | None:
         found = scene_and_ask(question)
@@ -51,8 +54,9 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         schema = introspect(db)     # (with its aliases: the scene says "Operating Systems", the ask "OS")
         named = [(m.label, m.value) for m in link_entities(db, scene, schema=schema) if m.score >= 1.0]
         linked = link_entities(db, asked, schema=schema)
-        if not points_back(asked) and (any(m.score >= 1.0 for m in linked) or not named):
-            return asked     # the ask names what it asks about (or the scene names nothing)
+        if not named or not points_back(asked) and any(m.score >= 1.0 for m in linked):
+            return asked     # the ask names what it asks about, or the scene names nothing
+            # ("Hi, I'm new and don't know anyone yet. Which clubs are there?")
         if not _by_its_kind(asked, {label for label, _ in named}) and \
                 not any(_no_note_speaks_of(db, m.label, str(m.value))
                         for m in link_entities(db, question, schema=schema) if m.score >= 1.0):

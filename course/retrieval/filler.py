@@ -108,8 +108,11 @@ def the_verb_asked(question: str, word: str) -> bool:
     False
     >>> the_verb_asked("What post does she hold in the club?", "hold")
     False
+    >>> the_verb_asked("since when has Coding Club lasted?", "lasted")
+    True
     """
-    clause = rf"\b(?:what|where|how|why|when|who|whom)\s+(?:do|does|did)(?:n't| not)?\b[^,;.?!]*?\b{re.escape(word)}\b"
+    clause = (rf"\b(?:what|where|how|why|when|who|whom)\s+(?:do|does|did|has|have|had)(?:n't| not)?\b"
+              rf"[^,;.?!]*?\b{re.escape(word)}\b")
     return bool(re.search(rf"(?i){clause}\s*(?:[,;.?!]|$|(?:to|in|on|at|for|with|from|about)\b)",
                           question))
 

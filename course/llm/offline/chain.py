@@ -32,7 +32,8 @@ FOLLOWS = re.compile(r"It follows: ([\w, ]+)\.")   # what a template's descripti
 # "friends of §0", "friends of the members", "friends of the president of §0"
 _OF = r"^\s+(?:of|with)\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
 # ("friends with §0", "friends with the secretary of §0": "with" hangs the step on it too)
-_THAT = r"\b[a-z]+\s+(?:that|which)\s+(?:[a-z]+\s+){0,2}$"   # "the subject that comes before §0"
+# "the subject that comes before §0" (not a question: "tell me in which subject §0 is taught")
+_THAT = r"\b(?!(?:in|of|on|at|for|from|to|with|by|me|us)\b)[a-z]+\s+(?:that|which)\s+(?:[a-z]+\s+){0,2}$"
 _WHOSE = r"^\s+whose\s+[a-z ]+\s+(?:is|are|was)\s+§\d+"   # "the club whose secretary is §0"
 
 
