@@ -6112,3 +6112,27 @@ def test_since_when_a_thing_has_existed_is_when_it_was_founded(learner, college_
     each member's joining ("existed" taken out as filler, the members put in)."""
     result = learner.answer("Who's in the Coding Club, and since when has that club existed?")
     last_part_is(college_db, result, "MATCH (c:Club {name: 'Coding Club'}) RETURN c.founded")
+
+
+@pytest.mark.parametrize("question, note", [
+    ("ACID wala concept kya hai, bank transfer example ke saath?", "N08"),
+    ("deadlock ki 4 conditions kaunsi hai yaar, viva mein pucha tha", "N18"),
+    ("Can a single column in a table hold a list of values, like three email addresses separated by "
+     "commas? Someone told me that breaks the very first normal form rule, what does that rule actually say?", "N02"),
+])
+def test_a_note_whose_topic_the_question_names_needs_less_likeness(learner, question, note):
+    """unseen62 bm002, unseen57 bh004, bh010: the question names the note's topic (by an alias: ACID,
+    deadlock, first normal form), but its scene or its Hinglish kept it under the bar."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question, note", [
+    ("What should I study next once I have understood Threads?", "N17"),
+    ("what should i learn first before virtual memory, like what's the prereq topic", "N20"),
+])
+def test_a_topic_named_in_a_graph_question_is_no_note_answer(learner, question, note):
+    """Guards for the lower bar of a named topic: the next topic, the prerequisite topic, are the
+    graph's to answer; the named topic's own note is no answer."""
+    result = learner.answer(question)
+    assert not (result.rows and result.rows[0][0] == note), result.answer

@@ -73,7 +73,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     beyond = [label for label in beyond_notes(db) if label in lexicon.labels
               and re.search(rf"\b(?:{lexicon.label(label)})\b", text)] \
         if not said & (WORDS.question_words | WORDS.auxiliary | WORDS.subordinating) else []
-    return any(re.search(rf"{which}\s+(\w+\s+){{0,2}}(?:{lexicon.label(label)})", text)
+    # ("which more specific topics", "what's the prereq topic": the noun a word or two on)
+    return any(re.search(rf"{which}(?:'s|\s+is|\s+are)?\s+(?:the\s+)?(\w+\s+){{0,2}}(?:{lexicon.label(label)})", text)
                for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)
 
@@ -146,6 +147,8 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     False
     >>> _asks_what_a_link_reaches(db, "what 4 conditions needed for deadlocks?")
     False
+    >>> _asks_what_a_link_reaches(db, "what should i study next once i have understood threads?")
+    True
     """
     mentions = [m for m in link_entities(db, text) if m.score >= 1.0]
     for m in sorted(mentions, key=lambda m: -len(m.text)):   # as written: "tcp/ip" links as "tcp ip"
@@ -154,8 +157,13 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     if re.search(r"\b(?:which|who)\s+(?:of|among)\s+(?:the\s+)?§", text):
         return True
     kinds = {m.label for m in mentions}
-    regexes = [default_lexicon().relation(p.type) for p in introspect(db).patterns
-               if kinds & {p.start, p.end}]
+    patterns = introspect(db).patterns
+    # "what should I study next once I have understood Threads?": the next along a same-kind link
+    after = default_lexicon().cues.get("next")
+    if after and any(p.start == p.end and p.start in kinds for p in patterns) and \
+            re.search(rf"\b(?:what|which)\s+(?:\w+\s+){{0,3}}?(?:{after})\b", text):
+        return True
+    regexes = [default_lexicon().relation(p.type) for p in patterns if kinds & {p.start, p.end}]
     link = "|".join(r for r in regexes if r and not re.search(r, "explain"))
     if not link:
         return False

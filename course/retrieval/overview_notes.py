@@ -15,29 +15,17 @@ aliases ("second normal form"): "normal forms" is no name of normalization.
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Sequence
 
 from course.foundation.dataset import load_schema
 from course.foundation.db import Database
 from course.foundation.versioning import per_version
+from course.retrieval.named_topics import names
 
 if TYPE_CHECKING:
     from course.retrieval.search import Hit
 
 _OWN_TOPICS = "MATCH (n:Note)-[:EXPLAINS]->(c:Concept) RETURN n.id, c.name, n.text ORDER BY n.id"
-
-
-def names(text: str, topic: str, aliases: Sequence[str] = ()) -> bool:
-    """Does `text` name `topic`, by its whole name or an alias, as words of their own?
-
-    >>> names("2NF kya hai?", "2NF"), names("the 2NFs", "2NF"), names("normal forms", "Normalization")
-    (True, False, False)
-    >>> names("What is second normal form?", "2NF", ["second normal form"])
-    True
-    """
-    return any(re.search(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", text.lower())
-               for name in [topic, *aliases])
 
 
 def overviews(db: Database) -> dict[str, set[str]]:

@@ -44,6 +44,7 @@ from course.pipeline.questions import check_question
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
 from course.retrieval.other_topics import closer_topic
+from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.second_opinion import margin_needed
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
@@ -346,7 +347,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
 
 def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
-    """May the best note answer: it clears the bar (a larger lead when a second encoder
+    """May the best note answer: it clears the bar (less likeness when the question names its
+    topic: `course.retrieval.named_topics`; a larger lead when a second encoder
     prefers another note, a smaller one when it agrees: `margin_needed`; over no note of a
     topic the question names beside its own: "bfs vs dfs" ties, both answer), the question is
     one a note may answer, and no topic the notes do not explain is closer to it
@@ -357,6 +359,8 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
         # its own note: no lead over a neighbour to show, nor a score ("2NF in plain words": a
         # short name, a few words, a low similarity), but the overview that lists it was near
         return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
+    if hits and names_its_topic(query, hits[0]):   # the topic said: less likeness needed
+        bar["min_score"] = min(bar["min_score"], NAMED_MIN_SCORE)
     if not hits or hits[0].score < bar["min_score"]:
         return False
     bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
