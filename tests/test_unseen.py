@@ -6136,3 +6136,32 @@ def test_a_topic_named_in_a_graph_question_is_no_note_answer(learner, question, 
     graph's to answer; the named topic's own note is no answer."""
     result = learner.answer(question)
     assert not (result.rows and result.rows[0][0] == note), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("list the subtopics that come under graphs?",
+     "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+    ("what all subtopics come under trees",
+     "MATCH (:Concept {name: 'Trees'})-[:INCLUDES]->(c:Concept) RETURN c.name"),
+    ("tell me which topics build on arrays next?",
+     "MATCH (:Concept {name: 'Arrays'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+])
+def test_a_kinds_link_noun_and_its_verb_name_one_step(chat, college_db, question, reference):
+    """unseen60 bk025, unseen55 bf022, unseen60 bk023: "the subtopics that come under graphs" and
+    "topics build on arrays next" name one step twice; two were walked (BST, a subtopic of a
+    subtopic; or nothing, said as "none")."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, wrong_note", [
+    ("What does first normal form require of a table, and which normal form comes directly after it in the "
+     "course?", "N02"),
+    ("What is a thread? Also, which topics come after threads, i.e. need it as a prerequisite?", "N17"),
+])
+def test_what_comes_after_a_topic_is_no_note_answer(learner, question, wrong_note):
+    """unseen56 bg028, unseen60 bk019: the second part (what comes after the topic) was answered
+    with the topic's own note: "i.e." ended a sentence, and "which normal form comes directly after"
+    was too long a reach for the rule of what comes next."""
+    result = learner.answer(question)
+    second = result.sub_questions[-1]
+    assert not (second.tool == "search_notes" and second.rows and second.rows[0][0] == wrong_note), result.answer

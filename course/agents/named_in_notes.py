@@ -161,7 +161,7 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     # "what should I study next once I have understood Threads?": the next along a same-kind link
     after = default_lexicon().cues.get("next")
     if after and any(p.start == p.end and p.start in kinds for p in patterns) and \
-            re.search(rf"\b(?:what|which)\s+(?:\w+\s+){{0,3}}?(?:{after})\b", text):
+            re.search(rf"\b(?:what|which)\s+(?:\w+\s+){{0,4}}?(?:{after})\b", text):
         return True
     regexes = [default_lexicon().relation(p.type) for p in patterns if kinds & {p.start, p.end}]
     link = "|".join(r for r in regexes if r and not re.search(r, "explain"))

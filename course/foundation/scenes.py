@@ -52,8 +52,12 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     (None, None)
     >>> scene_and_ask("For the lab next week, which tools does Asha use?")
     ('For the lab next week', 'which tools does Asha use?')
+    >>> scene_and_ask("which topics come after it, i.e. need it first?")
+
     """
-    sentences = re.split(r"(?<=[.!:?])\s+(?=\S)|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
+    # (no sentence ends at an abbreviation's dot: "i.e.", "e.g.", "etc.", "vs.")
+    sentences = re.split(r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!:?])\s+(?=\S)"
+                         r"|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
     asked = after_opening_clause(sentences[-1])   # "For the database part of the talk, which ..."
     if asked != sentences[-1]:
         sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]

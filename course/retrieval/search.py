@@ -309,7 +309,7 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         return own_note_first(db, query, defined_topic_first(query, search(db, query, mode=mode, k=k)))
 
     def answers(db: Database, query: str, hits: list[Hit]) -> bool:
-        return mode in SIMILARITY_MODES and (_answers(db, query, hits) or any(
+        return mode in SIMILARITY_MODES and (_answers(db, query, hits) or note_question(db, query) and any(
             alone[:1] and alone[0].note == hits[0].note and _answers(db, sentence, alone)
             for sentence in _sentences(query) for alone in [found(db, sentence)]))
 

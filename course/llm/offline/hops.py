@@ -266,7 +266,7 @@ def twice(reading: Reading, hop: Hop | None) -> Hop | None:
 def times_named(reading: Reading, rel_type: str) -> int:
     """How many steps of a link the words name: a step for each word of it, except that two
     words for it side by side ("what does X lead to after?"), the kind asked with its verb
-    ("what subtopics does X include?"), a word after "as" ("what does X include as
+    ("what subtopics does X include?", "list the subtopics under X"), a word after "as" ("what does X include as
     subtopics?", "which subjects have OS as a prerequisite?") and a word that says the one
     before again ("before X, like the prereq") name one."""
     cue = reading.lexicon.relation(rel_type)
@@ -281,13 +281,17 @@ def times_named(reading: Reading, rel_type: str) -> int:
         return len(steps) - (len(steps) > 1 and _asked_with_its_verb(reading, cue))
     asked = _asked_with_its_verb(reading, cue)
     between = [reading.text[a.end():b.start()] for a, b in zip(found, found[1:])]
-    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap)) for gap in between)
+    # ("which topics build on §0 next?": with only the name between, a word says the step again)
+    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap) or re.fullmatch(r"\s+§\d+\s+", gap))
+                 for gap in between)
     return len(found) - 1 if asked else len(found) - as_its
 
 
 def _asked_with_its_verb(reading: Reading, cue: str) -> bool:
-    """"which subtopics does X include": the kind asked is a word of the link too."""
-    return re.search(rf"(?:{reading.cue('which')})\s+(?:{cue})", reading.text) is not None
+    """"which subtopics does X include", "list the subtopics that come under X": the kind asked
+    is a word of the link too."""
+    asks = rf"(?:{reading.cue('which')}|\blist|\bshow|\bname|\bgive)(?:\s+(?:me|us|all|the|of))*"
+    return re.search(rf"{asks}\s+(?:{cue})", reading.text) is not None
 
 
 _AS = re.compile(r"\s+as\s+(?:(?:a|an|its|their|the|one of (?:its|their|the))\s+)?")
