@@ -209,6 +209,17 @@ def named_in_the_ask(db: Database, question: str, schema: Any = None) -> list[Me
     return [m for m in named if m.label not in beyond or m.value in asked]
 
 
+def _says(text: str, word: str) -> bool:
+    """Does the text say the word, from a word's start: a short name in capitals as written
+    ("IT", a branch, is not the "it" of "its index").
+
+    >>> _says("any element is read by its index", "IT"), _says("Deadlocks happen", "deadlock")
+    (False, True)
+    """
+    cased = word.isupper() and len(word) <= 3
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(word)}", text, 0 if cased else re.I) is not None
+
+
 def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
              rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
     """The note rows, when the best one speaks of every graph value the question names in full
@@ -230,7 +241,7 @@ def speak_of(db: Database, mentions: Sequence[Mention], columns: Sequence[str],
 
     def spoken(m: Mention) -> bool:
         return str(m.value).lower() in near.get(best[note], []) or \
-            any(w.lower() in str(best[text]).lower() for w in (str(m.value), m.text) if w.strip())
+            any(_says(str(best[text]), w) for w in (str(m.value), m.text) if w.strip())
     # A question that names the note's own topic may set another beside it ("as slow as a
     # linked list", "BFS or DFS"): the note need not speak of that one. Every value of a label
     # no note reaches (a student, a club) must be spoken of all the same.

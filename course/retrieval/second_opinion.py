@@ -25,7 +25,7 @@ from course.retrieval.embeddings import make_embedder
 from course.retrieval.text_layer import stored_embedder
 
 SECOND_ENCODER = {"minilm": "wordllama"}   # the graph's model -> the one asked for a second opinion
-DISAGREE_MARGINS = {"minilm": 0.15}        # the lead a best note needs when the second disagrees
+DISAGREE_MARGINS = {"minilm": 0.16}        # the lead a best note needs when the second disagrees
 AGREE_MARGINS = {"minilm": 0.04}           # ... and when the second's best note is the same
 
 _NOTES = "MATCH (n:Note) WHERE n.text IS NOT NULL RETURN n.id, n.text ORDER BY n.id"

@@ -149,11 +149,19 @@ def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
 
 def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Match[str], str]) -> list[Reading]:
     """The phrase replaced by what it points at: the last answer's nodes of its label, else the
-    most recent one; nothing of that label to point at gives no reading (the sentinel)."""
+    most recent one; nothing of that label to point at gives no reading (the sentinel). "Those"
+    and "these" point at several: the latest answer that found several of the label."""
     m, label = found
     group = _last_answer(prompt, reading.schema)
     if group is None and _last_asked(prompt, reading) == label:
         return []     # "that subject" after a question for a subject that found none: unknown
+    if re.match(r"(?:those|these)\b", m[0]) and not (group and group.label == label and isinstance(group.value, tuple)):
+        # "which clubs are those people in?" after one person found: the latest several found
+        group = next((g for back in range(2, len(prompt.turns) + 1)
+                      if (g := _last_answer(prompt, reading.schema, back)) is not None
+                      and g.label == label and isinstance(g.value, tuple)), None)
+        if group is None:
+            return []
     referents = [group] if group is not None and group.label == label else []
     referents += [e for e in prompt.recent if e.label == label and e not in referents]
     marker = f"§{len(reading.entities)}"
@@ -253,15 +261,16 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
     return ([group] if group else []) + recent
 
 
-def _last_answer(prompt: Prompt, schema: Schema) -> Entity | None:
-    """The nodes the last answer listed, as one entity whose value is a tuple of names.
+def _last_answer(prompt: Prompt, schema: Schema, back: int = 1) -> Entity | None:
+    """The nodes the last answer (or the one `back` turns ago) listed, as one entity whose
+    value is a tuple of names.
 
     "Who works on it?" -> Karan, Rahul: RETURN t.name over (t:Person) gives
     Entity('Person', 'name', ('Karan', 'Rahul')). None when the rows are not names.
     """
-    if not prompt.turns:
+    if len(prompt.turns) < back:
         return None
-    _, cypher, result = prompt.turns[-1]
+    _, cypher, result = prompt.turns[-back]
     m = re.search(r"\bRETURN (?:DISTINCT )?(\w+)\.(\w+)\b", cypher)
     label = dict(VAR_LABEL.findall(cypher)).get(m[1]) if m else None
     try:
