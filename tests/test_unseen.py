@@ -6190,3 +6190,14 @@ def test_those_people_after_one_found_are_the_several_found_before(chat, college
 def test_those_people_with_only_one_found_are_not_guessed(chat):
     chat.answer("who is the president of the Robotics Club?")
     assert chat.answer("which clubs are those students in?").status == "out_of_scope"
+
+
+@pytest.mark.parametrize("question", [
+    "Who all are in the Coding Club? And can you explain 2NF simply so I can share it with them?",
+    "Who all are in the Coding Club? And can you explain 2NF simply in order to share it with them?",
+])
+def test_a_purpose_clause_after_the_ask_is_no_part_of_it(learner, question):
+    """unseen54 be017: "so I can share it with them" was kept, "it" and "them" read as the club and
+    its members, and the note part was refused: why they ask is not what they ask."""
+    result = learner.answer(question)
+    assert result.sub_questions[-1].rows and result.sub_questions[-1].rows[0][0] == "N03", result.answer

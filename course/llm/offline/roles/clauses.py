@@ -250,7 +250,9 @@ _LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$
 # "..., trying to figure out who to team up with", "..., hoping to pick a project": what the
 # speaker means to do, not an ask
 _MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)
-_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:because|bc|coz|cuz|cos)\s+(?!of\b)[^,;?]+[.!]*\s*$", re.I)
+# "... because the pdf won't open", "... so I can share it with them": why they ask, not what
+_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!of\b)|so\s+(?:that\s+)?(?:i|we)\s+"
+                     r"(?:can|could|will|may|might|'ll)\b|in\s+order\s+to\b|taaki\b)[^,;?]*[.!?]*\s*$", re.I)
 
 
 def without_asides(text: str) -> str:
@@ -268,6 +270,8 @@ def without_asides(text: str) -> str:
     'explain memoization briefly'
     >>> without_asides("what topics does os cover bc the syllabus pdf wont open")
     'what topics does os cover'
+    >>> without_asides("can you explain 2NF simply so I can share it with them")
+    'can you explain 2NF simply'
     >>> without_asides("why is it slow because of the index")
     'why is it slow because of the index'
     """
