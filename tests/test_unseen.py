@@ -6201,3 +6201,18 @@ def test_a_purpose_clause_after_the_ask_is_no_part_of_it(learner, question):
     its members, and the note part was refused: why they ask is not what they ask."""
     result = learner.answer(question)
     assert result.sub_questions[-1].rows and result.sub_questions[-1].rows[0][0] == "N03", result.answer
+
+
+def test_it_is_never_the_people_the_part_before_found(learner, college_db):
+    """A learner's probe: after "What is the current status of the Campus Chatbot project?", "who
+    works on it, and what skills does it need?" asked the skills "each of Karan and Rahul" need."""
+    learner.answer("What is the current status of the Campus Chatbot project?")
+    result = learner.answer("who works on it, and what skills does it need?")
+    last_part_is(college_db, result, "MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(s:Skill) RETURN s.name")
+
+
+def test_a_courtesy_between_commas_splits_nothing(learner):
+    """A learner's probe: "Kindly explain, if you would, the situation in which ..." was split into
+    "Kindly explain" and the rest."""
+    result = learner.answer("Kindly explain, if you would, what a deadlock is.")
+    assert len(result.sub_questions) == 1 and result.rows and result.rows[0][0] == "N18", result.answer

@@ -232,18 +232,26 @@ def without_parentheses(text: str) -> str:
     """The text without an aside in parentheses ("(bad idea I know)", "(yes, during exams, don't
     ask)"): two words or more, none written with a capital but "I", that ask nothing. A short
     form, a name or an ask stays ("(OS)", "(Payal or Karan)", "(and how good is he at them)").
+    Nor a courtesy between commas (", if you would,").
 
     >>> without_parentheses("For a slide (yes, during exams, don't ask), can you list the clubs?")
     'For a slide, can you list the clubs?'
     >>> without_parentheses("Who takes Operating Systems (OS)?")
     'Who takes Operating Systems (OS)?'
+    >>> without_parentheses("Kindly explain, if you would, the situation in which ...")
+    'Kindly explain the situation in which ...'
     """
     def aside(m: re.Match[str]) -> str:
         words = m[1].split()
         said = len(words) > 1 and not any(w[0].isupper() and w.rstrip("'m") != "I" for w in words)
         asks = is_question(tokens(re.sub(r"^(also|and|aur|plus)\s+", "", m[1], flags=re.I)), opening=True)
         return "" if said and not asks else m[0]
-    return _PARENTHESIS.sub(aside, text)
+    return _COURTESY.sub(" ", _PARENTHESIS.sub(aside, text))
+
+
+# ", if you would,", ", if you don't mind,", ", please,": a courtesy between commas asks nothing
+_COURTESY = re.compile(r"\s*,\s*(?:if\s+you\s+(?:would|could|will|may|please|don't\s+mind|do\s+not\s+mind)|"
+                       r"if\s+possible|please|kindly|ji)\s*,\s*", re.I)
 
 
 _LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")

@@ -198,8 +198,9 @@ class RuleUpdater:
                 (stands_for("it", nxt, found, bare, objects) if verb_says else None) or \
                 (stands_for(kind, nxt, found, bare, owners) if kind else None)
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
-                value = each_one_found(found, language_of(part)) or \
-                    each_of_several(found, objects or owners, language_of(part))
+                kinds = objects or owners     # ("it" is never people: "who works on it, and what
+                value = each_one_found(found, language_of(part)) or each_of_several(   # skills does it need?")
+                    found, kinds - {default_lexicon().person} if kinds else None, language_of(part))
             if value is None and kind in ("person", "possessive") and bare in HE_SHE:
                 value = each_of_several(found, {default_lexicon().person}, language_of(part))
             skip = one and value is not None
