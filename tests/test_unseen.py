@@ -6216,3 +6216,10 @@ def test_a_courtesy_between_commas_splits_nothing(learner):
     "Kindly explain" and the rest."""
     result = learner.answer("Kindly explain, if you would, what a deadlock is.")
     assert len(result.sub_questions) == 1 and result.rows and result.rows[0][0] == "N18", result.answer
+
+
+def test_a_polite_hinglish_opening_asks_nothing(learner, college_db):
+    """A learner's probe: "Kripya batayein, DSA ke kitne credits hain?" ("please tell") was refused
+    for its two polite words."""
+    result = learner.answer("Kripya batayein, DSA ke kitne credits hain?")
+    assert result.status == "answered" and any(4 in row for row in result.rows), result.answer
