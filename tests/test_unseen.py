@@ -6223,3 +6223,12 @@ def test_a_polite_hinglish_opening_asks_nothing(learner, college_db):
     for its two polite words."""
     result = learner.answer("Kripya batayein, DSA ke kitne credits hain?")
     assert result.status == "answered" and any(4 in row for row in result.rows), result.answer
+
+
+def test_an_ask_after_a_colon_is_a_sentence_of_its_own(learner):
+    """A learner's probe: "Namaste. I am revising at night after work, so kindly bear with me: why
+    would a database keep an extra lookup structure ...?" was refused: the ask after the colon,
+    alone, clears the bar for the note on indexing."""
+    result = learner.answer("Namaste. I am revising at night after work, so kindly bear with me: why would a "
+                            "database keep an extra lookup structure so that it need not read every row to find one?")
+    assert result.status == "answered" and result.rows[0][0] == "N06", result.answer

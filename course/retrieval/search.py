@@ -379,7 +379,8 @@ def _sentences(query: str) -> list[str]:
     >>> _sentences("I'm revising tonight. Why split tables?"), _sentences("Why split tables?")
     (['Why split tables?'], [])
     """
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", query.strip()) if s]
+    # (a clause after a colon is a sentence too: "so kindly bear with me: why would ...?")
+    sentences = [s for s in re.split(r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<=[.!?:])\s+", query.strip()) if s]
     asking = [s for s in sentences if s.endswith("?") or is_question(tokens(s), opening=True)
               or REQUEST.match(s) is not None]      # (not the scene: "My table repeats ...")
     return asking if len(sentences) > 1 else []
