@@ -6232,3 +6232,18 @@ def test_an_ask_after_a_colon_is_a_sentence_of_its_own(learner):
     result = learner.answer("Namaste. I am revising at night after work, so kindly bear with me: why would a "
                             "database keep an extra lookup structure so that it need not read every row to find one?")
     assert result.status == "answered" and result.rows[0][0] == "N06", result.answer
+
+
+def test_they_of_why_they_ask_is_no_topic_pointer(learner):
+    """unseen61 bl028: "routing explainer pls ..., and who's studying CN so they can help run it?"
+    became "who's studying CN so routing explainer pls for the network workshop can help run it?":
+    "they" of a purpose clause points at no topic, and the clause is no part of the ask."""
+    result = learner.answer("routing explainer pls for the network workshop, and who's studying CN so they "
+                            "can help run it?")
+    assert not any("so routing" in s.rewritten for s in result.sub_questions), result.answer
+
+
+def test_a_purpose_clause_with_any_subject_is_why_they_ask(learner, college_db):
+    """A guard: "so that she can help me" is why they ask, whoever "she" is."""
+    assert_answered_with(learner.answer("who studies DBMS so that she can help me?"), college_db,
+                         "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name")

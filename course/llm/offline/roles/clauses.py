@@ -119,7 +119,8 @@ def topic_first(question: str) -> str:
             set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True) or \
             names_a_property_of(m[1]):     # "Credits for OS, and which ... before it?": an ask
         return question
-    pointer = _TOPIC_POINTER.search(m[2])
+    reason = _REASON.match(m[2])     # (not a "they" of why they ask: "... so they can help run it?")
+    pointer = _TOPIC_POINTER.search(reason["ask"] if reason else m[2])
     first_ask = re.split(r",|\s(?:and|aur)\s", m[2])[0]
     if pointer is None or pointer.start() >= len(first_ask):
         return question     # the first ask must point at the topic too, or it loses it
@@ -259,7 +260,7 @@ _LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$
 # speaker means to do, not an ask
 _MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)
 # "... because the pdf won't open", "... so I can share it with them": why they ask, not what
-_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!of\b)|so\s+(?:that\s+)?(?:i|we)\s+"
+_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!of\b)|so\s+(?:that\s+)?(?:i|we|they|he|she|you)\s+"
                      r"(?:can|could|will|may|might|'ll)\b|in\s+order\s+to\b|taaki\b)[^,;?]*[.!?]*\s*$", re.I)
 
 
