@@ -6247,3 +6247,11 @@ def test_a_purpose_clause_with_any_subject_is_why_they_ask(learner, college_db):
     """A guard: "so that she can help me" is why they ask, whoever "she" is."""
     assert_answered_with(learner.answer("who studies DBMS so that she can help me?"), college_db,
                          "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name")
+
+
+@pytest.mark.parametrize("question", ["how many students are in the graph?",
+                                      "total kitne students hain in the graph"])
+def test_the_graph_itself_is_no_topic_named_graphs(learner, college_db, question):
+    """unseen61 bl022: "in the graph" was linked to the topic Graphs, and the students of a subject
+    covering it (3) were counted, not the students (5)."""
+    assert_answered_with(learner.answer(question), college_db, "MATCH (s:Student) RETURN count(s)")

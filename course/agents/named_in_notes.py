@@ -73,8 +73,10 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     beyond = [label for label in beyond_notes(db) if label in lexicon.labels
               and re.search(rf"\b(?:{lexicon.label(label)})\b", text)] \
         if not said & (WORDS.question_words | WORDS.auxiliary | WORDS.subordinating) else []
-    # ("which more specific topics", "what's the prereq topic": the noun a word or two on)
-    return any(re.search(rf"{which}(?:'s|\s+is|\s+are)?\s+(?:the\s+)?(\w+\s+){{0,2}}(?:{lexicon.label(label)})", text)
+    # ("which more specific topics", "what's the prereq topic": the noun a word or two on; "how
+    # many students": a count of them)
+    return any(re.search(rf"(?:{which}(?:'s|\s+is|\s+are)?|{lexicon.cues.get('count', '(?!)')})\s+(?:the\s+)?"
+                         rf"(\w+\s+){{0,2}}(?:{lexicon.label(label)})", text)
                for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)
 

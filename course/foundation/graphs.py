@@ -14,6 +14,8 @@ course.foundation.errors.InvalidInput: The graph 'memory_user_u2' holds a user's
 """
 from __future__ import annotations
 
+import re
+
 from course.foundation.errors import InvalidInput
 
 # One user's stored conversations live in a graph of this prefix (notebook 10).
@@ -37,3 +39,9 @@ def require_data_graph(name: str) -> str:
                            "data, so the course will not load into it, search it or answer from "
                            "it: set COURSE_GRAPH to a course graph (default college), or unset it.")
     return name
+
+
+# "how many students are in the graph?", "total kitne students hain in the graph": the knowledge
+# graph itself, at the end of its clause, names no value of it (no topic named Graphs)
+THE_GRAPH_ITSELF = re.compile(r"\s*\b(?:in|on|from|across|inside)\s+(?:the|this|your|our)\s+(?:knowledge\s+)?"
+                              r"(?:graph|database|db)\b(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls)\b))", re.I)

@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from course.foundation.dataset import FULLTEXT_PROPERTY
+from course.foundation.graphs import THE_GRAPH_ITSELF
 from course.foundation.db import Database
 from course.foundation.versioning import data_version, every_row, one_version, per_version
 from course.pipeline.schema import GraphSchema, cypher_literal
@@ -320,7 +321,21 @@ def _link(db: Database, question: str, *, schema: GraphSchema | None,
                         span = list(range(start, start + len(alias_words)))
                         if len(span) >= len(found.get((label, value), (0, []))[1]):
                             found[(label, value)] = (1.0, span)
-    return _best_mentions(found, words)
+    itself = _the_graph_itself(question)
+    return _best_mentions({k: v for k, v in found.items() if not set(v[1]) <= itself}, words)
+
+
+def _the_graph_itself(question: str) -> set[int]:
+    """The positions of the words that name the knowledge graph itself ("how many students are
+    in the graph?": no mention of a topic named Graphs).
+
+    >>> sorted(_the_graph_itself("how many students are in the graph?"))
+    [4, 5, 6]
+    >>> _the_graph_itself("how does bfs search in the graph data structure?")
+    set()
+    """
+    return {i for m in THE_GRAPH_ITSELF.finditer(question)
+            for i in range(len(_words(question[:m.start()])), len(_words(question[:m.end()])))}
 
 
 def _best_mentions(found: dict, words: list[str]) -> list[Mention]:

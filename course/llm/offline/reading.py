@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from course.foundation.graphs import THE_GRAPH_ITSELF
 from course.foundation.language import WORDS, asks_of_the_speaker
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.prompt import Entity, Schema
@@ -134,7 +135,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
          lexicon: Lexicon | None = None) -> Reading:
     """Lower-case the question, replace each linked name by §i and correct cue typos."""
     lexicon = lexicon or default_lexicon()
-    text = " " + question.replace("\u2019", "'") + " "
+    text = " " + THE_GRAPH_ITSELF.sub("", question.replace("\u2019", "'")) + " "   # ("... in the graph?")
     entities: list[Entity] = []
     for written, entity in linked:
         # the stored name if written in full, else as written, else the words of it the kind's
