@@ -6255,3 +6255,13 @@ def test_the_graph_itself_is_no_topic_named_graphs(learner, college_db, question
     """unseen61 bl022: "in the graph" was linked to the topic Graphs, and the students of a subject
     covering it (3) were counted, not the students (5)."""
     assert_answered_with(learner.answer(question), college_db, "MATCH (s:Student) RETURN count(s)")
+
+
+# --- found on unseen64 and unseen65 after their one scoring (forced: confidently wrong) -------
+
+def test_someones_teammates_are_never_themselves(learner, college_db):
+    """unseen64 bo042: "What skills do Rahul's project teammates bring?" counted Rahul among his
+    own teammates (FalkorDB does not keep a pattern's two links apart), and his Python with them."""
+    assert_answered_with(learner.answer("What skills do Rahul's project teammates bring?"), college_db,
+                         "MATCH (r:Student {name: 'Rahul'})-[:WORKS_ON]->(p:Project)<-[:WORKS_ON]-(m:Student) "
+                         "WHERE m <> r MATCH (m)-[:HAS_SKILL]->(s:Skill) RETURN DISTINCT s.name")

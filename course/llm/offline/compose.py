@@ -200,7 +200,8 @@ def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: st
         end = f"(m:{ahead})" if i == len(steps) - 1 else f"(m{i}:{ahead})"
         match += f"{arrow(link, label, var, direction=direction(reading, link))}{end}"
         conds = conds + _first_filters(reading, link, var, filtered)
-        if ahead == e.label and reading.has("excluding"):   # "the other members of §0's club"
+        if ahead == e.label and (reading.has("excluding") or reading.has("mates")):   # "the other members
+            # of §0's club", "§0's project teammates": not §0
             conds.append(f"{end[1:].split(':')[0]} <> x0")
         label = ahead
     middle = label
