@@ -110,8 +110,10 @@ def _names_linked_nodes(db: Database, text: str) -> bool:
     "which concepts" does; a note on the one named is no answer to it ("the key consists of
     two columns" is a verb).
 
-    >>> _names_linked_nodes(db, "prereqs for routing"), _names_linked_nodes(db, "if the key consists of two columns")
-    (True, False)
+    >>> _names_linked_nodes(db, "prereqs for routing")
+    True
+    >>> _names_linked_nodes(db, "if the key consists of two columns")
+    False
     """
     lexicon = default_lexicon()
     loops = {p.type for p in introspect(db).patterns if p.start == p.end and p.start != lexicon.person}

@@ -44,4 +44,5 @@ def require_data_graph(name: str) -> str:
 # "how many students are in the graph?", "total kitne students hain in the graph": the knowledge
 # graph itself, at the end of its clause, names no value of it (no topic named Graphs)
 THE_GRAPH_ITSELF = re.compile(r"\s*\b(?:in|on|from|across|inside)\s+(?:the|this|your|our)\s+(?:knowledge\s+)?"
-                              r"(?:graph|database|db)\b(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls)\b))", re.I)
+                              r"(?:graph|database|db)\b"
+                              r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls)\b))", re.I)

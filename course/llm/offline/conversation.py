@@ -155,7 +155,8 @@ def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Mat
     group = _last_answer(prompt, reading.schema)
     if group is None and _last_asked(prompt, reading) == label:
         return []     # "that subject" after a question for a subject that found none: unknown
-    if re.match(r"(?:those|these)\b", m[0]) and not (group and group.label == label and isinstance(group.value, tuple)):
+    several = group is not None and group.label == label and isinstance(group.value, tuple)
+    if re.match(r"(?:those|these)\b", m[0]) and not several:
         # "which clubs are those people in?" after one person found: the latest several found
         group = next((g for back in range(2, len(prompt.turns) + 1)
                       if (g := _last_answer(prompt, reading.schema, back)) is not None

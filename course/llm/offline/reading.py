@@ -59,7 +59,8 @@ class Reading:
         roles = "|".join(f"(?:{self.lexicon.value_words[prop]})" for p in self.schema.patterns
                          if p.start == self.person for prop in p.props if self.lexicon.value_words.get(prop))
         for label in self.schema.labels:
-            said = (m for m in re.finditer(self.lexicon.label(label), self.text) if not self.describes_a_kind(m, label))
+            said = (m for m in re.finditer(self.lexicon.label(label), self.text)
+                    if not self.describes_a_kind(m, label))
             if m := next(said, None):
                 by_role = roles and label != self.person and re.match(rf"\s+(?:{roles})", self.text[m.end():])
                 found.append((m.start(), self.person if by_role else label))

@@ -260,7 +260,8 @@ _LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$
 # speaker means to do, not an ask
 _MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)
 # "... because the pdf won't open", "... so I can share it with them": why they ask, not what
-_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!of\b)|so\s+(?:that\s+)?(?:i|we|they|he|she|you)\s+"
+_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!of\b)"
+                     r"|so\s+(?:that\s+)?(?:i|we|they|he|she|you)\s+"
                      r"(?:can|could|will|may|might|'ll)\b|in\s+order\s+to\b|taaki\b)[^,;?]*[.!?]*\s*$", re.I)
 
 

@@ -54,7 +54,8 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
 
 def _does_itself(text: str, value: str, label: str) -> bool:
     """Is a thing (no person) the subject of the part's verb ("when did the Robotics Club
-    start?", "since when has the Coding Club existed?")? Then it asks of the thing itself, not of its link to what was found."""
+    start?", "since when has the Coding Club existed?")? Then it asks of the thing itself, not of
+    its link to what was found."""
     return label != default_lexicon().person and \
         re.search(rf"\b(?:did|does|do|has|have|had)\s+(?:the\s+)?{re.escape(value)}\b", text, re.I) is not None
 

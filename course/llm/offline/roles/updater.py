@@ -16,8 +16,8 @@ from course.foundation.definitions import defined
 from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question, awaits_its_verb,
-                                              cleft_fragment, fragment, is_question, says_only,
+from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
+                                              awaits_its_verb, cleft_fragment, fragment, is_question, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
                                               who_of_anyone, without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
