@@ -18,7 +18,7 @@ from course.foundation.dataset import (FULLTEXT_PROPERTY, synthetic_college, wri
                                        create_fulltext_indexes)
 from course.foundation.db import Database
 from course.pipeline.evaluation import json_lines
-from course.pipeline.linking import (Mention, _best_mentions, _match, _named_apart, _words,
+from course.pipeline.linking import (Mention, _best_mentions, _match, _named_apart, _the_graph_itself, _words,
                                      link_entities, name_index)
 from course.pipeline.schema import GraphSchema, introspect
 
@@ -80,7 +80,8 @@ def linked_by_fulltext(db: Database, question: str, schema: GraphSchema,
                         span = list(range(start, start + len(alias_words)))
                         if there and len(span) >= len(found.get((label, value), (0, []))[1]):
                             found[(label, value)] = (1.0, span)
-    return _best_mentions(found, words)
+    itself = _the_graph_itself(question)   # ("... in the graph?": no index's business, the same rule)
+    return _best_mentions({k: v for k, v in found.items() if not set(v[1]) <= itself}, words)
 
 
 # Where the full-text index linked a word the name index rightly does not: (word, value).
