@@ -67,8 +67,8 @@ _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:
 # change, told or weighed, not asked of the graph
 _OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm|i am|we're|we are)\s+$")
 # "someone on the team put three numbers in one cell", "the library team wants to add indexes":
-# a change someone (or something: "which anomalies it is supposed to remove") else made or means to
-# make, told, not asked of the graph
+# a change someone else (or something: "which anomalies it is supposed to remove") made or means
+# to make, told, not asked of the graph
 # "what does TCP add on top of IP?", "how does a B+ tree insert a key?": what a thing does, asked
 _DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)\s+(?:does|do|did|can|could|would|will)\s+"
                               r"(?!i\b|we\b|you\b)[\w/+.-]+(?:\s+[\w/+.-]+)?\s+$")
