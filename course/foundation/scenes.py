@@ -39,6 +39,10 @@ def after_opening_clause(text: str) -> str:
     return opening[2] if opening and first and first[0] in asking else text
 
 
+# Where a sentence (or a clause after a colon) ends: not at an abbreviation's dot ("i.e.", "e.g.")
+SENTENCE_BREAK = r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!:?])\s+"
+
+
 def scene_and_ask(question: str) -> tuple[str, str] | None:
     """(the scene, the ask) of a question whose first sentences (or a clause before a colon or
     a dash) say something and whose last asks ("I want to help on the tracker. what skills
@@ -55,9 +59,7 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     >>> scene_and_ask("which topics come after it, i.e. need it first?")
 
     """
-    # (no sentence ends at an abbreviation's dot: "i.e.", "e.g.", "etc.", "vs.")
-    sentences = re.split(r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!:?])\s+(?=\S)"
-                         r"|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
+    sentences = re.split(rf"{SENTENCE_BREAK}(?=\S)|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
     asked = after_opening_clause(sentences[-1])   # "For the database part of the talk, which ..."
     if asked != sentences[-1]:
         sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]

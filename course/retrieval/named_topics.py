@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Sequence
 
-from course.foundation.dataset import load_schema
+from course.foundation.db import Database
+from course.pipeline.schema import introspect
 
 if TYPE_CHECKING:
     from course.retrieval.search import Hit
@@ -36,12 +37,12 @@ def names(text: str, topic: str, aliases: Sequence[str] = ()) -> bool:
                for name in [topic, *aliases])
 
 
-def names_its_topic(query: str, hit: Hit) -> bool:
+def names_its_topic(db: Database, query: str, hit: Hit) -> bool:
     """Does the question name the hit's topic, by its name or one of the schema's aliases?
 
     >>> from course.retrieval.search import Hit
-    >>> names_its_topic("ACID wala concept kya hai?", Hit("N08", "Transactions", 0.5, ""))
+    >>> names_its_topic(db, "ACID wala concept kya hai?", Hit("N08", "Transactions", 0.5, ""))
     True
     """
-    aliases = load_schema().get("aliases") or {}
+    aliases = introspect(db).aliases
     return hit.concept is not None and names(query, str(hit.concept), aliases.get(str(hit.concept)) or ())

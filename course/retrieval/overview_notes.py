@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from course.foundation.dataset import load_schema
 from course.foundation.db import Database
 from course.foundation.versioning import per_version
+from course.pipeline.schema import introspect
 from course.retrieval.named_topics import names
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def own_note_first(db: Database, query: str, hits: Sequence[Hit]) -> list[Hit]:
     listed = overviews(db).get(hits[0].note) if hits else None
     if not listed:
         return hits
-    aliases = load_schema().get("aliases") or {}
+    aliases = introspect(db).aliases
     said = lambda topic: names(query, topic, aliases.get(topic) or ())   # noqa: E731
     if said(str(hits[0].concept)) or 2 * sum(map(said, listed)) > len(listed):
         return hits   # (naming most of its list asks about the family: "why 1NF, 2NF and 3NF?")

@@ -37,6 +37,7 @@ from course.foundation.definitions import defined
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.language import WORDS, in_english
 from course.foundation.graphs import require_data_graph
+from course.foundation.scenes import SENTENCE_BREAK
 from course.llm.offline.answer import names_topic
 from course.llm.offline.roles.clauses import REQUEST, is_question
 from course.llm.offline.roles.words import note_evidence_line, tokens
@@ -359,7 +360,7 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
         # its own note: no lead over a neighbour to show, nor a score ("2NF in plain words": a
         # short name, a few words, a low similarity), but the overview that lists it was near
         return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
-    if hits and names_its_topic(query, hits[0]):   # the topic said: less likeness needed
+    if hits and names_its_topic(db, query, hits[0]):   # the topic said: less likeness needed
         bar["min_score"] = min(bar["min_score"], NAMED_MIN_SCORE)
     if not hits or hits[0].score < bar["min_score"]:
         return False
@@ -380,7 +381,7 @@ def _sentences(query: str) -> list[str]:
     (['Why split tables?'], [])
     """
     # (a clause after a colon is a sentence too: "so kindly bear with me: why would ...?")
-    sentences = [s for s in re.split(r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<=[.!?:])\s+", query.strip()) if s]
+    sentences = [s for s in re.split(SENTENCE_BREAK, query.strip()) if s]
     asking = [s for s in sentences if s.endswith("?") or is_question(tokens(s), opening=True)
               or REQUEST.match(s) is not None]      # (not the scene: "My table repeats ...")
     return asking if len(sentences) > 1 else []
