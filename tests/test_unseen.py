@@ -15,6 +15,7 @@ from course.llm.base import ToolCall, Usage
 from course.llm.offline import OfflineLLM
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
+from course.pipeline.linking import link_entities
 from course.pipeline.comparison import same_rows
 from course.pipeline.memory import ShortTermMemory
 from course.llm.offline.roles.updater import RuleUpdater
@@ -6265,3 +6266,79 @@ def test_someones_teammates_are_never_themselves(learner, college_db):
     assert_answered_with(learner.answer("What skills do Rahul's project teammates bring?"), college_db,
                          "MATCH (r:Student {name: 'Rahul'})-[:WORKS_ON]->(p:Project)<-[:WORKS_ON]-(m:Student) "
                          "WHERE m <> r MATCH (m)-[:HAS_SKILL]->(s:Skill) RETURN DISTINCT s.name")
+
+
+# --- a part that asks only for more columns of the ask before it ------------------------------
+
+_ADVANCED = ("MATCH (s:Student)-[r:HAS_SKILL]->(k:Skill) WHERE r.level = 'Advanced' "
+             "RETURN DISTINCT s.name, k.name")
+
+
+@pytest.mark.parametrize("question", [
+    "Who has an Advanced-level skill? Give me the name and the skill.",
+    "Who has an Advanced-level skill and which skill?",
+    "Who has an Advanced-level skill? Name and skill please.",
+])
+def test_a_part_naming_only_kinds_the_ask_before_names_asks_them_of_it(learner, college_db, question):
+    """unseen64 bo029: "Give me the name and the skill." after "Who has an Advanced-level skill?"
+    listed every skill in the graph. A sentence or clause with no verb and no value of its own,
+    naming only kinds and properties, asks them of what the ask before it finds."""
+    assert_answered_with(learner.answer(question), college_db, _ADVANCED)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Rahul ke paas kaunsi skills hai aur kis level pe, bata do",
+     "MATCH (:Student {name: 'Rahul'})-[r:HAS_SKILL]->(k:Skill) RETURN k.name, r.level"),
+    ("Who among us knows Docker and how well?",
+     "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN s.name, r.level"),
+])
+def test_a_property_asked_with_a_request_tail_is_a_column(learner, college_db, question, reference):
+    """unseen65 bp042, unseen64 bo018: "kis level pe, bata do" ("tell me at what level") and "how
+    well" ask the level of the skills the ask before finds; "bata do" asks nothing of its own."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+# --- a spoken message: names split into words, a filler of time ---------------------------------
+
+@pytest.mark.parametrize("question, value", [
+    ("whos working on the campus chat bot", "Campus Chatbot"),
+    ("what subject do i need before the one that teaches dead locks", "Deadlocks"),
+    ("is anyone in the codingclub", "Coding Club"),
+])
+def test_a_name_written_with_its_words_split_or_joined_is_linked(college_db, question, value):
+    """unseen67 br019, br042 (a message dictated to a phone): "campus chat bot", "dead locks"
+    name the Campus Chatbot and Deadlocks; the letters are the name's, the spaces are not."""
+    assert value in [m.value for m in link_entities(college_db, question)]
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("whos working on the campus chat bot",
+     "MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Campus Chatbot'}) RETURN s.name"),
+    ("Which project is Rahul working on these days?",
+     "MATCH (:Student {name: 'Rahul'})-[:WORKS_ON]->(p:Project) RETURN p.name"),
+])
+def test_a_spoken_question_is_answered(learner, college_db, question, reference):
+    """unseen66 bq018, unseen67 br019: "these days" says when, as "currently" does: it asks
+    nothing of its own."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_a_gerund_after_before_with_no_one_named_is_the_learners(learner, college_db):
+    """unseen66 bq019: "which subject should be done before taking it?" was refused: "taking" was
+    read as a link the query leaves out. With no person named, the one taking it is the learner,
+    as in "should I finish before taking ..."."""
+    result = learner.answer("How many credits is Operating Systems worth, and which subject should be "
+                            "done before taking it?")
+    last_part_is(college_db, result, "MATCH (p:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: "
+                 "'Operating Systems'}) RETURN p.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("did anybody get an a plus in anything",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'A+' RETURN DISTINCT s.name"),
+    ("list all the students from the it branch", "MATCH (s:Student) WHERE s.branch = 'IT' RETURN s.name"),
+])
+def test_a_value_said_aloud_or_in_small_letters_is_that_value(learner, college_db, question, reference):
+    """unseen67 br032, br034: "an a plus" is an A+, as said aloud; "the it branch" is the IT
+    branch (a common word before its property's word), not a pronoun with nothing before it."""
+    assert_answered_with(learner.answer(question), college_db, reference)

@@ -149,6 +149,10 @@ class _LabelNames:
             for term in dict.fromkeys(_terms(value)):
                 self.by_term.setdefault(term, []).append(value)
                 self.by_stem.setdefault(_stem(term), []).append(value)
+        self.by_letters: dict[str, list[str]] = {}   # a long name's letters, no spaces -> it
+        for value in self.values:
+            if len(letters := _letters(_terms(value))) >= _LETTERS_MIN:
+                self.by_letters.setdefault(letters, []).append(value)
         self.by_deletion: dict[str, list[str]] = {}   # a term less one letter -> the terms
         for term in self.by_term:
             for shorter in _deletions(term):
@@ -173,6 +177,32 @@ class _LabelNames:
         near += self.by_deletion.get(term.text, [])                     # a letter less in `term`
         near += [t for d in term.shorter for t in self.by_deletion.get(d, [])]   # one changed
         return sorted({t for t in near if _one_typo(t, term.text)}, key=lambda t: (len(t), t))
+
+
+_LETTERS_MIN = 6   # a name this long may be written with its words split or joined
+
+
+def _letters(words: list[str]) -> str:
+    """Words as one run of letters, stemmed: how a name is found with its spaces moved ("campus
+    chat bot", "dead locks", "codingclub").
+
+    >>> _letters(["dead", "locks"]) == _letters(_terms("Deadlocks"))
+    True
+    """
+    return _stem("".join(words))
+
+
+def _written_apart(names: _LabelNames, words: list[str]) -> dict[str, list[int]]:
+    """The names whose letters a run of the question's words spells with other spaces, and
+    where: two to four words for a name ("campus chat bot"), or one word for a name of two or
+    more ("codingclub")."""
+    found: dict[str, list[int]] = {}
+    for start in range(len(words)):
+        for end in range(start + 1, min(start + 4, len(words)) + 1):
+            for value in names.by_letters.get(_letters(words[start:end]), []):
+                if end - start != len(_terms(value)):
+                    found.setdefault(value, list(range(start, end)))
+    return found
 
 
 class _Term(NamedTuple):
@@ -312,6 +342,9 @@ def _link(db: Database, question: str, *, schema: GraphSchema | None,
                 continue
             if score and score > found.get((label, value), (0, []))[0]:
                 found[(label, value)] = (score, used)
+        for value, used in _written_apart(names, words).items():
+            if found.get((label, value), (0.0, []))[0] < 1.0:
+                found[(label, value)] = (1.0, used)
     for value, aliases in ((schema.aliases if schema else None) or {}).items():
         for alias in aliases:
             alias_words = _words(alias)

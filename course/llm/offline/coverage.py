@@ -56,14 +56,16 @@ class Used:
 
 def _learner(reading: Reading, start: int, end: int) -> bool:
     """A relationship word in the learner's own clause: "should I study", "padhna chahiye",
-    or a gerund after "before" or "after" once the learner speaks ("should I finish before
-    taking §0": the learner's taking), or Hindi's verbal noun before "se pehle" ("§0 padhne
+    or a gerund after "before" or "after" once the learner speaks, or no person is named
+    ("should I finish before taking §0": the learner's taking), or Hindi's verbal noun before "se pehle" ("§0 padhne
     se pehle")."""
     regex, before, word = reading.cue("learner"), reading.text[:start], reading.text[start:end]
     if re.fullmatch(rf"{reading.cue('direction_in')}|{reading.cue('next')}", word):
         return False    # "the subject you need to do before §0": "before" is the link, no verb
+    # (no one named: "which subject should be done before taking §0" is the learner's too)
     gerund = word.endswith("ing") and re.search(r"\b(?:before|after)\s+$", before) \
-        and re.search(r"\b(?:i|me|we|you|someone|one)\b", before)
+        and (re.search(r"\b(?:i|me|we|you|someone|one)\b", before)
+             or all(e.label != reading.person for e in reading.entities))
     # "§0 padhne se pehle": the verbal noun of a time clause, Hindi's "before taking §0"
     verbal_noun = word.endswith("ne") and re.match(r"\s+(?:se|ke)\s+(?:pehle|baad)\b", reading.text[end:])
     return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund or verbal_noun)
@@ -267,7 +269,7 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     """
     asking = WORDS.question_words | WORDS.auxiliary | {w for c in WORDS.conjunctions for w in c.split()}
     function = asking | WORDS.function | WORDS.pronoun_nouns | (WORDS.pronouns if pronouns else set())
-    words = re.findall(r"[\w+#§]+", ask.lower())
+    words = _without_a_request(re.findall(r"[\w+#§]+", ask.lower()), function, lexicon)
     rest = " ".join(w for w in words if w not in function)
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
     if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
@@ -277,6 +279,22 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     alone = "|".join(f"(?:{lexicon.properties[p]})" for p in named)
     left = re.sub(rf"\b(?:{alone})\b", " ", " ".join(w for w in words if w not in asking)) if named else rest
     return named if named and rest and set(left.split()) <= function else []
+
+
+def _without_a_request(words: list[str], function: set[str], lexicon: Lexicon) -> list[str]:
+    """The words less a request at either end ("kis level pe, bata do": "tell me"), which asks
+    nothing of its own; not a request word that names a property ("and their name?").
+
+    >>> _without_a_request(["kis", "level", "pe", "bata", "do"], {"kis", "pe", "do"}, default_lexicon())
+    ['kis', 'level', 'pe', 'do']
+    """
+    def is_request(word: str) -> bool:
+        english = WORDS.hindi_in_english.get(word, WORDS.shorthand.get(word, word))
+        return english in WORDS.requests \
+            and not any(regex and re.fullmatch(regex, word) for regex in lexicon.properties.values())
+    meaning = [i for i, w in enumerate(words) if w not in function]
+    ends = {meaning[0], meaning[-1]} if len(meaning) > 1 else set()
+    return [w for i, w in enumerate(words) if not (i in ends and is_request(w))]
 
 
 def _second_ask(reading: Reading, query: str) -> str | None:

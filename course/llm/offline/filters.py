@@ -60,6 +60,11 @@ def numbers(reading: Reading) -> list[tuple[int, str]]:
     return found
 
 
+def said_aloud(value: str) -> str:
+    """A value as it is said aloud: "A+" -> "A plus", "B-" -> "B minus"."""
+    return re.sub(r"\s*\+$", " plus", re.sub(r"\s*-$", " minus", value))
+
+
 def filter_values(reading: Reading, key: str) -> list[Any]:
     """Listed text values of `key` ("Label.prop", "TYPE.prop") the question names.
 
@@ -82,8 +87,10 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
     for v in dict.fromkeys(values):
         if isinstance(v, int):
             continue
-        exact = re.search(rf"(?<![\w+]){re.escape(v)}(?![\w+])", reading.text)
-        low = rf"(?<![\w+]){re.escape(v.lower())}(?![\w+])"
+        aloud = said_aloud(v.lower())    # "A+" said as "a plus": as plain as "A+" written
+        exact = re.search(rf"(?<![\w+]){re.escape(v)}(?![\w+])", reading.text) or \
+            aloud != v.lower() and re.search(rf"\b{re.escape(aloud)}\b", reading.text)
+        low = rf"(?<![\w+])(?:{re.escape(v.lower())}|{re.escape(aloud)})(?![\w+])"
         loose = re.search(low, reading.text)
         named = [*lex.relationships.values(), *lex.labels.values()]
         plain = any(not any(re.search(c, w) for c in named) for w in v.lower().split())

@@ -119,6 +119,28 @@ def cased_values(schema: Schema) -> set[str]:
     return {v for vs in listed for v in vs if isinstance(v, str) and len(v) <= 3}
 
 
+def _value_before_its_property(raw: list[str], i: int, schema: Schema, lexicon: Lexicon) -> str | None:
+    """A short listed value written in small letters, between an article or a preposition and
+    its property's word ("from the it branch": IT), as it is stored; else None ("is it",
+    "which branch is it": a pronoun).
+
+    >>> schema = Schema(values={"Person.team": ["HR", "IT"]})
+    >>> raw = "list the people from the it team".split()
+    >>> _value_before_its_property(raw, 5, schema, default_lexicon())
+    'IT'
+    >>> _value_before_its_property("is it".split(), 1, schema, default_lexicon()) is None
+    True
+    """
+    if not 0 < i < len(raw) - 1 or raw[i - 1].lower() not in {"the", "from", "in", "of"}:
+        return None
+    for key, values in [*schema.values.items(), *schema.scales.items()]:
+        for value in values:
+            if isinstance(value, str) and value.lower() == raw[i].lower() \
+                    and re.fullmatch(lexicon.prop(key.split(".")[1]), raw[i + 1].lower()):
+                return value
+    return None
+
+
 def _joins(tokens: list[str], i: int) -> bool:
     """Does the token at i stand between two words, neither of them a conjunction? Only then can
     a one-letter shorthand be "and" ("sneha n karan"), not in "log n or n?".
@@ -170,6 +192,8 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
         bare = token.strip(".'-") or token
         if token.startswith("§") or (bare in cased and (len(bare) > 1 or tokens)):
             tokens.append(token if token.startswith("§") else bare)
+        elif value := _value_before_its_property(raw, i, schema, lexicon):
+            tokens.append(value)
         else:   # "ppl", "frnds": the word a learner's shorthand stands for
             word = WORDS.shorthand.get(bare.lower(), bare.lower())
             if word in WORDS.conjunctions and not _joins(raw, i):

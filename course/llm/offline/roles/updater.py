@@ -29,7 +29,7 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
-                                            PLURAL, SOME, Named, asks_for_a_change, asks_only_a_property,
+                                            PLURAL, SOME, Named, asks_for_a_change, asks_only_a_property, columns_of,
                                             names_a_link, names_a_property_of, names_nothing,
                                             reached_by_links, tokens)
 
@@ -56,12 +56,16 @@ class RuleUpdater:
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
         pieces: list[str] = []
+        columns_added = False
         for piece in (s for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()
                       for s in sentences_that_ask(p)):
             if pieces and (merged := who_of_anyone(pieces[-1], piece)) is not None:
                 pieces[-1] = merged       # "Did anyone get an A+? Who, and in which subject?"
             elif pieces and (names_nothing(piece) or fragment(piece)):   # "... in a subject? Who,
                 pieces[-1] = f"{pieces[-1]}?{piece}"     # and which one?", "... an A+? In which subject?"
+            elif pieces and (more := columns_of(piece, pieces[-1])):   # "Who has an Advanced-level
+                pieces[-1], columns_added = f"{pieces[-1].rstrip()}, {more}", True   # skill? Name
+                # and skill pls."
             else:
                 pieces.append(piece)
         if len(pieces) > 1 and says_only(pieces[-1]):   # "... needs React? I did a little React.":
@@ -73,6 +77,8 @@ class RuleUpdater:
         for piece in pieces:
             parts += self._split_conjunctions(without_asides(piece.strip()))
         parts = [p for p in parts if tokens(p)]
+        if len(parts) == 1 and columns_added:    # one ask, with the columns a sentence after it asked
+            return [as_question(parts[0]) if "?" in question else parts[0]]
         if len(parts) <= 1:   # one ask: as written, less an aside after it
             asked = question.strip().rstrip("?").rstrip()
             kept = without_asides(asked) if len(pieces) == 1 else asked
@@ -101,7 +107,7 @@ class RuleUpdater:
             if shared:
                 return [f"{left.strip()} {shared}"] + self._split_conjunctions(right.strip())
             if names_nothing(left) or names_nothing(right) or asks_only_a_property(right) \
-                    or fragment(right):
+                    or fragment(right) or columns_of(right, left):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(last)

@@ -173,6 +173,47 @@ def asks_only_a_property(text: str) -> bool:
     return bool(properties_only(text, default_lexicon()))
 
 
+def kinds_only(text: str) -> list[str]:
+    """The nouns of the kinds and properties an ask with no verb names when it names nothing
+    else ("Give me the name and the skill.", "and which skill?"): it may ask them of what the
+    ask before it finds (`columns_of`); else [].
+
+    >>> kinds_only("Give me the name and the skill, please"), kinds_only("which club is she in?")
+    (['skill'], [])
+    """
+    lexicon = default_lexicon()
+    words = [w for w in tokens(text) if not (w in FUNCTION_WORDS | lexicon.filler
+             or WORDS.shorthand.get(w, w) in WORDS.requests | {"please"})]
+    if not words or set(tokens(text)) & AUXILIARY:
+        return []
+    nouns = [*lexicon.labels.values(), *lexicon.properties.values()]
+    return words if all(any(r and re.fullmatch(r, w) for r in nouns) for w in words) else []
+
+
+def columns_of(ask: str, before: str) -> str | None:
+    """What `ask` (`kinds_only`) adds to the ask `before` it, as a clause of that ask ("and
+    which skill"), when it names a kind `before` names too (not "and which projects?" after
+    "Which clubs are there?": an ask of its own), and maybe properties; else None.
+
+    >>> columns_of("Give me the name and the skill.", "Who has an Advanced-level skill?")
+    'and which skill'
+    >>> columns_of("Name, skill and level pls", "Who has a skill?")
+    'and which skill and what level'
+    >>> columns_of("and which projects?", "Which clubs are there?") is None
+    True
+    """
+    nouns, lexicon = kinds_only(ask), default_lexicon()
+    if not nouns:
+        return None
+    said = set(tokens(before))
+
+    def is_property(word: str) -> bool:
+        return any(r and re.fullmatch(r, word) for r in lexicon.properties.values())
+    if all(is_property(w) for w in nouns) or not all(is_property(w) or w in said for w in nouns):
+        return None     # (a property alone is asked of whom the ask before is about: "branch?")
+    return " ".join(f"and {'what' if is_property(w) else 'which'} {w}" for w in nouns)
+
+
 def names_a_property_of(text: str) -> bool:
     """Does the text name a property of something, with no verb ("Credits for Operating
     Systems", "the status of the tracker")? An ask of its own, as "Payal's grade" is.
