@@ -6342,3 +6342,24 @@ def test_a_value_said_aloud_or_in_small_letters_is_that_value(learner, college_d
     """unseen67 br032, br034: "an a plus" is an A+, as said aloud; "the it branch" is the IT
     branch (a common word before its property's word), not a pronoun with nothing before it."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_the_one_that_stands_for_the_kind_named_before_it(learner, college_db):
+    """unseen67 br042: "what subject do i need before the one that teaches dead locks": "the one"
+    is a subject, so the chain goes through the subject that covers Deadlocks, not through a
+    concept before Deadlocks (two chains were left, and the question was refused)."""
+    assert_answered_with(learner.answer("what subject do i need before the one that teaches dead locks"),
+                         college_db, "MATCH (:Concept {name: 'Deadlocks'})<-[:COVERS]-(:Subject)"
+                         "<-[:PREREQUISITE_FOR]-(p:Subject) RETURN p.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("what skills has karan got", "MATCH (:Student {name: 'Karan'})-[:HAS_SKILL]->(k:Skill) RETURN k.name"),
+    ("hey whats the status on the attendance tracker project is it started yet",
+     "MATCH (p:Project {name: 'Attendance Tracker'}) RETURN p.name, p.status"),
+])
+def test_a_dictated_ask_means_what_it_says(learner, college_db, question, reference):
+    """unseen67 br026, br029: "has karan got" is having, not a grade got; "is it started yet" after
+    "whats the status" is answered by the status shown (it is Planned: not started), not a filter
+    the query leaves out."""
+    assert_answered_with(learner.answer(question), college_db, reference)

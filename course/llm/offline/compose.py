@@ -84,9 +84,21 @@ def compose(reading: Reading, passes: Check) -> str | None:
              if _hops_enough(reading, types) and passes(reading, query)}
     if len(found) > 1:      # "the topics of the subject that comes before §0": the words name
         nouns = {t for t in reading.targets() if t != target or         # the labels in the
-                 len(re.findall(reading.lexicon.label(t), reading.text)) > 1}   # middle of the chain
+                 len(re.findall(reading.lexicon.label(t), reading.text)) + _the_one(reading, t) > 1}
+        # middle of the chain
         found = {(query, middles) for query, middles in found if set(middles) <= nouns}
     return found.pop()[0] if len(found) == 1 else None
+
+
+def _the_one(reading: Reading, label: str) -> int:
+    """How often "the one that" (or "which", "who") stands for the kind named last before it:
+    "what subject do I need before the one that teaches §0" names a subject twice."""
+    ones = 0
+    for m in re.finditer(r"\bthe one (?:that|which|who)\b", reading.text):
+        kinds = [(k.start(), name) for name in reading.schema.labels
+                 for k in re.finditer(reading.lexicon.label(name), reading.text[:m.start()])]
+        ones += bool(kinds) and max(kinds)[1] == label
+    return ones
 
 
 def _hops_enough(reading: Reading, types: tuple[str, ...]) -> bool:

@@ -157,12 +157,14 @@ def unused(reading: Reading, query: str) -> str | None:
             phrase = reading.text[start:stop]
             if not reading.text[end:after].strip() and phrase not in used.literals.lower():
                 return phrase
-    answering = returned(query)[1] if reading.has("yes_no") else set()
+    # "Is X finished?", "what is its status, is it started yet?": its status answers it
+    whether = re.search(r"\b(?:is|are|was|were|has|have) (?:it|they|§\d+)(?: [\w'-]+){1,3}\W*$", reading.text)
+    answering = returned(query)[1] if reading.has("yes_no") or whether else set()
     for key in [*reading.schema.values, *reading.schema.scales]:
         prop = key.split(".")[1]
         for value in filter_values(reading, key):   # or the same property of another link
             if lit(value) not in used.literals and not re.search(rf"\.{prop}\)? (=|IN|CONTAINS)", used.literals) \
-                    and prop not in answering:      # "Is X finished?": its status answers it
+                    and prop not in answering:
                 return str(value)
     for value, op in numbers(reading):
         shown = rf"{re.escape(op)} {value}\b" if op != "=" else rf"(= |IN \[[^\]]*){value}\b"
