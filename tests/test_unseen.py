@@ -6363,3 +6363,113 @@ def test_a_dictated_ask_means_what_it_says(learner, college_db, question, refere
     "whats the status" is answered by the status shown (it is Planned: not started), not a filter
     the query leaves out."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, wrong_note", [
+    ("what problem does 2NF fix that 1NF does not?", "N02"),
+])
+def test_of_two_topics_named_the_subject_of_the_ask_is_not_answered_by_the_other(learner, question,
+                                                                                   wrong_note):
+    """Found while probing: "what problem does 2NF fix that 1NF does not?" was answered from the
+    note on 1NF, the nearer: of two topics named, the one the question's verb is asked of (right
+    after "does") is what it asks about; the other's note is no answer."""
+    result = learner.answer(question)
+    assert not (result.rows and result.rows[0][0] == wrong_note), result.answer
+
+
+@pytest.mark.parametrize("question, note", [
+    ("what does 3NF add on top of 2NF?", "N04"),
+    ("how is a thread different from a process?", "N17"),
+    ("what does BFS do that DFS doesn't?", "N13"),
+])
+def test_the_subject_of_two_topics_named_is_answered(learner, question, note):
+    """Guards: the topic asked of is the one whose note answers."""
+    result = learner.answer(question)
+    assert result.rows and result.rows[0][0] == note, result.answer
+
+
+@pytest.mark.parametrize("question", ["what is a firewall?", "what is the OSI model?"])
+def test_a_concept_no_note_explains_says_so(learner, question):
+    """A learner's probe: "what is a firewall?" was answered "None (note None, on Firewalls)": the
+    explanation query names its note, and the concept has none. The answer says what the graph
+    holds of it and that no note explains it, never a note id that is not there."""
+    result = learner.answer(question)
+    assert "None" not in result.answer and "No note explains it" in result.answer, result.answer
+
+
+def test_it_after_a_same_kind_link_is_the_one_named(learner, college_db):
+    """A teacher's probe: "Which subject must be studied before Operating Systems, and which subject
+    should be taken after it?" read "it" as DSA, the one found, and answered "Operating Systems":
+    a part asking for the kind the part before named and found asks about the one named."""
+    result = learner.answer("Which subject must be studied before Operating Systems, and which subject "
+                            "should be taken after it?")
+    last_part_is(college_db, result, "MATCH (:Subject {name: 'Operating Systems'})-[:PREREQUISITE_FOR]->"
+                 "(n:Subject) RETURN n.name")
+
+
+@pytest.mark.parametrize("first, then, wrote", [
+    ("deadlock kyu hota hai?", "how can we avoid it?", "Deadlocks"),
+    ("deadlock kyu hota hai?", "how does the OS handle it?", "Deadlocks"),
+    ("what is paging?", "why is it useful?", "Paging"),
+])
+def test_it_after_a_note_answer_is_the_topic_its_note_is_on(learner, first, then, wrote):
+    """A learner's probe: after "deadlock kyu hota hai?", "how can we avoid it?" was asked of
+    Operating Systems, which the note's text names ("Operating systems handle deadlocks"), and
+    after "what is paging?" (answered by a query that quotes the note), "why is it useful?" was
+    refused: "it" is the topic the answer quoted its note on."""
+    learner.answer(first)
+    result = learner.answer(then)
+    assert result.status == "answered" and wrote in result.sub_questions[0].rewritten, result.answer
+
+
+def test_and_does_any_kind_asks_a_part_of_its_own(learner, college_db):
+    """A teacher's probe: "What skills does the Attendance Tracker project require, and does any
+    student have that skill at the Advanced level?" was not split ("does any student" opens a
+    question as "does anyone" does) and was refused whole."""
+    result = learner.answer("What skills does the Attendance Tracker project require, and does any student "
+                            "have that skill at the Advanced level?")
+    last_part_is(college_db, result, "MATCH (:Project {name: 'Attendance Tracker'})-[:REQUIRES]->(k:Skill)"
+                 "<-[r:HAS_SKILL]-(s:Student) WHERE r.level = 'Advanced' RETURN s.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Which students taking DSA have at least one skill at the Advanced level?",
+     "MATCH (:Subject {name: 'DSA'})<-[:STUDIES]-(s:Student)-[r:HAS_SKILL]->(:Skill) WHERE r.level = 'Advanced' "
+     "RETURN DISTINCT s.name"),
+    ("which students in the Coding Club got an A+",
+     "MATCH (:Club {name: 'Coding Club'})<-[:MEMBER_OF]-(s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'A+' "
+     "RETURN DISTINCT s.name"),
+])
+def test_a_value_of_a_link_no_name_takes_filters_the_ones_found(learner, college_db, question, reference):
+    """A teacher's probe: "Which students taking DSA have at least one skill at the Advanced level?"
+    was refused: the level is on a link of the students that DSA's link does not take, and the
+    query for a named thing left it out."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_a_request_to_explain_what_a_thing_is_is_read_as_what_is_it(learner):
+    """A teacher's probe: "Please explain what a transitive dependency is and which normal form
+    removes it." was refused: the request's words kept it below the bar, while "what is a
+    transitive dependency?" clears it for the same note (two readings agree)."""
+    result = learner.answer("Please explain what a transitive dependency is and which normal form removes it.")
+    assert result.sub_questions[0].rows and result.sub_questions[0].rows[0][0] == "N04", result.answer
+
+
+def test_the_kinds_possessive_is_the_one_named_before(learner, college_db):
+    """A teacher's probe: "..., and what is the project's status?" after the part that found
+    Rahul's project listed every project's status: "the project's" is that project's."""
+    result = learner.answer("Which project is Rahul working on, what is his role in it, and what is the "
+                            "project's status?")
+    last_part_is(college_db, result, "MATCH (p:Project {name: 'Campus Chatbot'}) RETURN p.name, p.status")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("How many students study more than one subject?",
+     "MATCH (s:Student)-[:STUDIES]->(x:Subject) WITH s, count(DISTINCT x) AS n WHERE n > 1 RETURN count(s)"),
+    ("How many clubs have more than one member?",
+     "MATCH (c:Club)<-[:MEMBER_OF]-(x:Student) WITH c, count(DISTINCT x) AS n WHERE n > 1 RETURN count(c)"),
+])
+def test_how_many_with_more_than_one_is_a_number_of_the_kind_asked(learner, college_db, question, reference):
+    """A teacher's probe: "How many students study more than one subject?" listed every student
+    and their subjects, and gave no number."""
+    assert_answered_with(learner.answer(question), college_db, reference)

@@ -32,6 +32,8 @@ _DEFINITION = re.compile(
     rf"^(?:(?:so|ok)\s+)?(?:what\s+{_STRESSED}is|what's|whats|what\s+{_STRESSED}are"
     rf"|{_ASKED}(?:define|explain))"
     rf"\s+(?:an?\s+|the\s+)?(?P<thing>{_THING}){_HOW_SAID}\s*[?.!]?$"
+    rf"|^{_ASKED}(?:explain|describe|tell\s+me)\s+what\s+(?:an?\s+|the\s+)?(?P<what>{_THING})"
+    rf"\s+(?:is|are|means?){_HOW_SAID}\s*[?.!]?$"    # "please explain what X is"
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
     rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$"    # "2NF in plain words": how to say it
     rf"|^(?P<kahiye>{_THING})\s+{_IN_HINDI}(?:\s+(?:samjhao|batao|bata\s+do|explain\s+karo))?"
@@ -70,11 +72,13 @@ def defined(question: str) -> list[str]:
     (['dfs'], [])
     >>> defined("3NF simple words mein?"), defined("BFS ek line mein samjhao")
     (['3nf'], ['bfs'])
+    >>> defined("Please explain what a transitive dependency is.")
+    ['transitive', 'dependency']
     """
     found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
     if found is None or points_by_place(question):   # "what is the second one?": a value found
         return []
-    words = next(found.group(g) for g in ("thing", "hinglish", "said", "kahiye") if found.group(g)).split()
+    words = next(found.group(g) for g in ("thing", "what", "hinglish", "said", "kahiye") if found.group(g)).split()
     if any(w.endswith("'s") or w.endswith("s'") for w in words):
         return []
     thing = []

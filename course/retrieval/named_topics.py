@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING, Sequence
 
 from course.foundation.db import Database
+from course.foundation.language import WORDS
 from course.pipeline.schema import introspect
 
 if TYPE_CHECKING:
@@ -46,3 +47,31 @@ def names_its_topic(db: Database, query: str, hit: Hit) -> bool:
     """
     aliases = introspect(db).aliases
     return hit.concept is not None and names(query, str(hit.concept), aliases.get(str(hit.concept)) or ())
+
+
+def subject_first(db: Database, query: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits, with the note of the topic the question's verb is asked of first, when the
+    question names two topics with notes and the best note is the other's: "what problem does
+    2NF fix that 1NF does not?" asks about 2NF (named right after "does"), whose note the search
+    put below the note on 1NF. A question that asks of neither ("what is the difference
+    between BFS and DFS?") keeps its order.
+
+    >>> from course.retrieval.search import Hit
+    >>> hits = [Hit("N02", "1NF", 0.8, ""), Hit("N03", "2NF", 0.7, "")]
+    >>> [h.note for h in subject_first(db, "what problem does 2NF fix that 1NF does not?", hits)]
+    ['N03', 'N02']
+    """
+    hits, aliases = list(hits), introspect(db).aliases
+    named = [h for h in hits if h.concept is not None
+             and names(query, str(h.concept), aliases.get(str(h.concept)) or ())]
+    if len({h.concept for h in named}) < 2 or hits[0] not in named:
+        return hits
+    auxiliary = "|".join(sorted(WORDS.auxiliary))
+    asked = re.match(rf"\W*(?:{'|'.join(sorted(WORDS.question_words))})(?:\s+\w+)?\s+(?:{auxiliary})"
+                     rf"\s+(?:(?:a|an|the)\s+)?(.+)", query.lower())
+
+    def opens(topic: str) -> bool:      # the words after the auxiliary begin with its name
+        return any(re.match(rf"{re.escape(name.lower())}(?![a-z0-9])", asked[1]) is not None
+                   for name in [topic, *(aliases.get(topic) or ())]) if asked else False
+    subject = next((h for h in named if opens(str(h.concept))), None)
+    return hits if subject is None or subject is hits[0] else [subject, *(h for h in hits if h is not subject)]

@@ -37,7 +37,6 @@ from course.foundation.definitions import defined
 from course.foundation.errors import CourseError, InvalidInput
 from course.foundation.language import WORDS, in_english
 from course.foundation.graphs import require_data_graph
-from course.foundation.scenes import SENTENCE_BREAK
 from course.llm.offline.answer import names_topic
 from course.llm.offline.roles.clauses import REQUEST, is_question
 from course.llm.offline.roles.words import note_evidence_line, tokens
@@ -45,8 +44,9 @@ from course.pipeline.questions import check_question
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
 from course.retrieval.other_topics import closer_topic
-from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic
+from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subject_first
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
+from course.retrieval.rereading import other_readings
 from course.retrieval.second_opinion import margin_needed
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
@@ -307,12 +307,13 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     kept: dict[tuple[str, str], list[Hit]] = {}   # the evidence's search, reused once by run
 
     def found(db: Database, query: str) -> list[Hit]:
-        return own_note_first(db, query, defined_topic_first(query, search(db, query, mode=mode, k=k)))
+        return own_note_first(db, query, subject_first(db, query, defined_topic_first(
+            query, search(db, query, mode=mode, k=k))))
 
     def answers(db: Database, query: str, hits: list[Hit]) -> bool:
         return mode in SIMILARITY_MODES and (_answers(db, query, hits) or note_question(db, query) and any(
             alone[:1] and alone[0].note == hits[0].note and _answers(db, sentence, alone)
-            for sentence in _sentences(query) for alone in [found(db, sentence)]))
+            for sentence in other_readings(query) for alone in [found(db, sentence)]))
 
     def run(db: Database, query: str) -> Rows:
         hits = kept.pop((db.graph_name, query), None) or found(db, query)
@@ -369,22 +370,6 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
     rivals = [h for h in hits if h is hits[0] or not (named and names_topic(query, str(h.concept)))]
     return clears(rivals, **bar) and note_question(db, query) and \
         closer_topic(db, query, hits[0].note) is None
-
-
-def _sentences(query: str) -> list[str]:
-    """The sentences that ask, of a message of several ("I'm revising tonight. Why do we chop
-    one big table into smaller ones? ..."): its best note below the bar is answered when one
-    of them, asked alone, clears the bar for that same note (two readings agree; the scene's
-    words no longer dilute the ask).
-
-    >>> _sentences("I'm revising tonight. Why split tables?"), _sentences("Why split tables?")
-    (['Why split tables?'], [])
-    """
-    # (a clause after a colon is a sentence too: "so kindly bear with me: why would ...?")
-    sentences = [s for s in re.split(SENTENCE_BREAK, query.strip()) if s]
-    asking = [s for s in sentences if s.endswith("?") or is_question(tokens(s), opening=True)
-              or REQUEST.match(s) is not None]      # (not the scene: "My table repeats ...")
-    return asking if len(sentences) > 1 else []
 
 
 def agent_search(db: Database) -> Callable[[Database, str], Rows]:

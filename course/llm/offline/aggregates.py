@@ -220,8 +220,8 @@ def common(reading: Reading) -> str | None:
         return None
     asked = asked_label(reading, labels)
     person = reading.person
-    if asked == person or not re.search(rf"{reading.cue('which')} (\w+ )?(?:{reading.lexicon.label(asked)})",
-                                        reading.text):
+    if asked == person or not re.search(rf"(?:{reading.cue('which')}|{reading.cue('count')}) (\w+ )?"
+                                        rf"(?:{reading.lexicon.label(asked)})", reading.text):
         asked = person                # "what is common in all the clubs": the people they share
     counted = next((t for t in labels if t != asked), person if asked != person else None)
     hop = find_hop(replace(reading, text=""), asked, counted) if counted else None
@@ -233,6 +233,9 @@ def common(reading: Reading) -> str | None:
     link = f"({g}:{asked}){arrow(hop.patterns[0], asked)}(x:{counted})"
     if op in ("<", "<="):             # "fewer than 3 members": a club with none counts too
         link = f"({g}:{asked})\nOPTIONAL MATCH ({g}){arrow(hop.patterns[0], asked)}(x:{counted})"
+    if re.match(rf"\s*(?:{reading.cue('count')})", reading.text):   # "how many students study more
+        return (f"MATCH {link}\nWITH {g}, count(DISTINCT x) AS n\n"   # than one subject?": a number
+                f"WHERE n {op} {number}\nRETURN count({g}) AS {plural(asked)}")
     return (f"MATCH {link}\nWITH {g}, collect(DISTINCT x.{shown}) AS {many}, count(DISTINCT x) AS n\n"
             f"WHERE n {op} {number}\nRETURN {g}.{name} AS {alias(asked, name)}, {many}")
 

@@ -15,10 +15,12 @@ from course.foundation.language import language_of
 
 WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no": "No.",
                 "none": "I found nothing in the graph for that.",
-                "cut": " (The list may be incomplete.)", "empty": "none"},
+                "cut": " (The list may be incomplete.)", "empty": "none",
+                "no_note": "No note explains it."},
          "hi": {"then": "phir", "and": "aur", "more": "aur", "yes": "Haan.", "no": "Nahi.",
                 "none": "Graph mein iske liye kuch nahi mila.",
-                "cut": " (List adhoori ho sakti hai.)", "empty": "koi nahi"}}
+                "cut": " (List adhoori ho sakti hai.)", "empty": "koi nahi",
+                "no_note": "Iska koi note nahi hai."}}
 MAX_ITEMS = 10
 MAX_TEXT = 400
 NOTE_COLUMNS = {"note", "text"}   # a note's rows: quoted, the note named
@@ -118,11 +120,21 @@ def write_answer(prompt: str) -> str:
 
 def answer_rows(question: str, cypher: str, columns: list[str], rows: list[list[Any]],
                 truncated: bool = False) -> str:
-    """The answer `write_answer` writes, from the rows themselves (the tool loop's records)."""
-    if rows and NOTE_COLUMNS <= set(columns):
-        return quote_note(question, columns, rows)
+    """The answer `write_answer` writes, from the rows themselves (the tool loop's records).
+
+    >>> answer_rows("what is a lathe?", "", ["note", "concept", "area", "text"],
+    ...             [[None, "Lathes", "Workshop", None]])
+    'Lathes (Workshop). No note explains it.'
+    """
     lang = language_of(question)
     w = WORDS[lang]
+    if rows and NOTE_COLUMNS <= set(columns):
+        if any(rows[0][columns.index(c)] is not None for c in NOTE_COLUMNS):
+            return quote_note(question, columns, rows)
+        # a concept no note explains ("what is a lathe?"): what the graph holds of it, said
+        kept = [i for i, c in enumerate(columns) if c not in NOTE_COLUMNS]
+        held = answer_rows(question, cypher, [columns[i] for i in kept], [[r[i] for i in kept] for r in rows])
+        return f"{held} {w['no_note']}"
     if not rows:
         return w["none"]
     if len(rows) == 1 and len(rows[0]) == 1 and isinstance(rows[0][0], bool):

@@ -17,6 +17,7 @@ or properties among the columns the query returns.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from dataclasses import dataclass, field
 
 from course.foundation.language import WORDS
@@ -283,7 +284,7 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     return named if named and rest and set(left.split()) <= function else []
 
 
-def _without_a_request(words: list[str], function: set[str], lexicon: Lexicon) -> list[str]:
+def _without_a_request(words: list[str], function: Set[str], lexicon: Lexicon) -> list[str]:
     """The words less a request at either end ("kis level pe, bata do": "tell me"), which asks
     nothing of its own; not a request word that names a property ("and their name?").
 

@@ -367,7 +367,12 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
             lines.append(f"MATCH {hop_match(reading, hop, 't', f'k{j}:{label}', rel='')}")
             conds += [c for key in own for c in filters(reading, key, f"k{j}")]
     conds += node_filters(reading, target)
-    for line, cond in (rel_filter_hops(reading, target) if not entities else []):
+    # ("which students taking §0 have a skill at the Advanced level": a filter on a link no name
+    # took, of a property none of those links has: "who leads §0" is the role on §0's link)
+    taken = {q for p in reading.schema.patterns if p.type in done for q in p.props}
+    for line, cond in rel_filter_hops(reading, target):
+        if entities and (any(f":{t}]" in line for t in done) or set(re.findall(r"rf\.(\w+)", cond)) & taken):
+            continue
         lines.append(line)
         conds.append(cond)
     if entities and any(e.label == target for e in entities) and not asked:

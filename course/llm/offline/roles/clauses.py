@@ -69,6 +69,7 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
         or words[1] in WORDS.second_person    # "... and could you explain ..."
         or words[1] == "there"    # "... and is there a note on each?"
+        or words[1] in ("any", "some") and len(words) > 2   # "... and does any student have ...?"
         or words[2:3] == ["of"] and words[1] in SOME)   # "... and are any of them ..."
 
 

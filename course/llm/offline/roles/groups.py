@@ -297,3 +297,24 @@ def the_counted_ones(found: Sequence[Found]) -> str | None:
     if done:                  # "does the lab have": the lab's
         return f"the {noun} of {done[1]}"
     return f"the {noun} that {re.sub(r'^(?:do|does|did)\s+', '', rest, flags=re.I)}"
+
+
+def named_of_the_kind_asked(part: str, found: Sequence[Found]) -> str | None:
+    """The value the part before named, when this part asks "which <kind>" of the kind that
+    part named and found ("Which subject comes before §0, and which subject comes after it?":
+    it is §0, whose neighbour was found); else None ("..., and who studies it?": the one found).
+
+    >>> found = [("Which course comes before Optics?", [("Course", "Optics")], [("Course", "Algebra")])]
+    >>> named_of_the_kind_asked("which course comes after it?", found)
+    'Optics'
+    >>> named_of_the_kind_asked("who takes it?", found) is None
+    True
+    """
+    if not found:
+        return None
+    lexicon, (_, asked, got) = default_lexicon(), found[-1]
+    which = lexicon.cues.get("which", r"(?!)")
+    kinds = {label for label, _ in [*asked, *got]
+             if re.search(rf"(?:{which})\s+(?:{lexicon.label(label)})", part.lower())}
+    named = [str(value) for label, value in asked if label in kinds]
+    return named[0] if len(named) == 1 and got and all(label in kinds for label, _ in got) else None

@@ -321,7 +321,8 @@ def the_one_named(after: str, found: Sequence[Found], language: str = "en") -> s
     >>> the_one_named("club", [("Which clubs?", [], [("Club", "Chess"), ("Club", "Drama")])])
     'each of Chess and Drama'
     """
-    noun = after.split()[0] if after.split() else ""
+    said = after.split()[0] if after.split() else ""
+    noun, whose = said.removesuffix("'s"), "'s" if said.endswith("'s") else ""   # "the project's"
     lexicon = default_lexicon()
     labels = [label for label in lexicon.labels
               if lexicon.label(label) and re.match(rf"(?:{lexicon.label(label)})\b", after)]
@@ -332,8 +333,8 @@ def the_one_named(after: str, found: Sequence[Found], language: str = "en") -> s
     for _, asked, got in reversed(found):
         values = list(dict.fromkeys(str(v) for lab, v in [*got, *asked] if lab in labels))
         if values:
-            return values[0] if len(values) == 1 else None if _chosen_by_clause(after) else \
-                as_group(values, language)
+            return values[0] + whose if len(values) == 1 else None if _chosen_by_clause(after) else \
+                as_group(values, language) + whose
     return None
 
 

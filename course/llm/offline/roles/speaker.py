@@ -36,14 +36,21 @@ IT = ("it", "its")
 
 
 def _thing_in(context: str, person: str) -> tuple[str, str] | None:
-    """What "it" stands for after a turn a note answered (its Cypher line a search's comment,
-    not a query, which text2cypher reads with the conversation itself): the first value of
-    RECENTLY MENTIONED that is no person, the note's topic."""
+    """What "it" stands for after a turn a note answered: the topic the answer quoted its note
+    on ("(note N18, on Deadlocks)"), not another thing its text names ("Operating systems
+    handle deadlocks ..."); else, after a search (its Cypher line a comment, not a query,
+    which text2cypher reads with the conversation itself), the first value of RECENTLY
+    MENTIONED that is no person."""
     turns = re.findall(r"^Cypher: (.*)$", context, re.M)
-    if "RECENTLY MENTIONED" not in context or not turns or not turns[-1].startswith("//"):
+    if "RECENTLY MENTIONED" not in context or not turns:
         return None
-    return next(((label, v.strip()) for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
-                 if label != person), None)
+    said, mentioned = context.split("RECENTLY MENTIONED", 1)
+    recent = [(label, v.strip()) for label, v in _RECENT.findall(mentioned) if label != person]
+    answers = re.findall(r"^Answer: (.*)$", said, re.M)
+    quoted = re.findall(r"\(note [^,()]+, on ([^()]+)\)", answers[-1]) if answers else []
+    if quoted:         # (a search's turn, or a query's that quoted its note: "what is paging?")
+        return next((r for r in recent if r[1] == quoted[-1].strip()), None)
+    return recent[0] if recent and turns[-1].startswith("//") else None
 
 
 def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:

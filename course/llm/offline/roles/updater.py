@@ -21,7 +21,8 @@ from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUES
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
                                               who_of_anyone, without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
-                                             the_counted, the_counted_ones, the_listed_counted, the_ones)
+                                             named_of_the_kind_asked, the_counted, the_counted_ones,
+                                             the_listed_counted, the_ones)
 from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, each_of_several, each_one_found,
                                                every_one, exists, found_of_kinds, kind_of, last_thing_named,
                                                link_of_named, names_a_kind, others_than_before, owners_in,
@@ -200,7 +201,8 @@ class RuleUpdater:
             objects = reached if not (i and words[i - 1].lower() in WORDS.prepositions
                                       and not (i > 1 and names_a_link(words[i - 2], words[i - 1]))) else set()
             verb_says = kind == "it" and owners is None and objects
-            value = (link_of_named(nxt, found, properties) if kind == "that" else None) or \
+            value = (named_of_the_kind_asked(part, found) if kind in ("it", "its") else None) or \
+                (link_of_named(nxt, found, properties) if kind == "that" else None) or \
                 (stands_for("it", nxt, found, bare, objects) if verb_says else None) or \
                 (stands_for(kind, nxt, found, bare, owners) if kind else None)
             if value is None and kind in ("it", "its"):   # "every project ..., the skills it needs"
