@@ -6473,3 +6473,18 @@ def test_how_many_with_more_than_one_is_a_number_of_the_kind_asked(learner, coll
     """A teacher's probe: "How many students study more than one subject?" listed every student
     and their subjects, and gave no number."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", [
+    "What has to be true for a bunch of processes to get stuck waiting on each other forever, and how does "
+    "the OS deal with it?",
+    "Karan bhai was stuck on this in his OS prep: when do a bunch of processes end up waiting on each other "
+    "forever, and what conditions have to be true for that to happen?",
+])
+def test_a_topic_named_as_the_ground_of_what_is_described_is_no_answer(learner, question):
+    """unseen64 bo002, unseen66 bq001: a deadlock described without its name ("processes ... stuck
+    waiting on each other forever") was answered from the note on processes, the topic named.
+    The second encoder puts the note on deadlocks first, a topic built on processes: the
+    question may describe it, so the note on processes is no answer."""
+    result = learner.answer(question)
+    assert not any(s.rows and s.rows[0][0] == "N16" for s in result.sub_questions if s.found), result.answer

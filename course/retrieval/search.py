@@ -47,7 +47,7 @@ from course.retrieval.other_topics import closer_topic
 from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subject_first
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.rereading import other_readings
-from course.retrieval.second_opinion import margin_needed
+from course.retrieval.second_opinion import margin_needed, prefers_what_it_builds_on
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
 MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
@@ -361,7 +361,9 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
         # its own note: no lead over a neighbour to show, nor a score ("2NF in plain words": a
         # short name, a few words, a low similarity), but the overview that lists it was near
         return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
-    if hits and names_its_topic(db, query, hits[0]):   # the topic said: less likeness needed
+    if hits and names_its_topic(db, query, hits[0]):   # the topic said: less likeness needed,
+        if prefers_what_it_builds_on(db, query, str(hits[0].concept)):   # unless it may be the
+            return False                          # ground of what is described ("processes stuck")
         bar["min_score"] = min(bar["min_score"], NAMED_MIN_SCORE)
     if not hits or hits[0].score < bar["min_score"]:
         return False

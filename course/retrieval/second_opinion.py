@@ -17,6 +17,8 @@ A graph embedded with a model that has no second is not checked.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from course.foundation.db import Database
@@ -65,3 +67,30 @@ def margin_needed(db: Database, query: str, best: str, margin: float) -> float:
     if second == best:
         return min(margin, AGREE_MARGINS.get(model, margin))
     return max(margin, DISAGREE_MARGINS.get(model, margin))
+
+
+_BUILT_ON = ("MATCH (n:Note)-[:EXPLAINS]->(:Concept {name: $topic})-[:PREREQUISITE_FOR]->(:Concept)"
+             "<-[:EXPLAINS]-(m:Note) RETURN DISTINCT m.id")
+
+
+def prefers_what_it_builds_on(db: Database, query: str, topic: str) -> bool:
+    """Does the second encoder prefer the note of a topic built on `topic`, the topic of the
+    best note, which the question names? A question that names a basic topic may describe one
+    built on it: "What has to be true for a bunch of processes to get stuck waiting on each
+    other forever?" names processes and describes a deadlock, whose note WordLlama puts first.
+    The two readings disagree on what is asked, so neither answers. A question that asks what
+    the topic is ("What is paging in operating system?") asks about it, whatever it builds.
+
+    >>> from course.retrieval.text_layer import ensure_text_layer
+    >>> _ = ensure_text_layer(db)
+    >>> prefers_what_it_builds_on(db, "What has to be true for processes to get stuck waiting on "
+    ...                           "each other forever?", "Processes")
+    True
+    >>> prefers_what_it_builds_on(db, "What is paging in operating system?", "Paging")
+    False
+    """
+    if re.search(rf"\b(?:what\s+(?:is|are)|what's|explain|define)\s+(?:an?\s+|the\s+)?{re.escape(topic.lower())}",
+                 query.lower()):
+        return False
+    second = second_choice(db, query)
+    return second is not None and second in {str(r[0]) for r in db.run(_BUILT_ON, {"topic": topic}).rows}
