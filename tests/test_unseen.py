@@ -6488,3 +6488,60 @@ def test_a_topic_named_as_the_ground_of_what_is_described_is_no_answer(learner, 
     question may describe it, so the note on processes is no answer."""
     result = learner.answer(question)
     assert not any(s.rows and s.rows[0][0] == "N16" for s in result.sub_questions if s.found), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which students are in neither coding club nor robotics club?",
+     "MATCH (s:Student) WHERE NOT (s)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) "
+     "AND NOT (s)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN s.name"),
+    ("bhai which students study neither DBMS nor Operating Systems?",
+     "MATCH (s:Student) WHERE NOT (s)-[:STUDIES]->(:Subject {name: 'DBMS'}) "
+     "AND NOT (s)-[:STUDIES]->(:Subject {name: 'Operating Systems'}) RETURN s.name"),
+    ("how many subtopics does TCP/IP include?",
+     "MATCH (:Concept {name: 'TCP/IP'})-[:INCLUDES]->(c:Concept) RETURN count(c)"),
+])
+def test_neither_nor_and_a_counted_link_noun(learner, college_db, question, reference):
+    """A learner's probe (a student who loves numbers): "neither X nor Y" was asked again without
+    "nor", an unknown word the filler step took for nothing, and answered with the students in
+    X or Y, the very ones left out; "how many subtopics does TCP/IP include?" walked two steps
+    and said 0: the kind counted is a word of the link, as "which subtopics" is."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("what is subnetting and which topics need it as a prerequisite?",
+     "MATCH (:Concept {name: 'Subnetting'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+])
+def test_a_verb_named_again_as_a_link_is_that_link(learner, college_db, question, reference):
+    """A learner's probe (Indian English): "which topics need it as a prerequisite?" was refused:
+    "need" is a project's link, but "as a prerequisite" says which link the need is."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_what_all_asks_for_no_kind_a_note_must_name(learner):
+    """A learner's probe: "what all are the ACID properties of a transaction?" was refused: "what
+    all are" was read as asking for an "all", a word the note on transactions does not use."""
+    result = learner.answer("what all are the ACID properties of a transaction?")
+    assert result.rows and result.rows[0][0] == "N08", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Aarav vs Sneha, who is in a higher year?",
+     "MATCH (s:Student) WHERE s.name = 'Sneha' RETURN s.name, s.year"),
+    ("Rahul vs Karan in DSA, who got the better grade?",
+     "MATCH (s:Student {name: 'Rahul'})-[r:STUDIES]->(:Subject {name: 'DSA'}) RETURN s.name, r.grade"),
+    ("how many students are at least in 3rd year?", "MATCH (s:Student) WHERE s.year >= 3 RETURN count(s)"),
+])
+def test_a_comparison_of_two_named_picks_one(learner, college_db, question, reference):
+    """A learner's probe (a student who loves numbers): "A vs B, who is in a higher year?" was
+    refused as a question comparing two things, which the pick between them answers; "at least
+    in 3rd year" put a word between the bound and the number."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_what_all_does_it_include_asks_the_graph(learner):
+    """Guard: "what are the parts inside graphs in dsa, like what all does it include" (unseen53
+    bc035) asks for what Graphs includes, a link: "what all does it include" is no note question
+    once "all" asks for no kind."""
+    result = learner.answer("what are the parts inside graphs in dsa, like what all does it include")
+    assert not (result.rows and str(result.rows[0][0]).startswith("N")), result.answer

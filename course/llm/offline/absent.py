@@ -72,24 +72,29 @@ def absent_link(reading: Reading) -> str | None:
     return f"{match}{pattern}\nRETURN DISTINCT t.{name} AS {alias(asked, name)}"
 
 
-# "doesn't study §0", "not in the §0", "don't need §0": a "not" a few words before the one name
+# "doesn't study §0", "not in the §0", "don't need §0": a "not" a few words before the one name;
+# "neither §0 nor §1", "not in §0 or §1": before two of one kind, linked to neither
 _NOT_BEFORE_NAME = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:[a-z]+\s+){0,3}?§0\b")
+_NEITHER = re.compile(r"(?:\bneither|\bnot|n't|\bnever)\s+(?:[a-z]+\s+){0,3}?§0\s+(?:nor|or)\s+(?:the\s+)?§1\b")
 
 
 def _not_linked_to(reading: Reading) -> str | None:
-    """"Who doesn't study §0?", "Which projects don't need §0?": the nodes of the one kind
-    asked with no link to the one node named, by the one relationship between the two kinds
-    (or the one the words name); None for any other question."""
-    if len(reading.entities) != 1 or isinstance(reading.entities[0].value, tuple) \
-            or not _NOT_BEFORE_NAME.search(reading.text):
+    """"Who doesn't study §0?", "Which projects don't need §0?", "which students study
+    neither §0 nor §1?": the nodes of the one kind asked with no link to the nodes named (one,
+    or two of one kind), by the one relationship between the two kinds (or the one the words
+    name); None for any other question."""
+    named = reading.entities
+    one = len(named) == 1 and _NOT_BEFORE_NAME.search(reading.text) is not None
+    two = len(named) == 2 and named[0].label == named[1].label and _NEITHER.search(reading.text) is not None
+    if not (one or two) or any(isinstance(e.value, tuple) for e in named):
         return None
-    e = reading.entities[0]
+    e = named[0]
     asked = [label for label in dict.fromkeys(reading.targets()) if label != e.label]
     link = _link(reading, asked[0], e.label) if len(asked) == 1 else None
     if link is None:
         return None
-    target = f"(:{e.label} {{{e.prop}: {lit(e.value)}}})"
-    match = f"MATCH (t:{asked[0]})\nWHERE NOT (t){arrow(link, asked[0])}{target}"
+    nots = " AND ".join(f"NOT (t){arrow(link, asked[0])}(:{x.label} {{{x.prop}: {lit(x.value)}}})" for x in named)
+    match = f"MATCH (t:{asked[0]})\nWHERE {nots}"
     if reading.has("count"):
         return f"{match}\nRETURN count(DISTINCT t) AS {plural(asked[0])}"
     name = reading.schema.display(asked[0])

@@ -72,6 +72,13 @@ def _learner(reading: Reading, start: int, end: int) -> bool:
     return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund or verbal_noun)
 
 
+def _named_again_as(reading: Reading, after: str, used: Used) -> bool:
+    """Does "as a <link the query takes>" say what the verb before it is ("which topics need
+    §0 as a prerequisite?": the need is the prerequisite)?"""
+    taken = "|".join(r for t in used.types if (r := reading.lexicon.relation(t)))
+    return bool(taken) and re.match(rf"\s+(?:§\d+|it|them)\s+as\s+(?:an?\s+|the\s+)?(?:{taken})", after) is not None
+
+
 def _joins_asked(reading: Reading, rel_type: str) -> bool:
     """Does a link of this type join a name's kind to the kind asked for? Then the learner's
     verb is that link ("what skills do I need to work on §0": what the project needs)."""
@@ -125,7 +132,8 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
             learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type) \
                 and bool(reading.entities)
             alone = _no_other_end(reading, rel_type, used) or _of_a_value(reading, m.end(), used)
-            note(m, rel_type in used.types or before_number or learner or alone)
+            note(m, rel_type in used.types or before_number or learner or alone
+                 or _named_again_as(reading, text[m.end():], used))
     for prop in props:
         for m in re.finditer(lex.prop(prop), text):
             note(m, prop in used.props)

@@ -225,7 +225,9 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
     loop = both_ways(reading, query)
     if loop is not None:
         return f"{BOTH_WAYS} along {loop}"
-    if (reading.has("pairing") or reading.has("contrast")) and intent not in PAIRING_INTENTS:
+    # ("§0 vs §1, who is in a higher year?": the one of the two the comparison picks)
+    if (reading.has("pairing") or reading.has("contrast")) and intent not in PAIRING_INTENTS \
+            and not (intent == "which of them" and not reading.has("pairing")):
         return "the question compares two things"
     if _chooses_among_unnamed(reading):     # "dono mein se kaun ...": among whom, unresolved
         return "the question chooses among what came before"
