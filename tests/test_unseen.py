@@ -6545,3 +6545,33 @@ def test_what_all_does_it_include_asks_the_graph(learner):
     once "all" asks for no kind."""
     result = learner.answer("what are the parts inside graphs in dsa, like what all does it include")
     assert not (result.rows and str(result.rows[0][0]).startswith("N")), result.answer
+
+
+def test_their_roles_after_two_named_are_at_what_they_were_found_on(learner, college_db):
+    """A teacher's probe: "which project are Aarav and Payal on, and what are their roles?": the
+    roles part was refused (a role is a club's or a project's): with two people named, the
+    scope is the project the part before found, as it is with one."""
+    result = learner.answer("which project are Aarav and Payal on, and what are their roles?")
+    last_part_is(college_db, result, "MATCH (s:Student)-[r:WORKS_ON]->(:Project {name: 'Library Management "
+                 "System'}) WHERE s.name IN ['Aarav', 'Payal'] RETURN s.name, r.role")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("what subjects do students learn here?", "MATCH (:Student)-[:STUDIES]->(s:Subject) RETURN DISTINCT s.name"),
+    ("what projects are the students building?",
+     "MATCH (:Student)-[:WORKS_ON]->(p:Project) RETURN DISTINCT p.name"),
+])
+def test_students_in_general_as_a_verbs_subject_are_any(learner, college_db, question, reference):
+    """A visitor's probe: "what subjects do students learn here?" was refused: "students", the
+    subject of a plural verb with nothing to pick them, means any students, as "a student" does."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_a_topic_the_graph_holds_without_a_note_is_not_answered_by_a_neighbour(learner):
+    """A visitor's probe: "how does the computer decide which program gets to run next?" was
+    answered from the note on processes. It describes CPU scheduling, which the graph holds as a
+    concept of its own with no note; both encoders put the sentence on scheduling nearer than
+    the note, the second by less than its margin. The graph holding the topic apart is
+    evidence enough."""
+    result = learner.answer("how does the computer decide which program gets to run next?")
+    assert not (result.rows and result.rows[0][0] == "N16"), result.answer

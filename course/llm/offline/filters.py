@@ -252,10 +252,13 @@ def valued_kinds(reading: Reading, target: str) -> list[tuple[str, list[str]]]:
 
 
 def generic(reading: Reading, target: str) -> list[str]:
-    """Labels the question names with 'a', 'any', 'some' or 'koi': 'a club' means any club."""
+    """Labels the question names with 'a', 'any', 'some' or 'koi': 'a club' means any club;
+    so does the subject of a plural verb, named in general ("what subjects do students learn?",
+    "what projects are the students building?": any students)."""
     article = reading.cue("generic")
     return [label for label in reading.targets() if label != target and re.search(
-        rf"{article}( \w+)? (?:{reading.lexicon.label(label)})", reading.text)]
+        rf"{article}( \w+)? (?:{reading.lexicon.label(label)})|\b(?:do|did|are|were|have) (?:the |all )?"
+        rf"(?:{reading.lexicon.label(label)})", reading.text)]
 
 
 def _steps_done(reading: Reading, done: set[str]) -> Reading:

@@ -42,10 +42,11 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
             if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower():
                 return scoped(text, str(there[0]), language)
             values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
-            if len(there) == 1 and values and str(there[0]).lower() in text.lower() \
+            if there and values and all(str(t).lower() in text.lower() for t in there) \
                     and not any(v.lower() in text.lower() for v in values) and not _asks_for(text, near) \
-                    and not _does_itself(text, str(there[0]), far):
-                # "What is Sneha good at, and how good is she?": at what the part found
+                    and not any(_does_itself(text, str(t), far) for t in there):
+                # "What is Sneha good at, and how good is she?": at what the part found ("which
+                # project are A and B on, and what are their roles?": each, at the project)
                 group = values[0] if len(values) == 1 else as_group(values, language)
                 return scoped(text, group, language)
     scope = of_the_one_asked(text, asked, properties, language)
