@@ -6575,3 +6575,24 @@ def test_a_topic_the_graph_holds_without_a_note_is_not_answered_by_a_neighbour(l
     evidence enough."""
     result = learner.answer("how does the computer decide which program gets to run next?")
     assert not (result.rows and result.rows[0][0] == "N16"), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("3rd year mein kaun kaun hai, unki branch bhi bata",
+     "MATCH (s:Student) WHERE s.year = 3 RETURN s.name, s.branch"),
+    ("DSA ke liye koi prerequisite subject hai kya aur DSA ke baad kya padhna hai",
+     "MATCH (:Subject {name: 'DSA'})-[:PREREQUISITE_FOR]->(n:Subject) RETURN n.name"),
+])
+def test_a_hinglish_request_last_asks_a_part(learner, college_db, question, reference):
+    """A late-night reviser's probe: ", unki branch bhi bata" ends with its request, as Hindi
+    puts it, and is a part of its own (it was refused with the part before); "kya padhna hai"
+    is the learner's studying, as "kya padhna chahiye" is."""
+    last_part_is(college_db, learner.answer(question), reference)
+
+
+def test_a_hinglish_request_to_say_a_topic_in_one_line_is_a_definition(learner, college_db):
+    """unseen57 bh018: "first normal form ek line mein bata, and which subject covers it?": once the
+    request "bata" ends its part, "X ek line mein bata" asks what X is, as "... batao" does."""
+    result = learner.answer("first normal form ek line mein bata, and which subject covers it?")
+    assert result.sub_questions[0].rows and result.sub_questions[0].rows[0][0] == "N02", result.answer
+    last_part_is(college_db, result, "MATCH (s:Subject)-[:COVERS]->(:Concept {name: '1NF'}) RETURN s.name")

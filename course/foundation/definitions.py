@@ -36,7 +36,7 @@ _DEFINITION = re.compile(
     rf"\s+(?:is|are|means?){_HOW_SAID}\s*[?.!]?$"    # "please explain what X is"
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
     rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$"    # "2NF in plain words": how to say it
-    rf"|^(?P<kahiye>{_THING})\s+{_IN_HINDI}(?:\s+(?:samjhao|batao|bata\s+do|explain\s+karo))?"
+    rf"|^(?P<kahiye>{_THING})\s+{_IN_HINDI}(?:\s+(?:samjhao|batao|bata(?:\s+do)?|explain\s+karo))?"
     rf"{_MANNERS}\s*[?.!]?$")
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
 

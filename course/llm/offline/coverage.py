@@ -68,7 +68,8 @@ def _learner(reading: Reading, start: int, end: int) -> bool:
         and (re.search(r"\b(?:i|me|we|you|someone|one)\b", before)
              or all(e.label != reading.person for e in reading.entities))
     # "§0 padhne se pehle": the verbal noun of a time clause, Hindi's "before taking §0"
-    verbal_noun = word.endswith("ne") and re.match(r"\s+(?:se|ke)\s+(?:pehle|baad)\b", reading.text[end:])
+    verbal_noun = word.endswith("ne") and re.match(r"\s+(?:se|ke)\s+(?:pehle|baad)\b", reading.text[end:]) \
+        or word.endswith("na") and re.match(r"\s+(?:hai|h|ho)\b", reading.text[end:])   # "kya padhna hai"
     return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund or verbal_noun)
 
 

@@ -63,8 +63,11 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
     if any(a in WORDS.prepositions | {"before", "after"} and b in ("which", "what") and c not in subjects
            for a, b, c in zip(words, words[1:], [*words[2:], ""])):
         return True
-    if opening and len(words) > 1 and words[-1] in ("explain", "describe"):
-        return True     # "arrays basics explain": the request, last as in Hindi word order
+    last = WORDS.hindi_in_english.get(words[-1], words[-1])
+    if len(words) > 1 and (opening and last in ("explain", "describe") or last in ("tell", "show")
+                           and any(w in WORDS.hindi_in_english for w in words[:-1])):
+        return True     # "arrays basics explain", "unki branch bhi bata": the request, last as
+        #                 in Hindi word order
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
         words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
         or words[1] in WORDS.second_person    # "... and could you explain ..."
