@@ -6596,3 +6596,13 @@ def test_a_hinglish_request_to_say_a_topic_in_one_line_is_a_definition(learner, 
     result = learner.answer("first normal form ek line mein bata, and which subject covers it?")
     assert result.sub_questions[0].rows and result.sub_questions[0].rows[0][0] == "N02", result.answer
     last_part_is(college_db, result, "MATCH (s:Subject)-[:COVERS]->(:Concept {name: '1NF'}) RETURN s.name")
+
+
+@pytest.mark.parametrize("question", ["Which students are really good at Python?", "who is an expert in Python?"])
+def test_really_good_at_is_the_top_of_the_scale(learner, college_db, question):
+    """unseen68 bs006 (scored on the final code, changed after): "Which students are really good
+    at Python?" ranked everyone who has Python, an Intermediate among them: "really good", "an
+    expert" ask for the top of the scale, as "the best" does."""
+    assert_answered_with(learner.answer(question), college_db,
+                         "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: 'Python'}) WHERE r.level = 'Advanced' "
+                         "RETURN s.name, r.level")

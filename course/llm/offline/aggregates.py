@@ -332,8 +332,10 @@ def ranking(reading: Reading) -> str | None:
 def asks_the_extreme(reading: Reading, prop: str) -> bool:
     """"What's the lowest grade in DSA?", "Who got the top grade?": a superlative of the scale's
     property asks for the rows at the top (or bottom), ties included, not for everyone in order
-    ("the best person to teach me DBMS" names no property: a ranking, best first)."""
-    return asks_extreme_value(reading.text, reading.cue("superlative"), reading.lexicon.prop(prop))
+    ("the best person to teach me DBMS" names no property: a ranking, best first). So does
+    "really good at", "an expert in": the top of the scale, not everyone who has it."""
+    return asks_extreme_value(reading.text, reading.cue("superlative"), reading.lexicon.prop(prop)) \
+        or re.search(r"\b(?:really|very|truly|extremely|super)\s+good\b|\bexperts?\b", reading.text) is not None
 
 
 def asks_extreme_value(text: str, superlative: str, prop: str) -> bool:
