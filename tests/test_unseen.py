@@ -6606,3 +6606,20 @@ def test_really_good_at_is_the_top_of_the_scale(learner, college_db, question):
     assert_answered_with(learner.answer(question), college_db,
                          "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: 'Python'}) WHERE r.level = 'Advanced' "
                          "RETURN s.name, r.level")
+
+
+def test_she_after_someones_friends_asked_is_not_a_friend_found(learner, college_db):
+    """unseen69 bt021 (scored on the final code, changed after): "Sneha ke friends kaun hai? and
+    which club is she the president of?": one friend was found (Payal), and "she" was read as
+    her. "friends kaun hai" asks for several, as "kaun kaun" does: she is Sneha."""
+    result = learner.answer("Sneha ke friends kaun hai? and which club is she the president of?")
+    last_part_is(college_db, result, "MATCH (:Student {name: 'Sneha'})-[r:MEMBER_OF]->(c:Club) "
+                 "WHERE r.role = 'President' RETURN c.name")
+
+
+def test_this_graph_before_from_is_the_knowledge_graph(learner, college_db):
+    """unseen68 bs003 (scored on the final code, changed after): "How many students are in this
+    graph, and which branches are they from?" asked the branches of the students whose subjects
+    cover Graphs: "in this graph from?" is the knowledge graph too."""
+    result = learner.answer("How many students are in this graph, and which branches are they from?")
+    last_part_is(college_db, result, "MATCH (s:Student) RETURN s.name, s.branch")

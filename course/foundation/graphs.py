@@ -45,4 +45,4 @@ def require_data_graph(name: str) -> str:
 # graph itself, at the end of its clause, names no value of it (no topic named Graphs)
 THE_GRAPH_ITSELF = re.compile(r"\s*\b(?:in|on|from|across|inside)\s+(?:the|this|your|our)\s+(?:knowledge\s+)?"
                               r"(?:graph|database|db)\b"
-                              r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls)\b))", re.I)
+                              r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls|from)\b))", re.I)

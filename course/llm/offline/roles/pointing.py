@@ -88,7 +88,7 @@ def owners_of(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[
 
 
 # a question that asks for several people, however many it found
-_SEVERAL = re.compile(r"\bwho (?:are|were)\b|\bwho all\b|\bkaun kaun\b")
+_SEVERAL = re.compile(r"\bwho (?:are|were)\b|\bwho all\b|\bkaun kaun\b|\bkaun hain\b|\b\w{3,}s kaun\b")
 
 
 def asks_for_several(question: str) -> bool:
