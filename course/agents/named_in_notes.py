@@ -130,7 +130,8 @@ def _names_linked_nodes(db: Database, text: str) -> bool:
 # after §0", "what should I learn before §0": the link's word before the name, a verb or two
 # between only when that word is a preposition ("what 4 conditions needed for §0" asks for
 # conditions); "§0 ke baad kya aata hai": Hindi puts the question word between.
-_AFTER_THE_NAME = (r"\b(?:what|which)(?:\s+all)?\s+(?:{aux})\s+(?:\w+\s+){{0,2}}?(?:§|it)\s+(?:\w+\s+){{0,2}}?(?:{link})"
+_AFTER_THE_NAME = (r"\b(?:what|which)(?:\s+all)?\s+(?:{aux})\s+(?:\w+\s+){{0,2}}?(?:§|it)\s+"
+                   r"(?:\w+\s+){{0,2}}?(?:{link})"
                    r"(?:\s+(?:in|for|of|to|on|with)(?:\s+(?:the\s+)?(?:§|\w+))?)?\s*(?:[?.!,;]|$)")
 _BEFORE_THE_NAME = r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,3}}?(?:{prep})|(?:{link}))\s+(?:the\s+)?§"
 _HINDI_ORDER = (r"§\s+(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"

@@ -78,7 +78,8 @@ def defined(question: str) -> list[str]:
     found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
     if found is None or points_by_place(question):   # "what is the second one?": a value found
         return []
-    words = next(found.group(g) for g in ("thing", "what", "hinglish", "said", "kahiye") if found.group(g)).split()
+    groups = ("thing", "what", "hinglish", "said", "kahiye")
+    words = next(found.group(g) for g in groups if found.group(g)).split()
     if any(w.endswith("'s") or w.endswith("s'") for w in words):
         return []
     thing = []

@@ -77,7 +77,8 @@ def _named_again_as(reading: Reading, after: str, used: Used) -> bool:
     """Does "as a <link the query takes>" say what the verb before it is ("which topics need
     §0 as a prerequisite?": the need is the prerequisite)?"""
     taken = "|".join(r for t in used.types if (r := reading.lexicon.relation(t)))
-    return bool(taken) and re.match(rf"\s+(?:§\d+|it|them)\s+as\s+(?:an?\s+|the\s+)?(?:{taken})", after) is not None
+    said_as = rf"\s+(?:§\d+|it|them)\s+as\s+(?:an?\s+|the\s+)?(?:{taken})"
+    return bool(taken) and re.match(said_as, after) is not None
 
 
 def _joins_asked(reading: Reading, rel_type: str) -> bool:

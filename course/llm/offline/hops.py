@@ -290,7 +290,8 @@ def times_named(reading: Reading, rel_type: str) -> int:
 def _asked_with_its_verb(reading: Reading, cue: str) -> bool:
     """"which subtopics does X include", "list the subtopics that come under X", "how many
     subtopics does X include": the kind asked is a word of the link too."""
-    asks = rf"(?:{reading.cue('which')}|{reading.cue('count')}|\blist|\bshow|\bname|\bgive)(?:\s+(?:me|us|all|the|of))*"
+    asks = rf"(?:{reading.cue('which')}|{reading.cue('count')}|\blist|\bshow|\bname|\bgive)" \
+        r"(?:\s+(?:me|us|all|the|of))*"
     return re.search(rf"{asks}\s+(?:{cue})", reading.text) is not None
 
 
