@@ -25,7 +25,6 @@ from the right note, not 174, and none wrongly; on the development sets 12 more,
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import numpy as np
@@ -34,6 +33,7 @@ from course.foundation.config import PROJECT_ROOT
 from course.foundation.db import Database
 from course.foundation.versioning import per_version
 from course.retrieval.embeddings import Embedder, make_embedder
+from course.retrieval.named_topics import names as named
 from course.retrieval.second_opinion import SECOND_ENCODER
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, chunk_vectors, stored_embedder
 
@@ -104,7 +104,7 @@ def _a_topic_without_a_note(db: Database, sentence: str) -> bool:
     True
     """
     names = per_version(db, "concepts without a note", lambda: [str(r[0]) for r in db.run(_NOTELESS).rows])
-    return any(re.search(rf"(?<![a-z0-9]){re.escape(n.lower())}(?![a-z0-9])", sentence.lower()) for n in names)
+    return any(named(sentence, n) for n in names)
 
 
 def topic_leads(db: Database, query: str, note: str) -> tuple[str, float, float] | None:

@@ -58,8 +58,8 @@ class Used:
 def _learner(reading: Reading, start: int, end: int) -> bool:
     """A relationship word in the learner's own clause: "should I study", "padhna chahiye",
     or a gerund after "before" or "after" once the learner speaks, or no person is named
-    ("should I finish before taking §0": the learner's taking), or Hindi's verbal noun before "se pehle" ("§0 padhne
-    se pehle")."""
+    ("should I finish before taking §0": the learner's taking), or Hindi's verbal noun before
+    "se pehle" ("§0 padhne se pehle") or "hai" ("kya padhna hai")."""
     regex, before, word = reading.cue("learner"), reading.text[:start], reading.text[start:end]
     if re.fullmatch(rf"{reading.cue('direction_in')}|{reading.cue('next')}", word):
         return False    # "the subject you need to do before §0": "before" is the link, no verb

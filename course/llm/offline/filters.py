@@ -61,7 +61,11 @@ def numbers(reading: Reading) -> list[tuple[int, str]]:
 
 
 def said_aloud(value: str) -> str:
-    """A value as it is said aloud: "A+" -> "A plus", "B-" -> "B minus"."""
+    """A value as it is said aloud.
+
+    >>> said_aloud("a+"), said_aloud("b-"), said_aloud("cse")
+    ('a plus', 'b minus', 'cse')
+    """
     return re.sub(r"\s*\+$", " plus", re.sub(r"\s*-$", " minus", value))
 
 
