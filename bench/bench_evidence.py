@@ -22,8 +22,10 @@ Calibration split: notes, retrieval, unseen, questions, heldout, multipart, offn
 the even-numbered fresh sets after them. Report split, never used to choose: notes2, unseen2-5,
 paraphrases, heldout2, multipart2, hops and the odd-numbered fresh sets. Prints the
 best bar on the calibration split (the higher, on a tie), the one the code uses, the leads
-asked when the second encoder disagrees and when it agrees (`course.retrieval.second_opinion`;
-"agree=" is the code's bar asking the agreeing the same lead as any), the bar before (score >=
+asked when the second encoder disagrees and when it agrees, and the likeness and lead with which
+agreeing encoders may answer under the bar (`course.retrieval.second_opinion`; "agree=" is the
+code's bar asking the agreeing the same as any, "no low" the code's bar without the lower
+one for the agreeing), the bar before (score >=
 0.73, lead >= 0.165 absolute; with today's question rules), and right / wrong / of for both
 splits. One run.
 """
@@ -42,7 +44,8 @@ from course.foundation.db import Database
 from course.pipeline.linking import link_entities
 from course.retrieval.other_topics import MARGINS, topic_leads
 from course.retrieval.search import BEST_MODE, NOTE_MIN_MARGIN, NOTE_MIN_SCORE, search
-from course.retrieval.second_opinion import AGREE_MARGINS, DISAGREE_MARGINS, second_choice
+from course.retrieval.second_opinion import (AGREE_LOW_BARS, AGREE_MARGINS, DISAGREE_MARGINS, agreeing_bar,
+                                              second_choice)
 
 EVAL = PROJECT_ROOT / "data" / "eval"
 # A wrong answer costs five refusals. At three, MiniLM's calibration chose a bar with almost no
@@ -70,6 +73,7 @@ class Case:
     allowed: bool        # the agent's rules let a note answer it at all (the topics aside)
     holds: bool = True   # the best note names what is asked (`note_holds`)
     agrees: bool = True  # the second encoder's best note is the same (`second_choice`)
+    agrees_below: bool = True   # ... and the question may clear the lower bar (`agreeing_bar`)
     topic_leads: tuple[float, float] = (float("-inf"), float("-inf"))   # an uncovered topic's
     # lead over the best note, by the graph's encoder and by the second (`topic_leads`)
 
@@ -121,23 +125,29 @@ def case(db: Database, question: str, kind: str, note: str | None) -> Case:
     return Case(kind, best.note == note, best.score, best.score - second,
                 spoken and note_question(db, question),
                 note_holds(db, question, best.note), second_choice(db, question) in (None, best.note),
+                agreeing_bar(db, question, best.note) is not None,
                 (leads[1], leads[2]) if leads else (float("-inf"), float("-inf")))
 
 
 Bar = Callable[[Case], bool]
 
 
-def relative(score: float, margin: float, disagreeing: float = 0.0, agreeing: float = 1.0) -> Bar:
+def relative(score: float, margin: float, disagreeing: float = 0.0, agreeing: float = 1.0,
+             low: tuple[float, float] = (1.0, 1.0)) -> Bar:
     """The code's rule: score >= score, lead >= margin x score (at least `disagreeing` x score
     when the second encoder prefers another note, at most `agreeing` x score when its best
-    note is the same)."""
+    note is the same); or, when it is the same and the question may go lower (`agreeing_bar`),
+    score >= low[0] and lead >= low[1] x score."""
     return lambda c: c.score >= score and \
-        c.lead >= (min(margin, agreeing) if c.agrees else max(margin, disagreeing)) * c.score
+        c.lead >= (min(margin, agreeing) if c.agrees else max(margin, disagreeing)) * c.score \
+        or c.agrees_below and c.score >= low[0] and c.lead >= low[1] * c.score
 
 
-def code_bar(agreeing: float = AGREE_MARGINS["minilm"]) -> Bar:
-    """The bar in the code (the lead when the encoders agree: `agreeing`)."""
-    return relative(NOTE_MIN_SCORE, NOTE_MIN_MARGIN, DISAGREE_MARGINS["minilm"], agreeing)
+def code_bar(agreeing: float = AGREE_MARGINS["minilm"], low: tuple[float, float] = AGREE_LOW_BARS["minilm"]
+             ) -> Bar:
+    """The bar in the code (the lead when the encoders agree: `agreeing`; the lower bar they
+    may clear agreeing: `low`)."""
+    return relative(NOTE_MIN_SCORE, NOTE_MIN_MARGIN, DISAGREE_MARGINS["minilm"], agreeing, low)
 
 
 def tally(cases: list[Case], bar: Bar, topic_margins: tuple[float, float] = CODE_TOPIC_MARGINS
@@ -181,6 +191,17 @@ def calibrate_agreeing(cases: list[Case]) -> float:
     return max((m / 100 for m in range(0, round(NOTE_MIN_MARGIN * 100) + 1)), key=lambda m: (value(m), m))
 
 
+def calibrate_low_agreeing(cases: list[Case]) -> tuple[float, float]:
+    """The likeness and lead under the usual bar with which two agreeing encoders may answer,
+    with the code's bar otherwise, that maximise right - WRONG_COST * wrong (the higher, on a
+    tie: the fewest questions answered)."""
+    def value(t: tuple[float, float]) -> int:
+        right, wrong, _, _ = tally(cases, code_bar(low=t))
+        return right - WRONG_COST * wrong
+    grid = [(s / 100, m / 100) for s in range(30, round(NOTE_MIN_SCORE * 100) + 1) for m in range(13, 61)]
+    return max(grid, key=lambda t: (value(t), t))
+
+
 def calibrate_topic_margins(cases: list[Case]) -> tuple[float, float]:
     """How much closer an uncovered topic must be, by each encoder, to set the best note aside,
     with the code's bar, that maximises right - WRONG_COST * wrong (the lower, on a tie)."""
@@ -208,12 +229,17 @@ def main() -> None:
     agreeing = calibrate_agreeing(splits["calibration"])
     print(f"when the second encoder agrees: best lead >= {agreeing:.2f} x score on the "
           f"calibration split, in the code {AGREE_MARGINS['minilm']:.2f}\n")
+    low = calibrate_low_agreeing(splits["calibration"])
+    print(f"when the second encoder agrees, under the likeness: best score >= {low[0]:.2f}, lead >= "
+          f"{low[1]:.2f} x score on the calibration split, in the code {AGREE_LOW_BARS['minilm'][0]:.2f}, "
+          f"{AGREE_LOW_BARS['minilm'][1]:.2f}\n")
     margins = calibrate_topic_margins(splits["calibration"])
     print(f"an uncovered topic closer than the best note, by MiniLM and by WordLlama: best margins "
           f"{margins[0]:.2f}, {margins[1]:.2f} on the calibration split, in the code "
           f"{CODE_TOPIC_MARGINS[0]:.2f}, {CODE_TOPIC_MARGINS[1]:.2f}\n")
     bars = (("best", relative(*best)), ("code", code_bar()),
-            ("agree=", code_bar(NOTE_MIN_MARGIN)),
+            ("agree=", code_bar(NOTE_MIN_MARGIN, (1.0, 1.0))),
+            ("no low", code_bar(low=(1.0, 1.0))),
             ("1 model", relative(NOTE_MIN_SCORE, NOTE_MIN_MARGIN)),
             ("before", lambda c: c.score >= 0.73 and c.lead >= 0.165))
     unchecked = [(name, [replace(c, holds=True) for c in cases]) for name, cases in splits.items()]

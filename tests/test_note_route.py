@@ -169,3 +169,15 @@ def test_two_clauses_about_two_notes_stay_two_parts(learner):
     result = learner.answer("What is paging, and what does DNS do?")
     notes = [s.rows[0][0] for s in learner.last.sub_questions if s.found]
     assert result.status == "answered" and notes == ["N19", "N23"], result.answer
+
+
+@pytest.mark.parametrize("question, note", [
+    ("What is paging in an operating system?", "N19"),
+    ("what is a deadlock in the context of operating systems?", "N18"),
+])
+def test_a_definition_asked_in_its_field_is_answered_by_the_things_note(learner, question, note):
+    """unseen68 (refused): "What is paging in an operating system?" defines paging, in the field
+    it belongs to; the field's words were read as part of the thing, which no note names, and
+    the note on virtual memory, 14 % ahead, was not enough."""
+    result = learner.answer(question)
+    assert result.status == "answered" and answered_from(result, note), result.answer

@@ -358,11 +358,11 @@ def test_the_agents_note_search_is_course_search_when_the_text_layer_is_there(co
     expected = search(college_db, clear, mode=AGENT_MODE, k=5)
     assert [r[0] for r in rows.rows] == [h.note for h in expected]
     assert rows.columns == ["note", "concept", "score", "text"]
-    short = agent_search(college_db)(college_db, "What is a race condition?")   # it does not:
+    short = agent_search(college_db)(college_db, "What is a mutex?")   # it does not:
     assert [r[0] for r in short.rows] == ["N17"]                # the notes that hold its terms
     college_db.query("MATCH (c:Chunk) DETACH DELETE c")          # a graph with no text layer yet
     assert agent_search(college_db) is not search_notes           # built again on first use
-    assert agent_search(college_db)(college_db, "What is a race condition?").rows == short.rows
+    assert agent_search(college_db)(college_db, "What is a mutex?").rows == short.rows
     college_db.query("MATCH (x) WHERE x:Note OR x:Chunk DETACH DELETE x")   # nothing to chunk
     assert agent_search(college_db) is search_notes
     assert note_search(k=2).__name__ == "run"

@@ -38,7 +38,7 @@ _SPECIFIC = re.compile(r"(?<![\w/.])(?:[a-z]+/?\d+(?:\.\d+)*|\d+(?:\.\d+)+|[a-z]
 _STEM = 5   # a word's first letters: "ports" holds "port", "years" holds "year"
 
 
-def _unheld_kinds(text: str) -> list[str]:
+def unheld_kinds(text: str) -> list[str]:
     """A kind the lexicon says the graph does not hold, asked for by "which" ("Which professor
     teaches the Computer Networks course?", "which IP address ..."), whatever verb follows."""
     lexicon = default_lexicon()
@@ -66,7 +66,7 @@ def asked_for(question: str) -> list[str]:
     """
     text = " ".join(question.lower().split())
     kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds]
-    return list(dict.fromkeys(kinds + _unheld_kinds(text) + _SPECIFIC.findall(text)))
+    return list(dict.fromkeys(kinds + unheld_kinds(text) + _SPECIFIC.findall(text)))
 
 
 def holds_what_is_asked(question: str, note_text: str) -> bool:

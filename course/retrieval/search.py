@@ -47,7 +47,7 @@ from course.retrieval.other_topics import closer_topic
 from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subject_first
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.rereading import other_readings
-from course.retrieval.second_opinion import margin_needed, prefers_what_it_builds_on
+from course.retrieval.second_opinion import agreeing_bar, margin_needed, prefers_what_it_builds_on
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
 MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
@@ -312,7 +312,7 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
     def answers(db: Database, query: str, hits: list[Hit]) -> bool:
         return mode in SIMILARITY_MODES and (_answers(db, query, hits) or note_question(db, query) and any(
-            alone[:1] and alone[0].note == hits[0].note and _answers(db, sentence, alone)
+            alone[:1] and alone[0].note == hits[0].note and _answers(db, sentence, alone, lower=False)
             for sentence in other_readings(query) for alone in [found(db, sentence)]))
 
     def run(db: Database, query: str) -> Rows:
@@ -348,13 +348,14 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     return run
 
 
-def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
+def _answers(db: Database, query: str, hits: Sequence[Hit], *, lower: bool = True) -> bool:
     """May the best note answer: it clears the bar (less likeness when the question names its
-    topic: `course.retrieval.named_topics`; a larger lead when a second encoder
-    prefers another note, a smaller one when it agrees: `margin_needed`; over no note of a
-    topic the question names beside its own: "bfs vs dfs" ties, both answer), the question is
-    one a note may answer, and no topic the notes do not explain is closer to it
-    (`closer_topic`)?"""
+    topic: `course.retrieval.named_topics`; a larger lead when a second encoder prefers another
+    note, a smaller one when it agrees: `margin_needed`, or, agreeing, less likeness with a
+    clear lead: `agreeing_bar`; over no note of a topic the question names beside its own: "bfs
+    vs dfs" ties, both answer), the question is one a note may answer, and no topic the notes do
+    not explain is closer to it (`closer_topic`)? Not `lower` for a reading in fewer words
+    ("... And what problem does that solve?" alone): that is the second chance already."""
     bar = note_bar(db)
     if hits and (is_defined_topic(query, hits[0]) or leads_an_overview(db, query, hits)
                  and hits[1].score >= bar["min_score"]):
@@ -365,9 +366,14 @@ def _answers(db: Database, query: str, hits: Sequence[Hit]) -> bool:
         if prefers_what_it_builds_on(db, query, str(hits[0].concept)):   # unless it may be the
             return False                          # ground of what is described ("processes stuck")
         bar["min_score"] = min(bar["min_score"], NAMED_MIN_SCORE)
-    if not hits or hits[0].score < bar["min_score"]:
+    if not hits:
         return False
-    bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
+    if hits[0].score >= bar["min_score"]:
+        bar["min_margin"] = margin_needed(db, query, hits[0].note, bar["min_margin"])
+    elif lower and (agreeing := agreeing_bar(db, query, hits[0].note)) and hits[0].score >= agreeing["min_score"]:
+        bar = agreeing      # under the likeness, but both encoders put this note first
+    else:
+        return False
     named = names_topic(query, str(hits[0].concept))   # then not the notes of other topics named
     rivals = [h for h in hits if h is hits[0] or not (named and names_topic(query, str(h.concept)))]
     return clears(rivals, **bar) and note_question(db, query) and \

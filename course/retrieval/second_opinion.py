@@ -12,7 +12,10 @@ the best note must lead the next by a larger share (`DISAGREE_MARGINS`). Where b
 same note first, two models trained apart are evidence of their own, and a smaller lead is
 enough (`AGREE_MARGINS`): "Please explain how a table can satisfy third normal form but still
 not be in Boyce-Codd form" puts the BCNF note 6 % ahead of the 3NF note in MiniLM, and
-WordLlama's best is the BCNF note too. Both margins are calibrated in bench/bench_evidence.py.
+WordLlama's best is the BCNF note too. Agreeing, they may even answer under the usual likeness,
+with a clear lead (`AGREE_LOW_BARS`): a learner's everyday words are far from a note's, and two
+models agreeing on such a question is rarer by chance. All are calibrated in
+bench/bench_evidence.py.
 A graph embedded with a model that has no second is not checked.
 """
 from __future__ import annotations
@@ -21,6 +24,7 @@ import re
 
 import numpy as np
 
+from course.agents.note_holds import unheld_kinds
 from course.foundation.db import Database
 from course.foundation.versioning import per_version
 from course.retrieval.embeddings import make_embedder
@@ -29,6 +33,10 @@ from course.retrieval.text_layer import stored_embedder
 SECOND_ENCODER = {"minilm": "wordllama"}   # the graph's model -> the one asked for a second opinion
 DISAGREE_MARGINS = {"minilm": 0.16}        # the lead a best note needs when the second disagrees
 AGREE_MARGINS = {"minilm": 0.04}           # ... and when the second's best note is the same
+# Below the bar's likeness, two models that agree may still answer, with a clear lead (a share
+# of the score): "What makes a bank transfer either happen completely or not at all?" (0.59)
+# is the note on transactions in both.
+AGREE_LOW_BARS = {"minilm": (0.42, 0.23)}
 
 _NOTES = "MATCH (n:Note) WHERE n.text IS NOT NULL RETURN n.id, n.text ORDER BY n.id"
 
@@ -67,6 +75,28 @@ def margin_needed(db: Database, query: str, best: str, margin: float) -> float:
     if second == best:
         return min(margin, AGREE_MARGINS.get(model, margin))
     return max(margin, DISAGREE_MARGINS.get(model, margin))
+
+
+def agreeing_bar(db: Database, query: str, best: str) -> dict[str, float] | None:
+    """The lower bar (`clears`'s min_score and min_margin) a best note under the usual likeness
+    may clear when the second encoder's best note is the same, or None: no second encoder, or
+    it prefers another note. Not for a question that asks which one of a kind the graph does
+    not hold: "which teacher takes DBMS?" asks for a teacher, however like the note on BCNF,
+    whose example has one.
+
+    >>> from course.retrieval.text_layer import ensure_text_layer
+    >>> _ = ensure_text_layer(db)
+    >>> agreeing_bar(db, "What makes a bank transfer either happen completely or not at all?", "N08")
+    {'min_score': 0.42, 'min_margin': 0.23}
+    >>> agreeing_bar(db, "which teacher takes DBMS?", "N05")
+    """
+    model = stored_embedder(db) or ""
+    if model not in AGREE_LOW_BARS or unheld_kinds(query.lower()):
+        return None
+    if second_choice(db, query) != best:
+        return None
+    score, margin = AGREE_LOW_BARS[model]
+    return {"min_score": score, "min_margin": margin}
 
 
 _BUILT_ON = ("MATCH (n:Note)-[:EXPLAINS]->(:Concept {name: $topic})-[:PREREQUISITE_FOR]->(:Concept)"

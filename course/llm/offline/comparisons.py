@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 
 from course.llm.offline.aggregates import extreme_property, dating, extreme_pick
-from course.llm.offline.cypher import alias, arrow, lit, node, rank_case, where
-from course.llm.offline.hops import other
+from course.llm.offline.cypher import alias, arrow, count_column, lit, node, rank_case, where
+from course.llm.offline.hops import Hop, find_hop, hop_match, other
 from course.llm.offline.prompt import Entity
 from course.llm.offline.reading import Reading
 
@@ -65,6 +65,8 @@ def compared(reading: Reading) -> str | None:
         match = f"MATCH (t:{label})"
         return (f"{match}\nWHERE {within}\nWITH {pick}(t.{own[0]}) AS top\n{match}\n"
                 f"WHERE {within} AND t.{own[0]} = top\nRETURN {show}, t.{own[0]} AS {own[0]}")
+    if not links and not scaled:          # "more skills", "fewer members": how many each has
+        return _by_count(reading, label, named, pick)
     if len(links) != 1:
         return None
     p, prop = links[0]
@@ -79,6 +81,37 @@ def compared(reading: Reading) -> str | None:
         top = "min" if pick == "best" else "max"
     return (f"{match}{where([within, *conds])}\nWITH {top}({value}) AS top\n{match}"
             f"{where([within, *conds, f'{value} = top'])}\nRETURN {show}{shown}, r.{prop} AS {prop}")
+
+
+def counted_after_comparative(reading: Reading, label: str) -> Hop | None:
+    """The link a comparative right before a kind's noun counts of `label`'s nodes: "more
+    skills" (a student's skills), "fewer members" (a club's students), "more friends" (a link of
+    the label to itself, named by its own word), or None when no count is compared."""
+    comparative = rf"\b(?:{reading.cue('higher')}|{reading.cue('lower')})\s+"
+    loop = reading.self_loop(label)
+    if loop and re.search(comparative + rf"(?:{reading.lexicon.relationships[loop]})", reading.text):
+        return find_hop(reading, label, label)
+    counted = [t for t in reading.targets() if t != label
+               and re.search(comparative + rf"(?:{reading.lexicon.label(t)})", reading.text)]
+    return find_hop(reading, label, counted[0]) if len(counted) == 1 else None
+
+
+def _by_count(reading: Reading, label: str, named: list[Entity], pick: str) -> str | None:
+    """The named node(s) with the most (fewest) of what a comparative counts, each with its
+    count; a named node with none counts 0."""
+    hop = counted_after_comparative(reading, label)
+    if hop is None:
+        return None
+    schema = reading.schema
+    names = ", ".join(lit(e.value) for e in named)
+    counted = hop.labels[-1]
+    pattern = hop_match(reading, hop, "t", f"k:{counted}", rel="")
+    noun = count_column(pattern, counted, label, reading.self_loop(label))
+    counting = (f"MATCH (t:{label})\nWHERE t.{named[0].prop} IN [{names}]\nOPTIONAL MATCH {pattern}\n"
+                f"WITH t, count(DISTINCT k) AS n")
+    show = schema.display(label)
+    return (f"{counting}\nWITH {pick}(n) AS top\n{counting}, top WHERE n = top\n"
+            f"RETURN t.{show} AS {alias(label, show)}, n AS {noun}")
 
 
 def end_of_number(reading: Reading) -> str | None:
@@ -102,13 +135,21 @@ def compared_yes_no(reading: Reading) -> str | None:
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
     labels = {e.label for e in reading.entities}
     if pick is None or len(reading.entities) != 2 or len(labels) != 1 \
-            or not re.search(r"\bthan\s+§1\b", reading.text):
+            or not re.search(rf"\bthan\s+(?:the\s+)?§1\b|§1\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})",
+                             reading.text):
         return None
     a, b = reading.entities
     own = [p for p in reading.asked_properties(a.label, reading.schema.labels.get(a.label, []))
            if f"{a.label}.{p}" in reading.schema.numbers]
-    if len(own) != 1:
-        return None   # no number of theirs named ("is §0 older than §1?": nothing dates a student)
     (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
     op = ">" if pick == "max" else "<"
-    return f"MATCH {na}, {nb}{where(ca + cb)}\nRETURN a.{own[0]} {op} b.{own[0]} AS answer"
+    if len(own) == 1:
+        return f"MATCH {na}, {nb}{where(ca + cb)}\nRETURN a.{own[0]} {op} b.{own[0]} AS answer"
+    hop = counted_after_comparative(reading, a.label)   # "more friends than §1": their counts
+    if hop is None:
+        return None   # no number of theirs named ("is §0 older than §1?": nothing dates a student)
+    counted = hop.labels[-1]
+    first, second = (hop_match(reading, hop, x, f"{x}k:{counted}", rel="") for x in "ab")
+    return (f"MATCH {na}{where(ca)}\nOPTIONAL MATCH {first}\nWITH a, count(DISTINCT ak) AS na\n"
+            f"MATCH {nb}{where(cb)}\nOPTIONAL MATCH {second}\nWITH na, count(DISTINCT bk) AS nb\n"
+            f"RETURN na {op} nb AS answer")

@@ -96,7 +96,7 @@ class Lexicon:
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Lexicon:
         count_words = {str(k): int(v) for k, v in (raw.get("count_words") or {}).items()}
-        macros = {"N": r"(\d+|" + "|".join(map(re.escape, count_words)) + ")",
+        macros = {"N": r"(?<!§)(\d+|" + "|".join(map(re.escape, count_words)) + ")",
                   "WHICH": r"(" + "|".join(raw.get("which") or ["which"]) + ")"}
         table = {name: {str(k): pattern(v, macros) for k, v in (raw.get(name) or {}).items()}
                  for name in _TABLES}

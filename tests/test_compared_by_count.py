@@ -1,0 +1,68 @@
+"""Two named things compared by how many of something each has (issue 23's unseen questions).
+
+"Who has more skills, Rahul or Aarav?" names two students and compares a count, not a number
+property of theirs: it was refused, and in Hinglish ("kiske paas zyada skills hai, Rahul ya
+Aarav?") answered with every skill of both, confidently wrong. Each answer here is judged by
+rows against a hand-written reference query.
+"""
+from __future__ import annotations
+
+import pytest
+
+from course.llm.offline import OfflineLLM
+from course.pipeline.comparison import same_rows
+from course.pipeline.memory import ShortTermMemory
+
+
+@pytest.fixture
+def learner(college_db):
+    from course.planner.planner_tools import learner_agent
+
+    return learner_agent(college_db, OfflineLLM(), memory=ShortTermMemory())
+
+
+def answered_with(result, db, reference: str) -> bool:
+    return result.status == "answered" and same_rows(result.rows, db.run(reference).rows)
+
+
+def _most(names: str, pattern: str) -> str:
+    """The reference: of the nodes named, the ones with the most links of `pattern`, ties kept."""
+    counts = f"MATCH (t) WHERE t.name IN [{names}] OPTIONAL MATCH {pattern} WITH t, count(DISTINCT k) AS n"
+    return f"{counts} WITH max(n) AS top {counts}, top WHERE n = top RETURN t.name, n"
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who has more skills, Rahul or Aarav?", _most("'Rahul', 'Aarav'", "(t)-[:HAS_SKILL]->(k)")),
+    ("kiske paas zyada skills hai, Rahul ya Aarav?", _most("'Rahul', 'Aarav'", "(t)-[:HAS_SKILL]->(k)")),
+    ("Which club has more members, Coding Club or Robotics Club?",
+     _most("'Coding Club', 'Robotics Club'", "(t)<-[:MEMBER_OF]-(k)")),
+    ("Who has more friends, Payal or Karan?", _most("'Payal', 'Karan'", "(t)-[:FRIENDS_WITH]-(k)")),
+    ("Which project needs more skills, Campus Chatbot or Attendance Tracker?",
+     _most("'Campus Chatbot', 'Attendance Tracker'", "(t)-[:REQUIRES]->(k)")),
+], ids=["skills", "hinglish", "members", "friends", "project-skills"])
+def test_which_named_has_more_of_a_count(learner, college_db, question, reference):
+    result = learner.answer(question)
+    assert answered_with(result, college_db, reference), (result.answer, result.rows)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Does Rahul have more skills than Aarav?", True),
+    ("Does Sneha have more friends than Aarav?", False),       # one each: not more
+    ("Does the Coding Club have fewer members than the Robotics Club?", False),
+    ("Karan ke paas Sneha se zyada skills hain kya?", True),
+])
+def test_more_of_a_count_than_another_asked_yes_or_no(learner, question, expected):
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows == [[expected]], (result.answer, result.rows)
+
+
+def test_a_name_before_se_zyada_is_not_a_number(learner):
+    """"Payal se zyada" is "more than Payal": the threshold rule read the "1" of the name's
+    placeholder (§1) as the number 1, and the critic refused the query for leaving out "> 1"."""
+    result = learner.answer("kya Rahul ka year Payal se zyada hai?")
+    assert result.status == "answered" and result.rows == [[True]], result.answer
+
+
+def test_a_comparison_nothing_counts_is_still_refused(learner):
+    """Nothing dates a student: "older" of two students has no number to compare."""
+    assert learner.answer("Is Karan older than Sneha?").status != "answered"
