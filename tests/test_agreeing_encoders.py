@@ -28,9 +28,9 @@ def notes_answered(learner) -> list[str]:
     ("What makes a bank transfer either happen completely or not at all?", "N08"),
     ("my laptop basically freezes when I have like 30 tabs and a VM open, the disk light is on "
      "constantly and nothing actually runs. our OS prof said there's a name for this, what is happening?", "N20"),
-    ("I moved my site to a new server and changed the records, but some people still land on the old "
-     "IP for hours. Why does the name lookup keep returning the old address?", "N23"),
-], ids=["transfer", "thrashing", "dns-cache"])
+    ("ok so i have two threads both adding to the same counter and the final total comes out wrong "
+     "every few runs, whats going on and how do i stop it", "N17"),
+], ids=["transfer", "thrashing", "counter"])
 def test_a_note_both_encoders_put_first_answers_under_the_likeness(learner, question, note):
     result = learner.answer(question)
     assert result.status == "answered" and notes_answered(learner)[:1] == [note], result.answer
@@ -44,4 +44,13 @@ def test_under_the_likeness_a_note_the_encoders_disagree_on_does_not_answer(lear
     question = "How do websites know where to find each other?"
     assert agreeing_bar(college_db, question, "N12") is None
     learner.answer(question)
+    assert notes_answered(learner) == []
+
+
+def test_under_the_likeness_a_kind_the_graph_does_not_hold_is_not_a_notes(learner):
+    """unseen71 bv048: "what is the phone number of the admission office?" was answered from the
+    note on 1NF, whose example is a column of phone numbers; both encoders put it first. A
+    question that names what the graph does not hold (a phone number, a teacher) needs the
+    usual bar."""
+    learner.answer("Who is the principal of the college, and what is the phone number of the admission office?")
     assert notes_answered(learner) == []

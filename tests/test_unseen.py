@@ -6623,3 +6623,43 @@ def test_this_graph_before_from_is_the_knowledge_graph(learner, college_db):
     cover Graphs: "in this graph from?" is the knowledge graph too."""
     result = learner.answer("How many students are in this graph, and which branches are they from?")
     last_part_is(college_db, result, "MATCH (s:Student) RETURN s.name, s.branch")
+
+
+# --- unseen70 and unseen71 (this stop's development sets, scored first on the code before) -------
+
+def test_a_hyphenated_final_year_is_the_highest_year(learner, college_db):
+    """unseen70 bu021: "who are the final-year students?" listed every student with a year: the
+    hyphen kept "final" from the year it ends."""
+    result = learner.answer("How many students are from the IT branch? And who are the final-year students?")
+    last_part_is(college_db, result, "MATCH (s:Student) WITH max(s.year) AS top MATCH (s:Student) "
+                 "WHERE s.year = top RETURN s.name, s.year")
+
+
+def test_two_properties_before_one_verb_are_one_ask(learner, college_db):
+    """unseen70 bu026: "what branch and year is she in, ..." was split at "and" into "what
+    branch" and "year is she in, which clubs ...", which was refused. Two nouns after one
+    question word share its verb; "her role on her project" is the project's role, not one in
+    the club the part before found."""
+    result = learner.answer("For Sneha: what branch and year is she in, which clubs does she belong to, "
+                            "and what's her role on her project?")
+    parts = [s for s in learner.last.sub_questions if s.found]
+    assert result.status == "answered" and len(parts) == 3, result.answer
+    assert same_rows(parts[0].rows, rows_of(college_db, "MATCH (s:Student {name: 'Sneha'}) RETURN s.name, s.year, s.branch"))
+    last_part_is(college_db, result, "MATCH (:Student {name: 'Sneha'})-[r:WORKS_ON]->(p:Project) RETURN p.name, r.role")
+
+
+def test_a_definition_asked_as_a_kind_of_thing_is_the_things_note(learner):
+    """unseen70 bu027: "What exactly is a graph as a data structure, ...?" was refused: the
+    note on trees is 3 % behind the note on graphs. "as a data structure" says in which sense
+    a graph is asked about; the thing defined is a graph, whose own note answers."""
+    learner.answer("What exactly is a graph as a data structure, and which smaller topics come under Graphs?")
+    first = learner.last.sub_questions[0]
+    assert first.found and first.rows[0][0] == "N12", first.answer
+
+
+def test_with_the_kind_after_a_filtered_link_shows_that_kind(learner, college_db):
+    """unseen70 bu023: "List the students who are Advanced at something, with the skill." gave
+    the names alone: ", with the skill" asks for the link's other end too."""
+    result = learner.answer("List the students who are Advanced at something, with the skill.")
+    assert_answered_with(result, college_db, "MATCH (s:Student)-[r:HAS_SKILL]->(k:Skill) "
+                         "WHERE r.level = 'Advanced' RETURN s.name, k.name")

@@ -38,7 +38,7 @@ _SPECIFIC = re.compile(r"(?<![\w/.])(?:[a-z]+/?\d+(?:\.\d+)*|\d+(?:\.\d+)+|[a-z]
 _STEM = 5   # a word's first letters: "ports" holds "port", "years" holds "year"
 
 
-def unheld_kinds(text: str) -> list[str]:
+def _unheld_kinds(text: str) -> list[str]:
     """A kind the lexicon says the graph does not hold, asked for by "which" ("Which professor
     teaches the Computer Networks course?", "which IP address ..."), whatever verb follows."""
     lexicon = default_lexicon()
@@ -46,6 +46,17 @@ def unheld_kinds(text: str) -> list[str]:
     if unheld is None or which is None:
         return []
     return [m[m.lastindex or 0] for m in re.finditer(rf"{which}\s+(?:\w+\s+)?({unheld})", text)]
+
+
+def names_an_unheld_kind(text: str) -> bool:
+    """Does the text name anything the lexicon says the graph does not hold (a teacher, a phone
+    number, a salary), asked for or not?
+
+    >>> names_an_unheld_kind("what is the phone number of the admission office?")
+    True
+    """
+    unheld = default_lexicon().cues.get("out_of_scope")
+    return unheld is not None and re.search(unheld, text.lower()) is not None
 
 
 def asked_for(question: str) -> list[str]:
@@ -66,7 +77,7 @@ def asked_for(question: str) -> list[str]:
     """
     text = " ".join(question.lower().split())
     kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds]
-    return list(dict.fromkeys(kinds + unheld_kinds(text) + _SPECIFIC.findall(text)))
+    return list(dict.fromkeys(kinds + _unheld_kinds(text) + _SPECIFIC.findall(text)))
 
 
 def holds_what_is_asked(question: str, note_text: str) -> bool:

@@ -26,8 +26,9 @@ _IN_A_WAY = (r"\s+in\s+(?:(?:simple|simpler|plain|easy|short|brief|layman'?s?)(?
 _IN_HINDI = r"(?:(?:simple|easy|plain|aasan)\s+(?:words?|language|bhasha|shabdon)|ek\s+line)\s+(?:mein|me|mai)\b"
 _MANNERS = r"(?:\s+(?:quickly|quick|briefly|simply|again|please|pls|plz|tbh|real\s+quick|once\s+more))*"
 _HOW_SAID = rf"(?:{_IN_A_WAY})?{_MANNERS}"
-# "what is paging in an operating system?": the field it is asked in, after the thing
-_FIELD = r"(?:\s+in\s+(?:an?\s+|the\s+)?[a-z][\w'/+-]*(?:\s+[\w'/+-]+){0,2})?"
+# "what is paging in an operating system?", "a graph as a data structure": the field it is
+# asked in, after the thing
+_FIELD = r"(?:\s+(?:in|as)\s+(?:an?\s+|the\s+)?[a-z][\w'/+-]*(?:\s+[\w'/+-]+){0,2})?"
 _STRESSED = r"(?:(?:even|exactly|really|actually|basically)\s+)?"
 _ASKED = r"(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+|pls\s+)?"
 _DEFINITION = re.compile(
@@ -66,8 +67,8 @@ def defined(question: str) -> list[str]:
     (['partial', 'dependency'], [], [])
     >>> defined("What is normalization in DBMS?"), defined("what is the second one?")
     (['normalization'], [])
-    >>> defined("What is paging in an operating system?")
-    ['paging']
+    >>> defined("What is paging in an operating system?"), defined("What is a graph as a data structure?")
+    (['paging'], ['graph'])
     >>> defined("what is 2NF in simple words?"), defined("explain 3NF quickly pls")
     (['2nf'], ['3nf'])
     >>> defined("what even is a deadlock tbh")

@@ -24,7 +24,7 @@ import re
 
 import numpy as np
 
-from course.agents.note_holds import unheld_kinds
+from course.agents.note_holds import names_an_unheld_kind
 from course.foundation.db import Database
 from course.foundation.versioning import per_version
 from course.retrieval.embeddings import make_embedder
@@ -80,9 +80,9 @@ def margin_needed(db: Database, query: str, best: str, margin: float) -> float:
 def agreeing_bar(db: Database, query: str, best: str) -> dict[str, float] | None:
     """The lower bar (`clears`'s min_score and min_margin) a best note under the usual likeness
     may clear when the second encoder's best note is the same, or None: no second encoder, or
-    it prefers another note. Not for a question that asks which one of a kind the graph does
-    not hold: "which teacher takes DBMS?" asks for a teacher, however like the note on BCNF,
-    whose example has one.
+    it prefers another note. Not for a question that names a kind the graph does not hold: "which
+    teacher takes DBMS?" asks for a teacher, however like the note on BCNF, whose example has
+    one; "what is the phone number of the admission office?" is not the note on 1NF's phones.
 
     >>> from course.retrieval.text_layer import ensure_text_layer
     >>> _ = ensure_text_layer(db)
@@ -91,7 +91,7 @@ def agreeing_bar(db: Database, query: str, best: str) -> dict[str, float] | None
     >>> agreeing_bar(db, "which teacher takes DBMS?", "N05")
     """
     model = stored_embedder(db) or ""
-    if model not in AGREE_LOW_BARS or unheld_kinds(query.lower()):
+    if model not in AGREE_LOW_BARS or names_an_unheld_kind(query):
         return None
     if second_choice(db, query) != best:
         return None

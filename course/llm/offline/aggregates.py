@@ -11,11 +11,12 @@ from dataclasses import replace
 
 from course.foundation.language import WORDS
 from course.llm.offline.cypher import alias, arrow, count_column, lit, node, plural, rank_case, where
-from course.llm.offline.filters import conditions, threshold
+from course.llm.offline.filters import conditions, filter_values, threshold
 from course.llm.offline.hops import hop_match, other, find_hop
 from course.llm.offline.lexicon import inside_longer
 from course.llm.offline.prompt import Entity
 from course.llm.offline.reading import Reading, each_of
+from course.llm.offline.scale_ranges import in_range
 
 
 def most(reading: Reading) -> str | None:
@@ -305,7 +306,8 @@ def ranking(reading: Reading) -> str | None:
         # "good at X, like advanced level": the level named is a filter, not an order (a grade
         # of one letter is not "named": "a good person" holds the article, not the grade A)
         if any(len(str(value)) > 1 and re.search(rf"\b{re.escape(str(value).lower())}\b", reading.text)
-               for value in scale):
+               for value in scale) or len(found := filter_values(reading, key)) == 1 \
+                and in_range(reading.text, found[0], scale) is not None:   # "B or better": a range
             continue
         for p in reading.schema.patterns:
             if p.type != rel_type or p.start != reading.person:

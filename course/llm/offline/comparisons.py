@@ -124,7 +124,7 @@ def end_of_number(reading: Reading) -> str | None:
         for prop in reading.schema.labels.get(label, []):
             for pick, end in (("max", "largest"), ("min", "smallest")):
                 if f"{label}.{prop}" in reading.schema.numbers and re.search(
-                        rf"(?:{reading.cue(end)})\s+(?:{reading.lexicon.prop(prop)})", reading.text):
+                        rf"(?:{reading.cue(end)})[\s-]+(?:{reading.lexicon.prop(prop)})", reading.text):
                     return extreme_property(reading, label, prop, pick)
     return None
 

@@ -28,6 +28,7 @@ from course.llm.offline.filters import filter_values, numbers, threshold, value_
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.ordering import asked_order
 from course.llm.offline.reading import Reading
+from course.llm.offline.scale_ranges import in_range
 
 
 @dataclass
@@ -185,7 +186,8 @@ def unused(reading: Reading, query: str) -> str | None:
     if limit and re.search(reading.lexicon.comparing, reading.text) \
             and f"{limit[0]} {limit[1]}" not in used.literals:
         return f"{limit[0]} {limit[1]}"
-    if (compared := re.search(reading.lexicon.comparing, reading.text)) and not used.ops - {"<>"}:
+    if (compared := re.search(reading.lexicon.comparing, reading.text)) and not used.ops - {"<>"} \
+            and not _a_range_asked(reading, used):
         return compared[0]
     props = "|".join(reading.lexicon.properties.values()) or r"(?!)"
     for m in re.finditer(r"\b(" + "|".join(map(re.escape, reading.lexicon.ordinals)) + r")\b", reading.text):
@@ -347,3 +349,14 @@ def _second_ask(reading: Reading, query: str) -> str | None:
         if not (set(named_labels) & labels or set(named_props) & props or (count_asked and counts)):
             return part.strip()
     return None
+
+
+def _a_range_asked(reading: Reading, used: Used) -> bool:
+    """Does the query ask for the values of a scale a comparison names ("at least a B": the
+    IN list of A+ to B)?"""
+    for key, scale in reading.schema.scales.items():
+        found = filter_values(reading, key)
+        ranged = in_range(reading.text, found[0], scale) if len(found) == 1 else None
+        if ranged is not None and f"IN [{', '.join(map(lit, ranged))}]" in used.literals:
+            return True
+    return False

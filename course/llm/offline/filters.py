@@ -21,6 +21,7 @@ from course.llm.offline.hops import direction, hop_match, other, find_hop, twice
 from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
+from course.llm.offline.scale_ranges import in_range, said_aloud
 
 
 def threshold(reading: Reading) -> tuple[str, int] | None:
@@ -58,15 +59,6 @@ def numbers(reading: Reading) -> list[tuple[int, str]]:
                    if re.search(regex, before if regex.endswith("$") else after)), "=")
         found.append((value, op))
     return found
-
-
-def said_aloud(value: str) -> str:
-    """A value as it is said aloud.
-
-    >>> said_aloud("a+"), said_aloud("b-"), said_aloud("cse")
-    ('a plus', 'b minus', 'cse')
-    """
-    return re.sub(r"\s*\+$", " plus", re.sub(r"\s*-$", " minus", value))
 
 
 def filter_values(reading: Reading, key: str) -> list[Any]:
@@ -126,8 +118,11 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
     """
     prop = key.split(".")[1]
     found = filter_values(reading, key)
+    scale = reading.schema.scales.get(key)
+    ranged = in_range(reading.text, found[0], scale) if scale and len(found) == 1 else None
+    found = found if ranged is None else ranged     # "a B or lower": B and every value after it
     conds = [f"{var}.{prop} = {lit(found[0])}" if len(found) == 1
-             else f"{var}.{prop} IN [{', '.join(map(lit, found))}]"] if found else []
+             else f"{var}.{prop} IN [{', '.join(map(lit, found))}]"] if found or ranged is not None else []
     if not found and key not in reading.schema.values:
         conds = unlisted(reading, key, var)
     if found and prop == reading.negated:      # "not finished": every other value
@@ -231,14 +226,17 @@ def on_both_sides(reading: Reading) -> bool:
 
 def rel_filter_hops(reading: Reading, target: str) -> list[tuple[str, str]]:
     """'Who got an A+?': a filter on a relationship of the target with no named other end
-    (`o` when the question names its kind too: "who got a B+, and in which subject?")."""
+    (`o` when the question asks for its kind too: "who got a B+, and in which subject?", "...,
+    with the skill")."""
     for p in reading.schema.touching(target):
         if p.start == p.end:
             continue
         conds = rel_filters(reading, p, "rf")
         far = other(p, target)
         if conds:
-            asked = re.search(rf"(?:{reading.cue('which')})\s+(?:{reading.lexicon.label(far)})", reading.text)
+            # "and in which subject?", ", with the skill": the far end is asked for too
+            asked = re.search(rf"(?:(?:{reading.cue('which')})|\bwith\s+(?:the|their|its|his|her))\s+"
+                              rf"(?:{reading.lexicon.label(far)})", reading.text)
             end = f"o:{far}" if asked else f":{far}"
             return [(f"MATCH (t){arrow(p, target, 'rf')}({end})", " AND ".join(conds))]
     return []

@@ -150,9 +150,12 @@ def awaits_its_verb(text: str) -> bool:
 
     >>> awaits_its_verb("which other students"), awaits_its_verb("which clubs is she in")
     (True, False)
+    >>> awaits_its_verb("what's his branch")      # "what's": "what is"
+    False
     """
     words = tokens(text)
-    return 2 <= len(words) <= 4 and words[0] in QUESTION_WORDS and not set(words) & AUXILIARY
+    return 2 <= len(words) <= 4 and words[0] in QUESTION_WORDS and not set(words) & AUXILIARY \
+        and words[1] != "s"
 
 
 _CLEFT = re.compile(r"(,?\s+(?:and\s+)?)((?:in|on|at|for|from|with|of)\s+which\s+[\w-]+)"

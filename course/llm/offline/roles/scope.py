@@ -44,13 +44,26 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
             values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
             if there and values and all(str(t).lower() in text.lower() for t in there) \
                     and not any(v.lower() in text.lower() for v in values) and not _asks_for(text, near) \
-                    and not any(_does_itself(text, str(t), far) for t in there):
+                    and not any(_does_itself(text, str(t), far) for t in there) \
+                    and not _names_another_kind(text, near, far):
                 # "What is Sneha good at, and how good is she?": at what the part found ("which
                 # project are A and B on, and what are their roles?": each, at the project)
                 group = values[0] if len(values) == 1 else as_group(values, language)
                 return scoped(text, group, language)
     scope = of_the_one_asked(text, asked, properties, language)
     return scope if scope != text else of_the_one_linked(text, found, properties, language)
+
+
+def _names_another_kind(text: str, *kinds: str) -> bool:
+    """Does the part name a kind beside the link's two ("what's her role on her project?" after
+    her club was found: the role on a project, not in the club)?
+
+    >>> _names_another_kind("what's Asha's role on her project", "Team", "Person")
+    True
+    """
+    lexicon = default_lexicon()
+    return any(re.search(lexicon.label(label), text.lower()) for label in lexicon.labels
+               if label not in kinds and lexicon.label(label) and label != lexicon.person)
 
 
 def _does_itself(text: str, value: str, label: str) -> bool:

@@ -30,13 +30,25 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
-                                            PLURAL, SOME, Named, asks_for_a_change, asks_only_a_property,
+                                            PLURAL, QUESTION_WORDS, SOME, Named, asks_for_a_change, asks_only_a_property,
                                             columns_of, names_a_link, names_a_property_of, names_nothing,
                                             reached_by_links, tokens)
+from course.llm.offline.scale_ranges import OR_A_RANGE
 
 
 # "aarav's grades", "payal ke grades"
 OWNED = re.compile(r"^\s*[a-z]+(?:'s|\s+(?:ke|ka|ki))\s+[a-z]+\b(?!\s+(?:is|are|was|were)\b)", re.I)
+
+
+def _a_noun_then_its_verb(text: str) -> bool:
+    """Does the text start with a noun and then the verb ("year is she in"), the second of two
+    nouns one question word asks for ("what branch and year is she in")?
+
+    >>> _a_noun_then_its_verb("year is she in"), _a_noun_then_its_verb("wht grade did each get")
+    (True, False)
+    """
+    words = tokens(text)
+    return len(words) > 1 and words[0] not in QUESTION_WORDS and words[1] in AUXILIARY
 
 
 class RuleUpdater:
@@ -93,8 +105,12 @@ class RuleUpdater:
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
-            if sets_the_scene(tokens(last)) or match[1] and match[1].lower() == "also" and awaits_its_verb(last):
-                continue     # (an adverb before the verb: "which other students also have it?")
+            if sets_the_scene(tokens(last)) or match[1] and match[1].lower() == "also" and awaits_its_verb(last) \
+                    or match[1] and match[1].lower() == "or" and OR_A_RANGE.match(right) \
+                    or match[1] and match[1].lower() in ("and", "aur") and awaits_its_verb(last) \
+                    and _a_noun_then_its_verb(right):
+                continue     # (an adverb before the verb: "which other students also have it?"; "a B
+                # or lower"; two nouns before one verb: "what branch and year is she in")
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
             if after and asks_only_a_property(right[:after.start()]) \

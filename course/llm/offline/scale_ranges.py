@@ -1,0 +1,47 @@
+"""A value of a VALUE SCALE said aloud or with a range: "a plus", "a B or lower" (notebook 09).
+
+A scale's values are listed best first (a grade: A+, A, B+, B, C). "Which students scored a B
+or lower?" asks for B and every value after it, not for B alone: read as B alone, the answer
+leaves out the C's and looks complete. "B or better", "at least a B" reach from the best to B;
+"better than B", "above B" stop before it; "worse than B", "below B" start after it. A value
+is also said aloud: "an a plus" is A+ (`said_aloud`).
+
+>>> scale = ["A+", "A", "B+", "B", "C"]
+>>> in_range("which students scored a b or lower ?", "B", scale)
+['B', 'C']
+>>> in_range("who got at least a b+ ?", "B+", scale), in_range("anyone below b+ ?", "B+", scale)
+(['A+', 'A', 'B+'], ['B', 'C'])
+>>> in_range("who got a b ?", "B", scale) is None
+True
+"""
+from __future__ import annotations
+
+import re
+
+def said_aloud(value: str) -> str:
+    """A value as it is said aloud.
+
+    >>> said_aloud("a+"), said_aloud("b-"), said_aloud("cse")
+    ('a plus', 'b minus', 'cse')
+    """
+    return re.sub(r"\s*\+$", " plus", re.sub(r"\s*-$", " minus", value))
+
+
+_BETTER = r"better|higher|above|more"
+_WORSE = r"worse|lower|below|less|under"
+_A = r"(?:an?\s+)?"
+# "... a B or lower, and ...", "2 or more clubs?": an "or" that ends a value's range joins no asks
+OR_A_RANGE = re.compile(rf"(?:{_BETTER}|{_WORSE}|fewer)\b(?:\s+\w+)?\s*(?:[,?.!;]|$)", re.I)
+
+
+def in_range(text: str, value: str, scale: list[str]) -> list[str] | None:
+    """The scale's values the words ask for around `value` (a value of `scale`, said in
+    `text`), or None when it is said with no range."""
+    said = "|".join(re.escape(v) for v in dict.fromkeys((value.lower(), said_aloud(value.lower()))))
+    v = rf"(?<![\w+])(?:{said})(?![\w+])"
+    at = scale.index(value)
+    ranges = ((rf"{v}\s+(?:or|and)\s+(?:{_BETTER})|\bat\s+least\s+{_A}{v}", scale[:at + 1]),
+              (rf"{v}\s+(?:or|and)\s+(?:{_WORSE})|\bat\s+most\s+{_A}{v}", scale[at:]),
+              (rf"\b(?:(?:{_BETTER})\s+than|above)\s+{_A}{v}", scale[:at]),
+              (rf"\b(?:(?:{_WORSE})\s+than|below|under)\s+{_A}{v}", scale[at + 1:]))
+    return next((values for pattern, values in ranges if re.search(pattern, text, re.I)), None)
