@@ -6663,3 +6663,17 @@ def test_with_the_kind_after_a_filtered_link_shows_that_kind(learner, college_db
     result = learner.answer("List the students who are Advanced at something, with the skill.")
     assert_answered_with(result, college_db, "MATCH (s:Student)-[r:HAS_SKILL]->(k:Skill) "
                          "WHERE r.level = 'Advanced' RETURN s.name, k.name")
+
+
+def test_this_college_system_is_the_knowledge_graph(learner, college_db):
+    """unseen71 bv029: "How many students are listed in this college system altogether?" was
+    refused for "listed" and "system": "in this college system" is the graph itself, as "in
+    this database" is, and "listed" asks nothing more than "are"."""
+    assert_answered_with(learner.answer("How many students are listed in this college system altogether?"),
+                         college_db, "MATCH (s:Student) RETURN count(s)")
+
+
+def test_once_a_topic_is_done_is_after_it(learner, college_db):
+    """unseen71 bv022: "which topics should be studied once arrays are done?" asks what comes after."""
+    assert_answered_with(learner.answer("which topics should be studied once arrays are done?"), college_db,
+                         "MATCH (:Concept {name: 'Arrays'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name")

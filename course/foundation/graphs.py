@@ -41,8 +41,10 @@ def require_data_graph(name: str) -> str:
     return name
 
 
-# "how many students are in the graph?", "total kitne students hain in the graph": the knowledge
-# graph itself, at the end of its clause, names no value of it (no topic named Graphs)
+# "how many students are in the graph?", "total kitne students hain in the graph", "... in this
+# college system altogether?": the knowledge graph itself, at the end of its clause, names no
+# value of it (no topic named Graphs)
 THE_GRAPH_ITSELF = re.compile(r"\s*\b(?:in|on|from|across|inside)\s+(?:the|this|your|our)\s+(?:knowledge\s+)?"
-                              r"(?:graph|database|db)\b"
-                              r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls|from)\b))", re.I)
+                              r"(?:college\s+)?(?:graph|database|db|system)\b"
+                              r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls|from|altogether|overall|in\s+total)\b))",
+                              re.I)
