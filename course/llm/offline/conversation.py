@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 
 from course.foundation.language import WORDS
+from course.llm.offline.chain_steps import NEXT_STEP
 from course.llm.offline.cypher import VAR_LABEL, cypher_entities
 from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.prompt import Entity, Prompt, Schema
@@ -59,6 +60,11 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     if prompt.turns and _BARE_ELSE.match(reading.text):   # "who else?": the last question, less its answer
         again = _again_without_its_answer(prompt, reading)
         return [again] if again is not None else []
+    step = _last_answer(prompt, reading.schema) if prompt.turns and NEXT_STEP.match(reading.text) else None
+    if step is not None:   # "and after that?": a step further, from what the last answer found
+        marker = f"§{len(reading.entities)}"
+        text = re.sub(r"\b(?:that|those|it|them)\b", marker, reading.text, count=1)
+        return [replace(reading, text=text, entities=reading.entities + [step])]
     if prompt.turns:     # "which of those does §0 lead to?": a bare "those" is "them"
         reading = replace(reading, text=_BARE_THOSE.sub("them", reading.text))
     if reading.has("excluding"):        # "who else ...": not the one just talked about

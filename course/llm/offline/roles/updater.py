@@ -16,6 +16,7 @@ from course.foundation.definitions import defined
 from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
                                               awaits_its_verb, cleft_fragment, fragment, is_question, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
@@ -120,6 +121,8 @@ class RuleUpdater:
                 while rest and asks_only_a_property(rest[0]):     # "... and with what grade?"
                     joined, rest = f"{joined} and {rest[0]}", rest[1:]
                 return [joined] + rest
+            if NEXT_STEP.match(right):    # "..., and before that?": the step before, a part of its own
+                return [left.strip(), right.strip()]
             shared = the_predicate(left, right)    # "In which year and which branch is Karan?"
             if shared:
                 return [f"{left.strip()} {shared}"] + self._split_conjunctions(right.strip())
@@ -166,7 +169,7 @@ class RuleUpdater:
         'Lathe ka status kya hai?'
         """
         again = asked_again(part, found, linked) or the_counted(part, found) or \
-            the_listed_counted(part, found) or of_the_same(part, found, linked)
+            the_listed_counted(part, found) or of_the_same(part, found, linked) or the_next_step(part, found)
         if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
         part = the_ones(part, found) or part    # "which ones": of the kind found before
