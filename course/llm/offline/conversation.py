@@ -33,8 +33,8 @@ def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]]
     """
     for question, cypher, _ in reversed(prompt.turns):
         used = cypher_entities(cypher)
-        named = [e for e in used + prompt.recent if str(e.value).lower() in question.lower()]
-        old = read(question, [(str(e.value), e) for e in dict.fromkeys(named)], prompt.schema, lexicon)
+        named = [(said, e) for e in dict.fromkeys(used + prompt.recent) if (said := _said_in(question, e))]
+        old = read(question, named, prompt.schema, lexicon)
         unnamed = [e for e in used if e not in old.entities]
         if unnamed and old.has("pronoun"):
             marker = f"§{len(old.entities)}"
@@ -43,6 +43,21 @@ def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]]
         if old.entities and not is_follow_up(old):
             return old, old.entities
     return None
+
+
+def _said_in(question: str, entity: Entity) -> str | None:
+    """The words a question named a value with: the value, or its initials ("How many concepts
+    does OS cover?" of Operating Systems), or None.
+
+    >>> _said_in("How many concepts does OS cover?", Entity("Course", "name", "Operating Systems"))
+    'OS'
+    """
+    value = str(entity.value)
+    if value.lower() in question.lower():
+        return value
+    initials = "".join(w[0] for w in value.split())
+    found = re.search(rf"\b{re.escape(initials)}\b", question, re.I) if len(initials) > 1 else None
+    return found[0] if found else None
 
 
 # "those" or "these" with no noun after it: before the end, a verb or a preposition

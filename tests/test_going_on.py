@@ -1,4 +1,5 @@
-"""A step further along a chain: "..., and before that?", "And after that?" (issue 23).
+"""Asks that go on from the last one: a step further along a chain ("..., and before that?",
+"And after that?"), the same ask of a name said by its initials ("and CN?") (issue 23).
 
 A teaching assistant's probe: "What must I learn before Virtual Memory, and before that?" was
 read as one query two steps back, and said there was none (Paging comes before Virtual Memory);
@@ -49,3 +50,13 @@ def test_and_after_that_in_the_next_turn_goes_on_from_the_answer(learner, colleg
     assert result.status == "answered" and same_rows(result.rows, college_db.run(after, {"name": "Operating Systems"}).rows)
     result = learner.answer("and after that?")
     assert result.status == "answered" and result.rows == [] == college_db.run(after, {"name": "Computer Networks"}).rows
+
+
+def test_a_follow_up_after_a_name_said_by_its_initials_asks_the_same(learner, college_db):
+    """A teaching assistant's probe: "How many concepts does OS cover?" then "and CN?" was
+    refused: the last question named Operating Systems by its initials, and the follow-up
+    found no name in it to put CN's in place of."""
+    learner.answer("How many concepts does OS cover?")
+    result = learner.answer("and CN?")
+    reference = "MATCH (:Subject {name: 'Computer Networks'})-[:COVERS]->(c:Concept) RETURN count(c)"
+    assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer
