@@ -26,11 +26,11 @@ def notes_answered(learner) -> list[str]:
 
 @pytest.mark.parametrize("question, note", [
     ("What makes a bank transfer either happen completely or not at all?", "N08"),
-    ("my laptop basically freezes when I have like 30 tabs and a VM open, the disk light is on "
-     "constantly and nothing actually runs. our OS prof said there's a name for this, what is happening?", "N20"),
+    ("When my data leaves our campus network, how does each box along the way decide which direction "
+     "to forward it so it reaches the right network?", "N24"),
     ("ok so i have two threads both adding to the same counter and the final total comes out wrong "
      "every few runs, whats going on and how do i stop it", "N17"),
-], ids=["transfer", "thrashing", "counter"])
+], ids=["transfer", "routing", "counter"])
 def test_a_note_both_encoders_put_first_answers_under_the_likeness(learner, question, note):
     result = learner.answer(question)
     assert result.status == "answered" and notes_answered(learner)[:1] == [note], result.answer

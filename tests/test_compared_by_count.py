@@ -72,6 +72,6 @@ def test_been_in_a_club_longer_compares_when_each_joined(learner, college_db):
     """A council member's probe: "Who has been in the Debate Society longer, Sneha or Payal?"
     was refused for "longer": a membership held longer began earlier."""
     result = learner.answer("Who has been in the Debate Society longer, Sneha or Payal?")
-    reference = ("MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) WHERE s.name IN ['Sneha', 'Payal'] "
-                 "WITH s, r ORDER BY r.since LIMIT 1 RETURN s.name, r.since")
+    reference = ("MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) "
+                 "WHERE s.name IN ['Sneha', 'Payal'] WITH s, r ORDER BY r.since LIMIT 1 RETURN s.name, r.since")
     assert answered_with(result, college_db, reference), (result.answer, result.rows)

@@ -6644,8 +6644,10 @@ def test_two_properties_before_one_verb_are_one_ask(learner, college_db):
                             "and what's her role on her project?")
     parts = [s for s in learner.last.sub_questions if s.found]
     assert result.status == "answered" and len(parts) == 3, result.answer
-    assert same_rows(parts[0].rows, rows_of(college_db, "MATCH (s:Student {name: 'Sneha'}) RETURN s.name, s.year, s.branch"))
-    last_part_is(college_db, result, "MATCH (:Student {name: 'Sneha'})-[r:WORKS_ON]->(p:Project) RETURN p.name, r.role")
+    assert same_rows(parts[0].rows, rows_of(college_db, "MATCH (s:Student {name: 'Sneha'}) "
+                                                        "RETURN s.name, s.year, s.branch"))
+    last_part_is(college_db, result, "MATCH (:Student {name: 'Sneha'})-[r:WORKS_ON]->(p:Project) "
+                 "RETURN p.name, r.role")
 
 
 def test_a_definition_asked_as_a_kind_of_thing_is_the_things_note(learner):

@@ -46,5 +46,6 @@ def require_data_graph(name: str) -> str:
 # value of it (no topic named Graphs)
 THE_GRAPH_ITSELF = re.compile(r"\s*\b(?:in|on|from|across|inside)\s+(?:the|this|your|our)\s+(?:knowledge\s+)?"
                               r"(?:college\s+)?(?:graph|database|db|system)\b"
-                              r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls|from|altogether|overall|in\s+total)\b))",
+                              r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls|from|altogether|overall"
+                              r"|in\s+total)\b))",
                               re.I)

@@ -135,8 +135,8 @@ def compared_yes_no(reading: Reading) -> str | None:
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
     labels = {e.label for e in reading.entities}
     if pick is None or len(reading.entities) != 2 or len(labels) != 1 \
-            or not re.search(rf"\bthan\s+(?:the\s+)?§1\b|§1\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})",
-                             reading.text):
+            or not re.search(rf"\bthan\s+(?:the\s+)?§1\b"
+                             rf"|§1\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})", reading.text):
         return None
     a, b = reading.entities
     own = [p for p in reading.asked_properties(a.label, reading.schema.labels.get(a.label, []))

@@ -31,8 +31,8 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
-                                            PLURAL, QUESTION_WORDS, SOME, Named, asks_for_a_change, asks_only_a_property,
-                                            columns_of, names_a_link, names_a_property_of, names_nothing,
+                                            PLURAL, QUESTION_WORDS, SOME, Named, asks_for_a_change,
+                                            asks_only_a_property, columns_of, names_a_link, names_a_property_of, names_nothing,
                                             reached_by_links, tokens)
 from course.llm.offline.scale_ranges import OR_A_RANGE
 
