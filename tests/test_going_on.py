@@ -62,3 +62,13 @@ def test_a_follow_up_after_a_name_said_by_its_initials_asks_the_same(learner, co
     result = learner.answer("and CN?")
     reference = "MATCH (:Subject {name: 'Computer Networks'})-[:COVERS]->(c:Concept) RETURN count(c)"
     assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer
+
+
+def test_maangta_is_what_a_project_needs(learner, college_db):
+    """A fresh question at the end of the stop: "kaun sa project sabse zyada skills maangta hai?"
+    dropped "maangta" (needs) as an unknown word and counted the skills of each project's members
+    (Campus Chatbot, 3): the project's own needs are asked."""
+    result = learner.answer("kaun sa project sabse zyada skills maangta hai?")
+    reference = ("MATCH (p:Project)-[:REQUIRES]->(k:Skill) WITH p, count(k) AS n WITH max(n) AS top "
+                 "MATCH (p:Project)-[:REQUIRES]->(k:Skill) WITH p, count(k) AS n, top WHERE n = top RETURN p.name, n")
+    assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer
