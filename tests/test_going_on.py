@@ -69,6 +69,6 @@ def test_maangta_is_what_a_project_needs(learner, college_db):
     dropped "maangta" (needs) as an unknown word and counted the skills of each project's members
     (Campus Chatbot, 3): the project's own needs are asked."""
     result = learner.answer("kaun sa project sabse zyada skills maangta hai?")
-    reference = ("MATCH (p:Project)-[:REQUIRES]->(k:Skill) WITH p, count(k) AS n WITH max(n) AS top "
-                 "MATCH (p:Project)-[:REQUIRES]->(k:Skill) WITH p, count(k) AS n, top WHERE n = top RETURN p.name, n")
+    needs = "MATCH (p:Project)-[:REQUIRES]->(k:Skill) WITH p, count(k) AS n"
+    reference = f"{needs} WITH max(n) AS top {needs}, top WHERE n = top RETURN p.name, n"
     assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer

@@ -91,9 +91,7 @@ def agreeing_bar(db: Database, query: str, best: str) -> dict[str, float] | None
     >>> agreeing_bar(db, "which teacher takes DBMS?", "N05")
     """
     model = stored_embedder(db) or ""
-    if model not in AGREE_LOW_BARS or names_an_unheld_kind(query):
-        return None
-    if second_choice(db, query) != best:
+    if model not in AGREE_LOW_BARS or names_an_unheld_kind(query) or second_choice(db, query) != best:
         return None
     score, margin = AGREE_LOW_BARS[model]
     return {"min_score": score, "min_margin": margin}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+
 def said_aloud(value: str) -> str:
     """A value as it is said aloud.
 

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from course.foundation.definitions import defined
 from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
-from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
+from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
                                               awaits_its_verb, cleft_fragment, fragment, is_question, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
@@ -32,8 +32,8 @@ from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, QUESTION_WORDS, SOME, Named, asks_for_a_change,
-                                            asks_only_a_property, columns_of, names_a_link, names_a_property_of, names_nothing,
-                                            reached_by_links, tokens)
+                                            asks_only_a_property, columns_of, names_a_link, names_a_property_of,
+                                            names_nothing, reached_by_links, tokens)
 from course.llm.offline.scale_ranges import OR_A_RANGE
 
 
@@ -41,15 +41,19 @@ from course.llm.offline.scale_ranges import OR_A_RANGE
 OWNED = re.compile(r"^\s*[a-z]+(?:'s|\s+(?:ke|ka|ki))\s+[a-z]+\b(?!\s+(?:is|are|was|were)\b)", re.I)
 
 
-def _a_noun_then_its_verb(text: str) -> bool:
-    """Does the text start with a noun and then the verb ("year is she in"), the second of two
-    nouns one question word asks for ("what branch and year is she in")?
+def _joins_no_asks(conjunction: str, last: str, right: str) -> bool:
+    """Does the conjunction between `last` (the clause before) and `right` join no two asks: an
+    adverb before the verb ("which other students also have it?"), the end of a value's range
+    ("a B or lower"), or two nouns one question word asks for before their verb ("what branch
+    and year is she in")?
 
-    >>> _a_noun_then_its_verb("year is she in"), _a_noun_then_its_verb("wht grade did each get")
+    >>> _joins_no_asks("and", "what branch", "year is she in"), _joins_no_asks("and", "who all study dsa", "wht grade")
     (True, False)
     """
-    words = tokens(text)
-    return len(words) > 1 and words[0] not in QUESTION_WORDS and words[1] in AUXILIARY
+    word, after = conjunction.lower(), tokens(right)
+    return word == "also" and awaits_its_verb(last) or word == "or" and OR_A_RANGE.match(right) is not None \
+        or word in ("and", "aur") and awaits_its_verb(last) and len(after) > 1 \
+        and after[0] not in QUESTION_WORDS and after[1] in AUXILIARY
 
 
 class RuleUpdater:
@@ -106,12 +110,8 @@ class RuleUpdater:
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
-            if sets_the_scene(tokens(last)) or match[1] and match[1].lower() == "also" and awaits_its_verb(last) \
-                    or match[1] and match[1].lower() == "or" and OR_A_RANGE.match(right) \
-                    or match[1] and match[1].lower() in ("and", "aur") and awaits_its_verb(last) \
-                    and _a_noun_then_its_verb(right):
-                continue     # (an adverb before the verb: "which other students also have it?"; "a B
-                # or lower"; two nouns before one verb: "what branch and year is she in")
+            if sets_the_scene(tokens(last)) or match[1] and _joins_no_asks(match[1], last, right):
+                continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
             if after and asks_only_a_property(right[:after.start()]) \
