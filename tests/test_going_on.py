@@ -72,3 +72,39 @@ def test_maangta_is_what_a_project_needs(learner, college_db):
     needs = "MATCH (p:Project)-[:REQUIRES]->(k:Skill) WITH p, count(k) AS n"
     reference = f"{needs} WITH max(n) AS top {needs}, top WHERE n = top RETURN p.name, n"
     assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer
+
+
+@pytest.mark.parametrize("first, then, reference", [
+    ("who got B or above in OS?", "which of them got below A?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Operating Systems'}) WHERE r.grade IN ['B+', 'B', 'C'] "
+     "RETURN s.name"),
+    ("who studies DSA?", "which of them got an A?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DSA'}) WHERE r.grade = 'A' RETURN s.name"),
+], ids=["a-range", "a-grade"])
+def test_which_of_them_in_the_next_turn_keeps_what_the_last_was_narrowed_to(learner, college_db, first,
+                                                                            then, reference):
+    """"who got B or above in OS?" then "which of them got below A?" answered Karan, Sneha and
+    Aarav: each got below A somewhere, but only Aarav in OS. A grade asked of those the last
+    query found along a link is a grade on that link, at the end it named."""
+    learner.answer(first)
+    result = learner.answer(then)
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, college_db.run(reference).rows)
+
+
+def test_a_grade_asked_of_members_found_is_any_grade(learner, college_db):
+    """The last query named a club, not a subject: the grade may be in any subject."""
+    learner.answer("who is in the coding club?")
+    result = learner.answer("which of them got an A?")
+    assert same_rows(result.rows, college_db.run(
+        "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) MATCH (s)-[r:STUDIES]->() "
+        "WHERE r.grade = 'A' RETURN DISTINCT s.name").rows)
+
+
+@pytest.mark.parametrize("again", ["aur kaun?", "koi aur?", "who else?"])
+def test_aur_kaun_is_who_else(learner, again):
+    """"aur kaun?" after "who is in the coding club?" listed the same two again: it is
+    Hinglish's "who else?", which leaves out those the last answer found."""
+    learner.answer("who is in the coding club?")
+    result = learner.answer(again)
+    assert not {"Aarav", "Payal"} & {cell for row in result.rows for cell in row}, result.answer

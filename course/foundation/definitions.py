@@ -40,7 +40,9 @@ _DEFINITION = re.compile(
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
     rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$"    # "2NF in plain words": how to say it
     rf"|^(?P<kahiye>{_THING})\s+{_IN_HINDI}(?:\s+(?:samjhao|batao|bata(?:\s+do)?|explain\s+karo))?"
-    rf"{_MANNERS}\s*[?.!]?$")
+    rf"{_MANNERS}\s*[?.!]?$"
+    rf"|^(?P<karo>{_THING})\s+(?:explain\s+(?:karo|kar\s+do|kijiye|kariye)|samjhao|samjhaao|samjhaiye"
+    rf"|samjha\s+do){_MANNERS}\s*[?.!]?$")    # "HTTP explain karo", "BFS samjhao"
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
 
 
@@ -75,15 +77,15 @@ def defined(question: str) -> list[str]:
     ['deadlock']
     >>> defined("can u explain dfs real quick"), defined("explain how routing works")
     (['dfs'], [])
-    >>> defined("3NF simple words mein?"), defined("BFS ek line mein samjhao")
-    (['3nf'], ['bfs'])
+    >>> defined("3NF simple words mein?"), defined("BFS ek line mein samjhao"), defined("HTTP explain karo plz")
+    (['3nf'], ['bfs'], ['http'])
     >>> defined("Please explain what a transitive dependency is.")
     ['transitive', 'dependency']
     """
     found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
     if found is None or points_by_place(question):   # "what is the second one?": a value found
         return []
-    groups = ("thing", "what", "hinglish", "said", "kahiye")
+    groups = ("thing", "what", "hinglish", "said", "kahiye", "karo")
     words = next(found.group(g) for g in groups if found.group(g)).split()
     if any(w.endswith("'s") or w.endswith("s'") for w in words):
         return []

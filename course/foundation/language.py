@@ -129,6 +129,15 @@ def in_english(question: str) -> str:
     return re.sub(r"\s+(?=[?!.,]|$)", "", " ".join(glossed.split()))
 
 
+def in_full(text: str) -> str:
+    """The text with a learner's chat shorthand written out ("wt does tcp add").
+
+    >>> in_full("wt does tcp add, n wen")
+    'what does tcp add, and when'
+    """
+    return re.sub(r"[\w']+", lambda word: WORDS.shorthand.get(word[0], word[0]), text)
+
+
 def question_key(question: str) -> str:
     """The question as a key: lower case, punctuation and extra spaces gone; comparisons
     (`>`, `<`, `=`, `!`) and signs (`A+`, `A-`) kept, since they change the question.

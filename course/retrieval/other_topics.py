@@ -35,6 +35,7 @@ from course.foundation.versioning import per_version
 from course.retrieval.embeddings import Embedder, make_embedder
 from course.retrieval.named_topics import names as named
 from course.retrieval.second_opinion import SECOND_ENCODER
+from course.retrieval.short_forms import short_forms_written_out
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, chunk_vectors, stored_embedder
 
 OTHER_TOPICS_FILE = PROJECT_ROOT / "data" / "retrieval" / "other_topics.txt"
@@ -123,7 +124,7 @@ def topic_leads(db: Database, query: str, note: str) -> tuple[str, float, float]
     if name is None:
         return None
     embedder = make_embedder(name)
-    asked = embedder.embed([query])[0]
+    asked = embedder.embed([short_forms_written_out(db, query)])[0]
     rows = db.run(_NOTE_CHUNKS, {"note": note}).rows
     topics, vectors = uncovered(db, embedder)
     if not rows or not topics:
@@ -151,5 +152,5 @@ def _second_lead(db: Database, query: str, note: str, topics: list[str], name: s
     chunks, topic_vectors = per_version(db, f"other topics, second opinion {embedder.name}", build)
     if note not in chunks:
         return float("inf")
-    asked = embedder.embed([query])[0]
+    asked = embedder.embed([short_forms_written_out(db, query)])[0]
     return float(np.max(topic_vectors @ asked)) - float(np.max(chunks[note] @ asked))

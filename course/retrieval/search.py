@@ -48,6 +48,7 @@ from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subj
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.rereading import other_readings
 from course.retrieval.second_opinion import agreeing_bar, margin_needed, prefers_what_it_builds_on
+from course.retrieval.short_forms import short_forms_written_out
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
 MODES = ("vector", "parent", "fulltext", "hybrid", "graph")
@@ -229,7 +230,7 @@ def search(db: Database, query: str, *, mode: str = DEFAULT_MODE, k: int = DEFAU
         raise InvalidInput(f"Unknown search mode {str(mode)[:40]!r}: choose one of {', '.join(MODES)}.")
     if not isinstance(k, int) or not 1 <= k <= MAX_K:
         raise InvalidInput(f"k must be a whole number from 1 to {MAX_K}, e.g. --k 3.")
-    text = in_english(check_query(query))   # a Hinglish question's Hindi words, for the encoder
+    text = short_forms_written_out(db, in_english(check_query(query)))   # Hindi words, "DP": for the encoder
     ensure_text_layer(db, embedder)  # the first search of a graph builds its text layer
     model = query_embedder(db, embedder)  # also for fulltext: a mismatch is refused in every mode
     return _SEARCHES[mode](db, text, k=k, embedder=model)

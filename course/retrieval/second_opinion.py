@@ -28,6 +28,7 @@ from course.agents.note_holds import names_an_unheld_kind
 from course.foundation.db import Database
 from course.foundation.versioning import per_version
 from course.retrieval.embeddings import make_embedder
+from course.retrieval.short_forms import short_forms_written_out
 from course.retrieval.text_layer import stored_embedder
 
 SECOND_ENCODER = {"minilm": "wordllama"}   # the graph's model -> the one asked for a second opinion
@@ -61,7 +62,7 @@ def second_choice(db: Database, query: str) -> str | None:
     notes, vectors = per_version(db, f"second opinion {embedder.name}", build)
     if not notes:
         return None
-    return notes[int(np.argmax(vectors @ embedder.embed([query])[0]))]
+    return notes[int(np.argmax(vectors @ embedder.embed([short_forms_written_out(db, query)])[0]))]
 
 
 def margin_needed(db: Database, query: str, best: str, margin: float) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from course.foundation.language import WORDS
+from course.foundation.language import WORDS, in_full
 from course.llm.offline.lexicon import default_lexicon
 
 # A verb of change (the lexicon's `write` cue): "delete", "add", "daal do"
@@ -26,6 +26,9 @@ _AS_NOUN = re.compile(_DETERMINER + r"(?:[\w'-]+\s+){1,2}$")
 # "supports search and insert in ...", "search, insert and delete take": an operation named in
 # a list, before no object of its own
 _IN_A_LIST = re.compile(r"\b\w+(?:\s+and|\s+or|,)\s+$")
+# "search insert delete kitna time": operations run together, each next to another
+_RUN_TOGETHER = re.compile(r"(?:" + WRITE_REQUEST.pattern + r")\s+$")
+_RUN_TOGETHER_AFTER = re.compile(r"\s+(?:" + WRITE_REQUEST.pattern + r")")
 _NO_OBJECT = re.compile(r"\s*(?:[,.;:?!]|$|(?:for|to|on|of|about|in|from|with|"
                         + "|".join(sorted(WORDS.question_words)) + r")\b)")   # (a stop read away)
 
@@ -41,10 +44,11 @@ def change_verb(text: str) -> re.Match[str] | None:
     >>> change_verb("which tree supports search and insert in log n time?")
     >>> change_verb("find and delete rahul")[0]
     'delete'
+    >>> change_verb("bst mein search insert delete kitna time lete hai?")
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]
-        return bool(_AFTER_DETERMINER.search(before)
+        return bool(_AFTER_DETERMINER.search(before) or _RUN_TOGETHER.search(before) or _RUN_TOGETHER_AFTER.match(after)
                     or (_AS_NOUN.search(before) or _IN_A_LIST.search(before)) and _NO_OBJECT.match(after))
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
 
@@ -57,9 +61,9 @@ _WHEN_DONE = re.compile(r"^\s*(?:since )?when (?:was|were|did|had|has|have)\b", 
 
 
 def asks_when_done(text: str) -> bool:
-    """Does it ask when something was done ("When was the club set up?")? A fact of the past,
-    whatever its verb: no request to change the data."""
-    return bool(_WHEN_DONE.match(text))
+    """Does it ask when something was done ("When was the club set up?", "wen was it added")? A
+    fact of the past, whatever its verb: no request to change the data."""
+    return bool(_WHEN_DONE.match(in_full(text)))
 
 # "when I put ...", "what happens if we add ...": the change sets the scene for the question
 _SCENE = re.compile(r"\b(?:" + "|".join(sorted(WORDS.subordinating)) + r")\s+(?:\w+\s+){1,2}$")
@@ -69,8 +73,9 @@ _OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm
 # "someone on the team put three numbers in one cell", "the library team wants to add indexes":
 # a change someone else (or something: "which anomalies it is supposed to remove") made or means
 # to make, told, not asked of the graph
-# "what does TCP add on top of IP?", "how does a B+ tree insert a key?": what a thing does, asked
-_DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)\s+(?:does|do|did|can|could|would|will)\s+"
+# "what does TCP add on top of IP?", "what extra condition does 3NF add?", "how does a B+ tree
+# insert a key?": what a thing does, asked
+_DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)(?:\s+\w+){0,2}\s+(?:does|do|did|can|could|would|will)\s+"
                               r"(?!i\b|we\b|you\b)[\w/+.-]+(?:\s+[\w/+.-]+)?\s+$")
 _TOLD = re.compile(r"\b(?:someone|somebody|he|she|it|they|(?:a|an|the|our|my|his|her|their)\s+\w+)"
                    r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")
@@ -104,8 +109,11 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     True
     >>> asks_how_a_change_works("what does tcp add on top of ip?"), asks_how_a_change_works("what can you add?")
     (True, False)
+    >>> asks_how_a_change_works("wt extra condition does 3nf add on top of 2nf?")
+    True
     """
     lexicon = default_lexicon()
+    text = in_full(text)
     change = change_verb(text)
     if change is None:
         asks, changed = bool(re.search(lexicon.cues["why_how"], text)), text

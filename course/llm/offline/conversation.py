@@ -97,7 +97,7 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     if reading.has("pronoun") and not _reflexive(reading) and not reading.has("relative"):
         marker = f"§{len(reading.entities)}"
         text = re.sub(reading.cue("pronoun"), marker, reading.text, count=1)
-        found = [replace(reading, text=text, entities=reading.entities + [e])
+        found = [replace(reading, text=text, entities=reading.entities + [e], narrowed_by=_narrowed_by(prompt, e))
                  for e in _referents(prompt, reading)]
         # "Who is Payal and what is her year?": a pronoun after a name may point at it; "his"
         # after a person named in the question does ("What is Karan's role on his project?")
@@ -112,7 +112,9 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     return [reading]
 
 
-_BARE_ELSE = re.compile(r"^\s*(?:and\s+|aur\s+)?(?:who|what|which|kaun|kya)\s+else\s*[?.!]*\s*$")
+# ("aur kaun?", "koi aur?": Hinglish's "who else?", "anyone else?")
+_BARE_ELSE = re.compile(r"^\s*(?:(?:and\s+|aur\s+)?(?:who|what|which|kaun|kya)\s+else|aur\s+kaun(?:\s+hai|\s+hain)?"
+                        r"|koi\s+aur|aur\s+koi)\s*[?.!]*\s*$")
 
 
 def _again_without_its_answer(prompt: Prompt, reading: Reading) -> Reading | None:
@@ -306,6 +308,16 @@ def _last_answer(prompt: Prompt, schema: Schema, back: int = 1) -> Entity | None
     if not names:
         return None
     return Entity(label, m[2], names if len(names) > 1 else names[0])
+
+
+def _narrowed_by(prompt: Prompt, group: Entity) -> tuple[tuple[str, Entity], ...]:
+    """When `group` is what the last answer listed, the last query's links with the names it
+    matched at their other ends ("who got B or above in Physics?": the grade's link, to Physics)."""
+    if not isinstance(group.value, tuple) or not prompt.turns:
+        return ()
+    cypher = prompt.turns[-1][1]
+    return tuple((link, named) for link in dict.fromkeys(re.findall(r"\[\w*:(\w+)", cypher))
+                 for named in cypher_entities(cypher) if named.label != group.label)
 
 
 def is_elliptical(reading: Reading) -> bool:

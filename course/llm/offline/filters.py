@@ -238,6 +238,9 @@ def rel_filter_hops(reading: Reading, target: str) -> list[tuple[str, str]]:
             asked = re.search(rf"(?:(?:{reading.cue('which')})|\bwith\s+(?:the|their|its|his|her))\s+"
                               rf"(?:{reading.lexicon.label(far)})", reading.text)
             end = f"o:{far}" if asked else f":{far}"
+            # ("which of them got below A?" of those found in OS: in OS too)
+            kept = next((e for link, e in reading.narrowed_by if link == p.type and e.label == far), None)
+            end += f" {{{kept.prop}: {lit(kept.value)}}}" if kept else ""
             return [(f"MATCH (t){arrow(p, target, 'rf')}({end})", " AND ".join(conds))]
     return []
 

@@ -24,7 +24,11 @@ from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATI
 REQUEST = re.compile(r"^\s*(?:(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?(?:"
                      + "|".join(sorted(REQUESTS))
                      + r")\s+(?:me\s+|us\s+)?|what(?:\s+(?:are|is)|'s|s)\s+)", re.I)   # ("what are X's skills, his clubs and his project": a list too)
-WHOSE = re.compile(r"^(?:" + "|".join(sorted(POSSESSIVE | {"her"})) + r")\s+\w", re.I)   # "his clubs"
+_OWNER_WORDS = "|".join(sorted(POSSESSIVE | {"her"}))
+WHOSE = re.compile(r"^(?:" + _OWNER_WORDS + r")\s+\w", re.I)   # "his clubs"
+# "aarav's grades", "payal ke grades", "his level in each"
+OWNED = re.compile(r"^\s*(?:[a-z]+(?:'s|\s+(?:ke|ka|ki))|" + _OWNER_WORDS + r")\s+[a-z]+\b"
+                   r"(?!\s+(?:is|are|was|were)\b)", re.I)
 # "..., and does Aarav have them?": do-support and a name open a yes/no question of their own
 # ("... and is Payal's friend" may still be more of the same ask)
 DOES_A_NAME = re.compile(r"(?i:do|does|did)\s+[A-Z][a-z]")
@@ -34,6 +38,8 @@ DOES_A_NAME = re.compile(r"(?i:do|does|did)\s+[A-Z][a-z]")
 IF_SO = re.compile(r"(?i)(^\s*|[?.!,;]\s*|\band\s+)(?:if (?:so|yes|not|no)|agar (?:haan|han|nahi|nahin))"
                    r"(?:\s*,\s*|\s+(?=(?:toh\s+)?(?:who|what|which|when|where|how|kaun|kya|kab|uska|uski)\b))")
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
+# "and", "also", "n" opening a clause of its own: "... ? n wt did karan get"
+AND_FIRST = re.compile(r"^(?:also|and|aur|plus|n|nd)\s+", re.I)
 
 
 def is_question(words: Sequence[str], *, opening: bool) -> bool:
@@ -199,7 +205,7 @@ def says_only(text: str) -> bool:
     >>> says_only("gimme the note on trees")
     False
     """
-    sentences = [tokens(re.sub(r"^(also|and|aur|plus)\s+", "", s, flags=re.I))
+    sentences = [tokens(AND_FIRST.sub("", s))
                  for s in re.split(r"(?<=[.!])\s+", text.strip()) if tokens(s)]
     subjects = set(FIRST_PERSON) | PERSONAL | DEMONSTRATIVE | {"we", "i'm", "i've", "my", "our"}
     return bool(sentences) and not text.rstrip().endswith("?") and all(
@@ -252,7 +258,7 @@ def without_parentheses(text: str) -> str:
     def aside(m: re.Match[str]) -> str:
         words = m[1].split()
         said = len(words) > 1 and not any(w[0].isupper() and w.rstrip("'m") != "I" for w in words)
-        asks = is_question(tokens(re.sub(r"^(also|and|aur|plus)\s+", "", m[1], flags=re.I)), opening=True)
+        asks = is_question(tokens(AND_FIRST.sub("", m[1])), opening=True)
         return "" if said and not asks else m[0]
     return _COURTESY.sub(" ", _PARENTHESIS.sub(aside, text))
 

@@ -17,10 +17,10 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (DOES_A_NAME, IF_SO, LISTED, REQUEST, WHOSE, as_question,
-                                              awaits_its_verb, cleft_fragment, fragment, is_question, says_only,
-                                              sentences_that_ask, sets_the_scene, spelled_out, topic_first,
-                                              who_of_anyone, without_asides, without_parentheses)
+from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, IF_SO, LISTED, OWNED, REQUEST, WHOSE,
+                                              as_question, awaits_its_verb, cleft_fragment, fragment, is_question,
+                                              says_only, sentences_that_ask, sets_the_scene, spelled_out,
+                                              topic_first, who_of_anyone, without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
                                              the_listed_counted, the_ones)
@@ -35,10 +35,6 @@ from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HIN
                                             asks_only_a_property, columns_of, names_a_link, names_a_property_of,
                                             names_nothing, reached_by_links, tokens)
 from course.llm.offline.scale_ranges import OR_A_RANGE
-
-
-# "aarav's grades", "payal ke grades"
-OWNED = re.compile(r"^\s*[a-z]+(?:'s|\s+(?:ke|ka|ki))\s+[a-z]+\b(?!\s+(?:is|are|was|were)\b)", re.I)
 
 
 def _joins_no_asks(conjunction: str, last: str, right: str) -> bool:
@@ -131,9 +127,11 @@ class RuleUpdater:
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(last)
-            # a question, someone's things named ("aarav's grades in his subjects + who ..."), or a
-            # topic and how to say it ("2NF in plain words, and ...")
+            # a question, someone's things named ("aarav's grades in his subjects + who ..."), things
+            # described ("the topics we need before indexing, which ..."), or a topic and how to say
+            # it ("2NF in plain words, and ...")
             asks = is_question(opening, opening=True) or OWNED.match(last) is not None or bool(defined(last)) \
+                or LISTED.match(last) is not None \
                 or names_a_property_of(last)     # "Credits for OS, and ...": a property's noun and whose
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
@@ -145,7 +143,7 @@ class RuleUpdater:
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
             if request is None and OWNED.match(last) and WHOSE.match(right):   # "payal ke grades ...
                 return [left.strip()] + self._split_conjunctions(right.strip())   # and also her skills"
-        return [re.sub(r"^(also|and|aur|plus)\s+", "", text, flags=re.I).strip()]
+        return [AND_FIRST.sub("", text).strip()]
 
     def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0,
                 properties: Mapping[str, Sequence[str]] | None = None,
