@@ -75,3 +75,29 @@ def test_been_in_a_club_longer_compares_when_each_joined(learner, college_db):
     reference = ("MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) "
                  "WHERE s.name IN ['Sneha', 'Payal'] WITH s, r ORDER BY r.since LIMIT 1 RETURN s.name, r.since")
     assert answered_with(result, college_db, reference), (result.answer, result.rows)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who has fewer skills than Rahul?",
+     "MATCH (b:Student {name: 'Rahul'})-[:HAS_SKILL]->(x) WITH b, count(x) AS nb MATCH (t:Student)-[:HAS_SKILL]->(k) "
+     "WITH t, nb, count(k) AS n WHERE n < nb RETURN t.name, n"),
+    ("who is in more clubs than Rahul?",
+     "MATCH (b:Student {name: 'Rahul'})-[:MEMBER_OF]->(x) WITH b, count(x) AS nb MATCH (t:Student)-[:MEMBER_OF]->(k) "
+     "WITH t, nb, count(k) AS n WHERE n > nb RETURN t.name, n"),
+    ("who is in a higher year than Aarav?",
+     "MATCH (b:Student {name: 'Aarav'}), (t:Student) WHERE t.year > b.year RETURN t.name, t.year"),
+    ("which club is older than the coding club?",
+     "MATCH (b:Club {name: 'Coding Club'}), (t:Club) WHERE t.founded < b.founded RETURN t.name, t.founded"),
+], ids=["fewer-skills", "more-clubs", "higher-year", "older-club"])
+def test_the_others_past_one_named(learner, college_db, question, reference):
+    """A probe: "who has fewer skills than Karan?", "who is in a higher year than Aarav?" were
+    refused: one name after "than" is the mark the others are compared with, by a number of
+    theirs or by how many of something each has."""
+    result = learner.answer(question)
+    assert answered_with(result, college_db, reference), (result.answer, result.rows)
+
+
+def test_none_past_the_most(learner):
+    """Karan has two skills, as many as anyone: no one has more, and "none" is the answer."""
+    result = learner.answer("who has more skills than Karan?")
+    assert result.status == "answered" and result.rows == [], result.answer

@@ -108,3 +108,27 @@ def test_aur_kaun_is_who_else(learner, again):
     learner.answer("who is in the coding club?")
     result = learner.answer(again)
     assert not {"Aarav", "Payal"} & {cell for row in result.rows for cell in row}, result.answer
+
+
+def test_which_of_them_got_the_best_grade_chooses_among_those_found(learner, college_db):
+    """A probe: "Which students study Operating Systems, and in which semester?" then "which of
+    them got the best grade?" said it could not tell what "them" means: a choice among the
+    group the last answer listed is a choice among each of them, in the subject it was about."""
+    learner.answer("Which students study Operating Systems, and in which semester?")
+    result = learner.answer("which of them got the best grade?")
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, college_db.run(
+        "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Operating Systems'}) WHERE r.grade = 'A' "
+        "RETURN s.name, r.grade").rows)
+
+
+@pytest.mark.parametrize("first", [None, "Which students are in 2nd year?"])
+def test_else_than_the_one_asking_leaves_no_one_out(learner, college_db, first):
+    """A probe: "who else is in 2nd year like me?" answered "Aarav" after a list of Payal and
+    Aarav (Payal, the last named, was left out as if she were asking), and was refused on its
+    own: "else ... like me" sets apart the one asking, whom the graph does not hold."""
+    if first:
+        learner.answer(first)
+    result = learner.answer("who else is in 2nd year like me?")
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, college_db.run("MATCH (s:Student) WHERE s.year = 2 RETURN s.name").rows)

@@ -6704,3 +6704,70 @@ def test_sabse_achha_grade_is_the_top_of_the_scale(learner, college_db):
     assert_answered_with(learner.answer("DBMS mein sabse achha grade kisne score kiya?"), college_db,
                          "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DBMS'}) WHERE r.grade = 'A+' "
                          "RETURN s.name, r.grade")
+
+
+# --- unseen74 and unseen75 (this stop's development sets) and a probe's questions ----------------
+
+def test_a_question_after_may_i_ask_asks_its_parts(learner, college_db):
+    """unseen75 bz019: "May I ask which branch and year Sneha is in, and which club she is
+    president of?" was one ask no query answered: "may I ask" opens the question politely."""
+    result = learner.answer("May I ask which branch and year Sneha is in, and which club she is president of?")
+    parts = learner.last.sub_questions
+    assert result.status == "answered" and len(parts) == 2, result.answer
+    assert same_rows(parts[1].rows, rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[r:MEMBER_OF]->(c:Club) "
+                                                        "WHERE r.role = 'President' RETURN c.name"))
+
+
+@pytest.mark.parametrize("question", ["which topic is meant to be studied right after 1NF?",
+                                      "which topic is supposed to be studied after 1NF?"])
+def test_meant_to_be_studied_is_should_be_studied(learner, college_db, question):
+    """unseen75 bz027: "which topic is meant to be studied right after it?" left "studied"
+    unread: "is meant to be", like "should be", is the learner's verb, no link of its own."""
+    assert_answered_with(learner.answer(question), college_db,
+                         "MATCH (:Concept {name: '1NF'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", ["can I study DSA?", "could I join the debate society?",
+                                      "can I work on the campus chatbot?"])
+def test_yes_or_no_about_the_one_asking_is_not_answered_with_others(learner, question):
+    """A probe: "could I join the debate society?" answered "Sneha (since: 2023) and Payal
+    (since: 2025)", "can I study DSA?" the students who do: whether the one asking may join
+    or study is nothing the graph holds, and those who did are no answer to it."""
+    result = learner.answer(question)
+    assert result.status == "out_of_scope", result.answer
+
+
+def test_do_i_need_one_before_another_is_an_order_of_study(learner):
+    result = learner.answer("do I need OS before CN?")
+    assert result.status == "answered" and result.answer.startswith("Yes"), result.answer
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Does the Coding Club have a president?", False),
+    ("does the robotics club have a president?", True),
+    ("does Rahul have an advanced skill?", True),
+])
+def test_yes_or_no_of_one_named_with_a_value_of_its_link(learner, question, expected):
+    """A probe: "Does the Coding Club have a president?" was refused: one name and a value a
+    link of its holds (a role, a level, a grade) ask whether such a link exists."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows == [[expected]], (result.answer, result.rows)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which DSA concepts have no prerequisites?",
+     "MATCH (:Subject {name: 'DSA'})-[:COVERS]->(c:Concept) WHERE NOT ()-[:PREREQUISITE_FOR]->(c) RETURN c.name"),
+    ("how many subjects have no prerequisite?",
+     "MATCH (s:Subject) WHERE NOT ()-[:PREREQUISITE_FOR]->(s) RETURN count(s)"),
+    ("which concepts have no subtopics?", "MATCH (c:Concept) WHERE NOT (c)-[:INCLUDES]->() RETURN c.name"),
+], ids=["no-prerequisite", "counted", "no-subtopics"])
+def test_none_of_a_link_between_their_own_kind(learner, college_db, question, reference):
+    """A probe: "which DSA concepts have no prerequisite" was refused: "no" before a word of
+    the link between nodes of one kind asks for those with none, the way the word points."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_not_a_prerequisite_for_anything_is_left_alone(learner):
+    """The other way ("are not a prerequisite for anything") has no rule: refused, never
+    answered with the concepts that have none before them."""
+    assert learner.answer("which concepts are not a prerequisite for anything?").status != "answered"

@@ -277,14 +277,21 @@ _FEW_WORDS = 5   # besides the place: "tell me more about the last one"
 # a clause of purpose or occasion, then a comma ("For the talk tomorrow, which ..."); not "In a
 # network of friends, how ..." nor "If the server dies, how ...", which the ask needs, nor
 # "Between A and B, who ...", which it chooses among
+# "who else is in 2nd year like me?", "besides me": what "else" sets apart is the one asking
+SPEAKER_APART = re.compile(r"\b(?:like|besides|except|apart from|other than|than|alawa|siva)\s+(?:me|myself|mere|mujhe)\b")
+
+
 def sets_apart(question: str) -> bool:
     """Does the question set someone apart ("who else is in it?", "baaki kaun hai?")? What it
     sets apart must then be left out of the answer.
 
     >>> sets_apart("and who else is in it?"), sets_apart("which other clubs are there?")
     (True, False)
+    >>> sets_apart("who else is in 2nd year like me?")     # the one asking: no one the graph holds
+    False
     """
-    return any(word in WORDS.setting_apart for word in question_key(question).split())
+    return any(word in WORDS.setting_apart for word in question_key(question).split()) \
+        and not SPEAKER_APART.search(question.lower())
 
 
 def counts_what_came_before(question: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from course.llm.offline.cypher import alias, arrow, lit, node, plural, where
+from course.llm.offline.hops import direction
 from course.llm.offline.prompt import Pattern
 from course.llm.offline.reading import Reading
 
@@ -47,7 +48,7 @@ def absent_link(reading: Reading) -> str | None:
     >>> Agent(db, OfflineLLM()).answer("How many concepts have no note explaining them?").rows
     [[5]]
     """
-    unlinked = _not_linked_to(reading)
+    unlinked = _not_linked_to(reading) or _none_of_its_own_kind(reading)
     if unlinked is not None:
         return unlinked
     named = {e.label for e in reading.entities}
@@ -99,6 +100,36 @@ def _not_linked_to(reading: Reading) -> str | None:
         return f"{match}\nRETURN count(DISTINCT t) AS {plural(asked[0])}"
     name = reading.schema.display(asked[0])
     return f"{match}\nRETURN DISTINCT t.{name} AS {alias(asked[0], name)}"
+
+
+# "have no prerequisite", "without any subtopics", "don't have a prerequisite": what a node has
+# none of ("are not a prerequisite for anything" says the other way, and is left alone)
+_HAS_NONE = (r"\b(?:ha(?:ve|s) no|ha(?:ve|s) not? any|without(?: an?| any)?"
+             r"|(?:don't|doesn't|do not|does not) have (?:any|an?))\s+")
+
+
+def _none_of_its_own_kind(reading: Reading) -> str | None:
+    """"Which concepts have no prerequisite?", "which DSA topics have no subtopics?": the asked
+    nodes with no link of the relationship between nodes of their own label that the words
+    name, the way its word points (a prerequisite comes before, a subtopic is included). A
+    link with no way ("no friends") has no rule here: the course's evaluation keeps that
+    question out of scope."""
+    named = {e.label for e in reading.entities}
+    asked = next((label for label in reading.targets() if label not in named), None)
+    loop = reading.self_loop(asked) if asked else None
+    way = direction(reading) if loop else ""
+    if not asked or not loop or not way or not re.search(
+            _HAS_NONE + rf"(?:{reading.lexicon.relation(loop)})", reading.text):
+        return None
+    match, conds = _among(reading, asked, "")
+    if match is None:
+        return None
+    link = f"(t)-[:{loop}]->()" if way == "out" else f"()-[:{loop}]->(t)"
+    pattern = where([*conds, f"NOT {link}"])
+    if reading.has("count"):
+        return f"{match}{pattern}\nRETURN count(DISTINCT t) AS {plural(asked)}"
+    name = reading.schema.display(asked)
+    return f"{match}{pattern}\nRETURN DISTINCT t.{name} AS {alias(asked, name)}"
 
 
 def _among(reading: Reading, asked: str, missing: str) -> tuple[str | None, list[str]]:

@@ -32,7 +32,7 @@ def compares_named(reading: Reading) -> tuple[str, list[Entity]] | None:
     named values compared (two or more of one label), or None when it compares nothing named."""
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else extreme_pick(reading) \
         or ("worst" if reading.has("worst") else "best" if reading.has("rank") else None)
-    labels = [e.label for e in reading.entities]
+    labels = [e.label for e in reading.entities for _ in e.values]   # ("which of them": each one)
     compared = [label for label in dict.fromkeys(labels) if labels.count(label) >= 2]
     if pick is None or len(compared) != 1 or re.search(reading.lexicon.comparing, reading.text):
         return None       # ("older than 2016" is a filter, not a choice among names)
@@ -46,7 +46,7 @@ def compared(reading: Reading) -> str | None:
         return None
     pick, named = found
     label, schema = named[0].label, reading.schema
-    names = ", ".join(lit(e.value) for e in named)
+    names = ", ".join(lit(value) for e in named for value in e.values)
     within = f"t.{named[0].prop} IN [{names}]"
     show = f"t.{schema.display(label)} AS {alias(label, schema.display(label))}"
     scaled = pick in ("best", "worst")        # "better": by a scale's order, a link's
@@ -71,7 +71,8 @@ def compared(reading: Reading) -> str | None:
         return None
     p, prop = links[0]
     far = other(p, label)
-    given = [e for e in reading.entities if e.label == far]
+    given = [e for e in reading.entities if e.label == far] or \
+        [e for link, e in reading.narrowed_by if link == p.type and e.label == far]   # (of those found in §0)
     end, conds = node("x", given[0] if len(given) == 1 else None, far, relaxed=reading.relaxed)
     match = f"MATCH (t:{label}){arrow(p, label, 'r')}{end}"
     shown = "" if given else f", x.{schema.display(far)} AS {alias(far, schema.display(far))}"
@@ -103,7 +104,7 @@ def _by_count(reading: Reading, label: str, named: list[Entity], pick: str) -> s
     if hop is None:
         return None
     schema = reading.schema
-    names = ", ".join(lit(e.value) for e in named)
+    names = ", ".join(lit(value) for e in named for value in e.values)
     counted = hop.labels[-1]
     pattern = hop_match(reading, hop, "t", f"k:{counted}", rel="")
     noun = count_column(pattern, counted, label, reading.self_loop(label))
@@ -112,6 +113,38 @@ def _by_count(reading: Reading, label: str, named: list[Entity], pick: str) -> s
     show = schema.display(label)
     return (f"{counting}\nWITH {pick}(n) AS top\n{counting}, top WHERE n = top\n"
             f"RETURN t.{show} AS {alias(label, show)}, n AS {noun}")
+
+
+def than_one_named(reading: Reading) -> str | None:
+    """"Who is in a higher year than §0?", "who has more skills than §0?", "which club is older
+    than §0?": the others of the named one's label past it in a number of their own (or what
+    dates the label), or in how many of something each has (a named one with none counts 0)."""
+    pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
+    if pick is None or len(reading.entities) != 1 or not re.search(
+            rf"\bthan\s+(?:the\s+)?§0\b|§0\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})", reading.text):
+        return None
+    named, schema = reading.entities[0], reading.schema
+    label, op = named.label, ">" if pick == "max" else "<"
+    if label not in [*reading.targets(), reading.person]:   # ("§0 se zyada skills kiske paas": a person)
+        return None
+    base, conds = node("b", named, relaxed=reading.relaxed)
+    show = f"t.{schema.display(label)} AS {alias(label, schema.display(label))}"
+    own = [p for p in reading.asked_properties(label, schema.labels.get(label, []))
+           if f"{label}.{p}" in schema.numbers]
+    if not own and reading.has("age"):    # "older than §0": what dates the label
+        own = [prop] if (prop := dating(reading, label)) else []
+    if own:
+        return (f"MATCH {base}, (t:{label}){where([*conds, f't.{own[0]} {op} b.{own[0]}'])}\n"
+                f"RETURN {show}, t.{own[0]} AS {own[0]} ORDER BY t.{own[0]}")
+    hop = counted_after_comparative(reading, label)
+    if hop is None:
+        return None
+    counted = hop.labels[-1]
+    theirs, its = hop_match(reading, hop, "b", f"bk:{counted}", rel=""), hop_match(reading, hop, "t", f"k:{counted}", rel="")
+    noun = count_column(its, counted, label, reading.self_loop(label))
+    return (f"MATCH {base}{where(conds)}\nOPTIONAL MATCH {theirs}\nWITH b, count(DISTINCT bk) AS nb\n"
+            f"MATCH (t:{label}) WHERE t <> b\nOPTIONAL MATCH {its}\nWITH t, nb, count(DISTINCT k) AS n\n"
+            f"WHERE n {op} nb\nRETURN {show}, n AS {noun} ORDER BY n DESC")
 
 
 def end_of_number(reading: Reading) -> str | None:

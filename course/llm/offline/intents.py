@@ -1,7 +1,8 @@
 """The intents: each builder returns a Cypher query for a reading, or None (notebooks 05 and 09).
 
-The builders that count, rank or pick the most are in `course.llm.offline.aggregates`; the
-ones here find a path, follow links, check a fact or list what the question names.
+The builders that count, rank or pick the most are in `course.llm.offline.aggregates`, the
+ones that answer yes or no in `course.llm.offline.yes_no`; the ones here find a path, follow
+links, check a fact or list what the question names.
 
 `INTENTS` is the default table: (name, cue that must be present or None, builder). The first
 query built wins. A provider takes its own table (`OfflineLLM(intents=...)`), so an exercise
@@ -21,12 +22,12 @@ from course.foundation.language import WORDS
 from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
                                            ranking, total)
 from course.llm.offline.changes import asks_when_done
-from course.llm.offline.comparisons import compared, compared_yes_no, end_of_number
+from course.llm.offline.comparisons import compared, compared_yes_no, end_of_number, than_one_named
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
-from course.llm.offline.hops import Hop, direction, other, find_hop, twice
-from course.llm.offline.prompt import Entity
-from course.llm.offline.reading import Reading, each_of, listed_together
+from course.llm.offline.hops import Hop, direction, other, find_hop
+from course.llm.offline.reading import Reading, each_of
+from course.llm.offline.yes_no import yes_no, yes_no_of_one
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 Builder = Callable[[Reading], "str | None"]
@@ -98,32 +99,6 @@ def next_topics(reading: Reading) -> str | None:
     name = reading.schema.display(label)
     return (f"MATCH {reach}{where(cond)}\nMATCH (c:{label}){step}(next:{label})\n"
             f"WHERE NOT {known}\nRETURN DISTINCT next.{name} AS next_{alias(label, name)}")
-
-
-def yes_no(reading: Reading) -> str | None:
-    """'Does Aarav study DBMS?', 'Are Aarav and Payal friends?', 'Does Aarav know SQL and Python?'."""
-    any_one = reading.has("either") or reading.has("generic")    # "SQL or Python", "any of them"
-    if len(reading.entities) > 2:
-        reading = listed_together(reading)
-    if len(reading.entities) != 2:
-        return None
-    a, b = reading.entities
-    hop = twice(reading, find_hop(reading, a.label, b.label))
-    if hop is None or len(hop.patterns) != 1:
-        return None
-    (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
-    link = arrow(hop.patterns[0], a.label, "r", direction=direction(reading))
-    pairs = len(_values(a)) * len(_values(b))
-    if pairs > 1 and not any_one:
-        # "does Aarav have all of them?", of SQL and Python: each one, not any one
-        return (f"MATCH {na}, {nb}{where(ca + cb)}\nOPTIONAL MATCH (a){link}(b)\n"
-                f"WITH a, b, count(r) AS links\nRETURN count(*) = {pairs} AND min(links) > 0 AS answer")
-    return f"MATCH {na}, {nb}{where(ca + cb)}\nOPTIONAL MATCH (a){link}(b)\nRETURN count(r) > 0 AS answer"
-
-
-def _values(entity: Entity) -> tuple[object, ...]:
-    """The values an entity stands for: several for a group ("them": SQL and Python), else one."""
-    return entity.value if isinstance(entity.value, tuple) else (entity.value,)
 
 
 def relationship_property(reading: Reading) -> str | None:
@@ -386,7 +361,9 @@ INTENTS: tuple[Intent, ...] = (
     ("count", "count", count),
     ("ranking", "rank", ranking),
     ("yes or no, compared", "yes_no", compared_yes_no),
+    ("past one named", None, than_one_named),
     ("yes or no", "yes_no", yes_no),
+    ("yes or no, of one", "yes_no", yes_no_of_one),
     ("property of a link", None, relationship_property),
     ("shared with someone", "shared", shared),
     ("what a concept is", "explain", explain),

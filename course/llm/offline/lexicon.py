@@ -161,14 +161,17 @@ class Lexicon:
         2
         >>> default_lexicon().opening(["i", "need", "to", "tell", "a", "student"])
         0
+        >>> default_lexicon().opening("may i ask which club".split()), default_lexicon().opening("can i join it".split())
+        (3, 0)
         """
         words = [WORDS.shorthand.get(w, w) for w in words]
         asks = WORDS.question_words | WORDS.requests
         # ("dono mein se kaun ...": "both" chooses among what came before, it asks)
         skipped = self.common - asks - WORDS.auxiliary - set(WORDS.all_of_them)
-        # "could you (please) explain ...": an auxiliary before "you" asks nothing of its own
+        # "could you (please) explain ...", "may I ask which ...": an auxiliary before "you" or
+        # "I" asks nothing of its own (when a question word follows: "can I join it?" asks)
         first = next((i for i, w in enumerate(words) if w not in skipped and not (
-            w in WORDS.auxiliary and words[i + 1:i + 2] and words[i + 1] in WORDS.second_person)),
+            w in WORDS.auxiliary and words[i + 1:i + 2] and words[i + 1] in WORDS.second_person | {"i", "we"})),
             len(words))
         if first == len(words) or words[first] not in asks:
             return 0

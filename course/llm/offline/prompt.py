@@ -33,6 +33,11 @@ class Entity:
     prop: str
     value: Any
 
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """The values it stands for: several for a group ("them": Karan and Sneha), else one."""
+        return self.value if isinstance(self.value, tuple) else (self.value,)
+
 
 @dataclass(frozen=True)
 class Pattern:

@@ -233,6 +233,8 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question chooses among what came before"
     if reading.has("modal_about") and " AS answer" not in query:   # "can §0 help me?": not who else
         return "the question asks yes or no of the one it names"
+    if reading.has("about_the_speaker"):     # "can I join §0?": not who is in it
+        return "the question asks yes or no of the one asking"
     if intent in ("related nodes", "") and _lists_for_a_yes_or_no(reading, query):   # "": a chain
         return "the question asks yes or no"
     if reading.has("average") and intent != "average":   # "average grade": letters
