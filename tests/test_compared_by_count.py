@@ -25,10 +25,11 @@ def answered_with(result, db, reference: str) -> bool:
     return result.status == "answered" and same_rows(result.rows, db.run(reference).rows)
 
 
-def _most(names: str, pattern: str) -> str:
-    """The reference: of the nodes named, the ones with the most links of `pattern`, ties kept."""
+def _most(names: str, pattern: str, pick: str = "max") -> str:
+    """The reference: of the nodes named, the ones with the most (`pick` "min": fewest) links of
+    `pattern`, ties kept."""
     counts = f"MATCH (t) WHERE t.name IN [{names}] OPTIONAL MATCH {pattern} WITH t, count(DISTINCT k) AS n"
-    return f"{counts} WITH max(n) AS top {counts}, top WHERE n = top RETURN t.name, n"
+    return f"{counts} WITH {pick}(n) AS top {counts}, top WHERE n = top RETURN t.name, n"
 
 
 @pytest.mark.parametrize("question, reference", [
@@ -101,3 +102,14 @@ def test_none_past_the_most(learner):
     """Karan has two skills, as many as anyone: no one has more, and "none" is the answer."""
     result = learner.answer("who has more skills than Karan?")
     assert result.status == "answered" and result.rows == [], result.answer
+
+
+@pytest.mark.parametrize("question", ["which of Karan, Rahul and Payal has the most skills?",
+                                      "which of Karan, Rahul and Payal has the fewest skills?"])
+def test_the_most_of_a_count_among_the_named(learner, college_db, question):
+    """A probe: "who studies DSA?" then "which of them has the most skills?" was refused: "the
+    most skills" among the named counts each one's skills as "more skills" does (a tie: all)."""
+    pick = "max" if "most" in question else "min"
+    result = learner.answer(question)
+    reference = _most("'Karan', 'Rahul', 'Payal'", "(t)-[:HAS_SKILL]->(k)", pick)
+    assert answered_with(result, college_db, reference), result.answer

@@ -94,3 +94,16 @@ def test_operations_run_together_are_no_request_to_change_the_data(learner):
     result = learner.answer("BST mein search insert delete kitna time lete hai?")
     assert result.status == "answered", result.answer
     assert learner.last.sub_questions[0].rows[0][0] == "N11"
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who works on attendance tracker n as wt",
+     "MATCH (s:Student)-[r:WORKS_ON]->(:Project {name: 'Attendance Tracker'}) RETURN s.name, r.role"),
+    ("rahul is in which club and as what?",
+     "MATCH (:Student {name: 'Rahul'})-[r:MEMBER_OF]->(c:Club) RETURN c.name, r.role"),
+])
+def test_as_what_asks_the_role(learner, college_db, question, reference):
+    """unseen72 bw024: "... who works on it n as wt" left "as what" unread: "as what" asks in
+    which role, as "in what role" does."""
+    result = learner.answer(question)
+    assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer

@@ -6771,3 +6771,42 @@ def test_not_a_prerequisite_for_anything_is_left_alone(learner):
     """The other way ("are not a prerequisite for anything") has no rule: refused, never
     answered with the concepts that have none before them."""
     assert learner.answer("which concepts are not a prerequisite for anything?").status != "answered"
+
+
+def test_apart_from_a_group_no_query_leaves_out_is_refused(learner, college_db):
+    """unseen57 bg040: "Apart from the students already on the team, which students have a skill
+    the Library Management System project needs?" was answered with everyone who has such a
+    skill, once "apart" was read as a word of its own and not a typo of "part": what "apart
+    from" sets apart, the query must leave out."""
+    result = learner.answer("Apart from the students already on the team, which students have a skill "
+                            "that the Library Management System project needs?")
+    reference = ("MATCH (:Project {name: 'Library Management System'})-[:REQUIRES]->(:Skill)<-[:HAS_SKILL]-(s) "
+                 "WHERE NOT (s)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) RETURN DISTINCT s.name")
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("first, then, reference", [
+    ("How many students are in their third year?", "Which of them is from ECE?",
+     "MATCH (s:Student) WHERE s.year = 3 AND s.branch = 'ECE' RETURN s.name"),
+    ("How many concepts does Operating Systems cover?", "Which of those don't have a study note?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:COVERS]->(c) WHERE NOT (c)<-[:EXPLAINS]-() RETURN c.name"),
+    ("How many CSE students are there?", "which of them is in year 2?",
+     "MATCH (s:Student) WHERE s.branch = 'CSE' AND s.year = 2 RETURN s.name"),
+], ids=["third-year", "those-dont", "are-there"])
+def test_which_of_them_after_a_count_in_the_last_turn(learner, college_db, first, then, reference):
+    """A probe: "How many students are in their third year?" then "Which of them is from ECE?"
+    said it could not tell what "them" means: after a count, "them" is what was counted, as
+    in a later part of one message ("don't" is an auxiliary verb, as "do" is; "how many CSE
+    students are there" counted "the CSE students", not "the CSE that students are there")."""
+    learner.answer(first)
+    result = learner.answer(then)
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(college_db, reference))
+
+
+def test_she_before_than_a_name_is_the_one_compared(learner):
+    """A probe: "Who is the president of the Debate Society?" (Sneha) then "Is she in a higher
+    year than Aarav?" was refused: the one after "than" is the mark, wherever "she" was read."""
+    learner.answer("Who is the president of the Debate Society?")
+    result = learner.answer("Is she in a higher year than Aarav?")
+    assert result.status == "answered" and result.rows == [[True]], result.answer

@@ -31,7 +31,8 @@ def compares_named(reading: Reading) -> tuple[str, list[Entity]] | None:
     """The comparison's end ('max' or 'min' of a number, 'best' or 'worst' on a scale) and the
     named values compared (two or more of one label), or None when it compares nothing named."""
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else extreme_pick(reading) \
-        or ("worst" if reading.has("worst") else "best" if reading.has("rank") else None)
+        or ("worst" if reading.has("worst") else "best" if reading.has("rank") else None) \
+        or ("max" if reading.has("most") else "min" if reading.has("least") else None)   # "the most skills"
     labels = [e.label for e in reading.entities for _ in e.values]   # ("which of them": each one)
     compared = [label for label in dict.fromkeys(labels) if labels.count(label) >= 2]
     if pick is None or len(compared) != 1 or re.search(reading.lexicon.comparing, reading.text):
@@ -85,10 +86,10 @@ def compared(reading: Reading) -> str | None:
 
 
 def counted_after_comparative(reading: Reading, label: str) -> Hop | None:
-    """The link a comparative right before a kind's noun counts of `label`'s nodes: "more
-    skills" (a student's skills), "fewer members" (a club's students), "more friends" (a link of
+    """The link a comparative (or a superlative) right before a kind's noun counts of `label`'s
+    nodes: "more skills", "the most skills" (a student's skills), "fewer members" (a club's students), "more friends" (a link of
     the label to itself, named by its own word), or None when no count is compared."""
-    comparative = rf"\b(?:{reading.cue('higher')}|{reading.cue('lower')})\s+"
+    comparative = rf"\b(?:{reading.cue('higher')}|{reading.cue('lower')}|{reading.cue('most')}|{reading.cue('least')})\s+"
     loop = reading.self_loop(label)
     if loop and re.search(comparative + rf"(?:{reading.lexicon.relationships[loop]})", reading.text):
         return find_hop(reading, label, label)
@@ -167,11 +168,13 @@ def compared_yes_no(reading: Reading) -> str | None:
     "than", and a number of their own the words name: whether the first's is higher (lower)."""
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
     labels = {e.label for e in reading.entities}
-    if pick is None or len(reading.entities) != 2 or len(labels) != 1 \
-            or not re.search(rf"\bthan\s+(?:the\s+)?§1\b"
-                             rf"|§1\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})", reading.text):
+    than = re.search(rf"\bthan\s+(?:the\s+)?§([01])\b"
+                     rf"|§([01])\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})", reading.text)
+    if pick is None or len(reading.entities) != 2 or len(labels) != 1 or than is None:
         return None
-    a, b = reading.entities
+    # the one after "than" is the mark ("is she in a higher year than §0?", "she" read as §1)
+    b = reading.entities[int(than[1] or than[2])]
+    a = next(e for e in reading.entities if e is not b)
     own = [p for p in reading.asked_properties(a.label, reading.schema.labels.get(a.label, []))
            if f"{a.label}.{p}" in reading.schema.numbers]
     (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)

@@ -279,13 +279,15 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     >>> lexicon = default_lexicon()
     >>> properties_only("and at what level?", lexicon), properties_only("who is in it?", lexicon)
     (['level'], [])
-    >>> properties_only("and what is her branch?", lexicon, pronouns=True)
-    ['branch']
+    >>> properties_only("and what is her branch?", lexicon, pronouns=True), properties_only("and as what?", lexicon)
+    (['branch'], ['role'])
     """
     asking = WORDS.question_words | WORDS.auxiliary | {w for c in WORDS.conjunctions for w in c.split()}
     function = asking | WORDS.function | WORDS.pronoun_nouns | (WORDS.pronouns if pronouns else set())
     words = _without_a_request(re.findall(r"[\w+#§]+", ask.lower()), function, lexicon)
     rest = " ".join(w for w in words if w not in function)
+    if not rest:     # "and as what?": a property said in function words alone (a role)
+        return [p for p, regex in lexicon.properties.items() if regex and re.search(regex, " ".join(words))]
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
     if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
             re.search(lexicon.value_words.get(p) or r"(?!)", ask.lower()) for p in named):

@@ -25,6 +25,7 @@ as [label, value] pairs, `rows`, `answer`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,4 +146,23 @@ def rewrite(prompt: RolePrompt) -> str:
             (p["rewritten"], [tuple(v) for v in p.get("asked", [])],
              [tuple(v) for v in p.get("values", []) if not (again and p is found[-1] and v[0] != person)])
             for p in found], named=len(prompt.linked), properties=prompt.properties, linked=prompt.linked)
+    counted = _counted_last(prompt.context)
+    if counted and points_back(prompt.question):   # "which of them ...?" after "how many ...?"
+        again = RuleUpdater().rewrite(prompt.question, [(counted, [], [])], named=len(prompt.linked))
+        if again != prompt.question:
+            return again
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)
+
+
+def _counted_last(context: str) -> str | None:
+    """The conversation's last question, when its query counted ("How many students are in their
+    third year?"): "which of them" then stands for what it counted, as it would in a later part
+    of the same message.
+
+    >>> _counted_last(chr(10).join(["[Turn 1] User: How many take Optics?", "Cypher: RETURN count(t) AS n"]))
+    'How many take Optics?'
+    """
+    turns = re.findall(r"^\[Turn \d+\] User: (.*)\n(?:Cypher: (.*))?", context, re.M)
+    if not turns or not re.search(r"\bcount\(", turns[-1][1]):
+        return None
+    return turns[-1][0]
