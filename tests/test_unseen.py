@@ -6810,3 +6810,26 @@ def test_she_before_than_a_name_is_the_one_compared(learner):
     learner.answer("Who is the president of the Debate Society?")
     result = learner.answer("Is she in a higher year than Aarav?")
     assert result.status == "answered" and result.rows == [[True]], result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("BCNF se pehle kya aana chahiye", "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'BCNF'}) RETURN c.name"),
+    ("indexing ke pehle kya chahiye",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Indexing'}) RETURN c.name"),
+    ("aur deadlock ke baad kya padhe",
+     "MATCH (:Concept {name: 'Deadlocks'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+], ids=["aana-chahiye", "ke-pehle-chahiye", "ke-baad-padhe"])
+def test_what_comes_before_or_after_in_hinglish(learner, college_db, question, reference):
+    """A Hinglish probe: "BCNF se pehle kya aana chahiye" was refused for "aana" (to come),
+    "indexing ke pehle kya chahiye" for "chahiye" read as a project's need, "deadlock ke baad
+    kya padhe" for "padhe" read as a student's study: what follows "pehle kya" or "baad kya"
+    is the learner's own verb, as "should I study" is."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_isse_pehle_after_a_note_is_before_its_topic(learner, college_db):
+    """A Hinglish probe: "Deadlock kya hota hai?" then "isse pehle kya padhna chahiye" was
+    refused as outside the graph: "isse" is the topic the last note answered, no person said."""
+    learner.answer("Deadlock kya hota hai?")
+    assert_answered_with(learner.answer("isse pehle kya padhna chahiye"), college_db,
+                         "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN c.name")

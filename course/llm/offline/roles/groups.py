@@ -276,7 +276,8 @@ def the_listed_counted(part: str, found: Sequence[Found]) -> str | None:
 
 # "how many students study DSA", "how many CSE students are there": the noun (after the names
 # that describe it, in capitals) and what is said of it ("are there" says nothing)
-_COUNTED = re.compile(r"\b(?i:how many)\s+((?:[A-Z][\w+#-]*\s+)*[a-z]\w*)\s+(?i:(?:are|is) there\b\s*)?([^?.!]*)")
+_COUNTED = re.compile(r"\b(?i:how many)\s+(?:(.+?)\s+(?i:(?:are|is) there)\b|((?:[A-Z][\w+#-]*\s+)*[a-z]\w*))"
+                      r"\s*([^?.!]*)")
 
 
 def the_counted_ones(found: Sequence[Found]) -> str | None:
@@ -292,12 +293,14 @@ def the_counted_ones(found: Sequence[Found]) -> str | None:
     'the tools that Asha use'
     >>> the_counted_ones([("How many CSE students are there?", [], [])])
     'the CSE students'
+    >>> the_counted_ones([("how many IT branch students are there in year 3?", [], [])])
+    'the IT branch students in year 3'
     """
     m = _COUNTED.search(found[-1][0]) if found and not found[-1][2] else None
     if m is None:
         return None
-    noun, rest = m[1], re.sub(r"\s*\b(?:in total|altogether|overall|in all)\s*$", "", m[2].strip())
-    if not rest or re.match(r"(?:in|of|from|at|with)\b", rest):     # "how many CSE students are there"
+    noun, rest = m[1] or m[2], re.sub(r"\s*\b(?:in total|altogether|overall|in all)\s*$", "", m[3].strip())
+    if m[1] or not rest or re.match(r"(?:in|of|from|at|with)\b", rest):     # "how many CSE students are there"
         return f"the {noun} {rest}".strip()
     done = re.fullmatch(r"(?:do|does|did)\s+(.+?)\s+(?:have|has|had)", rest, flags=re.I)
     if done:                  # "does the lab have": the lab's

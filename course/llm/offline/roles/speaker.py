@@ -66,6 +66,8 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     >>> seen = chr(10).join(["Cypher: // search", "RECENTLY MENTIONED:", "- Concept: BFS"])
     >>> resolve_pronouns("and what is its time complexity?", seen, [])
     "and what is BFS's time complexity?"
+    >>> resolve_pronouns("isse pehle kya padhna chahiye", seen, [])
+    'BFS se pehle kya padhna chahiye'
     """
     person = default_lexicon().person
     third, speaker = _person_in(context, person)
@@ -83,6 +85,9 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
         tail = word[len(word.rstrip(",.!?;")):]
         if thing and (bare in ("them", "they", "their") or bare in IT and kind_of(bare, nxt) == bare):
             out.append(thing + ("'s" if bare in ("its", "their") else "") + tail)
+            thing = None
+        elif thing and not third and bare in HINDI_CASE and bare[:2] in ("is", "us"):   # "isse pehle":
+            out.append(f"{thing} {HINDI_CASE[bare]}{tail}")    # "Deadlocks se pehle", with no person said
             thing = None
         elif bare in HE_SHE - PLURAL and third and kind_of(bare, nxt) in ("person", "possessive"):
             case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
