@@ -132,3 +132,27 @@ def test_else_than_the_one_asking_leaves_no_one_out(learner, college_db, first):
     result = learner.answer("who else is in 2nd year like me?")
     assert result.status == "answered", result.answer
     assert same_rows(result.rows, college_db.run("MATCH (s:Student) WHERE s.year = 2 RETURN s.name").rows)
+
+
+@pytest.mark.parametrize("first, then, reference", [
+    ("who knows machine learning?", "which of them is better?",
+     "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: 'Machine Learning'}) WHERE r.level = 'Advanced' "
+     "RETURN s.name, r.level"),
+    ("who studies Computer Networks?", "which of them did better?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) WHERE r.grade = 'B+' "
+     "RETURN s.name, r.grade"),
+    ("machine learning kisko aata hai apne yaha", "un mein se kaun zyada acha hai",
+     "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: 'Machine Learning'}) WHERE r.level = 'Advanced' "
+     "RETURN s.name, r.level"),
+    ("who studies DSA?", "un mein se kaun 4th year mein hai?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) WHERE s.year = 4 RETURN s.name"),
+], ids=["better-skill", "did-better", "zyada-acha", "un-mein-se"])
+def test_better_among_those_found_is_on_the_scale_of_the_last_link(learner, college_db, first, then, reference):
+    """A probe: "who knows machine learning?" then "which of them is better?" answered "Karan
+    and Rahul" ("better" unread: confidently wrong), and "un mein se kaun zyada acha hai" was
+    refused: "better" among those the last query found is on the scale of the link it
+    followed, at the end it named ("un mein se": among them; "zyada acha": better)."""
+    learner.answer(first)
+    result = learner.answer(then)
+    assert result.status == "answered", result.answer
+    assert same_rows(result.rows, college_db.run(reference).rows)

@@ -56,8 +56,9 @@ def compared(reading: Reading) -> str | None:
                              if f"{label}.{p}" in schema.numbers]
     links = [(p, q) for p in schema.patterns if label in (p.start, p.end) and p.start != p.end
              for q in reading.asked_properties("", p.props) if f"{p.type}.{q}" in kept]
-    if not links and scaled:                   # "better at Python": the scale of the link to it
-        far_labels = {e.label for e in reading.entities} - {label}
+    if not links and scaled:                   # "better at Python": the scale of the link to it (or
+        # to what the last query named: "who knows ML?", then "which of them is better?")
+        far_labels = ({e.label for e in reading.entities} | {e.label for _, e in reading.narrowed_by}) - {label}
         links = [(p, q) for p in schema.patterns if label in (p.start, p.end) and p.start != p.end
                  and other(p, label) in far_labels for q in p.props if f"{p.type}.{q}" in kept]
     if not own and not links and reading.has("age"):   # "older", "newer": what dates the label

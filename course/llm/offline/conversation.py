@@ -276,7 +276,8 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
         several = {(listed.label, v) for v in listed.value} \
             if listed is not None and isinstance(listed.value, tuple) else set()
         return [e for e in recent if e.label != reading.person and (e.label, e.value) not in several]
-    group = _last_answer(prompt, reading.schema) if re.fullmatch(reading.cue("plural"), first) else None
+    plural = found is not None and re.match(reading.cue("plural"), reading.text[found.start():])   # ("un mein se")
+    group = _last_answer(prompt, reading.schema) if plural else None
     if group is not None and isinstance(group.value, tuple):
         return [group]      # "their" after an answer that listed several: all of them, or nothing
     choice = rf"(?:{reading.cue('among')}|(?:all|each|both|every one) of|between)"   # "which of", "among"

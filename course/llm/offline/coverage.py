@@ -201,8 +201,9 @@ def unused(reading: Reading, query: str) -> str | None:
                 return m[0]
     if extreme_pick(reading) and not used.extreme:
         return "first / last"
-    if (reading.has("higher") or reading.has("lower")) and compares_named(reading) and not used.extreme:
-        return "which of them"          # "which of them is older?": one of the named, not both
+    if (reading.has("higher") or reading.has("lower") or reading.has("better")) and compares_named(reading) \
+            and not used.extreme:   # "which of them is older?", "... is better?": one of them, not both
+        return "which of them"
     ranked = re.search(reading.cue("superlative"), reading.text)
     if ranked and not used.extreme:                   # "the best at §0 and §1": no ranking
         return ranked[0]
