@@ -156,3 +156,26 @@ def test_better_among_those_found_is_on_the_scale_of_the_last_link(learner, coll
     result = learner.answer(then)
     assert result.status == "answered", result.answer
     assert same_rows(result.rows, college_db.run(reference).rows)
+
+
+@pytest.mark.parametrize("first, then, reference", [
+    ("who knows SQL?", "And which of those is the more skilled?",
+     "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: 'SQL'}) WHERE r.level = 'Advanced' RETURN s.name, r.level"),
+    ("who studies Computer Networks?", "which of them did worse?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) WHERE r.grade = 'B' "
+     "RETURN s.name, r.grade"),
+], ids=["more-skilled", "did-worse"])
+def test_more_skilled_or_worse_among_those_found(learner, college_db, first, then, reference):
+    """A parent's probe: "who knows SQL?" then "And which of those is the more skilled?" was
+    refused: "more skilled" is "better" on the scale of the link, not a count of skills."""
+    learner.answer(first)
+    result = learner.answer(then)
+    assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer
+
+
+def test_the_students_at_the_institution_are_all_of_them(learner, college_db):
+    """A parent's probe: "Good afternoon. Could you tell me who the students at GraphTech
+    Institute are ...?" was refused: the institution the graph is of names no one apart."""
+    result = learner.answer("Good afternoon. Could you tell me who the students at GraphTech Institute are?")
+    assert result.status == "answered" and same_rows(result.rows, college_db.run(
+        "MATCH (s:Student) RETURN s.name").rows), result.answer

@@ -6833,3 +6833,13 @@ def test_isse_pehle_after_a_note_is_before_its_topic(learner, college_db):
     learner.answer("Deadlock kya hota hai?")
     assert_answered_with(learner.answer("isse pehle kya padhna chahiye"), college_db,
                          "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", ["what's the actual difference between 2NF and 3NF?",
+                                      "2NF aur 3NF mein kya farak hai"])
+def test_a_difference_quotes_both_topics_notes(learner, question):
+    """Two probes: "what's the actual difference between 2NF and 3NF?" quoted the note on 3NF
+    alone (it names 2NF, so the note on 2NF was thought said): a difference asks for both."""
+    result = learner.answer(question)
+    assert result.status == "answered" and "(note N04" in result.answer and "(note N03" in result.answer, \
+        result.answer

@@ -12,6 +12,7 @@ from typing import Any
 
 from course.foundation.language import WORDS as LANGUAGE
 from course.foundation.language import language_of
+from course.llm.offline.lexicon import default_lexicon
 
 WORDS = {"en": {"then": "then", "and": "and", "more": "more", "yes": "Yes.", "no": "No.",
                 "none": "I found nothing in the graph for that.",
@@ -195,14 +196,20 @@ def left_out(question: str, columns: Sequence[str], rows: Sequence[Sequence[Any]
     ['N14']
     >>> left_out("how does bfs search a graph?", ["note", "concept", "text"], rows)
     []
+    >>> rows = [["N04", "3NF", "3NF: in 2NF and more."], ["N03", "2NF", "2NF: no partial dependency."]]
+    >>> [r[0] for r in left_out("difference between 2nf and 3nf?", ["note", "concept", "text"], rows)]
+    ['N03']
     """
     if "concept" not in columns or "text" not in columns or not rows:
         return []
     concept, text = list(columns).index("concept"), list(columns).index("text")
     if not names_topic(question, str(rows[0][concept])):   # the best note's topic is one compared
         return []
+    # ("the difference between 2NF and 3NF": the note on 3NF names 2NF, but a difference asks
+    # for both topics' own notes)
+    contrast = re.search(default_lexicon().cues.get("contrast", r"(?!)"), question.lower()) is not None
     return [row for row in rows[1:] if names_topic(question, str(row[concept]))
-            and not names_topic(str(rows[0][text]), str(row[concept]))]
+            and (contrast or not names_topic(str(rows[0][text]), str(row[concept])))]
 
 
 def names_topic(text: str, topic: str) -> bool:

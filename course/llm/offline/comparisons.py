@@ -30,7 +30,8 @@ from course.llm.offline.reading import Reading
 def compares_named(reading: Reading) -> tuple[str, list[Entity]] | None:
     """The comparison's end ('max' or 'min' of a number, 'best' or 'worst' on a scale) and the
     named values compared (two or more of one label), or None when it compares nothing named."""
-    pick = "max" if reading.has("higher") else "min" if reading.has("lower") else extreme_pick(reading) \
+    pick = "worst" if reading.has("worse") else "best" if reading.has("better") \
+        else "max" if reading.has("higher") else "min" if reading.has("lower") else extreme_pick(reading) \
         or ("worst" if reading.has("worst") else "best" if reading.has("rank") else None) \
         or ("max" if reading.has("most") else "min" if reading.has("least") else None)   # "the most skills"
     labels = [e.label for e in reading.entities for _ in e.values]   # ("which of them": each one)

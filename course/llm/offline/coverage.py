@@ -201,7 +201,7 @@ def unused(reading: Reading, query: str) -> str | None:
                 return m[0]
     if extreme_pick(reading) and not used.extreme:
         return "first / last"
-    if (reading.has("higher") or reading.has("lower") or reading.has("better")) and compares_named(reading) \
+    if any(reading.has(c) for c in ("higher", "lower", "better", "worse")) and compares_named(reading) \
             and not used.extreme:   # "which of them is older?", "... is better?": one of them, not both
         return "which of them"
     ranked = re.search(reading.cue("superlative"), reading.text)
@@ -249,7 +249,8 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
     things = "|".join(f"(?:{r})" for r in [*reading.lexicon.labels.values(),
                                            *reading.lexicon.relationships.values()] if r)
     more = re.search(rf"\b(?:more|fewer|less)\s+(?:{things})", reading.text) if things else None
-    if more and not (counts or used.ops - {"<>"}):      # "more skills, §0 or §1?": how many
+    better = used.extreme and (reading.has("better") or reading.has("worse"))   # "more skilled": on a scale
+    if more and not (counts or used.ops - {"<>"} or better):      # "more skills, §0 or §1?": how many
         return more[0]
     # "how many people" is a count; "how many credits", "credits kitne" a number the graph holds
     counting = re.search(reading.cue("count"), reading.text)
