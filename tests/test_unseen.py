@@ -6843,3 +6843,15 @@ def test_a_difference_quotes_both_topics_notes(learner, question):
     result = learner.answer(question)
     assert result.status == "answered" and "(note N04" in result.answer and "(note N03" in result.answer, \
         result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which 2 students are in year 3?", "MATCH (s:Student) WHERE s.year = 3 RETURN s.name"),
+    ("Are there any first-year students listed at the moment?", "MATCH (s:Student) WHERE s.year = 1 RETURN s.name"),
+], ids=["a-count-before-the-noun", "a-year-no-one-is-in"])
+def test_a_number_is_a_value_only_by_its_propertys_word(learner, college_db, question, reference):
+    """A probe: "which 2 students are in year 3?" answered the students of years 2 and 3 (the
+    2 counts students); a parent's "Are there any first-year students listed?" was refused (no
+    student is in year 1, so 1 was no listed value): said by its property's word, a number is
+    asked, and none hold it is the answer."""
+    assert_answered_with(learner.answer(question), college_db, reference)

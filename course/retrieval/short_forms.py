@@ -1,9 +1,10 @@
-"""A course's short forms, written out for an encoder that never learned them (notebook 13).
+"""A course's short forms, written out for an encoder that never learned them.
 
-A learner writes "dp" and "acid"; the schema's aliases say they stand for Dynamic Programming
-and Transactions, but the embedding model has never seen the course. Each query an encoder
-reads gets the name beside its short form ("dp (Dynamic Programming)"); the rules that read
-the question still see it as the learner wrote it.
+Introduced in notebook 13, with the note search. A learner writes "dp" and "acid"; the
+schema's aliases say they stand for Dynamic Programming and Transactions, but the embedding
+model has never seen the course. Each query an encoder reads gets the name beside its short
+form ("dp (Dynamic Programming)"); the rules that read the question still see it as the
+learner wrote it.
 
 Only the short form of a topic a note explains is written out: "OS" names a whole subject,
 which the question's other words narrow ("paging in OS"), and "Operating Systems" beside it

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from course.foundation.language import WORDS
 from course.llm.offline.cypher import alias, arrow, count_column, lit, node, plural, rank_case, where
-from course.llm.offline.filters import conditions, filter_values, threshold
+from course.llm.offline.filters import conditions, filter_values
+from course.llm.offline.numbers import threshold
 from course.llm.offline.hops import hop_match, other, find_hop
 from course.llm.offline.lexicon import inside_longer
 from course.llm.offline.prompt import Entity

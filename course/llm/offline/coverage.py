@@ -24,7 +24,8 @@ from course.foundation.language import WORDS
 from course.llm.offline.aggregates import extreme_pick
 from course.llm.offline.comparisons import compares_named
 from course.llm.offline.cypher import lit, returned
-from course.llm.offline.filters import filter_values, numbers, threshold, value_words_before
+from course.llm.offline.filters import filter_values, value_words_before
+from course.llm.offline.numbers import numbers, threshold
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.ordering import asked_order
 from course.llm.offline.reading import Reading

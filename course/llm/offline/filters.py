@@ -19,46 +19,10 @@ from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow, exclude, lit, node
 from course.llm.offline.hops import direction, hop_match, other, find_hop, twice
 from course.llm.offline.lexicon import Lexicon
+from course.llm.offline.numbers import numbers, said_with, threshold
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
 from course.llm.offline.scale_ranges import in_range, said_aloud
-
-
-def threshold(reading: Reading) -> tuple[str, int] | None:
-    """How many links a "common" question asks for: 'more than one' -> ('>', 1); 'multiple',
-    'several', 'common', 'both' -> ('>', 1); None when it names no such amount."""
-    words = reading.lexicon.count_words
-    props = "|".join(f"(?:{r})" for r in reading.lexicon.properties.values() if r) or r"(?!)"
-    for regex, op in reading.lexicon.thresholds:
-        if m := re.search(regex, reading.text):
-            if re.match(rf"\s+(?:{props})", reading.text[m.end():]):
-                continue      # "more than 3 credits": a property's number, not links counted
-            word = next(g for g in m.groups() if g and (g.isdigit() or g in words))
-            return op, int(word) if word.isdigit() else words[word]
-    if reading.has("several"):
-        return ">", 1
-    return None
-
-
-def numbers(reading: Reading) -> list[tuple[int, str]]:
-    """(number, comparison) for each number the question writes.
-
-    An ordinal counts as its number only before a property's word ("third-year" = 3);
-    "founded first" is the earliest, not 1.
-    """
-    lex, found = reading.lexicon, []
-    ordinals = "|".join(map(re.escape, lex.ordinals))
-    props = "|".join(lex.properties.values()) or r"(?!)"
-    for m in re.finditer(rf"(?<![\w§])(\d+)\b|\b({ordinals})\b" if ordinals else r"(?<![\w§])(\d+)\b",
-                         reading.text):
-        if m[1] is None and not re.match(rf"[\s-]+(?:{props})", reading.text[m.end():]):
-            continue
-        value = int(m[1]) if m[1] else lex.ordinals[m[2]]
-        before, after = reading.text[:m.start()], reading.text[m.end():]
-        op = next((o for regex, o in lex.comparisons
-                   if re.search(regex, before if regex.endswith("$") else after)), "=")
-        found.append((value, op))
-    return found
 
 
 def filter_values(reading: Reading, key: str) -> list[Any]:
@@ -134,7 +98,8 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
                   else f"NOT {var}.{prop} IN [{', '.join(map(lit, out))}]"]
     if key in reading.schema.numbers and re.search(reading.lexicon.prop(prop), reading.text):
         listed = reading.schema.values.get(key)
-        pairs = [(v, op) for v, op in numbers(reading) if op != "=" or listed is None or v in listed]
+        pairs = [(v, op) for v, op in numbers(reading) if op != "=" or listed is None or v in listed
+                 or said_with(reading, prop, v)]
         equal = [v for v, op in pairs if op == "="]    # "year 2 or 3": one of them, never both
         conds += ([f"{var}.{prop} = {equal[0]}"] if len(equal) == 1 else
                   [f"{var}.{prop} IN [{', '.join(map(str, equal))}]"] if equal else [])
