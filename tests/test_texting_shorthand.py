@@ -107,3 +107,19 @@ def test_as_what_asks_the_role(learner, college_db, question, reference):
     which role, as "in what role" does."""
     result = learner.answer(question)
     assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer
+
+
+@pytest.mark.parametrize("question, second", [
+    ("first what is a deadlock, then what do I need to learn before deadlocks",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) RETURN c.name"),
+    ("skills needed for the attendance tracker, plus which students have that skill and at what level",
+     "MATCH (:Project {name: 'Attendance Tracker'})-[:REQUIRES]->(k)<-[r:HAS_SKILL]-(s) RETURN s.name, r.level"),
+], ids=["first-then", "kind-noun-first"])
+def test_asks_listed_with_first_then_or_a_kind_first(learner, college_db, question, second):
+    """A multi-part probe: "first what is a deadlock, then what do I need ..." and "skills
+    needed for the attendance tracker, plus which students ..." were one ask each: "first"
+    orders the asks and asks nothing; a kind's noun opening a clause asks for those things."""
+    result = learner.answer(question)
+    parts = learner.last.sub_questions
+    assert result.status == "answered" and len(parts) == 2, result.answer
+    assert same_rows(parts[1].rows, college_db.run(second).rows)

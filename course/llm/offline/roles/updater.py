@@ -17,10 +17,11 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, IF_SO, LISTED, OWNED, REQUEST, WHOSE,
-                                              as_question, awaits_its_verb, cleft_fragment, fragment, is_question,
-                                              says_only, sentences_that_ask, sets_the_scene, spelled_out,
-                                              topic_first, who_of_anyone, without_asides, without_parentheses)
+from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
+                                              REQUEST, WHOSE, as_question, awaits_its_verb, cleft_fragment,
+                                              fragment, is_question, says_only, sentences_that_ask,
+                                              sets_the_scene, spelled_out, topic_first, who_of_anyone,
+                                              without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
                                              the_listed_counted, the_ones)
@@ -67,6 +68,7 @@ class RuleUpdater:
         if asks_for_a_change(question.lower()):
             return [question]
         question = IF_SO.sub(r"\1", who_asks_said(without_parentheses(question)))   # "... in? i'm Sneha"
+        question = FIRST_OF_A_LIST.sub("", question)     # "first what is X, then ...": the asks
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
         pieces: list[str] = []
@@ -128,10 +130,10 @@ class RuleUpdater:
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(last)
             # a question, someone's things named ("aarav's grades in his subjects + who ..."), things
-            # described ("the topics we need before indexing, which ..."), or a topic and how to say
-            # it ("2NF in plain words, and ...")
+            # described ("the topics we need before indexing, which ...", "skills needed for X, plus
+            # ..."), or a topic and how to say it ("2NF in plain words, and ...")
             asks = is_question(opening, opening=True) or OWNED.match(last) is not None or bool(defined(last)) \
-                or LISTED.match(last) is not None \
+                or LISTED.match(last) is not None or bool(opening) and names_a_kind(opening[0]) \
                 or names_a_property_of(last)     # "Credits for OS, and ...": a property's noun and whose
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
