@@ -123,3 +123,14 @@ def test_asks_listed_with_first_then_or_a_kind_first(learner, college_db, questi
     parts = learner.last.sub_questions
     assert result.status == "answered" and len(parts) == 2, result.answer
     assert same_rows(parts[1].rows, college_db.run(second).rows)
+
+
+def test_and_in_which_semester_after_a_scope_the_updater_added(learner, college_db):
+    """A multi-part probe: "Which students study DBMS and what grade did each get, also in
+    which semester" refused its second part: the "in DBMS" the scope put after "in which
+    semester" hid that the last ask asks only a property of the link."""
+    result = learner.answer("Which students study DBMS and what grade did each get, also in which semester")
+    parts = learner.last.sub_questions
+    assert result.status == "answered" and len(parts) == 2, result.answer
+    assert same_rows(parts[1].rows, college_db.run(
+        "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name, r.semester, r.grade").rows)

@@ -327,6 +327,8 @@ def _second_ask(reading: Reading, query: str) -> str | None:
         # ("at which level each?": each one's level), "... and in which subject?" when the
         # subjects are
         def answered(ask: str) -> bool:
+            # ("..., also in which semester in §2": the name the scope put after it is the query's)
+            ask = re.sub(r"\s+(?:in|of|for)\s+§\d+(?=\s*\??\s*$)", "", ask)
             only = properties_only(re.sub(r"\s+each(?=\s*\??\s*$)", "", ask), reading.lexicon,
                                    pronouns=True)
             kind = re.fullmatch(r"\s*(?:and\s+)?(?:in\s+|of\s+)?which\s+(\w+)(?:\s+each)?\s*\??\s*", ask)
