@@ -179,3 +179,17 @@ def test_the_students_at_the_institution_are_all_of_them(learner, college_db):
     result = learner.answer("Good afternoon. Could you tell me who the students at GraphTech Institute are?")
     assert result.status == "answered" and same_rows(result.rows, college_db.run(
         "MATCH (s:Student) RETURN s.name").rows), result.answer
+
+
+@pytest.mark.parametrize("first, then, reference", [
+    ("which clubs is Payal in?", "when was each of those founded?",
+     "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) RETURN c.name, c.founded"),
+    ("which subjects does Rahul study?", "How many credits is each of those worth?",
+     "MATCH (:Student {name: 'Rahul'})-[:STUDIES]->(s:Subject) RETURN s.name, s.credits"),
+], ids=["founded", "worth"])
+def test_each_of_those_before_a_verb_is_each_of_them(learner, college_db, first, then, reference):
+    """A parent's probe: "How many credits is each of those worth?" was refused: "those"
+    before a word that is no kind's noun ("worth", "founded") stands alone, as "them" does."""
+    learner.answer(first)
+    result = learner.answer(then)
+    assert result.status == "answered" and same_rows(result.rows, college_db.run(reference).rows), result.answer

@@ -64,6 +64,15 @@ def _said_in(question: str, entity: Entity) -> str | None:
 _BARE_THOSE = re.compile(rf"\b(?:those|these)\b(?=\s*$|\s*[?.!,]|\s+(?:{'|'.join(WORDS.auxiliary | WORDS.prepositions)})\b)")
 
 
+def _bare_those_as_them(reading: Reading) -> str:
+    """"which of those does §0 lead to?", "when was each of those founded?": a "those" with no
+    noun of a kind after it is "them"."""
+    kinds = "|".join(f"(?:{r})" for r in [*reading.lexicon.labels.values(), *reading.lexicon.relationships.values()]
+                     if r) or r"(?!)"
+    return re.sub(rf"\b(?:those|these)\b(?!\s+(?:{kinds})\b)", "them",
+                  _BARE_THOSE.sub("them", reading.text))
+
+
 def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     """The question as asked, or with earlier entities for its pronoun or ellipsis.
 
@@ -81,7 +90,7 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         text = re.sub(r"\b(?:that|those|it|them)\b", marker, reading.text, count=1)
         return [replace(reading, text=text, entities=reading.entities + [step])]
     if prompt.turns:     # "which of those does §0 lead to?": a bare "those" is "them"
-        reading = replace(reading, text=_BARE_THOSE.sub("them", reading.text))
+        reading = replace(reading, text=_bare_those_as_them(reading))
     if reading.has("excluding"):        # "who else ...": not the one just talked about
         reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
     reading = replace(reading, excluded=reading.excluded or _left_out_by_other(prompt, reading))
