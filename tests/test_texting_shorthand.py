@@ -65,7 +65,8 @@ def test_his_thing_before_a_comma_is_an_ask_of_its_own(learner, college_db):
 
 def test_an_n_opening_a_sentence_is_and():
     """"who got A in dsa? n wt did karan get": the "n" is the "and" a texter writes."""
-    assert RuleUpdater().split("who got A in dsa? n wt did karan get") == ["who got A in dsa?", "wt did karan get?"]
+    assert RuleUpdater().split("who got A in dsa? n wt did karan get") == \
+        ["who got A in dsa?", "wt did karan get?"]
 
 
 def test_things_described_before_a_comma_are_an_ask_of_their_own(learner, college_db):

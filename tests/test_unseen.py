@@ -6714,8 +6714,9 @@ def test_a_question_after_may_i_ask_asks_its_parts(learner, college_db):
     result = learner.answer("May I ask which branch and year Sneha is in, and which club she is president of?")
     parts = learner.last.sub_questions
     assert result.status == "answered" and len(parts) == 2, result.answer
-    assert same_rows(parts[1].rows, rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[r:MEMBER_OF]->(c:Club) "
-                                                        "WHERE r.role = 'President' RETURN c.name"))
+    reference = ("MATCH (:Student {name: 'Sneha'})-[r:MEMBER_OF]->(c:Club) WHERE r.role = 'President' "
+                 "RETURN c.name")
+    assert same_rows(parts[1].rows, rows_of(college_db, reference))
 
 
 @pytest.mark.parametrize("question", ["which topic is meant to be studied right after 1NF?",
@@ -6781,7 +6782,8 @@ def test_apart_from_a_group_no_query_leaves_out_is_refused(learner, college_db):
     result = learner.answer("Apart from the students already on the team, which students have a skill "
                             "that the Library Management System project needs?")
     reference = ("MATCH (:Project {name: 'Library Management System'})-[:REQUIRES]->(:Skill)<-[:HAS_SKILL]-(s) "
-                 "WHERE NOT (s)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) RETURN DISTINCT s.name")
+                 "WHERE NOT (s)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+                 "RETURN DISTINCT s.name")
     assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
 
 
@@ -6813,7 +6815,8 @@ def test_she_before_than_a_name_is_the_one_compared(learner):
 
 
 @pytest.mark.parametrize("question, reference", [
-    ("BCNF se pehle kya aana chahiye", "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'BCNF'}) RETURN c.name"),
+    ("BCNF se pehle kya aana chahiye",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'BCNF'}) RETURN c.name"),
     ("indexing ke pehle kya chahiye",
      "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Indexing'}) RETURN c.name"),
     ("aur deadlock ke baad kya padhe",
@@ -6847,7 +6850,8 @@ def test_a_difference_quotes_both_topics_notes(learner, question):
 
 @pytest.mark.parametrize("question, reference", [
     ("which 2 students are in year 3?", "MATCH (s:Student) WHERE s.year = 3 RETURN s.name"),
-    ("Are there any first-year students listed at the moment?", "MATCH (s:Student) WHERE s.year = 1 RETURN s.name"),
+    ("Are there any first-year students listed at the moment?",
+     "MATCH (s:Student) WHERE s.year = 1 RETURN s.name"),
 ], ids=["a-count-before-the-noun", "a-year-no-one-is-in"])
 def test_a_number_is_a_value_only_by_its_propertys_word(learner, college_db, question, reference):
     """A probe: "which 2 students are in year 3?" answered the students of years 2 and 3 (the

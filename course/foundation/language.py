@@ -278,7 +278,8 @@ _FEW_WORDS = 5   # besides the place: "tell me more about the last one"
 # network of friends, how ..." nor "If the server dies, how ...", which the ask needs, nor
 # "Between A and B, who ...", which it chooses among
 # "who else is in 2nd year like me?", "besides me": what "else" sets apart is the one asking
-SPEAKER_APART = re.compile(r"\b(?:like|besides|except|apart from|other than|than|alawa|siva)\s+(?:me|myself|mere|mujhe)\b")
+SPEAKER_APART = re.compile(r"\b(?:like|besides|except|apart from|other than|than|alawa|siva)\s+"
+                           r"(?:me|myself|mere|mujhe)\b")
 
 
 def sets_apart(question: str) -> bool:

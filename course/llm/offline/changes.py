@@ -48,7 +48,8 @@ def change_verb(text: str) -> re.Match[str] | None:
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]
-        return bool(_AFTER_DETERMINER.search(before) or _RUN_TOGETHER.search(before) or _RUN_TOGETHER_AFTER.match(after)
+        return bool(_AFTER_DETERMINER.search(before) or _RUN_TOGETHER.search(before)
+                    or _RUN_TOGETHER_AFTER.match(after)
                     or (_AS_NOUN.search(before) or _IN_A_LIST.search(before)) and _NO_OBJECT.match(after))
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
 
@@ -75,7 +76,8 @@ _OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm
 # to make, told, not asked of the graph
 # "what does TCP add on top of IP?", "what extra condition does 3NF add?", "how does a B+ tree
 # insert a key?": what a thing does, asked
-_DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)(?:\s+\w+){0,2}\s+(?:does|do|did|can|could|would|will)\s+"
+_DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)(?:\s+\w+){0,2}\s+"
+                              r"(?:does|do|did|can|could|would|will)\s+"
                               r"(?!i\b|we\b|you\b)[\w/+.-]+(?:\s+[\w/+.-]+)?\s+$")
 _TOLD = re.compile(r"\b(?:someone|somebody|he|she|it|they|(?:a|an|the|our|my|his|her|their)\s+\w+)"
                    r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")

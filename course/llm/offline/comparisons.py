@@ -89,9 +89,11 @@ def compared(reading: Reading) -> str | None:
 
 def counted_after_comparative(reading: Reading, label: str) -> Hop | None:
     """The link a comparative (or a superlative) right before a kind's noun counts of `label`'s
-    nodes: "more skills", "the most skills" (a student's skills), "fewer members" (a club's students), "more friends" (a link of
+    nodes: "more skills", "the most skills" (a student's skills), "fewer members" (a club's
+    students), "more friends" (a link of
     the label to itself, named by its own word), or None when no count is compared."""
-    comparative = rf"\b(?:{reading.cue('higher')}|{reading.cue('lower')}|{reading.cue('most')}|{reading.cue('least')})\s+"
+    ends = "|".join(reading.cue(c) for c in ("higher", "lower", "most", "least"))
+    comparative = rf"\b(?:{ends})\s+"
     loop = reading.self_loop(label)
     if loop and re.search(comparative + rf"(?:{reading.lexicon.relationships[loop]})", reading.text):
         return find_hop(reading, label, label)
@@ -124,7 +126,8 @@ def than_one_named(reading: Reading) -> str | None:
     dates the label), or in how many of something each has (a named one with none counts 0)."""
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
     if pick is None or len(reading.entities) != 1 or not re.search(
-            rf"\bthan\s+(?:the\s+)?§0\b|§0\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})", reading.text):
+            rf"\bthan\s+(?:the\s+)?§0\b|§0\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})",
+            reading.text):
         return None
     named, schema = reading.entities[0], reading.schema
     label, op = named.label, ">" if pick == "max" else "<"
@@ -143,7 +146,8 @@ def than_one_named(reading: Reading) -> str | None:
     if hop is None:
         return None
     counted = hop.labels[-1]
-    theirs, its = hop_match(reading, hop, "b", f"bk:{counted}", rel=""), hop_match(reading, hop, "t", f"k:{counted}", rel="")
+    theirs = hop_match(reading, hop, "b", f"bk:{counted}", rel="")
+    its = hop_match(reading, hop, "t", f"k:{counted}", rel="")
     noun = count_column(its, counted, label, reading.self_loop(label))
     return (f"MATCH {base}{where(conds)}\nOPTIONAL MATCH {theirs}\nWITH b, count(DISTINCT bk) AS nb\n"
             f"MATCH (t:{label}) WHERE t <> b\nOPTIONAL MATCH {its}\nWITH t, nb, count(DISTINCT k) AS n\n"

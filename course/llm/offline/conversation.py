@@ -67,8 +67,8 @@ _BARE_THOSE = re.compile(rf"\b(?:those|these)\b(?=\s*$|\s*[?.!,]|\s+(?:{'|'.join
 def _bare_those_as_them(reading: Reading) -> str:
     """"which of those does §0 lead to?", "when was each of those founded?": a "those" with no
     noun of a kind after it is "them"."""
-    kinds = "|".join(f"(?:{r})" for r in [*reading.lexicon.labels.values(), *reading.lexicon.relationships.values()]
-                     if r) or r"(?!)"
+    nouns = [*reading.lexicon.labels.values(), *reading.lexicon.relationships.values()]
+    kinds = "|".join(f"(?:{r})" for r in nouns if r) or r"(?!)"
     return re.sub(rf"\b(?:those|these)\b(?!\s+(?:{kinds})\b)", "them",
                   _BARE_THOSE.sub("them", reading.text))
 
@@ -122,7 +122,8 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
 
 
 # ("aur kaun?", "koi aur?": Hinglish's "who else?", "anyone else?")
-_BARE_ELSE = re.compile(r"^\s*(?:(?:and\s+|aur\s+)?(?:who|what|which|kaun|kya)\s+else|aur\s+kaun(?:\s+hai|\s+hain)?"
+_BARE_ELSE = re.compile(r"^\s*(?:(?:and\s+|aur\s+)?(?:who|what|which|kaun|kya)\s+else"
+                        r"|aur\s+kaun(?:\s+hai|\s+hain)?"
                         r"|koi\s+aur|aur\s+koi)\s*[?.!]*\s*$")
 
 
@@ -285,7 +286,8 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
         several = {(listed.label, v) for v in listed.value} \
             if listed is not None and isinstance(listed.value, tuple) else set()
         return [e for e in recent if e.label != reading.person and (e.label, e.value) not in several]
-    plural = found is not None and re.match(reading.cue("plural"), reading.text[found.start():])   # ("un mein se")
+    # ("un mein se": "un" is plural only before "mein se")
+    plural = found is not None and re.match(reading.cue("plural"), reading.text[found.start():])
     group = _last_answer(prompt, reading.schema) if plural else None
     if group is not None and isinstance(group.value, tuple):
         return [group]      # "their" after an answer that listed several: all of them, or nothing

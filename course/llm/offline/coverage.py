@@ -282,8 +282,10 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     >>> lexicon = default_lexicon()
     >>> properties_only("and at what level?", lexicon), properties_only("who is in it?", lexicon)
     (['level'], [])
-    >>> properties_only("and what is her branch?", lexicon, pronouns=True), properties_only("and as what?", lexicon)
-    (['branch'], ['role'])
+    >>> properties_only("and what is her branch?", lexicon, pronouns=True)
+    ['branch']
+    >>> properties_only("and as what?", lexicon)
+    ['role']
     """
     asking = WORDS.question_words | WORDS.auxiliary | {w for c in WORDS.conjunctions for w in c.split()}
     function = asking | WORDS.function | WORDS.pronoun_nouns | (WORDS.pronouns if pronouns else set())

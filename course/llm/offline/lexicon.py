@@ -161,8 +161,10 @@ class Lexicon:
         2
         >>> default_lexicon().opening(["i", "need", "to", "tell", "a", "student"])
         0
-        >>> default_lexicon().opening("may i ask which club".split()), default_lexicon().opening("can i join it".split())
-        (3, 0)
+        >>> default_lexicon().opening("may i ask which club".split())
+        3
+        >>> default_lexicon().opening("can i join it".split())
+        0
         """
         words = [WORDS.shorthand.get(w, w) for w in words]
         asks = WORDS.question_words | WORDS.requests

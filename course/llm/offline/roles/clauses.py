@@ -41,8 +41,9 @@ LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                    
 # "and", "also", "n" opening a clause of its own: "... ? n wt did karan get"
 AND_FIRST = re.compile(r"^(?:also|and|aur|plus|n|nd)\s+", re.I)
 # "first what is X, then what comes before it": "first" orders the asks, and asks nothing
-FIRST_OF_A_LIST = re.compile(r"^\s*(?:first(?:ly)?|to (?:start|begin) with),?\s+(?=(?:what|which|who|whom|whose|when"
-                             r"|where|why|how|tell|explain|show|list|give|describe|can|could)\b)", re.I)
+FIRST_OF_A_LIST = re.compile(r"^\s*(?:first(?:ly)?|to (?:start|begin) with),?\s+"
+                             r"(?=(?:what|which|who|whom|whose|when|where|why|how|tell|explain|show|list|give"
+                             r"|describe|can|could)\b)", re.I)
 
 
 def is_question(words: Sequence[str], *, opening: bool) -> bool:
