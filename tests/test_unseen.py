@@ -6859,3 +6859,13 @@ def test_a_number_is_a_value_only_by_its_propertys_word(learner, college_db, que
     student is in year 1, so 1 was no listed value): said by its property's word, a number is
     asked, and none hold it is the answer."""
     assert_answered_with(learner.answer(question), college_db, reference)
+
+
+def test_she_after_the_one_person_named_is_never_a_classmate(college_db):
+    """unseen74 by021 (tools and pipeline): "Payal's grades in all her subjects + what skills
+    does she have" was answered with her classmates' skills (a chain through her subjects):
+    "she" after the one person named is that person; one query cannot answer both asks."""
+    question = "Payal's grades in all her subjects + what skills does she have"
+    result = Agent(college_db, OfflineLLM()).answer(question)
+    assert result.status == "out_of_scope" or same_rows(result.rows, rows_of(
+        college_db, "MATCH (:Student {name: 'Payal'})-[:HAS_SKILL]->(k) RETURN k.name")), result.rows

@@ -241,4 +241,16 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question asks for an average"
     if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?
         return "the query leaves out who 'else' sets apart"
+    if _someone_else_for_the_named(reading, query):
+        return "the query reads 'he' or 'she' as someone other than the one named"
     return None
+
+
+def _someone_else_for_the_named(reading: Reading, query: str) -> bool:
+    """"§0's grades in all her subjects + what skills does she have": "she" after the one person
+    named is that person, never another one a chain reaches (her classmates' skills)."""
+    pronoun = re.search(rf"\b(?:{'|'.join(WORDS.third_person)})\b", reading.text)
+    named = [e for e in reading.entities if e.label == reading.person and not isinstance(e.value, tuple)]
+    people = re.findall(rf"\(\w+:{re.escape(reading.person)}\b", query)
+    return pronoun is not None and len(named) == 1 and len(people) > 1 \
+        and re.search(r"§\d+", reading.text[:pronoun.start()]) is not None
