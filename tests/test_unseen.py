@@ -6877,3 +6877,11 @@ def test_the_most_of_a_value_counts_each_ones_links(learner):
     asks how many each has, not the top value (as "the most advanced" does)."""
     result = learner.answer("Which student has picked up the most A or A+ grades?")
     assert result.status != "answered" or result.rows == [["Payal", 2]], result.answer
+
+
+def test_her_project_keeps_its_teammates(learner, college_db):
+    """unseen74 by042: "what skills do payal's teammates on her project have" must keep its
+    chain: "her" is Payal's, and the teammates are others on it."""
+    assert_answered_with(learner.answer("what skills do payal's teammates on her project have"), college_db,
+                         "MATCH (p:Student {name: 'Payal'})-[:WORKS_ON]->(:Project)<-[:WORKS_ON]-(t:Student) "
+                         "WHERE t <> p MATCH (t)-[:HAS_SKILL]->(k:Skill) RETURN DISTINCT k.name")

@@ -249,7 +249,7 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
 def _someone_else_for_the_named(reading: Reading, query: str) -> bool:
     """"§0's grades in all her subjects + what skills does she have": "she" after the one person
     named is that person, never another one a chain reaches (her classmates' skills)."""
-    pronoun = re.search(rf"\b(?:{'|'.join(WORDS.third_person)})\b", reading.text)
+    pronoun = re.search(r"\b(?:he|she)\b", reading.text)   # (not "her project": Payal's, whoever's teammates)
     named = [e for e in reading.entities if e.label == reading.person and not isinstance(e.value, tuple)]
     people = re.findall(rf"\(\w+:{re.escape(reading.person)}\b", query)
     return pronoun is not None and len(named) == 1 and len(people) > 1 \
