@@ -6885,3 +6885,11 @@ def test_her_project_keeps_its_teammates(learner, college_db):
     assert_answered_with(learner.answer("what skills do payal's teammates on her project have"), college_db,
                          "MATCH (p:Student {name: 'Payal'})-[:WORKS_ON]->(:Project)<-[:WORKS_ON]-(t:Student) "
                          "WHERE t <> p MATCH (t)-[:HAS_SKILL]->(k:Skill) RETURN DISTINCT k.name")
+
+
+def test_the_people_she_is_friends_with_keep_their_chain(learner, college_db):
+    """unseen48 ay039: "what clubs are payal's friends in, like both the people she's friends
+    with" must keep its chain: "she" in the same ask is Payal, and her friends are others."""
+    result = learner.answer("what clubs are payal's friends in, like both the people she's friends with")
+    assert_answered_with(result, college_db, "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f)"
+                         "-[:MEMBER_OF]->(c:Club) RETURN DISTINCT c.name")

@@ -247,9 +247,12 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
 
 
 def _someone_else_for_the_named(reading: Reading, query: str) -> bool:
-    """"§0's grades in all her subjects + what skills does she have": "she" after the one person
-    named is that person, never another one a chain reaches (her classmates' skills)."""
-    pronoun = re.search(r"\b(?:he|she)\b", reading.text)   # (not "her project": Payal's, whoever's teammates)
+    """"§0's grades in all her subjects + what skills does she have": "she" in a later ask, after
+    the one person named, is that person, never another one a chain reaches (her classmates'
+    skills)."""
+    # a later ask's subject ("+ what skills does she have"; not "her project", nor "the people
+    # she's friends with": the chain is hers)
+    pronoun = re.search(r"(?:[+&,;?]|\band\b|\balso\b)\s+(?:\w+\s+){0,3}?(?:he|she)\b", reading.text)
     named = [e for e in reading.entities if e.label == reading.person and not isinstance(e.value, tuple)]
     people = re.findall(rf"\(\w+:{re.escape(reading.person)}\b", query)
     return pronoun is not None and len(named) == 1 and len(people) > 1 \
