@@ -120,14 +120,25 @@ def _by_count(reading: Reading, label: str, named: list[Entity], pick: str) -> s
             f"RETURN t.{show} AS {alias(label, show)}, n AS {noun}")
 
 
+def marked_by_than(reading: Reading) -> int | None:
+    """Which name the others are compared with: the one after "than" ("more skills than §1"), or
+    before "se zyada" ("§0 se zyada"); None when no name is.
+
+    >>> from course.llm.offline.prompt import Schema
+    >>> marked_by_than(Reading("is §1 in a higher year than §0 ?", [], Schema()))
+    0
+    """
+    than = re.search(rf"\bthan\s+(?:the\s+)?§(\d+)\b"
+                     rf"|§(\d+)\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})", reading.text)
+    return int(than[1] or than[2]) if than else None
+
+
 def than_one_named(reading: Reading) -> str | None:
     """"Who is in a higher year than §0?", "who has more skills than §0?", "which club is older
     than §0?": the others of the named one's label past it in a number of their own (or what
     dates the label), or in how many of something each has (a named one with none counts 0)."""
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
-    if pick is None or len(reading.entities) != 1 or not re.search(
-            rf"\bthan\s+(?:the\s+)?§0\b|§0\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})",
-            reading.text):
+    if pick is None or len(reading.entities) != 1 or marked_by_than(reading) != 0:
         return None
     named, schema = reading.entities[0], reading.schema
     label, op = named.label, ">" if pick == "max" else "<"
@@ -174,12 +185,11 @@ def compared_yes_no(reading: Reading) -> str | None:
     "than", and a number of their own the words name: whether the first's is higher (lower)."""
     pick = "max" if reading.has("higher") else "min" if reading.has("lower") else None
     labels = {e.label for e in reading.entities}
-    than = re.search(rf"\bthan\s+(?:the\s+)?§([01])\b"
-                     rf"|§([01])\s+se\s+(?:{reading.cue('higher')}|{reading.cue('lower')})", reading.text)
-    if pick is None or len(reading.entities) != 2 or len(labels) != 1 or than is None:
+    mark = marked_by_than(reading)
+    if pick is None or len(reading.entities) != 2 or len(labels) != 1 or mark not in (0, 1):
         return None
     # the one after "than" is the mark ("is she in a higher year than §0?", "she" read as §1)
-    b = reading.entities[int(than[1] or than[2])]
+    b = reading.entities[mark]
     a = next(e for e in reading.entities if e is not b)
     own = [p for p in reading.asked_properties(a.label, reading.schema.labels.get(a.label, []))
            if f"{a.label}.{p}" in reading.schema.numbers]

@@ -23,7 +23,7 @@ import yaml
 
 from course.foundation.config import PROJECT_ROOT
 from course.foundation.errors import DataFileError
-from course.foundation.language import WORDS
+from course.foundation.language import SPEAKER_APART, WORDS
 
 DEFAULT_LEXICON = PROJECT_ROOT / "data" / "college" / "lexicon.yaml"
 _TABLES = ("cues", "labels", "relationships", "properties")
@@ -97,7 +97,8 @@ class Lexicon:
     def from_dict(cls, raw: dict[str, Any]) -> Lexicon:
         count_words = {str(k): int(v) for k, v in (raw.get("count_words") or {}).items()}
         macros = {"N": r"(?<!§)(\d+|" + "|".join(map(re.escape, count_words)) + ")",
-                  "WHICH": r"(" + "|".join(raw.get("which") or ["which"]) + ")"}
+                  "WHICH": r"(" + "|".join(raw.get("which") or ["which"]) + ")",
+                  "SPEAKER_APART": SPEAKER_APART.pattern}     # "like me", "besides me"
         table = {name: {str(k): pattern(v, macros) for k, v in (raw.get(name) or {}).items()}
                  for name in _TABLES}
         values = raw.get("values") or {}
