@@ -6893,3 +6893,26 @@ def test_the_people_she_is_friends_with_keep_their_chain(learner, college_db):
     result = learner.answer("what clubs are payal's friends in, like both the people she's friends with")
     assert_answered_with(result, college_db, "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(f)"
                          "-[:MEMBER_OF]->(c:Club) RETURN DISTINCT c.name")
+
+
+# --- unseen78 and unseen79: a librarian at the desk, a hackathon organizer in Hinglish ---------
+
+def test_a_final_kya_after_a_noun_asks_what_not_yes_or_no(learner, college_db):
+    """unseen79 cd034: "Karan ka OS mein grade kya aaya?" was refused for "aaya" (came: the
+    grade he got), then asked again without it and answered "Haan": a "kya" at the end after
+    a noun asks what, not whether."""
+    result = learner.answer("Karan ka OS mein grade kya aaya?")
+    assert_answered_with(result, college_db, "MATCH (:Student {name: 'Karan'})-[r:STUDIES]->"
+                         "(:Subject {name: 'Operating Systems'}) RETURN r.grade")
+    yes_no = learner.answer("Karan OS padhta hai kya?")
+    assert yes_no.status == "answered" and yes_no.rows == [[True]], yes_no.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("bhai Python kiske paas hai?", "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Python'}) RETURN s.name"),
+    ("ECE wale kitne bande hai?", "MATCH (s:Student) WHERE s.branch = 'ECE' RETURN count(s)"),
+], ids=["kiske-paas", "bande"])
+def test_whose_and_guys_in_hinglish_ask_for_people(learner, college_db, question, reference):
+    """unseen79 cd049, cd009: "kiske paas" (who has) and "bande" (guys) were unknown words."""
+    assert_answered_with(learner.answer(question), college_db, reference)
+

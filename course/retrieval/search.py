@@ -44,6 +44,7 @@ from course.pipeline.questions import check_question
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
 from course.retrieval.other_topics import closer_topic
+from course.retrieval.compared_topics import compared_hits
 from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subject_first
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.rereading import other_readings
@@ -309,7 +310,7 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
 
     def found(db: Database, query: str) -> list[Hit]:
         return own_note_first(db, query, subject_first(db, query, defined_topic_first(
-            query, search(db, query, mode=mode, k=k))))
+            query, compared_hits(db, query, search(db, query, mode=mode, k=k)))))
 
     def answers(db: Database, query: str, hits: list[Hit]) -> bool:
         return mode in SIMILARITY_MODES and (_answers(db, query, hits) or note_question(db, query) and any(
