@@ -18,6 +18,8 @@ from course.foundation.language import WORDS, depends_on_context, question_key
 # ("First, what grade ...", "Secondly, can you ...": a word that counts the asks, no more)
 _OPENING_CLAUSE = re.compile(r"^\s*((?:for|at|about|on)\b[^,?]*|(?:first|second|third)(?:ly)?|lastly|finally)"
                              r",\s+(\S.*)$", re.I)
+# ("The library team wants to add indexes, so what should someone learn first?": the reason, then)
+_SO_THEN = re.compile(r"^\s*([^?]*?),\s+so\s+(\S.*)$", re.I)
 
 
 def after_opening_clause(text: str) -> str:
@@ -32,8 +34,10 @@ def after_opening_clause(text: str) -> str:
     'For Asha, Ravi and Mei, the lab is open'
     >>> after_opening_clause("Second, can you explain BCNF?")
     'can you explain BCNF?'
+    >>> after_opening_clause("We add indexes, so what comes before Indexing?")
+    'what comes before Indexing?'
     """
-    opening = _OPENING_CLAUSE.match(text)
+    opening = _OPENING_CLAUSE.match(text) or _SO_THEN.match(text)
     first = question_key(opening[2]).split()[:1] if opening else []
     asking = WORDS.question_words | WORDS.auxiliary | WORDS.requests    # "..., can you list ..."
     return opening[2] if opening and first and first[0] in asking else text

@@ -365,7 +365,8 @@ def _answers(db: Database, query: str, hits: Sequence[Hit], *, lower: bool = Tru
         # short name, a few words, a low similarity), but the overview that lists it was near
         return note_question(db, query) and closer_topic(db, query, hits[0].note) is None
     if hits and names_its_topic(db, query, hits[0]):   # the topic said: less likeness needed,
-        if prefers_what_it_builds_on(db, query, str(hits[0].concept)):   # unless it may be the
+        if prefers_what_it_builds_on(db, query, str(hits[0].concept),    # unless it may be the
+                                     or_a_part=hits[0].score < bar["min_score"]):
             return False                          # ground of what is described ("processes stuck")
         bar["min_score"] = min(bar["min_score"], NAMED_MIN_SCORE)
     if not hits:

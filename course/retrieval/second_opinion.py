@@ -100,13 +100,17 @@ def agreeing_bar(db: Database, query: str, best: str) -> dict[str, float] | None
 
 _BUILT_ON = ("MATCH (n:Note)-[:EXPLAINS]->(:Concept {name: $topic})-[:PREREQUISITE_FOR]->(:Concept)"
              "<-[:EXPLAINS]-(m:Note) RETURN DISTINCT m.id")
+_ITS_PARTS = _BUILT_ON.replace("PREREQUISITE_FOR", "INCLUDES")
 
 
-def prefers_what_it_builds_on(db: Database, query: str, topic: str) -> bool:
-    """Does the second encoder prefer the note of a topic built on `topic`, the topic of the
-    best note, which the question names? A question that names a basic topic may describe one
-    built on it: "What has to be true for a bunch of processes to get stuck waiting on each
-    other forever?" names processes and describes a deadlock, whose note WordLlama puts first.
+def prefers_what_it_builds_on(db: Database, query: str, topic: str, *, or_a_part: bool = False) -> bool:
+    """Does the second encoder prefer the note of a topic built on `topic` (or a part of it),
+    the topic of the best note, which the question names? A question that names a basic topic
+    may describe one built on it: "What has to be true for a bunch of processes to get stuck
+    waiting on each other forever?" names processes and describes a deadlock, whose note
+    WordLlama puts first. `or_a_part`, for a best note only the name lets answer (under the
+    usual likeness): "the most basic normalization rule" names normalization and describes 1NF,
+    one of its parts.
     The two readings disagree on what is asked, so neither answers. A question that asks what
     the topic is ("What is paging in operating system?") asks about it, whatever it builds.
 
@@ -122,4 +126,6 @@ def prefers_what_it_builds_on(db: Database, query: str, topic: str) -> bool:
                  query.lower()):
         return False
     second = second_choice(db, query)
-    return second is not None and second in {str(r[0]) for r in db.run(_BUILT_ON, {"topic": topic}).rows}
+    built = [_BUILT_ON, _ITS_PARTS] if or_a_part else [_BUILT_ON]
+    return second is not None and any(second in {str(r[0]) for r in db.run(q, {"topic": topic}).rows}
+                                      for q in built)

@@ -95,6 +95,10 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
     reading = replace(reading, excluded=reading.excluded or _left_out_by_other(prompt, reading))
     one = re.search(reading.cue("pointing_one"), reading.text)
+    if one is not None and _last_answer(prompt, reading.schema) is None and _found_a_value(prompt):
+        # "how many are in the robotics club? when was that one founded?": a count or a value
+        # found, no node, so "that one" is what the last question named, as "it" would be
+        reading, one = replace(reading, text=f"{reading.text[:one.start()]}it{reading.text[one.end():]}"), None
     if one is not None:     # "that one", "wahi wala": what the last answer found, or nothing
         return pointed_readings(prompt, reading, one)
     place = _PLACE.search(reading.text)
@@ -295,6 +299,15 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
     if found and re.search(rf"\b{choice} {re.escape(first)}$", reading.text[:found.end()]):
         return []     # "does he have all of them?", "who among them": several, and no answer listed several
     return ([group] if group else []) + recent
+
+
+def _found_a_value(prompt: Prompt) -> bool:
+    """Did the last answer find rows (a count, a value), not nothing nor a refusal?"""
+    try:
+        rows = json.loads(prompt.turns[-1][2]) if prompt.turns else []
+    except json.JSONDecodeError:
+        return False
+    return isinstance(rows, list) and bool(rows) and OUT_OF_SCOPE not in str(rows)
 
 
 def _last_answer(prompt: Prompt, schema: Schema, back: int = 1) -> Entity | None:

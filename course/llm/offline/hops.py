@@ -281,8 +281,10 @@ def times_named(reading: Reading, rel_type: str) -> int:
         return len(steps) - (len(steps) > 1 and _asked_with_its_verb(reading, cue))
     asked = _asked_with_its_verb(reading, cue)
     between = [reading.text[a.end():b.start()] for a, b in zip(found, found[1:])]
-    # ("which topics build on §0 next?": with only the name between, a word says the step again)
-    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap) or re.fullmatch(r"\s+§\d+\s+", gap))
+    # ("which topics build on §0 next?": with only the name between, a word says the step again;
+    # "the next topic after §0": with only the kind's noun, no "the", between, one step in two words)
+    kinds = "|".join(f"(?:{p})" for p in reading.lexicon.labels.values())
+    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap) or re.fullmatch(rf"\s+(?:§\d+|{kinds})\s+", gap))
                  for gap in between)
     return len(found) - 1 if asked else len(found) - as_its
 

@@ -105,12 +105,15 @@ def _numbers_in_words(text: str, lexicon: Lexicon) -> str:
     'which subjects have 3 credits ?'
     >>> _numbers_in_words("how many credits do i get ?", default_lexicon())
     'how many credits do i get ?'
+    >>> _numbers_in_words("when was that one founded ?", default_lexicon())
+    'when was that one founded ?'
     """
     if not lexicon.count_words or not lexicon.properties:
         return text
     numbers = "|".join(map(re.escape, sorted(lexicon.count_words, key=len, reverse=True)))
     props = "|".join(f"(?:{regex})" for regex in lexicon.properties.values() if regex)
-    text = re.sub(rf"\b(?P<n>{numbers})\b(?=\s+(?:{props}))", lambda m: str(lexicon.count_words[m["n"]]), text)
+    text = re.sub(rf"(?<!that )(?<!this )(?<!same )\b(?P<n>{numbers})\b(?=\s+(?:{props}))",   # ("that one
+                  lambda m: str(lexicon.count_words[m["n"]]), text)                   # founded": a pointer)
     after = "|".join(map(re.escape, sorted(set(lexicon.count_words) - WORDS.auxiliary, key=len, reverse=True)))
     return re.sub(rf"(?P<p>(?:{props})\s+)(?P<n>{after})\b",    # ("credits do I get": the verb, not 2)
                   lambda m: m["p"] + str(lexicon.count_words[m["n"]]), text)

@@ -40,6 +40,11 @@ IF_SO = re.compile(r"(?i)(^\s*|[?.!,;]\s*|\band\s+)(?:if (?:so|yes|not|no)|agar 
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
 # "and", "also", "n" opening a clause of its own: "... ? n wt did karan get"
 AND_FIRST = re.compile(r"^(?:also|and|aur|plus|n|nd)\s+", re.I)
+# "find her something on ...", "get him the note on it": the one it is for, who owns nothing asked
+FOR_SOMEONE = re.compile(r"(?i)\b(find|get|give|send|show|bring|fetch)\s+(?:her|him|them)\s+"
+                         r"(?=(?:the|a|an|some|something|anything|any)\b)")
+# "and while you're at it, ...": a stock phrase, no "it" to stand for anything
+WHILE_AT_IT = re.compile(r"(?i)\bwhile\s+(?:you'?re|you\s+are)\s+at\s+it\b,?\s*")
 # "first what is X, then what comes before it": "first" orders the asks, and asks nothing
 FIRST_OF_A_LIST = re.compile(r"^\s*(?:first(?:ly)?|to (?:start|begin) with),?\s+"
                              r"(?=(?:what|which|who|whom|whose|when|where|why|how|tell|explain|show|list|give"
@@ -152,6 +157,27 @@ def fragment(text: str) -> bool:
     words = tokens(text)
     return 2 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
         and not set(words) & AUXILIARY
+
+
+def plain_request(question: str) -> str:
+    """The question without the words of a request that ask nothing of the graph: the one it is
+    for ("get her the note on it") and "while you're at it".
+
+    >>> plain_request("And while you're at it, could you find her something on indexes?")
+    'And could you find something on indexes?'
+    """
+    return WHILE_AT_IT.sub("", FOR_SOMEONE.sub(r"\1 ", question))
+
+
+def asked_in(text: str) -> str:
+    """The question inside a request ("could you tell me what year": "what year"), else `text`.
+
+    >>> asked_in("could you tell me what year"), asked_in("what is his year")
+    ('what year', 'what is his year')
+    """
+    opening = REQUEST.match(text)
+    rest = text[opening.end():] if opening else ""
+    return rest if rest and tokens(rest)[:1] and tokens(rest)[0] in QUESTION_WORDS else text
 
 
 def awaits_its_verb(text: str) -> bool:

@@ -18,10 +18,10 @@ from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
-                                              REQUEST, WHOSE, as_question, awaits_its_verb, cleft_fragment,
-                                              fragment, is_question, says_only, sentences_that_ask,
-                                              sets_the_scene, spelled_out, topic_first, who_of_anyone,
-                                              without_asides, without_parentheses)
+                                              REQUEST, WHOSE, as_question, asked_in, awaits_its_verb,
+                                              cleft_fragment, fragment, is_question, plain_request, says_only,
+                                              sentences_that_ask, sets_the_scene, spelled_out, topic_first,
+                                              who_of_anyone, without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
                                              the_listed_counted, the_ones)
@@ -42,15 +42,16 @@ def _joins_no_asks(conjunction: str, last: str, right: str) -> bool:
     """Does the conjunction between `last` (the clause before) and `right` join no two asks: an
     adverb before the verb ("which other students also have it?"), the end of a value's range
     ("a B or lower"), or two nouns one question word asks for before their verb ("what branch
-    and year is she in")?
+    and year is she in", "could you tell me what year and branch Sneha is in")?
 
     >>> _joins_no_asks("and", "what branch", "year is she in"), _joins_no_asks("and", "who all study dsa", "wht grade")
     (True, False)
     """
     word, after = conjunction.lower(), tokens(right)
     return word == "also" and awaits_its_verb(last) or word == "or" and OR_A_RANGE.match(right) is not None \
-        or word in ("and", "aur") and awaits_its_verb(last) and len(after) > 1 \
-        and after[0] not in QUESTION_WORDS and after[1] in AUXILIARY
+        or word in ("and", "aur") and awaits_its_verb(asked_in(last)) and len(after) > 1 \
+        and after[0] not in QUESTION_WORDS and (after[1] in AUXILIARY or len(after) > 2 and after[2] in AUXILIARY
+                                                and set(after[3:4]) <= WORDS.prepositions)   # "Sneha is in"
 
 
 class RuleUpdater:
@@ -67,7 +68,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = IF_SO.sub(r"\1", who_asks_said(without_parentheses(question)))   # "... in? i'm Sneha"
+        question = IF_SO.sub(r"\1", who_asks_said(without_parentheses(plain_request(question))))   # "i'm Sneha"
         question = FIRST_OF_A_LIST.sub("", question)     # "first what is X, then ...": the asks
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
