@@ -7014,3 +7014,30 @@ def test_what_someone_got_in_a_subject_is_a_grade(learner, college_db):
     in it?" was refused whole: "get in <subject>" asks for the grade, as "got" does."""
     result = learner.answer("what did Sneha get in Computer Networks, and what did Rahul get in it?")
     assert [p.rows for p in result.sub_questions] == [[["B"]], [["B+"]]], result.answer
+
+
+def test_it_after_two_things_named_and_none_found_is_not_guessed(chat):
+    """A learner's fresh probe: "what comes before graphs among the DSA topics?" was refused,
+    and "and after it?" was answered with the subject after DSA: "it" could be Graphs or DSA,
+    and nothing found says which."""
+    chat.answer("what comes before graphs among the DSA topics?")
+    assert chat.answer("and after it?").status != "answered"
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who's got docker skill", "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN s.name"),
+    ("clubs ko founding year ke hisaab se list kar, purane se naye",
+     "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded"),
+], ids=["whos-got", "purane-se-naye"])
+def test_fresh_wordings_of_known_asks(learner, college_db, question, reference):
+    """A learner's fresh probe and unseen79 cd047: "who's got" is "who has got" (no grade);
+    "ke hisaab se", "purane se naye" order the list, oldest first."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows == rows_of(college_db, reference), result.answer
+
+
+def test_a_diff_between_two_topics_quotes_both_notes(learner):
+    """A learner's fresh probe: "whats the diff between 2nf and 3nf" quoted the note on 3NF
+    alone: "diff" is "difference", which asks for both topics' notes."""
+    answer = learner.answer("whats the diff between 2nf and 3nf").answer
+    assert "(note N04" in answer and "(note N03" in answer, answer

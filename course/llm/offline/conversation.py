@@ -289,7 +289,11 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
         listed = _last_answer(prompt, reading.schema)   # found ("its" after two clubs)
         several = {(listed.label, v) for v in listed.value} \
             if listed is not None and isinstance(listed.value, tuple) else set()
-        return [e for e in recent if e.label != reading.person and (e.label, e.value) not in several]
+        things = [e for e in recent if e.label != reading.person and (e.label, e.value) not in several]
+        asked = prompt.turns[-1][0].lower() if prompt.turns else ""
+        if listed is None and len({e.label for e in things if str(e.value).lower() in asked}) > 1:
+            return []   # two things of two kinds named, none found: which "it" is, is unknown
+        return things
     # ("un mein se": "un" is plural only before "mein se")
     plural = found is not None and re.match(reading.cue("plural"), reading.text[found.start():])
     group = _last_answer(prompt, reading.schema) if plural else None

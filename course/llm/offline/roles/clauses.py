@@ -43,6 +43,8 @@ AND_FIRST = re.compile(r"^(?:also|and|aur|plus|n|nd)\s+", re.I)
 # "find her something on ...", "get him the note on it": the one it is for, who owns nothing asked
 FOR_SOMEONE = re.compile(r"(?i)\b(find|get|give|send|show|bring|fetch)\s+(?:her|him|them)\s+"
                          r"(?=(?:the|a|an|some|something|anything|any)\b)")
+FOR_SOMEONE_AFTER = re.compile(r"(?i)(\b(?:find|get|give|send|show|bring|fetch)\s+(?:me\s+)?(?:the|a|an|some|"
+                               r"something|anything|any)\b[^?.!]*?)\s+for\s+(?:her|him|them)\b")   # "... for her"
 # "and while you're at it, ...": a stock phrase, no "it" to stand for anything
 WHILE_AT_IT = re.compile(r"(?i)\bwhile\s+(?:you'?re|you\s+are)\s+at\s+it\b,?\s*")
 # "first what is X, then what comes before it": "first" orders the asks, and asks nothing
@@ -165,8 +167,10 @@ def plain_request(question: str) -> str:
 
     >>> plain_request("And while you're at it, could you find her something on indexes?")
     'And could you find something on indexes?'
+    >>> plain_request("Could you find an explanation for her?")
+    'Could you find an explanation?'
     """
-    return WHILE_AT_IT.sub("", FOR_SOMEONE.sub(r"\1 ", question))
+    return WHILE_AT_IT.sub("", FOR_SOMEONE_AFTER.sub(r"\1", FOR_SOMEONE.sub(r"\1 ", question)))
 
 
 def asked_in(text: str) -> str:
