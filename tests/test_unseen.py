@@ -7041,3 +7041,13 @@ def test_a_diff_between_two_topics_quotes_both_notes(learner):
     alone: "diff" is "difference", which asks for both topics' notes."""
     answer = learner.answer("whats the diff between 2nf and 3nf").answer
     assert "(note N04" in answer and "(note N03" in answer, answer
+
+
+def test_and_how_good_asks_the_level_of_those_found(learner, college_db):
+    """A learner's fresh probe: "who's good at ML and how good" split off "how good" as a part
+    of its own and said it could not answer it, under the line that had: "how good" names the
+    level alone, a column of the ask before it."""
+    result = learner.answer("who's good at ML and how good")
+    assert len(result.sub_questions) == 1 and result.status == "answered", result.answer
+    assert same_rows(result.rows, rows_of(college_db, "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: "
+                                          "'Machine Learning'}) RETURN s.name, r.level"))

@@ -287,8 +287,8 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     (['level'], [])
     >>> properties_only("and what is her branch?", lexicon, pronouns=True)
     ['branch']
-    >>> properties_only("and as what?", lexicon)
-    ['role']
+    >>> properties_only("and as what?", lexicon), properties_only("and how good?", lexicon)
+    (['role'], ['level'])
     """
     asking = WORDS.question_words | WORDS.auxiliary | {w for c in WORDS.conjunctions for w in c.split()}
     function = asking | WORDS.function | WORDS.pronoun_nouns | (WORDS.pronouns if pronouns else set())
@@ -296,14 +296,15 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     rest = " ".join(w for w in words if w not in function)
     if not rest:     # "and as what?": a property said in function words alone (a role)
         return [p for p, regex in lexicon.properties.items() if regex and re.search(regex, " ".join(words))]
-    named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)]
+    named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)] or \
+        [p for p, regex in lexicon.properties.items() if regex and re.search(regex, " ".join(words))]   # "how good"
     if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
             re.search(lexicon.value_words.get(p) or r"(?!)", ask.lower()) for p in named):
         return []     # "and which is completed?": a choice by a value, not the status asked
     # what is left when the properties' own words are taken out ("year of study" holds "of")
     alone = "|".join(f"(?:{lexicon.properties[p]})" for p in named)
-    left = re.sub(rf"\b(?:{alone})\b", " ", " ".join(w for w in words if w not in asking)) if named else rest
-    return named if named and rest and set(left.split()) <= function else []
+    left = re.sub(rf"\b(?:{alone})\b", " ", " ".join(words)) if named else rest
+    return named if named and rest and set(left.split()) - asking <= function else []
 
 
 def _without_a_request(words: list[str], function: Set[str], lexicon: Lexicon) -> list[str]:
