@@ -7051,3 +7051,18 @@ def test_and_how_good_asks_the_level_of_those_found(learner, college_db):
     assert len(result.sub_questions) == 1 and result.status == "answered", result.answer
     assert same_rows(result.rows, rows_of(college_db, "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill {name: "
                                           "'Machine Learning'}) RETURN s.name, r.level"))
+
+
+def test_what_someone_would_need_for_a_project_is_what_it_requires(learner, college_db):
+    """unseen78 cc013's ask alone: "What skills would someone need for the chatbot project?"
+    was refused for "someone": one in general, told what it would need, is no one asked for."""
+    assert_answered_with(learner.answer("What skills would someone need for the chatbot project?"),
+                         college_db, "MATCH (:Project {name: 'Campus Chatbot'})-[:REQUIRES]->(k:Skill) "
+                         "RETURN k.name")
+
+
+def test_who_to_ask_for_help_in_a_subject_is_a_partner_question(learner):
+    """A fresh question: "who would Aarav ask for help with DSA?" went to a query for his
+    classmates in DSA, which he does not study, and claimed there is none."""
+    result = learner.answer("who would Aarav ask for help with DSA?")
+    assert result.sub_questions[0].tool == "study_partners" and result.rows, result.answer

@@ -89,7 +89,8 @@ PLANNER_TOOLS: tuple[Tool, ...] = (
     Tool("study_partners",
          "Study partners (students weak in the same subject) and mentors (students strong in it) "
          "for a student, each with the grade that is the reason. e.g. 'Find a study partner for "
-         "{student}', 'Who can {student} study {subject} with?', 'Find {student} a study "
+         "{student}', 'Who can {student} study {subject} with?', 'Who can {student} ask for help "
+         "with {subject}?', 'Find {student} a study "
          "partner for {subject}', '{student} ko {subject} ke liye study partner chahiye', "
          "'{student} ke study partners kaun hain?'",
          {"type": "object", "properties": {

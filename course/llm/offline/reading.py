@@ -255,7 +255,7 @@ def without_own_kinds(reading: Reading) -> Reading:
 
 
 # what one should, must or needs to do: advice, whose subject is whoever takes it
-_ADVICE = r"(?:should|must|ought to|needs? to|ha(?:ve|s) to)"
+_ADVICE = r"(?:should|must|would|ought to|needs? to|ha(?:ve|s) to)"
 _UNQUALIFIED = r"(?=\s)(?!\s+(?:in|of|with|from|on|at|who|that|which|whose|§))"   # "students in §0": some
 
 
@@ -269,8 +269,8 @@ def people_in_general(reading: Reading) -> Reading:
     >>> def general(text): return people_in_general(Reading(text, [], parse_schema(""))).text
     >>> general("what should students finish before they take §0 ?")
     'what should one finish before one take §0 ?'
-    >>> general("what must a student do before taking §0 ?")
-    'what must one do before taking §0 ?'
+    >>> general("what must a student do before taking §0 ?"), general("what would someone need for §0 ?")
+    ('what must one do before taking §0 ?', 'what would one need for §0 ?')
     >>> general("which students should finish §0 ?"), general("what should students in §0 know ?")
     ('which students should finish §0 ?', 'what should students in §0 know ?')
     """
