@@ -7066,3 +7066,38 @@ def test_who_to_ask_for_help_in_a_subject_is_a_partner_question(learner):
     classmates in DSA, which he does not study, and claimed there is none."""
     result = learner.answer("who would Aarav ask for help with DSA?")
     assert result.sub_questions[0].tool == "study_partners" and result.rows, result.answer
+
+
+def test_an_answer_read_with_a_name_for_its_pronoun_says_whose(learner):
+    """A learner's fresh probe: "Rahul ke dost kaun hain?" (Karan), then "Uske skills kya
+    hain?" was answered "Machine Learning aur Python.", Rahul's skills, without saying whose:
+    read as Karan's, false. An answer whose pronoun was read as a name says how it was read."""
+    learner.answer("Rahul ke dost kaun hain?")
+    answer = learner.answer("Uske skills kya hain?").answer
+    assert answer.startswith("Rahul ke skills"), answer
+
+
+@pytest.mark.parametrize("question", ["what includes Trees?", "which topic includes Trees?"])
+def test_what_includes_a_named_topic_is_what_it_is_part_of(learner, college_db, question):
+    """A learner's fresh probe: "And what includes Trees?" was answered with BST, what Trees
+    includes: a name after "includes" is its object."""
+    assert_answered_with(learner.answer(question), college_db,
+                         "MATCH (c:Concept)-[:INCLUDES]->(:Concept {name: 'Trees'}) RETURN c.name")
+
+
+@pytest.mark.parametrize("question", [
+    "Which subjects have to be done before Computer Networks, including indirect ones?",
+    "what are all the prerequisites of Computer Networks, direct and indirect?"])
+def test_indirect_is_no_typo_of_direct(learner, question):
+    """A learner's fresh probe: "including indirect ones" was read as "direct ones" (a typo
+    by two letters) and answered with the one direct prerequisite as the whole list."""
+    result = learner.answer(question)
+    assert result.status != "answered" or ["DSA"] in result.rows, result.answer
+
+
+@pytest.mark.parametrize("question", ["which projects are unfinished?", "which projects are incomplete?"])
+def test_a_value_word_with_a_not_prefix_is_that_value_negated(learner, college_db, question):
+    """"unfinished" and "incomplete" were read as typos of "finished" and "complete" and
+    answered with the completed project."""
+    assert_answered_with(learner.answer(question), college_db,
+                         "MATCH (p:Project) WHERE p.status <> 'Completed' RETURN p.name")

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from course.agents.tools import ToolResult
+from course.foundation.language import WORDS, question_key
 from course.llm.base import Usage
 from course.llm.offline.chain import traversed
 from course.pipeline.linking import Mention
@@ -53,6 +54,11 @@ class SubQuestion:
         return {"question": self.question, "rewritten": self.rewritten, "tool": self.tool,
                 "arguments": self.arguments, "rows": [[plain(v) for v in r] for r in self.rows],
                 "answer": self.answer, "source": self.source}
+
+    def named_its_pointer(self) -> bool:
+        """Was a pointing word of the question ("uske", "her", "it") read as a name?"""
+        said, read = set(question_key(self.question).split()), set(question_key(self.rewritten).split())
+        return bool(said & WORDS.referring - read)
 
 
 @dataclass

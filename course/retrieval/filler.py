@@ -191,7 +191,9 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
 
     def never_filler(question: str, word: str, listed: set[str], unknown: list[str]) -> bool:
         word = word.lower()
+        negated = re.sub(r"^(?:in|un|im|non|dis)(?=\w{4})", "", word)   # "indirect": not "direct"
         return word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
+            or negated != word and (a_form_of(negated, listed) or negated in default_lexicon().vocab) \
             or the_verb_asked(question, word) or a_phrasal_verb(question, word) \
             or the_noun_asked(question, word, unknown) \
             or word in defined(question)

@@ -20,6 +20,8 @@ def correct(word: str, vocab: list[str]) -> str:
 
     >>> correct("studdies", ["studies"]), correct("subconcepts", ["concepts"])
     ('studies', 'subconcepts')
+    >>> correct("indirect", ["direct"]), correct("unfinished", ["finished"])
+    ('indirect', 'unfinished')
 
     A letter said three times or more stretches a word ("hiii", "pleeease"):
 
@@ -33,6 +35,8 @@ def correct(word: str, vocab: list[str]) -> str:
     if len(word) < 4 or not word.isalpha() or word in vocab:
         return word
     close = get_close_matches(word, vocab, n=1, cutoff=0.84 if len(word) > 4 else 0.88)
+    if close and re.fullmatch(rf"(?:in|un|im|non|dis){re.escape(close[0])}", word):
+        return word     # "indirect" is no typo of "direct": a prefix that says "not" is a word
     return close[0] if close and abs(len(close[0]) - len(word)) <= _TYPO_LETTERS else word
 
 
@@ -43,7 +47,12 @@ def corrected(word: str, lexicon: Lexicon) -> str:
 
     >>> corrected("updates", default_lexicon()), corrected("deleted", default_lexicon())
     ('updates', 'deleted')
+    >>> corrected("unfinished", default_lexicon()), corrected("index", default_lexicon())
+    ('not finished', 'index')
     """
+    negated = re.fullmatch(r"(?:in|un|im|non)-?(\w{4,})", word)
+    if negated and any(re.search(rf"\b(?:{words})\b", negated[1]) for words in lexicon.value_words.values() if words):
+        return f"not {negated[1]}"    # "unfinished", "incomplete": a value's word, negated
     fixed = correct(word, lexicon.vocab)
     if fixed != word and any(re.fullmatch(entry, word) for entry in lexicon.all_patterns):
         return word
