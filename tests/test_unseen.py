@@ -7101,3 +7101,29 @@ def test_a_value_word_with_a_not_prefix_is_that_value_negated(learner, college_d
     answered with the completed project."""
     assert_answered_with(learner.answer(question), college_db,
                          "MATCH (p:Project) WHERE p.status <> 'Completed' RETURN p.name")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Is HTTP part of TCP/IP?", True), ("Is BST part of Trees?", True), ("Is Trees part of BST?", False),
+    ("Does DNS come before HTTP?", True), ("Does HTTP come before DNS?", False),
+    ("Does HTTP come after DNS?", True), ("Does TCP/IP include HTTP?", True),
+], ids=["part-of", "part-of-2", "part-of-not", "before", "before-not", "after", "include"])
+def test_yes_or_no_of_an_order_or_a_part_reads_the_way_from_the_first(learner, question, expected):
+    """A learner's fresh probe: "Is HTTP part of TCP/IP?" and "Does DNS come before HTTP?" were
+    answered "No.": the words of the way were read as said of the first name, as in "what is
+    part of §0", when they are said of the second."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows == [[expected]], result.answer
+
+
+def test_trees_kis_concept_ka_part_hai_asks_one_way(learner, college_db):
+    """A learner's fresh probe: "Trees kis concept ka part hai?" was answered with what Trees is
+    part of and what is part of it."""
+    assert_answered_with(learner.answer("Trees kis concept ka part hai?"), college_db,
+                         "MATCH (c:Concept)-[:INCLUDES]->(:Concept {name: 'Trees'}) RETURN c.name")
+
+
+def test_adding_up_credits_is_no_change_to_the_data(learner):
+    """A learner's fresh probe: "How many credits do Aarav's subjects add up to?" was refused as
+    a change to the data ("add")."""
+    assert learner.answer("How many credits do Aarav's subjects add up to?").status != "blocked"
