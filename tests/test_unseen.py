@@ -7127,3 +7127,14 @@ def test_adding_up_credits_is_no_change_to_the_data(learner):
     """A learner's fresh probe: "How many credits do Aarav's subjects add up to?" was refused as
     a change to the data ("add")."""
     assert learner.answer("How many credits do Aarav's subjects add up to?").status != "blocked"
+
+
+def test_an_explanation_asked_after_a_scene_is_the_scenes(learner):
+    """unseen78 cc031 (scored on this stop's code before the freeze): the scene describes paging,
+    then "Could you find an explanation for her?"; the ask alone, "Could you find an
+    explanation?", listed every note from the first: which explanation, only the scene says."""
+    result = learner.answer(
+        "A student is confused about how memory is chopped into equal-sized blocks and how the system "
+        "finds which physical slot each block sits in. Could you find an explanation for her?")
+    notes = [str(r[0]) for p in result.sub_questions if p.found for r in p.rows[:1]]
+    assert result.status != "answered" or notes == ["N19"], result.answer

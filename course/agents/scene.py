@@ -17,7 +17,7 @@ scene the ask points at: the ask is asked alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from course.agents.named_in_notes import beyond_notes
 from course.foundation.db import Database
@@ -54,6 +54,8 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         schema = introspect(db)     # (with its aliases: the scene says "Operating Systems", the ask "OS")
         named = [(m.label, m.value) for m in link_entities(db, scene, schema=schema) if m.score >= 1.0]
         linked = link_entities(db, asked, schema=schema)
+        if not named and _one_of_a_kind(asked, schema.labels):
+            return None      # "Could you find an explanation?": which one, only the scene says
         if not named or not points_back(asked) and any(m.score >= 1.0 for m in linked):
             return asked     # the ask names what it asks about, or the scene names nothing
             # ("Hi, I'm new and don't know anyone yet. Which clubs are there?")
@@ -64,6 +66,18 @@ def scene_asker(db: Database) -> Callable[[str], str | None]:
         return RuleUpdater().rewrite(asked, [(scene, named, [])], named=len(linked), linked=linked,
                                      properties=schema.owners())
     return ask
+
+
+def _one_of_a_kind(asked: str, labels: Iterable[str]) -> bool:
+    """Does the ask want one thing of a kind, named by nothing in it ("could you find an
+    explanation?", "give me a note")? The scene before it says which.
+
+    >>> _one_of_a_kind("Could you find an explanation?", ["Note"]), _one_of_a_kind("Which clubs are there?", ["Club"])
+    (True, False)
+    """
+    lexicon = default_lexicon()
+    kinds = "|".join(f"(?:{lexicon.label(label)})" for label in labels if lexicon.label(label))
+    return bool(kinds) and re.search(rf"\b(?:a|an|one)\s+(?:\w+\s+)?(?:{kinds})\b", asked.lower()) is not None
 
 
 def _by_its_kind(asked: str, labels: set[str]) -> bool:
