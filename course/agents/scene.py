@@ -74,10 +74,13 @@ def _one_of_a_kind(asked: str, labels: Iterable[str]) -> bool:
 
     >>> _one_of_a_kind("Could you find an explanation?", ["Note"]), _one_of_a_kind("Which clubs are there?", ["Club"])
     (True, False)
+    >>> _one_of_a_kind("Which students are Advanced in at least one skill?", ["Skill"])
+    False
     """
     lexicon = default_lexicon()
     kinds = "|".join(f"(?:{lexicon.label(label)})" for label in labels if lexicon.label(label))
-    return bool(kinds) and re.search(rf"\b(?:a|an|one)\s+(?:\w+\s+)?(?:{kinds})\b", asked.lower()) is not None
+    request = r"\b(?:find|get|give|show|send|suggest|recommend|share|pull up)\s+(?:me\s+|us\s+)?(?:a|an)"
+    return bool(kinds) and re.search(rf"{request}\s+(?:\w+\s+)?(?:{kinds})\b", asked.lower()) is not None
 
 
 def _by_its_kind(asked: str, labels: set[str]) -> bool:
