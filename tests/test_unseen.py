@@ -7138,3 +7138,24 @@ def test_an_explanation_asked_after_a_scene_is_the_scenes(learner):
         "finds which physical slot each block sits in. Could you find an explanation for her?")
     notes = [str(r[0]) for p in result.sub_questions if p.found for r in p.rows[:1]]
     assert result.status != "answered" or notes == ["N19"], result.answer
+
+
+# --- unseen80 and unseen81 (final sets of this stop): changed after their scoring ---------------
+
+def test_a_count_by_a_property_is_no_note_question(learner):
+    """unseen81 cf030: "Student count by branch." was answered with the note on 2NF (its example
+    table has students): a kind's noun before "count" asks the graph to count."""
+    result = learner.answer("Student count by branch.")
+    assert not any(p.tool == "search_notes" and p.found for p in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question", ["No. of students taking OS?",
+                                      "No. of students taking OS, no. taking DSA, and credits for CN?"])
+def test_no_dot_is_a_number_not_the_end_of_a_sentence(learner, college_db, question):
+    """unseen81 cf017: "No. of students taking OS, no. taking DSA, and credits for CN?" was cut
+    after each "No." and answered with the credits of DSA and CN alone, as if whole; "No. of
+    students taking OS?" listed the students, not their number."""
+    result = learner.answer(question)
+    counts = rows_of(college_db, "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'Operating Systems'}) "
+                     "RETURN count(s)")
+    assert result.status != "answered" or counts in [p.rows for p in result.sub_questions], result.answer

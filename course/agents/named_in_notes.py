@@ -58,8 +58,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     False
     >>> asks_for_nodes(db, "prereqs for routing (concept level)")
     True
-    >>> asks_for_nodes(db, "IT students n their clubs")
-    True
+    >>> asks_for_nodes(db, "IT students n their clubs"), asks_for_nodes(db, "Student count by branch.")
+    (True, True)
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -75,8 +75,9 @@ def asks_for_nodes(db: Database, question: str) -> bool:
         if not said & (WORDS.question_words | WORDS.auxiliary | WORDS.subordinating) else []
     # ("which more specific topics", "what's the prereq topic": the noun a word or two on; "how
     # many students": a count of them)
-    return any(re.search(rf"(?:{which}(?:'s|\s+is|\s+are)?|{lexicon.cues.get('count', '(?!)')})\s+(?:the\s+)?"
-                         rf"(\w+\s+){{0,2}}(?:{lexicon.label(label)})", text)
+    count = lexicon.cues.get('count', '(?!)')     # ("student count by branch": the count after its noun)
+    return any(re.search(rf"(?:{which}(?:'s|\s+is|\s+are)?|{count})\s+(?:the\s+)?(\w+\s+){{0,2}}"
+                         rf"(?:{lexicon.label(label)})|\b(?:{lexicon.label(label)})\s+(?:{count})\b", text)
                for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)
 

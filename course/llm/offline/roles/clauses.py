@@ -167,9 +167,11 @@ def plain_request(question: str) -> str:
 
     >>> plain_request("And while you're at it, could you find her something on indexes?")
     'And could you find something on indexes?'
-    >>> plain_request("Could you find an explanation for her?")
-    'Could you find an explanation?'
+    >>> plain_request("Could you find an explanation for her?"), plain_request("No. of students in IT?")
+    ('Could you find an explanation?', 'number of students in IT?')
     """
+    # "No. of students", "no. taking DSA": a number, where no sentence ends
+    question = re.sub(r"\b[Nn]o\.\s+(?=of\b|[a-z])", "number ", question)
     return WHILE_AT_IT.sub("", FOR_SOMEONE_AFTER.sub(r"\1", FOR_SOMEONE.sub(r"\1 ", question)))
 
 
