@@ -7159,3 +7159,11 @@ def test_no_dot_is_a_number_not_the_end_of_a_sentence(learner, college_db, quest
     counts = rows_of(college_db, "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'Operating Systems'}) "
                      "RETURN count(s)")
     assert result.status != "answered" or counts in [p.rows for p in result.sub_questions], result.answer
+
+
+def test_two_asks_after_a_question_mark_are_not_one_ask_of_both(college_db):
+    """unseen79 cd049 on the pipeline, once "kiske paas" was known: "bhai Python kiske paas
+    hai? aur SQL kisko aata hai?" was answered "Payal.", who has both: two asks, one query of
+    both is wrong; the pipeline refuses, the agentic agent answers each."""
+    result = Agent(college_db, OfflineLLM()).answer("bhai Python kiske paas hai? aur SQL kisko aata hai?")
+    assert result.status != "answered", result.answer

@@ -289,6 +289,8 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
 
 
 def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str, list[str]] | None:
+    if re.search(r"§\d+[^§?]*\?\s*\S[^§]*§\d+", reading.text):
+        return None     # "§0 kiske paas hai? aur §1 kisko aata hai?": two asks, not one of both
     either = reading.has("either") and len(entities) > 1 and len({e.label for e in entities}) == 1
     lines, conds = [], []
     groups = [entities] if either else [[e] for e in entities]
