@@ -297,7 +297,8 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     if not rest:     # "and as what?": a property said in function words alone (a role)
         return [p for p, regex in lexicon.properties.items() if regex and re.search(regex, " ".join(words))]
     named = [p for p, regex in lexicon.properties.items() if regex and re.search(regex, rest)] or \
-        [p for p, regex in lexicon.properties.items() if regex and re.search(regex, " ".join(words))]   # "how good"
+        [p for p, regex in lexicon.properties.items()       # ("how good": a question word of the property's)
+         if regex and re.search(regex, " ".join(words))]
     if re.match(r"\s*(?:and\s+|aur\s+)?which\b", ask.lower()) and any(
             re.search(lexicon.value_words.get(p) or r"(?!)", ask.lower()) for p in named):
         return []     # "and which is completed?": a choice by a value, not the status asked

@@ -284,8 +284,8 @@ def times_named(reading: Reading, rel_type: str) -> int:
     # ("which topics build on §0 next?": with only the name between, a word says the step again;
     # "the next topic after §0": with only the kind's noun, no "the", between, one step in two words)
     kinds = "|".join(f"(?:{p})" for p in reading.lexicon.labels.values())
-    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap) or re.fullmatch(rf"\s+(?:§\d+|{kinds})\s+", gap))
-                 for gap in between)
+    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap)
+                      or re.fullmatch(rf"\s+(?:§\d+|{kinds})\s+", gap)) for gap in between)
     return len(found) - 1 if asked else len(found) - as_its
 
 

@@ -51,7 +51,8 @@ def corrected(word: str, lexicon: Lexicon) -> str:
     ('not finished', 'index')
     """
     negated = re.fullmatch(r"(?:in|un|im|non)-?(\w{4,})", word)
-    if negated and any(re.search(rf"\b(?:{words})\b", negated[1]) for words in lexicon.value_words.values() if words):
+    if negated and any(re.search(rf"\b(?:{words})\b", negated[1])
+                       for words in lexicon.value_words.values() if words):
         return f"not {negated[1]}"    # "unfinished", "incomplete": a value's word, negated
     fixed = correct(word, lexicon.vocab)
     if fixed != word and any(re.fullmatch(entry, word) for entry in lexicon.all_patterns):

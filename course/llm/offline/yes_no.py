@@ -44,8 +44,8 @@ def _way_from_the_first(reading: Reading) -> str:
     no such word is said of the second name.
 
     >>> from course.llm.offline.prompt import Schema
-    >>> [_way_from_the_first(Reading(t, [], Schema())) for t in
-    ...  ("is §0 part of §1 ?", "does §0 come before §1 ?", "does §0 come after §1 ?", "does §0 include §1 ?")]
+    >>> [_way_from_the_first(Reading(t, [], Schema())) for t in ("is §0 part of §1 ?",
+    ...  "does §0 come before §1 ?", "does §0 come after §1 ?", "does §0 include §1 ?")]
     ['in', 'out', 'in', '']
     """
     def said_of_the_second(cue: str) -> bool:
