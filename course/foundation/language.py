@@ -129,6 +129,17 @@ def in_english(question: str) -> str:
     return re.sub(r"\s+(?=[?!.,]|$)", "", " ".join(glossed.split()))
 
 
+def without_not_prefix(word: str) -> str | None:
+    """The word a "not" prefix negates ("indirect": "direct", "unfinished": "finished"), or
+    None: a word with no such prefix, or too little after it to be a word ("index", "under").
+
+    >>> without_not_prefix("indirect"), without_not_prefix("non-linear"), without_not_prefix("index")
+    ('direct', 'linear', None)
+    """
+    negated = re.fullmatch(r"(?:in|un|im|non|dis)-?([a-z]{4,})", word.lower())
+    return negated[1] if negated else None
+
+
 def in_full(text: str) -> str:
     """The text with a learner's chat shorthand written out ("wt does tcp add").
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from course.foundation.db import Database
 from course.pipeline.schema import introspect
+from course.retrieval.named_topics import mentions
 
 if TYPE_CHECKING:
     from course.retrieval.search import Hit
@@ -40,17 +41,6 @@ _RELATED = ("MATCH (:Concept {name: $topic})-[:PREREQUISITE_FOR]->(:Concept)<-[:
             "RETURN n.id AS note, 'part' AS side "
             "UNION MATCH (t:Concept {name: $topic})<-[:INCLUDES]-(:Concept)-[:INCLUDES]->(c:Concept)"
             "<-[:EXPLAINS]-(n:Note) WHERE c <> t RETURN n.id AS note, 'part' AS side")
-
-
-def mentions(query: str, names: Sequence[str]) -> list[tuple[int, int]]:
-    """Where `query` names a topic by one of `names`, as words of their own.
-
-    >>> mentions("is 3NF enough, or is there more than 3NF?", ["3NF", "third normal form"])
-    [(3, 6), (37, 40)]
-    """
-    text = query.lower()
-    return sorted(m.span() for name in names
-                  for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", text))
 
 
 def is_standard(query: str, span: tuple[int, int]) -> bool:

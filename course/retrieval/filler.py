@@ -33,7 +33,7 @@ from collections.abc import Callable, Collection
 
 from course.foundation.db import Database
 from course.foundation.definitions import defined, without_how_said
-from course.foundation.language import WORDS
+from course.foundation.language import WORDS, without_not_prefix
 from course.llm.offline import OfflineLLM
 from course.llm.offline.prompt import parse_prompt
 from course.llm.offline.reading import read
@@ -191,9 +191,9 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
 
     def never_filler(question: str, word: str, listed: set[str], unknown: list[str]) -> bool:
         word = word.lower()
-        negated = re.sub(r"^(?:in|un|im|non|dis)(?=\w{4})", "", word)   # "indirect": not "direct"
+        negated = without_not_prefix(word)     # "indirect": not "direct", whose meaning it carries
         return word in WORDS.leaving_out or a_form_of(word, listed) or compares(question, word) \
-            or negated != word and (a_form_of(negated, listed) or negated in default_lexicon().vocab) \
+            or negated is not None and (a_form_of(negated, listed) or negated in default_lexicon().vocab) \
             or the_verb_asked(question, word) or a_phrasal_verb(question, word) \
             or the_noun_asked(question, word, unknown) \
             or word in defined(question)

@@ -26,6 +26,16 @@ if TYPE_CHECKING:
 NAMED_MIN_SCORE = 0.45   # the similarity a note whose topic the question names needs
 
 
+def mentions(text: str, names: Sequence[str]) -> list[tuple[int, int]]:
+    """Where `text` says one of `names` (a topic's name and its aliases), as words of their own.
+
+    >>> mentions("is 3NF enough, or is there more than 3NF?", ["3NF", "third normal form"])
+    [(3, 6), (37, 40)]
+    """
+    return sorted(m.span() for name in names
+                  for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", text.lower()))
+
+
 def names(text: str, topic: str, aliases: Sequence[str] = ()) -> bool:
     """Does `text` name `topic`, by its whole name or an alias, as words of their own?
 
@@ -34,8 +44,7 @@ def names(text: str, topic: str, aliases: Sequence[str] = ()) -> bool:
     >>> names("What is second normal form?", "2NF", ["second normal form"])
     True
     """
-    return any(re.search(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", text.lower())
-               for name in [topic, *aliases])
+    return bool(mentions(text, [topic, *aliases]))
 
 
 def names_its_topic(db: Database, query: str, hit: Hit) -> bool:

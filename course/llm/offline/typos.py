@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from difflib import get_close_matches
 
+from course.foundation.language import without_not_prefix
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 
 _TYPO_LETTERS = 2   # a typo adds or drops at most this many letters
@@ -35,7 +36,7 @@ def correct(word: str, vocab: list[str]) -> str:
     if len(word) < 4 or not word.isalpha() or word in vocab:
         return word
     close = get_close_matches(word, vocab, n=1, cutoff=0.84 if len(word) > 4 else 0.88)
-    if close and re.fullmatch(rf"(?:in|un|im|non|dis){re.escape(close[0])}", word):
+    if close and without_not_prefix(word) == close[0]:
         return word     # "indirect" is no typo of "direct": a prefix that says "not" is a word
     return close[0] if close and abs(len(close[0]) - len(word)) <= _TYPO_LETTERS else word
 
@@ -50,10 +51,9 @@ def corrected(word: str, lexicon: Lexicon) -> str:
     >>> corrected("unfinished", default_lexicon()), corrected("index", default_lexicon())
     ('not finished', 'index')
     """
-    negated = re.fullmatch(r"(?:in|un|im|non)-?(\w{4,})", word)
-    if negated and any(re.search(rf"\b(?:{words})\b", negated[1])
-                       for words in lexicon.value_words.values() if words):
-        return f"not {negated[1]}"    # "unfinished", "incomplete": a value's word, negated
+    negated = without_not_prefix(word)
+    if negated and any(re.search(rf"\b(?:{words})\b", negated) for words in lexicon.value_words.values() if words):
+        return f"not {negated}"    # "unfinished", "incomplete": a value's word, negated
     fixed = correct(word, lexicon.vocab)
     if fixed != word and any(re.fullmatch(entry, word) for entry in lexicon.all_patterns):
         return word

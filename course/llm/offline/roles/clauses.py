@@ -40,11 +40,11 @@ IF_SO = re.compile(r"(?i)(^\s*|[?.!,;]\s*|\band\s+)(?:if (?:so|yes|not|no)|agar 
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
 # "and", "also", "n" opening a clause of its own: "... ? n wt did karan get"
 AND_FIRST = re.compile(r"^(?:also|and|aur|plus|n|nd)\s+", re.I)
-# "find her something on ...", "get him the note on it": the one it is for, who owns nothing asked
-FOR_SOMEONE = re.compile(r"(?i)\b(find|get|give|send|show|bring|fetch)\s+(?:her|him|them)\s+"
-                         r"(?=(?:the|a|an|some|something|anything|any)\b)")
-FOR_SOMEONE_AFTER = re.compile(r"(?i)(\b(?:find|get|give|send|show|bring|fetch)\s+(?:me\s+)?(?:the|a|an|some|"
-                               r"something|anything|any)\b[^?.!]*?)\s+for\s+(?:her|him|them)\b")   # "... for her"
+# "find her something on ...", "get him the note on it", "find an explanation for her": the one
+# it is for, who owns nothing asked
+_GIVE, _A_THING = r"(?:find|get|give|send|show|bring|fetch)", r"(?:the|a|an|some|something|anything|any)\b"
+FOR_SOMEONE = re.compile(rf"(?i)\b({_GIVE})\s+(?:her|him|them)\s+(?={_A_THING})")
+FOR_SOMEONE_AFTER = re.compile(rf"(?i)(\b{_GIVE}\s+(?:me\s+)?{_A_THING}[^?.!]*?)\s+for\s+(?:her|him|them)\b")
 # "and while you're at it, ...": a stock phrase, no "it" to stand for anything
 WHILE_AT_IT = re.compile(r"(?i)\bwhile\s+(?:you'?re|you\s+are)\s+at\s+it\b,?\s*")
 # "first what is X, then what comes before it": "first" orders the asks, and asks nothing
@@ -162,15 +162,15 @@ def fragment(text: str) -> bool:
 
 
 def plain_request(question: str) -> str:
-    """The question without the words of a request that ask nothing of the graph: the one it is
-    for ("get her the note on it") and "while you're at it".
+    """The question in plain words: without the words of a request that ask nothing of the graph
+    (the one it is for, "get her the note on it"; "while you're at it"), and with "No." before a
+    word written out as "number", so that no sentence is taken to end there.
 
     >>> plain_request("And while you're at it, could you find her something on indexes?")
     'And could you find something on indexes?'
     >>> plain_request("Could you find an explanation for her?"), plain_request("No. of students in IT?")
     ('Could you find an explanation?', 'number of students in IT?')
     """
-    # "No. of students", "no. taking DSA": a number, where no sentence ends
     question = re.sub(r"\b[Nn]o\.\s+(?=of\b|[a-z])", "number ", question)
     return WHILE_AT_IT.sub("", FOR_SOMEONE_AFTER.sub(r"\1", FOR_SOMEONE.sub(r"\1 ", question)))
 
