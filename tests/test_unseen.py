@@ -7177,3 +7177,97 @@ def test_two_asks_after_a_question_mark_are_not_one_ask_of_both(college_db):
     both is wrong; the pipeline refuses, the agentic agent answers each."""
     result = Agent(college_db, OfflineLLM()).answer("bhai Python kiske paas hai? aur SQL kisko aata hai?")
     assert result.status != "answered", result.answer
+
+
+# --- unseen82 and unseen83 (development sets of this stop) and learner probes 24 and 25 --------
+
+@pytest.mark.parametrize("question", [
+    "How is second normal form presented to students in the database course, and what sort of "
+    "dependency is it meant to eliminate?",
+    "How would you describe, in plain language, what subnetting is and why anyone would bother with it?",
+    "Why would anyone bother with subnetting?",
+])
+def test_a_why_or_a_how_is_never_answered_with_names(learner, question):
+    """unseen83 ch001 and a learner's probe: "How is second normal form presented to students in
+    the database course?" was answered "Payal and Aarav" and "why anyone would bother with
+    Subnetting?" "Sneha and Rahul": a chain from the topic to the students of its subject. Rows
+    of names say neither why nor how."""
+    result = learner.answer(question)
+    listed = [p.question for p in result.sub_questions if p.tool == "text2cypher" and p.found]
+    assert not listed, result.answer
+
+
+def test_a_why_is_never_answered_with_names_by_the_pipeline(college_db):
+    """The same question on the pipeline: no query answers why."""
+    result = Agent(college_db, OfflineLLM()).answer("Why would anyone bother with subnetting?")
+    assert result.status != "answered", result.answer
+
+
+def test_the_concept_of_a_topic_is_the_topic(learner):
+    """unseen82 cg004: "virtual memory ka concept in simple words?" was answered "Operating
+    Systems", the subject that covers it: "X ka concept", the concept of X, is X itself."""
+    result = learner.answer("virtual memory ka concept in simple words? and what do they mean by thrashing")
+    found = [str(p.rows[0][0]) for p in result.sub_questions if p.found and p.rows]
+    assert found and set(found) <= {"N20"}, result.answer
+
+
+def test_a_second_ask_in_hinglish_is_answered_or_said_unanswered(learner, college_db):
+    """A learner's probe: "sneha ke friend ka project kaunsa hai, aur woh kin skills maangta
+    hai" was answered with the project alone, as if whole: the skills it needs were dropped."""
+    result = learner.answer("sneha ke friend ka project kaunsa hai, aur woh kin skills maangta hai")
+    skills = rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:WORKS_ON]->"
+                     "(:Project)-[:REQUIRES]->(k:Skill) RETURN DISTINCT k.name")
+    answered = [p for p in result.sub_questions if p.found]
+    assert result.status != "answered" or any(same_rows(p.rows, skills) for p in answered), result.answer
+
+
+def test_that_friend_is_never_the_one_whose_friend_it_is(learner, college_db):
+    """A learner's probe: after "which subjects do her friends study?" about Sneha, "Which clubs
+    is that friend a member of, and since when?" was answered with Sneha's own club."""
+    learner.answer("My daughter Sneha has mentioned her friends here; which subjects do her friends study "
+                   "(I'd like to know what she might pick up from them)?")
+    learner.answer("And does she herself share any of those subjects with them?")
+    result = learner.answer("Which clubs is that friend a member of, and since when?")
+    own = {r[0] for r in rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) RETURN c.name")}
+    friends = {r[0] for r in rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)"
+                                     "-[:MEMBER_OF]->(c:Club) RETURN c.name")}
+    clubs = {str(v) for p in result.sub_questions if p.found for r in p.rows for v in r}
+    assert not (clubs & own - friends) and (result.status != "answered" or friends <= clubs), result.answer
+
+
+def test_their_grades_compared_are_both_grades(learner, college_db):
+    """A learner's probe: after "who's better at SQL, aarav or payal", "unke DBMS grades compare
+    karo" was answered "A+.", Payal's grade alone, as if it were the comparison."""
+    learner.answer("who's better at SQL, aarav or payal")
+    result = learner.answer("unke DBMS grades compare karo")
+    grades = rows_of(college_db, "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'DBMS'}) "
+                     "WHERE s.name IN ['Aarav', 'Payal'] RETURN r.grade")
+    values = [str(v) for p in result.sub_questions if p.found for r in p.rows for v in r]
+    assert result.status != "answered" or all(g[0] in values for g in grades) and len(values) >= 2, result.answer
+
+
+def test_a_yes_or_no_about_the_graph_is_not_answered_with_a_note(learner):
+    """A learner's probe: after a question on deadlocks, "is that taught in the same subject as
+    paging" was answered with the note on paging: the question asks yes or no of the subject
+    that covers both, which no note says."""
+    learner.answer("deadlock hota kaise hai and OS usse handle kaise karta hai")
+    result = learner.answer("is that taught in the same subject as paging")
+    assert not any(p.tool == "search_notes" and p.found for p in result.sub_questions), result.answer
+
+
+def test_what_a_subject_opens_up_is_no_note_on_one_of_its_topics(learner):
+    """A learner's probe: "what does Operating Systems open up for a student afterwards?" was
+    answered with the note on processes: it asks which subject comes after, which no note says."""
+    result = learner.answer("Which subject must one finish before taking Operating Systems, and what does "
+                            "Operating Systems open up for a student afterwards?")
+    assert not any(p.tool == "search_notes" and p.found for p in result.sub_questions), result.answer
+
+
+def test_subjects_with_grades_keep_the_grades(learner, college_db):
+    """A learner's probe: "robotics club president ke subjects with grades batao" was answered
+    with the subjects alone: the grades asked for were dropped."""
+    result = learner.answer("robotics club president ke subjects with grades batao")
+    grades = {r[0] for r in rows_of(college_db, "MATCH (:Club {name: 'Robotics Club'})<-[m:MEMBER_OF]-(:Student)"
+                                    "-[r:STUDIES]->(:Subject) WHERE m.role = 'President' RETURN r.grade")}
+    values = {str(v) for p in result.sub_questions if p.found for r in p.rows for v in r}
+    assert result.status != "answered" or grades <= values, result.answer
