@@ -60,6 +60,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     True
     >>> asks_for_nodes(db, "IT students n their clubs"), asks_for_nodes(db, "Student count by branch.")
     (True, True)
+    >>> asks_for_nodes(db, "is that taught in the same subject as paging?")
+    True
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -76,7 +78,9 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     # ("which more specific topics", "what's the prereq topic": the noun a word or two on; "how
     # many students": a count of them)
     count = lexicon.cues.get('count', '(?!)')     # ("student count by branch": the count after its noun)
-    return any(re.search(rf"(?:{which}(?:'s|\s+is|\s+are)?|{count})\s+(?:the\s+)?(\w+\s+){{0,2}}"
+    # ("in the same subject as paging", "share a club": whether two things share a node)
+    pairing = lexicon.cues.get("pairing", "(?!)")
+    return any(re.search(rf"(?:{which}(?:'s|\s+is|\s+are)?|{count}|(?:{pairing})(?:\s+an?)?)\s+(?:the\s+)?(\w+\s+){{0,2}}"
                          rf"(?:{lexicon.label(label)})|\b(?:{lexicon.label(label)})\s+(?:{count})\b", text)
                for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)

@@ -31,10 +31,12 @@ _HOW_SAID = rf"(?:{_IN_A_WAY})?{_MANNERS}"
 _FIELD = r"(?:\s+(?:in|as)\s+(?:an?\s+|the\s+)?[a-z][\w'/+-]*(?:\s+[\w'/+-]+){0,2})?"
 _STRESSED = r"(?:(?:even|exactly|really|actually|basically)\s+)?"
 _ASKED = r"(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+|pls\s+)?"
+# "explain the concept of paging": the thing is paging (the word for what it is is no part of it)
+_KIND_OF = r"(?:(?:concept|idea|notion|meaning|term|basics|principle)\s+of\s+(?:an?\s+|the\s+)?)?"
 _DEFINITION = re.compile(
     rf"^(?:(?:so|ok)\s+)?(?:what\s+{_STRESSED}is|what's|whats|what\s+{_STRESSED}are"
     rf"|{_ASKED}(?:define|explain))"
-    rf"\s+(?:an?\s+|the\s+)?(?P<thing>{_THING}){_FIELD}{_HOW_SAID}\s*[?.!]?$"
+    rf"\s+(?:an?\s+|the\s+)?{_KIND_OF}(?P<thing>{_THING}){_FIELD}{_HOW_SAID}\s*[?.!]?$"
     rf"|^{_ASKED}(?:explain|describe|tell\s+me)\s+what\s+(?:an?\s+|the\s+)?(?P<what>{_THING})"
     rf"\s+(?:is|are|means?){_HOW_SAID}\s*[?.!]?$"    # "please explain what X is"
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
@@ -73,8 +75,8 @@ def defined(question: str) -> list[str]:
     (['paging'], ['graph'])
     >>> defined("what is 2NF in simple words?"), defined("explain 3NF quickly pls")
     (['2nf'], ['3nf'])
-    >>> defined("what even is a deadlock tbh")
-    ['deadlock']
+    >>> defined("what even is a deadlock tbh"), defined("explain the concept of paging")
+    (['deadlock'], ['paging'])
     >>> defined("can u explain dfs real quick"), defined("explain how routing works")
     (['dfs'], [])
     >>> defined("3NF simple words mein?"), defined("BFS ek line mein samjhao"), defined("HTTP explain karo plz")

@@ -184,6 +184,12 @@ def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
     return None
 
 
+def _relative(reading: Reading, noun: str, label: str) -> bool:
+    """Does the noun name a link of its kind to itself ("friend")? Then it is said of another."""
+    return any(p.start == p.end == label and re.fullmatch(reading.lexicon.relation(p.type) or r"(?!)", noun)
+               for p in reading.schema.patterns)
+
+
 def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Match[str], str]) -> list[Reading]:
     """The phrase replaced by what it points at: the last answer's nodes of its label, else the
     most recent one; nothing of that label to point at gives no reading (the sentinel). "Those"
@@ -201,7 +207,9 @@ def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Mat
         if group is None:
             return []
     referents = [group] if group is not None and group.label == label else []
-    referents += [e for e in prompt.recent if e.label == label and e not in referents]
+    if not _relative(reading, m[0].split()[-1], label):   # "that friend" is someone's friend:
+        # found by an answer, never the one named whose friend it is
+        referents += [e for e in prompt.recent if e.label == label and e not in referents]
     marker = f"§{len(reading.entities)}"
     text = reading.text[:m.start()] + marker + reading.text[m.end():]
     return [replace(reading, text=text, entities=reading.entities + [e]) for e in referents[:1]]

@@ -26,7 +26,7 @@ from course.llm.offline.comparisons import compared, compared_yes_no, end_of_num
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop
-from course.llm.offline.reading import Reading, each_of
+from course.llm.offline.reading import Reading, each_of, without_own_kinds
 from course.llm.offline.yes_no import yes_no, yes_no_of_one
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
@@ -177,13 +177,14 @@ def shared(reading: Reading) -> str | None:
 
 def explain(reading: Reading) -> str | None:
     """What a concept is: the note that explains it (its id first), and the concept's properties."""
-    if len(reading.entities) != 1 or not reading.has("explain") or reading.targets() \
+    itself = without_own_kinds(reading)    # "the concept of §0", "§0 ka concept": §0 itself
+    if len(reading.entities) != 1 or not reading.has("explain") or itself.targets() \
             or direction(reading):
         return None
     e = reading.entities[0]
     notes = [p for p in reading.schema.patterns
              if p.end == e.label and "text" in reading.schema.labels.get(p.start, [])]
-    if len(notes) != 1 or set(reading.relations()) - {notes[0].type}:
+    if len(notes) != 1 or set(itself.relations()) - {notes[0].type}:
         return None
     p = notes[0]
     c, cond = node("c", e, relaxed=reading.relaxed)
@@ -246,9 +247,11 @@ def related(reading: Reading) -> str | None:
     if target is None and len(reading.entities) > 1 and reading.person in targets:
         target = reading.person
     if target is None and len(reading.entities) == 1 and not asks_how(reading.text) \
-            and reading.relations():   # "What does the Debate Society do?" names no link
+            and without_own_kinds(reading).relations():   # "What does the Debate Society do?"
+        # names no link; nor does "§0 ka concept", the concept §0 itself
         hop = find_hop(reading, reading.entities[0].label, None)
-        target = hop.labels[-1] if hop else None
+        # (to a kind the words name, if they name one: "§0 ke concepts" are no subject)
+        target = hop.labels[-1] if hop and (hop.labels[-1] in targets or not targets) else None
     if target is None:
         return None
     if target != reading.person and (_asks_for_people(reading) or asked[:1] == [reading.person]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Sequence
 
 from course.foundation.graphs import THE_GRAPH_ITSELF
 from course.foundation.language import WORDS, asks_of_the_speaker
@@ -230,7 +231,8 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
 
 def without_own_kinds(reading: Reading) -> Reading:
     """"what does the §0 subject cover?" -> "what does the §0 cover?": a name's own kind said
-    after it is the name, not a second thing asked for (a person's nouns stay: "§0 friends").
+    after it ("§0 ka concept") or before it ("the concept of §0") is the name, not a second
+    thing asked for (a person's nouns stay: "§0 friends").
     A second reading, tried when the question as written fits no query: the kind's noun may
     also name the link asked about ("the people on the §0 team").
 
@@ -241,17 +243,30 @@ def without_own_kinds(reading: Reading) -> Reading:
     'what does the §0 cover ?'
     >>> without_own_kinds(Reading("which §0 courses", [course], schema)).text
     'which §0 courses'
+    >>> without_own_kinds(Reading("what is the course of §0 ?", [course], schema)).text
+    'what is §0 ?'
     """
-    lexicon = reading.lexicon
+    labels = [e.label for e in reading.entities]
+    return replace(reading, text=own_kinds_as_names(reading.text, labels, reading.lexicon))
 
+
+_OWN_KIND = re.compile(r"§(?P<after>\d+)(?:'s| ka| ki| ke)? (?P<noun>[a-z-]+)\b|"
+                       r"\bthe (?P<noun_before>[a-z-]+) of §(?P<before>\d+)")
+
+
+def own_kinds_as_names(text: str, labels: Sequence[str], lexicon: Lexicon) -> str:
+    """`without_own_kinds` on a text whose §N names a thing of `labels[N]` (the critic's too)."""
     def its_own_kind(m: re.Match[str]) -> str:
-        entity, noun = reading.entities[int(m[1])], m[2]
-        kind = lexicon.label(entity.label)
+        at = m["after"] if m["after"] is not None else m["before"]
+        if int(at) >= len(labels):
+            return m[0]
+        label, noun = labels[int(at)], m["noun"] or m["noun_before"]
+        kind = lexicon.label(label)
         plural = noun.endswith("s") and bool(re.fullmatch(kind, noun[:-1]))
-        same = entity.label != lexicon.person and re.fullmatch(kind, noun) and not plural
-        return f"§{m[1]}" if same else m[0]
+        same = label != lexicon.person and re.fullmatch(kind, noun) and not plural
+        return f"§{at}" if same else m[0]
 
-    return replace(reading, text=re.sub(r"§(\d+) ([a-z-]+)\b", its_own_kind, reading.text))
+    return _OWN_KIND.sub(its_own_kind, text)
 
 
 # what one should, must or needs to do: advice, whose subject is whoever takes it

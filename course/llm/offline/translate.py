@@ -237,6 +237,8 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question asks yes or no of the one asking"
     if intent in ("related nodes", "") and _lists_for_a_yes_or_no(reading, query):   # "": a chain
         return "the question asks yes or no"
+    if reading.has("reason_or_manner") and intent in ("related nodes", "list or filter", ""):   # "": a chain
+        return "the question asks why or how, which a list of what is linked does not say"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
     if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?

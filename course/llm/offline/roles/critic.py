@@ -21,6 +21,7 @@ from typing import Any
 from course.foundation.language import question_key
 from course.llm.offline.chain import unfollowed_types
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.reading import own_kinds_as_names
 from course.llm.offline.roles.words import FALLBACK, NOTES, REFUSED, Named
 
 
@@ -98,7 +99,9 @@ def skipped_link(part: dict[str, Any]) -> str | None:
         text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}(?!\w)", f" §{i} ", text)
         text = re.sub(rf"(?<![\w§]){re.escape(str(value).lower())}s(?!\w)", f" §{i}{_OWNER} ", text)
     text = re.sub(r" ?'s\b", "'s", " ".join(re.findall(r"§\d+|[\w'+#-]+|[^\s\w]", text)))
-    return unfollowed_types(text, follows, default_lexicon())
+    # "the concept of §0", "§0 ka topic": §0 itself when it is a concept, no link to follow
+    labels = [str(label) for label, _ in part.get("asked") or []]
+    return unfollowed_types(own_kinds_as_names(text, labels, default_lexicon()), follows, default_lexicon())
 
 
 def _covers(part: dict[str, Any], mention: Named) -> bool:

@@ -240,7 +240,11 @@ def reached_by_links(part: str, properties: Mapping[str, Sequence[str]] | None) 
              if lexicon.label(label) and re.search(lexicon.label(label), text)}
     if set(tokens(text)) & (PEOPLE | SOMEONE):   # "who works on it": a person works on a project
         nouns.add(lexicon.person)
-    named = {m[2] for m in links if re.search(lexicon.relation(m[2]) or r"(?!)", text)}
+    # a verb names the link before a kind's noun does ("woh kin skills maangta hai": what needs
+    # skills, not who has them); the nouns alone name it when no other word does ("uska project")
+    verbs = re.sub("|".join(lexicon.label(label) for label in nouns), " ", text) if nouns else text
+    named = {m[2] for m in links if re.search(lexicon.relation(m[2]) or r"(?!)", verbs)} or \
+        {m[2] for m in links if re.search(lexicon.relation(m[2]) or r"(?!)", text)}
     # (a link of a kind to itself reaches that kind: "which topics are part of it?" a topic)
     ends = {far for m in links if m[2] in named for near, far in ((m[1], m[3]), (m[3], m[1]))
             if near in nouns and (far not in nouns or near == far)}
