@@ -41,8 +41,8 @@ def named_types(reading: Reading) -> set[str]:
 
 def asked_label(reading: Reading) -> str | None:
     """The label asked for: the noun after a "which" word, else a person for a question that
-    opens with "who", else the first label noun that is no name's own label, else the person
-    label for "who"."""
+    opens with "who", else the first label noun that is no name's own label, else the one
+    unnamed end of a link whose property is asked, else the person label for "who"."""
     names = {e.label for e in reading.entities}
     among = r"(?:of\s+(?:the|my|his|her|their|those|these|§\d+\s*'?s?)\s+)?"    # "which of §0's friends"
     for label in reading.targets():
@@ -56,6 +56,11 @@ def asked_label(reading: Reading) -> str | None:
     rest = [t for t in reading.targets() if t not in names]
     if rest:
         return rest[0]
+    # "what grades did §0's friends get?": a property of a link asked, its far end not named
+    ends = {end for p in reading.schema.patterns if reading.asked_properties("", p.props)
+            for end in (p.start, p.end) if end not in names}
+    if len(ends) == 1:
+        return ends.pop()
     return reading.person if reading.has("who") or reading.person in reading.targets() else None
 
 

@@ -271,6 +271,8 @@ def related(reading: Reading) -> str | None:
               if p not in shown and not filters(reading, f"{target}.{p}", "t")]
     cols = [f"t.{p} AS {alias(target, p)}" for p in shown]
     rel_props = _asked_rel_props(reading, target) if len(reading.entities) == 1 else []
+    if rel_props is None:   # "the president's subjects with grades": whose grade, a chain says
+        return None
     cols += [f"r0.{p} AS {p}" for p in rel_props]
     # a group ("their skills" after "Karan and Rahul"): say whose each row is
     chosen = chosen_among(reading, target, reading.entities)   # "which of them": t itself,
@@ -312,13 +314,16 @@ def _shown(reading: Reading, label: str) -> list[str]:
     return [reading.schema.display(label)]
 
 
-def _asked_rel_props(reading: Reading, target: str) -> list[str]:
+def _asked_rel_props(reading: Reading, target: str) -> list[str] | None:
+    """The asked properties of the one link from the name to the target; None when they are
+    asked of the last link of a longer chain, whose rows this builder cannot say whose they are."""
     e = reading.entities[0]
     hop = find_hop(reading, e.label, target)
-    if hop is None or len(hop.patterns) != 1:
+    if hop is None:
         return []
-    return [p for p in reading.asked_properties("", hop.patterns[0].props)
-            if not filters(reading, f"{hop.patterns[0].type}.{p}", "r")]
+    last = hop.patterns[-1]
+    asked = [p for p in reading.asked_properties("", last.props) if not filters(reading, f"{last.type}.{p}", "r")]
+    return asked if len(hop.patterns) == 1 else (None if asked else [])
 
 
 def listing(reading: Reading) -> str | None:

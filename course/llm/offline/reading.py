@@ -286,6 +286,8 @@ def people_in_general(reading: Reading) -> Reading:
     'what should one finish before one take §0 ?'
     >>> general("what must a student do before taking §0 ?"), general("what would someone need for §0 ?")
     ('what must one do before taking §0 ?', 'what would one need for §0 ?')
+    >>> general("what does §0 open up for a student afterwards ?")
+    'what does §0 open up for one afterwards ?'
     >>> general("which students should finish §0 ?"), general("what should students in §0 know ?")
     ('which students should finish §0 ?', 'what should students in §0 know ?')
     """
@@ -295,6 +297,8 @@ def people_in_general(reading: Reading) -> Reading:
     person = lexicon.label(lexicon.person)
     text = re.sub(rf"\b({_ADVICE})\s+(?:(?:a|an|the|all|most)\s+)?(?:{person}){_UNQUALIFIED}", r"\1 one", reading.text)
     text = re.sub(rf"\b(?:a|an)\s+(?:{person}){_UNQUALIFIED}\s+({_ADVICE})\b", r"one \1", text)
+    # "what does §0 open up for a student?": for whoever takes it, no one asked for
+    text = re.sub(rf"\bfor\s+(?:a|an|any)\s+(?:{person})(?=\s+\w+ly\b|\s+afterwards?\b|\s*[?.!]*\s*$)", "for one", text)
     if text != reading.text and not any(e.label == lexicon.person for e in reading.entities):
         text = re.sub(r"\bthey\b", "one", text)    # the people just said, no one named
     return replace(reading, text=text)
