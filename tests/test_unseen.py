@@ -4728,13 +4728,15 @@ def test_two_properties_of_one_clause_are_answered_of_the_one_named(learner, col
     ("What is the difference between paging and virtual memory?", ["N19", "N20"]),
     ("paging aur virtual memory mein kya farak hai?", ["N19", "N20"]),
     ("how are bfs and dfs different?", ["N13", "N14"]),
-    ("compare processes and threads", ["N17"]),
+    ("compare processes and threads", ["N16", "N17"]),
+    ("what is a thread, and how does it relate to processes?", ["N17"]),
 ])
 def test_a_note_answer_covers_every_topic_the_question_compares(learner, college_db, question, notes):
     """This stop's fresh questions: "paging aur virtual memory mein kya farak hai?" was answered
     from the note on Virtual Memory alone, which does not speak of paging: half a comparison,
     said as a whole one. A note answer quotes the note of each topic the question names that
-    the best note leaves out (the note on threads speaks of processes: it answers alone)."""
+    the best note leaves out (the note on threads speaks of processes: it answers alone), and a
+    comparison ("compare", "difference") the note of each topic it compares."""
     result = learner.answer(question)
     texts = dict(rows_of(college_db, "MATCH (n:Note) RETURN n.id, n.text"))
     quoted = {note for note, text in texts.items() if f"(note {note}," in (result.answer or "")}

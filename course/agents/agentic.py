@@ -37,10 +37,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from course.agents.agentic_roles import ChatRoles
-from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts,
-                                      remembered, set_apart, source_of)
+from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts, listed_before,
+                                       one_person_named, part_of, remembered, set_apart, source_of)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
+from course.agents.named_in_notes import note_question
 from course.foundation.db import Database, Rows
 from course.foundation.definitions import unnamed
 from course.foundation.language import (WORDS, asks_who_unnamed, counts_what_came_before,
@@ -148,15 +149,16 @@ class AgenticAgent(Agent):
         "Which traversal finds the fewest hops, and what does it keep track of?" is one question
         about one note, whose second part, split, names nothing. When no part was answered by the
         graph, the whole question clears the search's bar, and no part that stands alone (no
-        "it") clears it for another note, the question is asked again whole."""
+        "it") clears it for another note, nor is a part left unanswered a question of the graph's
+        ("and uske pehle kya padhna chahiye?"), the question is asked again whole."""
         clear_note = getattr(self.search, "clear_note", None)
         answered = {s.part for s in run.sub_questions if s.found}
         if clear_note is None or len(run.parts) < 2 or answered >= set(range(len(run.parts))) \
                 or any(s.found and s.tool != "search_notes" for s in run.sub_questions):
             return None
-        note = clear_note(self.db, question)
+        note, unanswered = clear_note(self.db, question), [s.rewritten for s in run.sub_questions if not s.found]
         if note is None or any(clear_note(self.db, part) not in (None, note) for part in run.parts
-                               if not points_back(part)):
+                               if not points_back(part)) or not all(note_question(self.db, q) for q in unanswered):
             return None
         return str(note)
 
@@ -188,7 +190,7 @@ class AgenticAgent(Agent):
                     s.error = s.answer = UNGROUNDED.format(word=word)
         asked, new = [], max((s.part for s in run.sub_questions), default=-1) + 1
         for missing in [] if review.complete else review.missing[:MAX_PARTS]:
-            number = _part_of(run, missing)   # the same part again, or a new part of the answer
+            number = part_of(run, missing)   # the same part again, or a new part of the answer
             asked.append((missing, new if number is None else number))
             new += number is None
         return [(m, n) for m, n in asked if _untried(run, n, toolbox)]
@@ -197,14 +199,17 @@ class AgenticAgent(Agent):
               number: int, round_: int, context: str) -> None:
         """Rewrite (a part that says what it does not name), route, run the tool, answer."""
         rewritten = part
-        if round_ == 0 and number > 0 and not run.found() and points_back(part):
+        person = round_ == 0 and number > 0 and one_person_named(part, [m for p in run.parts[:number]
+                                                                        for m in self.link(p)])
+        if round_ == 0 and number > 0 and not run.found() and points_back(part) and not person:
             # "and how does it ...?" after parts that found nothing: there is nothing for "it"
-            # to stand for, and any answer would be about something else
+            # to stand for, and any answer would be about something else ("she" after one
+            # person named is that person)
             run.sub_questions.append(SubQuestion(
                 question=part, rewritten=part, tool="", arguments={}, rows=[], answer=NOTHING_BEFORE,
                 status="out_of_scope", error=NOTHING_BEFORE, part=number))
             return
-        listed = _listed_before(run, number) if round_ == 0 and number > 0 else None
+        listed = listed_before(run, number) if round_ == 0 and number > 0 else None
         if listed is not None and counts_what_came_before(part):
             # "how many is that?": counting what a part found is arithmetic on its rows, not
             # a search (the note search's best note for words that name nothing answered it)
@@ -217,7 +222,7 @@ class AgenticAgent(Agent):
             run.sub_questions.append(sub)
             return
         # a later part that names nothing ("..., and who is the president?") leans on the parts before
-        if round_ == 0 and (run.found() or context) and (points_elsewhere(part) or follows_on(part)
+        if round_ == 0 and (run.found() or context or person) and (points_elsewhere(part) or follows_on(part)
                                                           or depends_on_context(part, self.link(part))
                                                           or number > 0 and not self.link(part)):
             rewritten, usage = roles.rewrite(part, self.link(part), run, context,
@@ -339,24 +344,6 @@ def _untried(run: Run, number: int, toolbox: AgenticToolbox) -> bool:
     if any(s.status in REFUSALS for s in subs):
         return False
     return bool(toolbox.specs(without=[s.tool for s in subs if not s.found]))
-
-
-def _listed_before(run: Run, number: int) -> SubQuestion | None:
-    """The latest earlier part that found a list: rows from the graph, not a note's text and
-    not a number already counted."""
-    for s in reversed(run.sub_questions):
-        if s.part < number and s.found and s.rows:
-            counted = len(s.rows) == 1 and len(s.rows[0]) == 1 and isinstance(s.rows[0][0], int | float)
-            return None if counted or s.tool == "search_notes" else s
-    return None
-
-
-def _part_of(run: Run, missing: str) -> int | None:
-    """Which part a critic's missing question asks again, or None for a new part."""
-    for s in run.sub_questions:
-        if question_key(missing) in (question_key(s.rewritten), question_key(s.question)):
-            return s.part
-    return None
 
 
 def _from(part: SubQuestion) -> str:

@@ -16,9 +16,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from course.agents.tools import ToolResult
-from course.foundation.language import WORDS, question_key
+from course.foundation.language import WORDS, points_at_a_person, question_key
 from course.llm.base import Usage
 from course.llm.offline.chain import traversed
+from course.llm.offline.lexicon import default_lexicon
 from course.pipeline.linking import Mention
 from course.pipeline.results import (CallRecord, Status, Step, StepKind, printable,
                                     rows_table, text_table)
@@ -208,3 +209,27 @@ def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> lis
             label, value = s.values[0]
             kept = [Mention(str(value), label, "name", value, 1.0)] + [m for m in kept if m.label != label]
     return kept
+
+
+def listed_before(run: Run, number: int) -> SubQuestion | None:
+    """The latest earlier part that found a list: rows from the graph, not a note's text and
+    not a number already counted."""
+    for s in reversed(run.sub_questions):
+        if s.part < number and s.found and s.rows:
+            counted = len(s.rows) == 1 and len(s.rows[0]) == 1 and isinstance(s.rows[0][0], int | float)
+            return None if counted or s.tool == "search_notes" else s
+    return None
+
+
+def part_of(run: Run, missing: str) -> int | None:
+    """Which part a critic's missing question asks again, or None for a new part."""
+    for s in run.sub_questions:
+        if question_key(missing) in (question_key(s.rewritten), question_key(s.question)):
+            return s.part
+    return None
+
+
+def one_person_named(part: str, named: Sequence[Mention]) -> bool:
+    """Does the part point back only with a person's pronoun ("and on which project is she
+    working?") after earlier parts that named one person? Then it points at that person."""
+    return points_at_a_person(part) and len({m.value for m in named if m.label == default_lexicon().person}) == 1

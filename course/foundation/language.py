@@ -244,6 +244,18 @@ def asks_of_the_speaker(question: str) -> bool:
     return _SPEAKER_ASKED.search(question) is not None
 
 
+def points_at_a_person(question: str) -> bool:
+    """Does the question point back only with a person's pronoun ("on which project is she
+    working?", "uska year")?
+
+    >>> points_at_a_person("and which project is she on?"), points_at_a_person("when was it founded?")
+    (True, False)
+    """
+    words = set(question_key(question).split())
+    pointers = words & (WORDS.referring | set(WORDS.hindi_case))
+    return bool(pointers) and pointers <= WORDS.third_person | {w for w in WORDS.hindi_case if w.startswith("us")}
+
+
 def points_back(question: str) -> bool:
     """Does the question point at something said before ("it", "that", "uske", "each of
     them")? Not "I" or "mujhe": the learner is always there to point at.

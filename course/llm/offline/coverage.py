@@ -259,7 +259,8 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
     # "how many people" is a count; "how many credits", "credits kitne" a number the graph holds
     counting = re.search(reading.cue("count"), reading.text)
     if counting and not counts and not re.match(rf"\s+(?:{props})", reading.text[counting.end():]) \
-            and not re.search(rf"(?:{props})\s+$", reading.text[:counting.start()]):
+            and not re.search(rf"(?:{props})\s+$", reading.text[:counting.start()]) \
+            and not re.match(rf"(?:{props})", reading.text[counting.start():]):   # "kitna aata": a level
         return counting[0]
     return None
 

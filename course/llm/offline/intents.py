@@ -26,7 +26,8 @@ from course.llm.offline.comparisons import compared, compared_yes_no, end_of_num
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop
-from course.llm.offline.reading import Reading, each_of, without_own_kinds
+from course.llm.offline.reading import Reading, each_of
+from course.llm.offline.rereadings import without_own_kinds
 from course.llm.offline.yes_no import yes_no, yes_no_of_one
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 

@@ -33,7 +33,8 @@ from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.negation import negated
 from course.llm.offline.ordering import in_the_order_asked
 from course.llm.offline.prompt import Prompt
-from course.llm.offline.reading import Reading, people_in_general, read, speaks_of_the_speaker, without_own_kinds
+from course.llm.offline.reading import Reading, read, speaks_of_the_speaker
+from course.llm.offline.rereadings import people_in_general, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
 log = logging.getLogger(__name__)

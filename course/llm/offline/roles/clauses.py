@@ -124,6 +124,8 @@ def topic_first(question: str) -> str:
     'what do coding club members study?'
     >>> topic_first("hey quick one - which projects need react and who is on them?")
     'hey quick one - which projects need react and who is on them?'
+    >>> topic_first("TCP/IP samjhao in simple words, and what topics come under it?")[:14]
+    'TCP/IP samjhao'
     >>> topic_first("Who is Payal, and what does she study?")
     'Who is Payal, and what does she study?'
     >>> topic_first("the lathe \u2014 who owns, and when was it bought?")
@@ -133,11 +135,12 @@ def topic_first(question: str) -> str:
     topic = tokens(m[1]) if m else []
     # a topic is a noun phrase: not a question, a request, a scene ("If I want ...", "Once I've
     # learned ..."), a phrase a preposition opens ("Between Rahul and Aarav") or words that
-    # carry no meaning ("Hi", "hey quick one")
+    # carry no meaning ("Hi", "hey quick one"), nor words with a request ("TCP/IP samjhao, ...")
     if m is None or not topic or set(topic) <= default_lexicon().common or \
             is_question(topic, opening=True) or sets_the_scene(topic) or \
             topic[0] in REQUESTS | set(CONJUNCTIONS) | WORDS.prepositions | WORDS.subordinating or \
             set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True) or \
+            any(WORDS.hindi_in_english.get(w, w) in REQUESTS for w in topic) or \
             names_a_property_of(m[1]):     # "Credits for OS, and which ... before it?": an ask
         return question
     reason = _REASON.match(m[2])     # (not a "they" of why they ask: "... so they can help run it?")

@@ -21,7 +21,7 @@ from typing import Any
 from course.foundation.language import question_key
 from course.llm.offline.chain import unfollowed_types
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.reading import own_kinds_as_names
+from course.llm.offline.rereadings import own_kinds_as_names
 from course.llm.offline.roles.words import FALLBACK, NOTES, REFUSED, Named
 
 

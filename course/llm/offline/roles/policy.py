@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.foundation.language import depends_on_context, points_back
+from course.foundation.language import depends_on_context, points_at_a_person, points_back
 from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.critic import RuleCritic
@@ -134,7 +134,7 @@ def rewrite(prompt: RolePrompt) -> str:
     """A later part with "she", "that student", "uske" as what an earlier part found (or one
     that names nothing, "..., and who is the president?", in what an earlier part asked); else
     "her", "mujhe" as the person the conversation names; else the part as it is."""
-    found = prompt.found()
+    found = prompt.found() or _one_person_asked(prompt)
     if found and (points_back(prompt.question) or follows_up(prompt.question, prompt.linked)
                   or depends_on_context(prompt.question, prompt.linked) or not prompt.linked):
         # "what skills does it need, and who's on it?": an "it" that follows an "it" keeps what
@@ -152,6 +152,16 @@ def rewrite(prompt: RolePrompt) -> str:
         if again != prompt.question:
             return again
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)
+
+
+def _one_person_asked(prompt: RolePrompt) -> list[dict[str, Any]]:
+    """The parts that asked about one person and found nothing, for a later "she" or "uska"
+    (that person), with no values found; [] for any other question."""
+    person = default_lexicon().person
+    people = {str(v) for p in prompt.parts for label, v in p.get("asked", []) if label == person}
+    if not points_at_a_person(prompt.question) or len(people) != 1:
+        return []
+    return [dict(p, values=[]) for p in prompt.parts if p.get("asked")]
 
 
 def _counted_last(context: str) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from course.foundation.definitions import defined
+from course.foundation.definitions import defined, only_how_said
 from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
@@ -109,7 +109,8 @@ class RuleUpdater:
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
-            if sets_the_scene(tokens(last)) or match[1] and _joins_no_asks(match[1], last, right):
+            if sets_the_scene(tokens(last)) or match[1] and _joins_no_asks(match[1], last, right) \
+                    or only_how_said(re.split(pattern, right, maxsplit=1, flags=re.I)[0]):   # "..., simple words pls,"
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
