@@ -7273,3 +7273,74 @@ def test_subjects_with_grades_keep_the_grades(learner, college_db):
                                     "-[r:STUDIES]->(:Subject) WHERE m.role = 'President' RETURN r.grade")}
     values = {str(v) for p in result.sub_questions if p.found for r in p.rows for v in r}
     assert result.status != "answered" or grades <= values, result.answer
+
+
+def test_a_request_before_a_second_ask_is_answered_not_taken_as_its_topic(learner):
+    """unseen82 cg007: "TCP/IP samjhao in simple words, and what smaller topics come under it?"
+    was read as one ask about the topic "TCP/IP samjhao in simple words" and answered with the
+    subtopics alone, as if whole: the explanation asked for was dropped."""
+    result = learner.answer("TCP/IP samjhao in simple words, and what smaller topics come under it?")
+    notes = [str(p.rows[0][0]) for p in result.sub_questions if p.found and p.rows]
+    assert len(result.sub_questions) >= 2 and "N21" in notes, result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "what is routing in networks, simple words pls, and uske pehle kya padhna chahiye?",
+    "what's a tree in data structures, and what should she finish before starting that topic?",
+])
+def test_a_note_asked_whole_never_hides_a_graph_question(learner, question):
+    """unseen82 cg008 and cg028: the order part was refused, then the whole question was asked
+    again of the note search, whose note on the topic answered "whole": the order asked for was
+    silently dropped."""
+    result = learner.answer(question)
+    assert len(result.sub_questions) >= 2 and result.sub_questions[-1].tool != "search_notes" or \
+        any(not p.found for p in result.sub_questions), result.answer
+
+
+def test_she_after_parts_that_named_one_person_is_that_person(learner, college_db):
+    """unseen83 ch021: "In which clubs is Payal a member, and in what capacity? And on which
+    project is she working?": the first part found nothing, so "she" was refused as pointing at
+    nothing; Payal is named."""
+    result = learner.answer("In which clubs is Payal a member, and in what capacity? And on which project "
+                            "is she working?")
+    projects = rows_of(college_db, "MATCH (:Student {name: 'Payal'})-[:WORKS_ON]->(p:Project) RETURN p.name")
+    assert any(p.found and same_rows(p.rows, projects) for p in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question", ["which concepts list DFS as a prerequisite?",
+                                      "How does the course explain depth-first search, and which concepts "
+                                      "list it as a prerequisite?"])
+def test_a_topic_listed_as_a_prerequisite_is_the_prerequisite(learner, college_db, question):
+    """unseen83 ch025: "which concepts list DFS as a prerequisite?" was read the other way and
+    answered "none": "§0 as a prerequisite" makes §0 the prerequisite, whatever the verb."""
+    result = learner.answer(question)
+    after = rows_of(college_db, "MATCH (:Concept {name: 'DFS'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name")
+    assert any(p.found and same_rows(p.rows, after) for p in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What grades did Aarav's friends get?",
+     "MATCH (:Student {name: 'Aarav'})-[:FRIENDS_WITH]-(f:Student)-[r:STUDIES]->(s:Subject) "
+     "RETURN f.name, s.name, r.grade"),
+    ("In which clubs is Payal a member, and in what capacity?",
+     "MATCH (:Student {name: 'Payal'})-[m:MEMBER_OF]->(c:Club) RETURN c.name, m.role"),
+    ("Karan ko Docker kitna aata hai?",
+     "MATCH (:Student {name: 'Karan'})-[h:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN h.level"),
+    ("Which skills does the Library Management System project call for?",
+     "MATCH (:Project {name: 'Library Management System'})-[:REQUIRES]->(k:Skill) RETURN k.name"),
+], ids=["friends-grades", "capacity", "kitna-aata", "call-for"])
+def test_fresh_wordings_of_links_and_their_properties(chat, college_db, question, reference):
+    """unseen82, unseen83 and a learner's probe: each was refused ("capacity", "kitna aata",
+    "call for" unknown; a link property at the end of a chain)."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_statement_before_a_semicolon_is_the_scene_of_the_ask(learner, college_db):
+    """A learner's probe: "My daughter Sneha has mentioned her friends here; which subjects do
+    her friends study (I'd like to know what she might pick up from them)?" was refused: the
+    statement was asked as a part, and the aside, which says why, kept the ask unread."""
+    result = learner.answer("My daughter Sneha has mentioned her friends here; which subjects do her friends "
+                            "study (I'd like to know what she might pick up from them)?")
+    assert_answered_with(result, college_db, "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)"
+                         "-[:STUDIES]->(s:Subject) RETURN DISTINCT s.name")
+    assert len(result.sub_questions) == 1, result.answer

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from course.foundation.language import WORDS
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.scale_ranges import OR_A_RANGE
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
                                             REQUESTS, SOME, last_kind, names_a_property_of, tokens)
@@ -143,7 +144,7 @@ def topic_first(question: str) -> str:
             any(WORDS.hindi_in_english.get(w, w) in REQUESTS for w in topic) or \
             names_a_property_of(m[1]):     # "Credits for OS, and which ... before it?": an ask
         return question
-    reason = _REASON.match(m[2])     # (not a "they" of why they ask: "... so they can help run it?")
+    reason = REASON.match(m[2])     # (not a "they" of why they ask: "... so they can help run it?")
     pointer = _TOPIC_POINTER.search(reason["ask"] if reason else m[2])
     first_ask = re.split(r",|\s(?:and|aur)\s", m[2])[0]
     if pointer is None or pointer.start() >= len(first_ask):
@@ -278,73 +279,26 @@ def sentences_that_ask(piece: str) -> list[str]:
     return parts
 
 
-_PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
-
-
-def without_parentheses(text: str) -> str:
-    """The text without an aside in parentheses ("(bad idea I know)", "(yes, during exams, don't
-    ask)"): two words or more, none written with a capital but "I", that ask nothing. A short
-    form, a name or an ask stays ("(OS)", "(Payal or Karan)", "(and how good is he at them)").
-    Nor a courtesy between commas (", if you would,").
-
-    >>> without_parentheses("For a slide (yes, during exams, don't ask), can you list the clubs?")
-    'For a slide, can you list the clubs?'
-    >>> without_parentheses("Who takes Operating Systems (OS)?")
-    'Who takes Operating Systems (OS)?'
-    >>> without_parentheses("Kindly explain, if you would, the situation in which ...")
-    'Kindly explain the situation in which ...'
-    """
-    def aside(m: re.Match[str]) -> str:
-        words = m[1].split()
-        said = len(words) > 1 and not any(w[0].isupper() and w.rstrip("'m") != "I" for w in words)
-        asks = is_question(tokens(AND_FIRST.sub("", m[1])), opening=True)
-        return "" if said and not asks else m[0]
-    return _COURTESY.sub(" ", _PARENTHESIS.sub(aside, text))
-
-
-# ", if you would,", ", if you don't mind,", ", please,": a courtesy between commas asks nothing
-_COURTESY = re.compile(r"\s*,\s*(?:if\s+you\s+(?:would|could|will|may|please|don't\s+mind|do\s+not\s+mind)|"
-                       r"if\s+possible|please|kindly|ji)\s*,\s*", re.I)
-
-
-_LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")
-# "..., trying to figure out who to team up with", "..., hoping to pick a project": what the
-# speaker means to do, not an ask
-_MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)
 # "... because the pdf won't open", "... so I can share it with them": why they ask, not what
-_REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!of\b)"
+REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!of\b)"
                      r"|so\s+(?:that\s+)?(?:i|we|they|he|she|you)\s+"
                      r"(?:can|could|will|may|might|'ll)\b|in\s+order\s+to\b|taaki\b)[^,;?]*[.!?]*\s*$", re.I)
 
 
-def without_asides(text: str) -> str:
-    """The ask without the statements a learner tacks on after a comma ("..., i need to ask
-    her for notes lol", "..., he keeps saying he failed"): a clause that says something of
-    someone (`says_only`) after a question asks nothing of the graph.
+def joins_no_asks(conjunction: str, last: str, right: str) -> bool:
+    """Does the conjunction between `last` (the clause before) and `right` join no two asks: an
+    adverb before the verb ("which other students also have it?"), the end of a value's range
+    ("a B or lower"), or two nouns one question word asks for before their verb ("what branch
+    and year is she in", "could you tell me what year and branch Sneha is in")?
 
-    >>> without_asides("what grade did aarav get in os, he keeps saying he failed lol")
-    'what grade did aarav get in os'
-    >>> without_asides("who is in the coding club, and what do they study")
-    'who is in the coding club, and what do they study'
-    >>> without_asides("what skills does payal have, trying to figure out who to team up with")
-    'what skills does payal have'
-    >>> without_asides("explain memoization briefly, I need to tell a student")
-    'explain memoization briefly'
-    >>> without_asides("what topics does os cover bc the syllabus pdf wont open")
-    'what topics does os cover'
-    >>> without_asides("can you explain 2NF simply so I can share it with them")
-    'can you explain 2NF simply'
-    >>> without_asides("why is it slow because of the index")
-    'why is it slow because of the index'
+    >>> joins_no_asks("and", "what branch", "year is she in"), joins_no_asks("and", "who all study dsa", "wht grade")
+    (True, False)
     """
-    while (m := _LAST_CLAUSE.match(text)) and (says_only(m["aside"]) or _MEANING_TO.match(m["aside"])) \
-            and (is_question(tokens(m["ask"]), opening=True) or REQUEST.match(m["ask"]) is not None):
-        text = m["ask"]
-    reason = _REASON.match(text)     # "... bc the syllabus pdf wont open": why they ask, not what
-    if reason and is_question(words := tokens(reason["ask"]), opening=True) \
-            and words[0] not in WORDS.manner_words:
-        text = reason["ask"]
-    return text
+    word, after = conjunction.lower(), tokens(right)
+    return word == "also" and awaits_its_verb(last) or word == "or" and OR_A_RANGE.match(right) is not None \
+        or word in ("and", "aur") and awaits_its_verb(asked_in(last)) and len(after) > 1 \
+        and after[0] not in QUESTION_WORDS and (after[1] in AUXILIARY or len(after) > 2 and after[2] in AUXILIARY
+                                                and set(after[3:4]) <= WORDS.prepositions)   # "Sneha is in"
 
 
 def as_question(text: str) -> str:

@@ -18,10 +18,11 @@ from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
-                                              REQUEST, WHOSE, as_question, asked_in, awaits_its_verb,
+                                              REQUEST, WHOSE, as_question,
                                               cleft_fragment, fragment, is_question, plain_request, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
-                                              who_of_anyone, without_asides, without_parentheses)
+                                              joins_no_asks, who_of_anyone)
+from course.llm.offline.roles.asides import scene_before_semicolon, without_asides, without_parentheses
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
                                              the_listed_counted, the_ones)
@@ -32,26 +33,9 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
-                                            PLURAL, QUESTION_WORDS, SOME, Named, asks_for_a_change,
+                                            PLURAL, SOME, Named, asks_for_a_change,
                                             asks_only_a_property, columns_of, names_a_link, names_a_property_of,
                                             names_nothing, reached_by_links, tokens)
-from course.llm.offline.scale_ranges import OR_A_RANGE
-
-
-def _joins_no_asks(conjunction: str, last: str, right: str) -> bool:
-    """Does the conjunction between `last` (the clause before) and `right` join no two asks: an
-    adverb before the verb ("which other students also have it?"), the end of a value's range
-    ("a B or lower"), or two nouns one question word asks for before their verb ("what branch
-    and year is she in", "could you tell me what year and branch Sneha is in")?
-
-    >>> _joins_no_asks("and", "what branch", "year is she in"), _joins_no_asks("and", "who all study dsa", "wht grade")
-    (True, False)
-    """
-    word, after = conjunction.lower(), tokens(right)
-    return word == "also" and awaits_its_verb(last) or word == "or" and OR_A_RANGE.match(right) is not None \
-        or word in ("and", "aur") and awaits_its_verb(asked_in(last)) and len(after) > 1 \
-        and after[0] not in QUESTION_WORDS and (after[1] in AUXILIARY or len(after) > 2 and after[2] in AUXILIARY
-                                                and set(after[3:4]) <= WORDS.prepositions)   # "Sneha is in"
 
 
 class RuleUpdater:
@@ -68,7 +52,8 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = IF_SO.sub(r"\1", who_asks_said(without_parentheses(plain_request(question))))   # "i'm Sneha"
+        question = scene_before_semicolon(without_parentheses(plain_request(question)))   # "X studies here; ..."
+        question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
         question = FIRST_OF_A_LIST.sub("", question)     # "first what is X, then ...": the asks
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
@@ -109,7 +94,7 @@ class RuleUpdater:
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
-            if sets_the_scene(tokens(last)) or match[1] and _joins_no_asks(match[1], last, right) \
+            if sets_the_scene(tokens(last)) or match[1] and joins_no_asks(match[1], last, right) \
                     or only_how_said(re.split(pattern, right, maxsplit=1, flags=re.I)[0]):   # "..., simple words pls,"
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question

@@ -1,0 +1,100 @@
+"""What a learner says around an ask: asides in parentheses, courtesies, reasons, scenes.
+
+Introduced in notebook 12, with the agentic agent's updater. "For a slide (yes, during exams,
+don't ask), can you list the clubs?" asks for the clubs; "..., he keeps saying he failed lol"
+and "... bc the syllabus pdf wont open" say why, not what; "My friend Aarav studies here; what
+are his clubs?" sets the scene of its ask. None of them is a part to answer.
+"""
+from __future__ import annotations
+
+import re
+
+from course.llm.offline.roles.clauses import AND_FIRST, REASON, REQUEST, is_question, says_only
+from course.llm.offline.roles.words import FIRST_PERSON, WORDS, tokens
+
+
+_PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
+
+
+def without_parentheses(text: str) -> str:
+    """The text without an aside in parentheses ("(bad idea I know)", "(yes, during exams, don't
+    ask)"): two words or more, none written with a capital but "I", that ask nothing. A short
+    form, a name or an ask stays ("(OS)", "(Payal or Karan)", "(and how good is he at them)").
+    Nor a courtesy between commas (", if you would,").
+
+    >>> without_parentheses("For a slide (yes, during exams, don't ask), can you list the clubs?")
+    'For a slide, can you list the clubs?'
+    >>> without_parentheses("Who are her friends (I'd like to know what they study)?")
+    'Who are her friends?'
+    >>> without_parentheses("Who takes Operating Systems (OS)?")
+    'Who takes Operating Systems (OS)?'
+    >>> without_parentheses("Kindly explain, if you would, the situation in which ...")
+    'Kindly explain the situation in which ...'
+    """
+    def aside(m: re.Match[str]) -> str:
+        words = m[1].split()
+        said = len(words) > 1 and not any(w[0].isupper() and w.rstrip("'mdve") != "I" for w in words)
+        # ("I'd like to know what she might pick up": why the speaker asks, in their own words)
+        asks = is_question(said_of := tokens(AND_FIRST.sub("", m[1])), opening=True) and not (
+            said_of and said_of[0] in _SPEAKER)
+        return "" if said and not asks else m[0]
+    return _COURTESY.sub(" ", _PARENTHESIS.sub(aside, text))
+
+
+_SPEAKER = {*FIRST_PERSON, "i'd", "i'm", "i've", "i'll", "we", "we'd", "we're", "our"}
+
+
+def scene_before_semicolon(question: str) -> str:
+    """A clause that only says something ("My daughter Sneha has mentioned her friends here;")
+    before a semicolon is the scene of the ask after it, as before a full stop.
+
+    >>> scene_before_semicolon("My friend Aarav studies here; what are his clubs?")
+    'My friend Aarav studies here. what are his clubs?'
+    >>> scene_before_semicolon("Who is Aarav; what are his clubs?")
+    'Who is Aarav; what are his clubs?'
+    """
+    pieces = question.split(";")
+    out = pieces[0]
+    for piece in pieces[1:]:
+        last = re.split(r"(?<=[.!?])\s+", out.strip())[-1]
+        out += (". " if says_only(last) else ";") + (piece.lstrip() if says_only(last) else piece)
+    return out
+
+
+# ", if you would,", ", if you don't mind,", ", please,": a courtesy between commas asks nothing
+_COURTESY = re.compile(r"\s*,\s*(?:if\s+you\s+(?:would|could|will|may|please|don't\s+mind|do\s+not\s+mind)|"
+                       r"if\s+possible|please|kindly|ji)\s*,\s*", re.I)
+
+
+_LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")
+# "..., trying to figure out who to team up with", "..., hoping to pick a project": what the
+# speaker means to do, not an ask
+_MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)
+def without_asides(text: str) -> str:
+    """The ask without the statements a learner tacks on after a comma ("..., i need to ask
+    her for notes lol", "..., he keeps saying he failed"): a clause that says something of
+    someone (`says_only`) after a question asks nothing of the graph.
+
+    >>> without_asides("what grade did aarav get in os, he keeps saying he failed lol")
+    'what grade did aarav get in os'
+    >>> without_asides("who is in the coding club, and what do they study")
+    'who is in the coding club, and what do they study'
+    >>> without_asides("what skills does payal have, trying to figure out who to team up with")
+    'what skills does payal have'
+    >>> without_asides("explain memoization briefly, I need to tell a student")
+    'explain memoization briefly'
+    >>> without_asides("what topics does os cover bc the syllabus pdf wont open")
+    'what topics does os cover'
+    >>> without_asides("can you explain 2NF simply so I can share it with them")
+    'can you explain 2NF simply'
+    >>> without_asides("why is it slow because of the index")
+    'why is it slow because of the index'
+    """
+    while (m := _LAST_CLAUSE.match(text)) and (says_only(m["aside"]) or _MEANING_TO.match(m["aside"])) \
+            and (is_question(tokens(m["ask"]), opening=True) or REQUEST.match(m["ask"]) is not None):
+        text = m["ask"]
+    reason = REASON.match(text)     # "... bc the syllabus pdf wont open": why they ask, not what
+    if reason and is_question(words := tokens(reason["ask"]), opening=True) \
+            and words[0] not in WORDS.manner_words:
+        text = reason["ask"]
+    return text
