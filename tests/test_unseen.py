@@ -7344,3 +7344,98 @@ def test_a_statement_before_a_semicolon_is_the_scene_of_the_ask(learner, college
     assert_answered_with(result, college_db, "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)"
                          "-[:STUDIES]->(s:Subject) RETURN DISTINCT s.name")
     assert len(result.sub_questions) == 1, result.answer
+
+
+# --- learner probes 26 and 27 (a parent in Hinglish; a teaching assistant's exact asks) -------
+
+def test_woh_is_the_one_the_asked_kind_links_to(chat, college_db):
+    """A learner's probe: "woh kis club mai hai" after Aarav's grades was read with "woh" as
+    Operating Systems, the first subject found, and answered with the clubs of everyone who
+    takes it: a person is in a club, so "woh" is Aarav."""
+    chat.answer("What grades did Aarav get?")
+    assert_answered_with(chat.answer("woh kis club hai"), college_db,
+                         "MATCH (:Student {name: 'Aarav'})-[:MEMBER_OF]->(c:Club) RETURN c.name")
+
+
+@pytest.mark.parametrize("first, then", [
+    ("Sneha aur Rahul mai se CN mai kiska grade better hai", "dono ke clubs bata do plz"),
+    ("Compare Payal and Rahul: which subjects do they both take?", "And which skills do the two of them share?"),
+])
+def test_both_with_no_one_to_point_at_is_not_everyone(chat, college_db, first, then):
+    """A learner's probe: after a refused comparison, "dono ke clubs bata do plz" listed every
+    club, and "which skills do the two of them share?" named a student never mentioned."""
+    chat.answer(first)
+    result = chat.answer(then)
+    everyone = rows_of(college_db, "MATCH (c:Club) RETURN c.name")
+    assert result.status != "answered" or not same_rows(result.rows, everyone) and "Aarav" not in str(result.rows)
+
+
+@pytest.mark.parametrize("question", [
+    "What do I have to learn before BCNF, going all the way back to the start of the chain?",
+    "what comes before BCNF, all the way back?",
+])
+def test_every_step_of_a_chain_is_not_its_first_step(learner, question):
+    """A learner's probe: "going all the way back to the start of the chain" was dropped and
+    the direct prerequisite alone was the answer, as if it were the chain."""
+    result = learner.answer(question)
+    assert result.status != "answered" or len({str(r[0]) for r in result.rows}) > 1, result.answer
+
+
+@pytest.mark.parametrize("question", ["Does Graphs contain BST, even indirectly?",
+                                      "Is every subject taken by at least two students?"])
+def test_a_yes_or_no_of_the_graph_is_no_note_and_no_list(learner, question):
+    """A learner's probe: "Does Graphs contain BST, even indirectly?" was answered with the notes
+    on BST and graphs, and "Is every subject taken by at least two students?" with the note on
+    2NF (then with the students who take two subjects)."""
+    result = learner.answer(question)
+    assert result.status != "answered" or result.answer.strip().rstrip(".") in ("Yes", "No"), result.answer
+
+
+def test_each_one_with_nothing_found_is_no_one(chat):
+    """A learner's probe: "what is each one's best grade?" (the two named before went
+    unanswered) was answered with the best grade of anyone: Payal's."""
+    assert chat.answer("what is each one's best grade?").status != "answered"
+
+
+def test_the_members_of_a_club_are_all_who_are_in_it(chat, college_db):
+    """A learner's probe: "What project roles do members of the Debate Society have?" kept only
+    those whose club role is Member: "roles" beside "members" was read as the club role."""
+    assert_answered_with(chat.answer("What project roles do members of the Debate Society have?"), college_db,
+                         "MATCH (:Club {name: 'Debate Society'})<-[:MEMBER_OF]-(s:Student)-[w:WORKS_ON]->"
+                         "(p:Project) RETURN s.name, p.name, w.role")
+
+
+def test_the_noun_a_hindi_question_word_asks_is_never_filler(learner, college_db):
+    """A learner's probe: "sabse kam subjects kis bacche ke hai" (which child has the fewest
+    subjects) lost "bacche" as filler and was answered with the subjects fewest students take."""
+    result = learner.answer("sabse kam subjects kis bacche ke hai")
+    fewest = rows_of(college_db, "MATCH (g:Subject)<-[:STUDIES]-(k:Student) WITH g, count(k) AS n "
+                     "WITH min(n) AS m MATCH (g:Subject)<-[:STUDIES]-(k:Student) WITH g, count(k) AS n, m "
+                     "WHERE n = m RETURN g.name, n")
+    assert not any(same_rows(p.rows, fewest) for p in result.sub_questions if p.found), result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "toh 3NF se pehle kya clear hona chahiye",
+    'I gather virtual memory is one of those later topics; what exactly does it mean when a computer starts '
+    '"thrashing", put in ordinary words?'])
+def test_a_word_of_change_that_changes_nothing_is_no_write(learner, question):
+    """A learner's probe: "clear hona chahiye" (must be clear) and "put in ordinary words" were
+    refused as requests to change the data."""
+    assert learner.answer(question).status != "blocked"
+
+
+def test_how_many_after_a_count_is_not_the_rows_counted(learner):
+    """A learner's probe: "which subject has the most students, and how many is that?" was
+    answered "2", the subjects tied, not the students each has."""
+    result = learner.answer("And which subject has the most students enrolled in it, and how many is that?")
+    assert not any(p.tool == "answer_given" for p in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question", ["compare Aarav and Payal's DBMS grades", "compare the years of Sneha and Karan"])
+def test_a_comparison_of_two_named_sets_their_values_side_by_side(chat, college_db, question):
+    """A learner's probe: "unke DBMS grades compare karo" was answered "A+." (one grade, as if
+    the comparison); "compare" now asks a comparison, and each one's value, named, is its data."""
+    result = chat.answer(question)
+    names = {str(r[0]) for r in result.rows}
+    assert result.status == "answered" and len(names) == 2, result.answer

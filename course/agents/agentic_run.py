@@ -213,10 +213,12 @@ def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> lis
 
 def listed_before(run: Run, number: int) -> SubQuestion | None:
     """The latest earlier part that found a list: rows from the graph, not a note's text and
-    not a number already counted."""
+    not numbers already counted ("the subject with the most students, and how many is that?":
+    the students counted, not the subjects tied)."""
     for s in reversed(run.sub_questions):
         if s.part < number and s.found and s.rows:
-            counted = len(s.rows) == 1 and len(s.rows[0]) == 1 and isinstance(s.rows[0][0], int | float)
+            counted = len(s.rows) == 1 and len(s.rows[0]) == 1 and isinstance(s.rows[0][0], int | float) \
+                or "count(" in (s.cypher or "").lower()
             return None if counted or s.tool == "search_notes" else s
     return None
 

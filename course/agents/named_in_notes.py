@@ -62,6 +62,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     (True, True)
     >>> asks_for_nodes(db, "is that taught in the same subject as paging?")
     True
+    >>> asks_for_nodes(db, "Is every subject taken by at least two students?")
+    True
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -75,6 +77,9 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     beyond = [label for label in beyond_notes(db) if label in lexicon.labels
               and re.search(rf"\b(?:{lexicon.label(label)})\b", text)] \
         if not said & (WORDS.question_words | WORDS.auxiliary | WORDS.subordinating) else []
+    # "Is every subject taken by at least two students?": yes or no of two kinds of the graph
+    kinds = [label for label in labels if re.search(rf"\b(?:{lexicon.label(label)})\b", text)]
+    whether = bool(said) and tokens(text)[0] in WORDS.auxiliary and len(kinds) > 1
     # ("which more specific topics", "what's the prereq topic": the noun a word or two on; "how
     # many students": a count of them)
     count = lexicon.cues.get('count', '(?!)')     # ("student count by branch": the count after its noun)
@@ -82,7 +87,7 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     pairing = lexicon.cues.get("pairing", "(?!)")
     return any(re.search(rf"(?:{which}(?:'s|\s+is|\s+are)?|{count}|(?:{pairing})(?:\s+an?)?)\s+(?:the\s+)?(\w+\s+){{0,2}}"
                          rf"(?:{lexicon.label(label)})|\b(?:{lexicon.label(label)})\s+(?:{count})\b", text)
-               for label in labels) or len(beyond) > 1 or _names_linked_nodes(db, text) \
+               for label in labels) or len(beyond) > 1 or whether or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)
 
 
@@ -141,6 +146,8 @@ _AFTER_THE_NAME = (r"\b(?:what|which)(?:\s+all)?\s+(?:{aux})\s+(?:\w+\s+){{0,2}}
 _BEFORE_THE_NAME = r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,3}}?(?:{prep})|(?:{link}))\s+(?:the\s+)?§"
 _HINDI_ORDER = (r"§\s+(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"
                 r"(?:kya|kaun\w*)\s+(?:\w+\s+)?(?:{link}))\b")
+# "does Graphs contain BST?", "is DNS part of TCP/IP?": whether a link joins two names
+_WHETHER = r"^\s*(?:{aux})\s+(?:the\s+)?§\s+(?:\w+\s+){{0,2}}?(?:{link})\s+(?:\w+\s+){{0,2}}?§"
 
 
 def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
@@ -158,6 +165,8 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     >>> _asks_what_a_link_reaches(db, "what 4 conditions needed for deadlocks?")
     False
     >>> _asks_what_a_link_reaches(db, "what should i study next once i have understood threads?")
+    True
+    >>> _asks_what_a_link_reaches(db, "does graphs contain bst, even indirectly?")
     True
     """
     mentions = [m for m in link_entities(db, text) if m.score >= 1.0]
@@ -180,7 +189,7 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     prep = "|".join(w for w in sorted(WORDS.prepositions | WORDS.subordinating) if re.fullmatch(link, w))
     words = {"link": link, "prep": prep or r"(?!)", "aux": "|".join(sorted(WORDS.auxiliary))}
     return any(re.search(pattern.format(**words), text)
-               for pattern in (_AFTER_THE_NAME, _BEFORE_THE_NAME, _HINDI_ORDER))
+               for pattern in (_AFTER_THE_NAME, _BEFORE_THE_NAME, _HINDI_ORDER, _WHETHER))
 
 
 def note_question(db: Database, question: str) -> bool:

@@ -141,12 +141,14 @@ def the_noun_asked(question: str, word: str, unknown: Collection[str] = ()) -> b
     (True, False)
     >>> the_noun_asked("Which narrower concepts are included?", "narrower")
     False
+    >>> the_noun_asked("sabse kam subjects kis bacche ke hai", "bacche")
+    True
     """
     m = re.search(rf"(?i)\b(?:{'|'.join(sorted(WORDS.noun_asking))})\s+{re.escape(word)}\b\s*([a-z]*)",
                   question)
     after = m[1].lower() if m else ""
-    return m is not None and (not after or after in WORDS.auxiliary | WORDS.prepositions
-                              or after in {w.lower() for w in unknown})
+    return m is not None and (not after or after in WORDS.auxiliary | WORDS.prepositions | WORDS.function
+                              or after in {w.lower() for w in unknown})   # ("kis bacche ke": Hindi's case after it)
 
 
 def asks_why_or_how(question: str) -> bool:

@@ -29,6 +29,9 @@ _IN_A_LIST = re.compile(r"\b\w+(?:\s+and|\s+or|,)\s+$")
 # "search insert delete kitna time": operations run together, each next to another
 _RUN_TOGETHER = re.compile(r"(?:" + WRITE_REQUEST.pattern + r")\s+$")
 _RUN_TOGETHER_AFTER = re.compile(r"\s+(?:" + WRITE_REQUEST.pattern + r")")
+# "put in ordinary words", "clear hona chahiye": a way of saying, a state ("be clear"), no change
+_SAID_OR_BECOME = re.compile(r"\s+(?:(?:it|that|this)\s+)?(?:in|into)\s+(?:\w+\s+){0,2}(?:words|terms|language)\b"
+                             r"|\s+(?:hona|hone|ho|hai|nahi)\b")
 _NO_OBJECT = re.compile(r"\s*(?:[,.;:?!]|$|(?:for|to|on|of|about|in|from|with|"
                         + "|".join(sorted(WORDS.question_words)) + r")\b)")   # (a stop read away)
 
@@ -45,11 +48,13 @@ def change_verb(text: str) -> re.Match[str] | None:
     >>> change_verb("find and delete rahul")[0]
     'delete'
     >>> change_verb("bst mein search insert delete kitna time lete hai?")
+    >>> change_verb("what is thrashing, put in ordinary words?"), change_verb("3nf se pehle kya clear hona chahiye")
+    (None, None)
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]
         return bool(_AFTER_DETERMINER.search(before) or _RUN_TOGETHER.search(before)
-                    or _RUN_TOGETHER_AFTER.match(after)
+                    or _RUN_TOGETHER_AFTER.match(after) or _SAID_OR_BECOME.match(after)
                     or (_AS_NOUN.search(before) or _IN_A_LIST.search(before)) and _NO_OBJECT.match(after))
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
 

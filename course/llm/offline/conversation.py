@@ -12,17 +12,16 @@ names from the conversation; "who else" leaves out the one the conversation is a
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 
 from course.foundation.language import WORDS
 from course.llm.offline.chain_steps import NEXT_STEP
-from course.llm.offline.cypher import VAR_LABEL, cypher_entities
+from course.llm.offline.cypher import cypher_entities
+from course.llm.offline.earlier_answers import BOTH, found_a_value, last_answer, narrowed_by, the_two_named
 from course.llm.offline.lexicon import Lexicon
-from course.llm.offline.prompt import Entity, Prompt, Schema
+from course.llm.offline.prompt import Entity, Prompt
 from course.llm.offline.reading import Reading, read
-from course.llm.sentinels import OUT_OF_SCOPE
 
 
 def _base_turn(prompt: Prompt, lexicon: Lexicon) -> tuple[Reading, list[Entity]] | None:
@@ -84,7 +83,7 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     if prompt.turns and _BARE_ELSE.match(reading.text):   # "who else?": the last question, less its answer
         again = _again_without_its_answer(prompt, reading)
         return [again] if again is not None else []
-    step = _last_answer(prompt, reading.schema) if prompt.turns and NEXT_STEP.match(reading.text) else None
+    step = last_answer(prompt, reading.schema) if prompt.turns and NEXT_STEP.match(reading.text) else None
     if step is not None:   # "and after that?": a step further, from what the last answer found
         marker = f"§{len(reading.entities)}"
         text = re.sub(r"\b(?:that|those|it|them)\b", marker, reading.text, count=1)
@@ -95,7 +94,9 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
     reading = replace(reading, excluded=reading.excluded or _left_out_by_other(prompt, reading))
     one = re.search(reading.cue("pointing_one"), reading.text)
-    if one is not None and _last_answer(prompt, reading.schema) is None and _found_a_value(prompt):
+    if one is not None and one[0].startswith("each") and reading.entities:
+        one = None      # "her role in each one in each of §0 and §1": said by the names
+    if one is not None and last_answer(prompt, reading.schema) is None and found_a_value(prompt):
         # "how many are in the robotics club? when was that one founded?": a count or a value
         # found, no node, so "that one" is what the last question named, as "it" would be
         reading, one = replace(reading, text=f"{reading.text[:one.start()]}it{reading.text[one.end():]}"), None
@@ -107,10 +108,15 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     demonstrative = _demonstrative(reading)
     if demonstrative is not None:
         return demonstrative_readings(prompt, reading, demonstrative)
+    both = BOTH.search(reading.text) if prompt.turns and not reading.entities else None
+    if both is not None:    # "dono ke clubs": the two just named, or no one (never every club)
+        pair = the_two_named(prompt)
+        text = f"{reading.text[:both.start()]}§0{reading.text[both.end():]}"
+        return [replace(reading, text=text, entities=[pair])] if pair is not None else []
     if reading.has("pronoun") and not _reflexive(reading) and not reading.has("relative"):
         marker = f"§{len(reading.entities)}"
         text = re.sub(reading.cue("pronoun"), marker, reading.text, count=1)
-        found = [replace(reading, text=text, entities=reading.entities + [e], narrowed_by=_narrowed_by(prompt, e))
+        found = [replace(reading, text=text, entities=reading.entities + [e], narrowed_by=narrowed_by(prompt, e))
                  for e in _referents(prompt, reading)]
         # "Who is Payal and what is her year?": a pronoun after a name may point at it; "his"
         # after a person named in the question does ("What is Karan's role on his project?")
@@ -135,7 +141,7 @@ def _again_without_its_answer(prompt: Prompt, reading: Reading) -> Reading | Non
     """"who else?" after "and the other one?": the last question again, with the last
     turn's names, leaving out what its answer found (None when that answer listed no names of
     the kind asked: then "else" than whom is not known)."""
-    base, found = _base_turn(prompt, reading.lexicon), _last_answer(prompt, reading.schema)
+    base, found = _base_turn(prompt, reading.lexicon), last_answer(prompt, reading.schema)
     if base is None or found is None:
         return None
     old, before = base
@@ -167,7 +173,7 @@ def _left_out_by_other(prompt: Prompt, reading: Reading) -> list[Entity]:
     clubs are there?" at the start of a chat leaves nothing out)."""
     for label in reading.schema.labels:
         if prompt.turns and re.search(rf"\bother\s+(?:{reading.lexicon.label(label)})", reading.text):
-            last = _last_answer(prompt, reading.schema)
+            last = last_answer(prompt, reading.schema)
             if last is not None and last.label == label:
                 values = last.value if isinstance(last.value, tuple) else (last.value,)
                 return [replace(last, value=v) for v in values]
@@ -195,14 +201,14 @@ def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Mat
     most recent one; nothing of that label to point at gives no reading (the sentinel). "Those"
     and "these" point at several: the latest answer that found several of the label."""
     m, label = found
-    group = _last_answer(prompt, reading.schema)
+    group = last_answer(prompt, reading.schema)
     if group is None and _last_asked(prompt, reading) == label:
         return []     # "that subject" after a question for a subject that found none: unknown
     several = group is not None and group.label == label and isinstance(group.value, tuple)
     if re.match(r"(?:those|these)\b", m[0]) and not several:
         # "which clubs are those people in?" after one person found: the latest several found
         group = next((g for back in range(2, len(prompt.turns) + 1)
-                      if (g := _last_answer(prompt, reading.schema, back)) is not None
+                      if (g := last_answer(prompt, reading.schema, back)) is not None
                       and g.label == label and isinstance(g.value, tuple)), None)
         if group is None:
             return []
@@ -216,11 +222,12 @@ def demonstrative_readings(prompt: Prompt, reading: Reading, found: tuple[re.Mat
 
 
 def pointed_readings(prompt: Prompt, reading: Reading, one: re.Match[str]) -> list[Reading]:
-    """"that one", "the same one", "wahi wala": the phrase replaced by what the last answer
+    """"that one", "the same one", "wahi wala", "each one": the phrase replaced by what the last answer
     found; a last answer that found nothing, or several where the phrase points at one, gives
     no reading (the sentinel), so the question is refused rather than asked without it."""
-    group = _last_answer(prompt, reading.schema)
-    if group is None or (isinstance(group.value, tuple) and not one[0].endswith(("ones", "wale", "waale"))):
+    group = last_answer(prompt, reading.schema)
+    if group is None or (isinstance(group.value, tuple) and not one[0].endswith(("ones", "wale", "waale"))
+                         and not one[0].startswith("each")):
         return []     # nothing found, or several where one is pointed at: which is unknown
     marker = f"§{len(reading.entities)}"
     text = reading.text[:one.start()] + marker + reading.text[one.end():]
@@ -234,7 +241,7 @@ _PLACE = re.compile(rf"\b(?:{'|'.join(map(re.escape, WORDS.one_of_them))})\b")
 def placed_readings(prompt: Prompt, reading: Reading, place: re.Match[str]) -> list[Reading]:
     """"the first one", "the last one", "doosra wala": the phrase replaced by that value of the
     last answer's list; none when the last answer listed no such place (the sentinel)."""
-    group = _last_answer(prompt, reading.schema)
+    group = last_answer(prompt, reading.schema)
     values = group.value if group is not None and isinstance(group.value, tuple) else ()
     index = next(WORDS.places[word] for word in place[0].split() if word in WORDS.places)
     if group is None or not -len(values) <= index < len(values):
@@ -294,7 +301,7 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
     if re.fullmatch(reading.cue("male_female"), first):
         return [e for e in recent if e.label == reading.person]
     if re.fullmatch(reading.cue("thing"), first):   # never one of several the last answer
-        listed = _last_answer(prompt, reading.schema)   # found ("its" after two clubs)
+        listed = last_answer(prompt, reading.schema)   # found ("its" after two clubs)
         several = {(listed.label, v) for v in listed.value} \
             if listed is not None and isinstance(listed.value, tuple) else set()
         things = [e for e in recent if e.label != reading.person and (e.label, e.value) not in several]
@@ -304,57 +311,17 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
         return things
     # ("un mein se": "un" is plural only before "mein se")
     plural = found is not None and re.match(reading.cue("plural"), reading.text[found.start():])
-    group = _last_answer(prompt, reading.schema) if plural else None
+    group = last_answer(prompt, reading.schema) if plural else None
     if group is not None and isinstance(group.value, tuple):
         return [group]      # "their" after an answer that listed several: all of them, or nothing
     choice = rf"(?:{reading.cue('among')}|(?:all|each|both|every one) of|between)"   # "which of", "among"
     if found and re.search(rf"\b{choice} {re.escape(first)}$", reading.text[:found.end()]):
         return []     # "does he have all of them?", "who among them": several, and no answer listed several
-    return ([group] if group else []) + recent
-
-
-def _found_a_value(prompt: Prompt) -> bool:
-    """Did the last answer find rows (a count, a value), not nothing nor a refusal?"""
-    try:
-        rows = json.loads(prompt.turns[-1][2]) if prompt.turns else []
-    except json.JSONDecodeError:
-        return False
-    return isinstance(rows, list) and bool(rows) and OUT_OF_SCOPE not in str(rows)
-
-
-def _last_answer(prompt: Prompt, schema: Schema, back: int = 1) -> Entity | None:
-    """The nodes the last answer (or the one `back` turns ago) listed, as one entity whose
-    value is a tuple of names.
-
-    "Who works on it?" -> Karan, Rahul: RETURN t.name over (t:Person) gives
-    Entity('Person', 'name', ('Karan', 'Rahul')). None when the rows are not names.
-    """
-    if len(prompt.turns) < back:
-        return None
-    _, cypher, result = prompt.turns[-back]
-    m = re.search(r"\bRETURN (?:DISTINCT )?(\w+)\.(\w+)\b", cypher)
-    label = dict(VAR_LABEL.findall(cypher)).get(m[1]) if m else None
-    try:
-        rows = json.loads(result)
-    except json.JSONDecodeError:
-        return None
-    if not m or not label or m[2] != schema.display(label) or not isinstance(rows, list):
-        return None
-    names = tuple(dict.fromkeys(r[0] for r in rows if isinstance(r, list) and r
-                                and isinstance(r[0], (str, int)) and r[0] != OUT_OF_SCOPE))
-    if not names:
-        return None
-    return Entity(label, m[2], names if len(names) > 1 else names[0])
-
-
-def _narrowed_by(prompt: Prompt, group: Entity) -> tuple[tuple[str, Entity], ...]:
-    """When `group` is what the last answer listed, the last query's links with the names it
-    matched at their other ends ("who got B or above in Physics?": the grade's link, to Physics)."""
-    if not isinstance(group.value, tuple) or not prompt.turns:
-        return ()
-    cypher = prompt.turns[-1][1]
-    return tuple((link, named) for link in dict.fromkeys(re.findall(r"\[\w*:(\w+)", cypher))
-                 for named in cypher_entities(cypher) if named.label != group.label)
+    # "woh kis club mein hai": he, she or it, the one a kind asked for is linked to first
+    # (a person is in a club; the subject found before is not)
+    kinds = set(reading.targets())
+    return ([group] if group else []) + sorted(recent, key=lambda e: not any(
+        {p.start, p.end} == {e.label, t} for p in reading.schema.patterns for t in kinds))
 
 
 def is_elliptical(reading: Reading) -> bool:

@@ -54,8 +54,10 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
         loose = re.search(low, reading.text)
         named = [*lex.relationships.values(), *lex.labels.values()]
         plain = any(not any(re.search(c, w) for c in named) for w in v.lower().split())
-        beside = bool(re.search(rf"(?:{prop_word})\W+(?:\w+\W+)?{low}|{low}\W+(?:{prop_word})",
-                                reading.text))
+        # (a word between only for a value that is no link's word: "project roles do members
+        # of §0" asks the members' project roles, not the club's Members)
+        between = r"(?:\w+\W+)?" if plain else r"(?:(?:of|as)\W+(?:an?\W+|the\W+)?)?"
+        beside = bool(re.search(rf"(?:{prop_word})\W+{between}{low}|{low}\W+(?:{prop_word})", reading.text))
         if exact and (cue or "+" in v or v.isupper()):
             found.append(v)
         elif loose and v.lower() not in lex.common and ((plain and (cue or len(v) >= 3) and not elsewhere)

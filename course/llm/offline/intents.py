@@ -21,7 +21,7 @@ from typing import Callable
 from course.foundation.language import WORDS
 from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
                                            ranking, total)
-from course.llm.offline.changes import asks_when_done
+from course.llm.offline.changes import asks_when_done, change_verb
 from course.llm.offline.comparisons import compared, compared_yes_no, end_of_number, than_one_named
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
@@ -41,8 +41,9 @@ def refuse(reading: Reading) -> str:
 
 def read_only(reading: Reading) -> str | None:
     """A request to change the data: the read-only sentinel (the agent says it cannot); none
-    for a question of when a change was made ("When was the club set up?")."""
-    return None if asks_when_done(reading.text) else READ_ONLY_QUERY
+    for a question of when a change was made ("When was the club set up?"), nor for a word of
+    change used as no verb ("put in plain words", "clear hona": `change_verb`)."""
+    return None if asks_when_done(reading.text) or change_verb(reading.text) is None else READ_ONLY_QUERY
 
 
 def path(reading: Reading) -> str | None:

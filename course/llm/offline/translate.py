@@ -228,7 +228,8 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return f"{BOTH_WAYS} along {loop}"
     # ("§0 vs §1, who is in a higher year?": the one of the two the comparison picks)
     if (reading.has("pairing") or reading.has("contrast")) and intent not in PAIRING_INTENTS \
-            and not (intent == "which of them" and not reading.has("pairing")):
+            and not (intent == "which of them" and not reading.has("pairing")) \
+            and not (not reading.has("pairing") and _side_by_side(reading, intent, query)):
         return "the question compares two things"
     if _chooses_among_unnamed(reading):     # "dono mein se kaun ...": among whom, unresolved
         return "the question chooses among what came before"
@@ -238,8 +239,13 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question asks yes or no of the one asking"
     if intent in ("related nodes", "") and _lists_for_a_yes_or_no(reading, query):   # "": a chain
         return "the question asks yes or no"
+    if re.match(r"(?:is|are|was|were|does|do|did|has|have)\s+(?:every|each|all)\b", reading.text) \
+            and " AS answer" not in query:    # "Is every subject taken by ...?": of all, not a list
+        return "the question asks whether every one does"
     if reading.has("reason_or_manner") and intent in ("related nodes", "list or filter", ""):   # "": a chain
         return "the question asks why or how, which a list of what is linked does not say"
+    if reading.has("whole_chain") and intent != "learning path":   # "all the way back": every step
+        return "the question asks for every step of a chain, not the first"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
     if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?
@@ -247,6 +253,15 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
     if _someone_else_for_the_named(reading, query):
         return "the query reads 'he' or 'she' as someone other than the one named"
     return None
+
+
+def _side_by_side(reading: Reading, intent: str, query: str) -> bool:
+    """Does the query set a property of each thing compared beside its name ("compare Aarav's
+    and Payal's DBMS grades": each one's grade, named)? That is the comparison's data."""
+    named = [e for e in reading.entities if not isinstance(e.value, tuple)]
+    compared = {e.label for e in named if sum(f.label == e.label for f in named) > 1}
+    return intent in ("property of a link", "property or profile") and len(compared) == 1 \
+        and re.search(r"\bIN \[", query) is not None and re.search(r"\.name AS \w+,", query) is not None
 
 
 def _someone_else_for_the_named(reading: Reading, query: str) -> bool:
