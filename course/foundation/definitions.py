@@ -61,16 +61,20 @@ def without_how_said(question: str) -> str:
     return re.sub(rf"(?i)\s+{_IN_HINDI}", "", said, count=1) if said == question else said
 
 
-_ONLY_HOW_SAID = re.compile(rf"(?i)^\s*(?:(?:in\s+)?(?:simple|simpler|plain|easy|short|brief|layman'?s?)"
+_ONLY_HOW_SAID = re.compile(rf"(?i)^\s*(?:(?:explain|describe|say|put)(?:\s+(?:it|that|this))?\s+)?"
+                            rf"(?:(?:in\s+)?(?:simple|simpler|plain|easy|short|brief|layman'?s?)"
                             rf"(?:\s+(?:words?|terms?|language|english))?|{_IN_HINDI}|keep\s+it\s+(?:simple|short)"
-                            rf"|briefly){_MANNERS}\s*[.!]*\s*$")
+                            rf"|briefly|simply){_MANNERS}\s*[.!?]*\s*$")
 
 
 def only_how_said(text: str) -> bool:
-    """Does the text say only how to say the answer ("simple words pls", "in short")?
+    """Does the text say only how to say the answer ("simple words pls", "in short", "explain it
+    simply")?
 
     >>> only_how_said("simple words pls"), only_how_said("keep it simple"), only_how_said("simple steps")
     (True, True, False)
+    >>> only_how_said("explain in simple words pls?")
+    True
     """
     return _ONLY_HOW_SAID.match(text) is not None
 

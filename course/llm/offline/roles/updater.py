@@ -63,7 +63,8 @@ class RuleUpdater:
                       for s in sentences_that_ask(p)):
             if pieces and (merged := who_of_anyone(pieces[-1], piece)) is not None:
                 pieces[-1] = merged       # "Did anyone get an A+? Who, and in which subject?"
-            elif pieces and (names_nothing(piece) or fragment(piece)):   # "... in a subject? Who,
+            elif pieces and (names_nothing(piece) or fragment(piece)       # "... in a subject? Who,
+                             or only_how_said(piece)):     # ("...? explain in simple words pls")
                 pieces[-1] = f"{pieces[-1]}?{piece}"     # and which one?", "... an A+? In which subject?"
             elif pieces and (more := columns_of(piece, pieces[-1])):   # "Who has an Advanced-level
                 pieces[-1], columns_added = f"{pieces[-1].rstrip()}, {more}", True   # skill? Name
