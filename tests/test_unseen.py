@@ -7439,3 +7439,37 @@ def test_a_comparison_of_two_named_sets_their_values_side_by_side(chat, college_
     result = chat.answer(question)
     names = {str(r[0]) for r in result.rows}
     assert result.status == "answered" and len(names) == 2, result.answer
+
+
+# --- learner probes 28 and 29 (a placement officer's report; a student who missed classes) -----
+
+def test_a_grade_or_better_before_a_filter_is_one_ask(chat, college_db):
+    """A learner's probe: "Of those, who earned a grade of A or better in a semester 5 subject?"
+    was cut at "or": everyone with an A, then the semester 5 subjects, as two answers."""
+    chat.answer("Which students took a subject in semester 5?")
+    assert_answered_with(chat.answer("Of those, who earned a grade of A or better in a semester 5 subject?"),
+                         college_db, "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.semester = 5 "
+                         "AND r.grade IN ['A+', 'A'] RETURN DISTINCT s.name")
+
+
+def test_for_each_of_a_kind_is_no_note_question(learner):
+    """A learner's probe: "For each student, what is the total number of credits across the
+    subjects they study?" was answered with the note on 2NF: "For each student" was read as the
+    occasion of the ask, and the ask alone named no kind of the graph."""
+    result = learner.answer("For each student, what is the total number of credits across the subjects they study?")
+    assert not any(p.tool == "search_notes" and p.found for p in result.sub_questions), result.answer
+
+
+def test_how_many_of_those_with_nothing_found_is_not_counted(chat):
+    """A learner's probe: "How many of those have a study note explaining them?" after a refused
+    question counted the notes on Graphs, the topic named before: "those" were never found."""
+    chat.answer("Which concepts does Graphs include, directly or indirectly?")
+    assert chat.answer("How many of those have a study note explaining them?").status != "answered"
+
+
+def test_one_of_those_found_named_is_the_ask(chat, college_db):
+    """A learner's probe: "inme se Paging kis subject ka hai?" after Indexing's prerequisites was
+    read with "inme" as Indexing and answered "nothing matches": the subject of both."""
+    chat.answer("indexing se pehle kya kya aana chahiye?")
+    assert_answered_with(chat.answer("inme se Paging kis subject ka hai?"), college_db,
+                         "MATCH (s:Subject)-[:COVERS]->(:Concept {name: 'Paging'}) RETURN s.name")

@@ -64,6 +64,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     True
     >>> asks_for_nodes(db, "Is every subject taken by at least two students?")
     True
+    >>> asks_for_nodes(db, "For each student, what is the total number of credits?")
+    True
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -85,7 +87,9 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     count = lexicon.cues.get('count', '(?!)')     # ("student count by branch": the count after its noun)
     # ("in the same subject as paging", "share a club": whether two things share a node)
     pairing = lexicon.cues.get("pairing", "(?!)")
-    return any(re.search(rf"(?:{which}(?:'s|\s+is|\s+are)?|{count}|(?:{pairing})(?:\s+an?)?)\s+(?:the\s+)?(\w+\s+){{0,2}}"
+    each = lexicon.cues.get("each", "(?!)")    # ("for each student, the total credits": one row each)
+    asking = rf"(?:{which}(?:'s|\s+is|\s+are)?|{count}|(?:{pairing}|{each})(?:\s+an?)?)"
+    return any(re.search(rf"{asking}\s+(?:the\s+)?(\w+\s+){{0,2}}"
                          rf"(?:{lexicon.label(label)})|\b(?:{lexicon.label(label)})\s+(?:{count})\b", text)
                for label in labels) or len(beyond) > 1 or whether or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)

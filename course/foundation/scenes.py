@@ -16,7 +16,9 @@ from course.foundation.language import WORDS, depends_on_context, question_key
 
 
 # ("First, what grade ...", "Secondly, can you ...": a word that counts the asks, no more)
-_OPENING_CLAUSE = re.compile(r"^\s*((?:for|at|about|on)\b[^,?]*|(?:first|second|third)(?:ly)?|lastly|finally)"
+# ("For each student, what ...": one row each, of the ask, not its occasion)
+_OPENING_CLAUSE = re.compile(r"^\s*((?:for|at|about|on)\b(?!\s+(?:each|every|all)\b)[^,?]*"
+                             r"|(?:first|second|third)(?:ly)?|lastly|finally)"
                              r",\s+(\S.*)$", re.I)
 # ("The library team wants to add indexes, so what should someone learn first?": the reason, then)
 _SO_THEN = re.compile(r"^\s*([^?]*?),\s+so\s+(\S.*)$", re.I)
@@ -30,6 +32,8 @@ def after_opening_clause(text: str) -> str:
     'which tools does Asha use?'
     >>> after_opening_clause("For the fair banner, can you list the tools?")
     'can you list the tools?'
+    >>> after_opening_clause("For each tool, who uses it?")
+    'For each tool, who uses it?'
     >>> after_opening_clause("For Asha, Ravi and Mei, the lab is open")
     'For Asha, Ravi and Mei, the lab is open'
     >>> after_opening_clause("Second, can you explain BCNF?")

@@ -113,6 +113,14 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         pair = the_two_named(prompt)
         text = f"{reading.text[:both.start()]}§0{reading.text[both.end():]}"
         return [replace(reading, text=text, entities=[pair])] if pair is not None else []
+    among = _AMONG_THEM.search(reading.text)
+    named = re.match(r"\s*§(\d+)", reading.text[among.end():]) if among else None
+    group = last_answer(prompt, reading.schema) if named and prompt.turns else None
+    if among and named and group is not None and isinstance(group.value, tuple) \
+            and reading.entities[int(named[1])].value in group.value:
+        # "inme se Paging kis subject ka hai?": one of those found, named first: the ask is of it
+        # (not "which of those does Paging lead to?": a choice among them)
+        reading = replace(reading, text=(reading.text[:among.start()] + reading.text[among.end():]).strip())
     if reading.has("pronoun") and not _reflexive(reading) and not reading.has("relative"):
         marker = f"§{len(reading.entities)}"
         text = re.sub(reading.cue("pronoun"), marker, reading.text, count=1)
@@ -129,6 +137,10 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         return [reading] + [replace(reading, text=f"{reading.text} {marker}", entities=[e])
                             for e in prompt.recent]
     return [reading]
+
+
+# "inme se", "of those": among what the last answer found
+_AMONG_THEM = re.compile(r"\b(?:(?:in|un)\s*(?:me|mein|mai)\s+se|(?:of|among)\s+(?:these|those|them))\b,?")
 
 
 # ("aur kaun?", "koi aur?": Hinglish's "who else?", "anyone else?")
@@ -314,9 +326,10 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
     group = last_answer(prompt, reading.schema) if plural else None
     if group is not None and isinstance(group.value, tuple):
         return [group]      # "their" after an answer that listed several: all of them, or nothing
-    choice = rf"(?:{reading.cue('among')}|(?:all|each|both|every one) of|between)"   # "which of", "among"
+    choice = rf"(?:{reading.cue('among')}|(?:all|each|both|every one|many|any|some|none|most|few) of|between)"
     if found and re.search(rf"\b{choice} {re.escape(first)}$", reading.text[:found.end()]):
-        return []     # "does he have all of them?", "who among them": several, and no answer listed several
+        return []     # "does he have all of them?", "who among them", "how many of them": several,
+        #               and no answer listed several
     # "woh kis club mein hai": he, she or it, the one a kind asked for is linked to first
     # (a person is in a club; the subject found before is not)
     kinds = set(reading.targets())

@@ -31,8 +31,10 @@ def said_aloud(value: str) -> str:
 _BETTER = r"better|higher|above|more"
 _WORSE = r"worse|lower|below|less|under"
 _A = r"(?:an?\s+)?"
-# "... a B or lower, and ...", "2 or more clubs?": an "or" that ends a value's range joins no asks
-OR_A_RANGE = re.compile(rf"(?:{_BETTER}|{_WORSE}|fewer)\b(?:\s+\w+)?\s*(?:[,?.!;]|$)", re.I)
+# "... a B or lower, and ...", "2 or more clubs?", "an A or better in a semester 5 subject?": an
+# "or" that ends a value's range (before a stop, or a preposition of the same ask) joins no asks
+OR_A_RANGE = re.compile(rf"(?:{_BETTER}|{_WORSE}|fewer)\b(?:(?:\s+\w+)?\s*(?:[,?.!;]|$)"
+                        rf"|\s+(?:in|on|at|for|from|with|during|since|among)\b)", re.I)
 
 
 def in_range(text: str, value: str, scale: list[str]) -> list[str] | None:

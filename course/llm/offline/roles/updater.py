@@ -101,7 +101,8 @@ class RuleUpdater:
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
             if after and asks_only_a_property(right[:after.start()]) \
-                    and not one_clause(right[after.end():]):       # and ...": one ask
+                    and not one_clause(right[after.end():]) and not (    # and ...": one ask
+                        after[1] and joins_no_asks(after[1], right[:after.start()], right[after.end():])):
                 joined, rest = f"{left.strip()}, {right[:after.start()].strip()}", \
                     self._split_conjunctions(right[after.end():].strip())
                 while rest and asks_only_a_property(rest[0]):     # "... and with what grade?"
