@@ -7473,3 +7473,15 @@ def test_one_of_those_found_named_is_the_ask(chat, college_db):
     chat.answer("indexing se pehle kya kya aana chahiye?")
     assert_answered_with(chat.answer("inme se Paging kis subject ka hai?"), college_db,
                          "MATCH (s:Subject)-[:COVERS]->(:Concept {name: 'Paging'}) RETURN s.name")
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("trees ke baad kya aata hai?",
+     "MATCH (:Concept {name: 'Trees'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+    ("trees se pehle kya aata hai?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Trees'}) RETURN c.name"),
+])
+def test_what_comes_after_in_hinglish_is_the_next_topic(chat, college_db, question, reference):
+    """A learner's probe: "linked lists ke baad kya aata hai?" was refused: "aata" (comes) was
+    read as a skill one knows, a topic a subject covers and a part, all at once."""
+    assert_answered_with(chat.answer(question), college_db, reference)
