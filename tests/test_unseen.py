@@ -7230,7 +7230,8 @@ def test_that_friend_is_never_the_one_whose_friend_it_is(learner, college_db):
                    "(I'd like to know what she might pick up from them)?")
     learner.answer("And does she herself share any of those subjects with them?")
     result = learner.answer("Which clubs is that friend a member of, and since when?")
-    own = {r[0] for r in rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) RETURN c.name")}
+    own = {r[0] for r in rows_of(college_db,
+                                 "MATCH (:Student {name: 'Sneha'})-[:MEMBER_OF]->(c:Club) RETURN c.name")}
     friends = {r[0] for r in rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)"
                                      "-[:MEMBER_OF]->(c:Club) RETURN c.name")}
     clubs = {str(v) for p in result.sub_questions if p.found for r in p.rows for v in r}
@@ -7432,7 +7433,8 @@ def test_how_many_after_a_count_is_not_the_rows_counted(learner):
     assert not any(p.tool == "answer_given" for p in result.sub_questions), result.answer
 
 
-@pytest.mark.parametrize("question", ["compare Aarav and Payal's DBMS grades", "compare the years of Sneha and Karan"])
+@pytest.mark.parametrize("question", ["compare Aarav and Payal's DBMS grades",
+                                      "compare the years of Sneha and Karan"])
 def test_a_comparison_of_two_named_sets_their_values_side_by_side(chat, college_db, question):
     """A learner's probe: "unke DBMS grades compare karo" was answered "A+." (one grade, as if
     the comparison); "compare" now asks a comparison, and each one's value, named, is its data."""
@@ -7456,7 +7458,8 @@ def test_for_each_of_a_kind_is_no_note_question(learner):
     """A learner's probe: "For each student, what is the total number of credits across the
     subjects they study?" was answered with the note on 2NF: "For each student" was read as the
     occasion of the ask, and the ask alone named no kind of the graph."""
-    result = learner.answer("For each student, what is the total number of credits across the subjects they study?")
+    result = learner.answer("For each student, what is the total number of credits across the subjects "
+                            "they study?")
     assert not any(p.tool == "search_notes" and p.found for p in result.sub_questions), result.answer
 
 

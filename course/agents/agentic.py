@@ -158,7 +158,8 @@ class AgenticAgent(Agent):
             return None
         note, unanswered = clear_note(self.db, question), [s.rewritten for s in run.sub_questions if not s.found]
         if note is None or any(clear_note(self.db, part) not in (None, note) for part in run.parts
-                               if not points_back(part)) or not all(note_question(self.db, q) for q in unanswered):
+                               if not points_back(part)) \
+                or not all(note_question(self.db, q) for q in unanswered):
             return None
         return str(note)
 

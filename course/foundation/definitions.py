@@ -63,7 +63,8 @@ def without_how_said(question: str) -> str:
 
 _ONLY_HOW_SAID = re.compile(rf"(?i)^\s*(?:(?:explain|describe|say|put)(?:\s+(?:it|that|this))?\s+)?"
                             rf"(?:(?:in\s+)?(?:simple|simpler|plain|easy|short|brief|layman'?s?)"
-                            rf"(?:\s+(?:words?|terms?|language|english))?|{_IN_HINDI}|keep\s+it\s+(?:simple|short)"
+                            rf"(?:\s+(?:words?|terms?|language|english))?|{_IN_HINDI}"
+                            rf"|keep\s+it\s+(?:simple|short)"
                             rf"|briefly|simply){_MANNERS}\s*[.!?]*\s*$")
 
 

@@ -148,7 +148,7 @@ def the_noun_asked(question: str, word: str, unknown: Collection[str] = ()) -> b
                   question)
     after = m[1].lower() if m else ""
     return m is not None and (not after or after in WORDS.auxiliary | WORDS.prepositions | WORDS.function
-                              or after in {w.lower() for w in unknown})   # ("kis bacche ke": Hindi's case after it)
+                              or after in {w.lower() for w in unknown})   # ("kis bacche ke": a case after it)
 
 
 def asks_why_or_how(question: str) -> bool:

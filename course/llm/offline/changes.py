@@ -48,8 +48,8 @@ def change_verb(text: str) -> re.Match[str] | None:
     >>> change_verb("find and delete rahul")[0]
     'delete'
     >>> change_verb("bst mein search insert delete kitna time lete hai?")
-    >>> change_verb("what is thrashing, put in ordinary words?"), change_verb("3nf se pehle kya clear hona chahiye")
-    (None, None)
+    >>> change_verb("what is thrashing, put in ordinary words?")
+    >>> change_verb("3nf se pehle kya clear hona chahiye")
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]

@@ -83,10 +83,12 @@ def people_in_general(reading: Reading) -> Reading:
     if not lexicon.person:
         return reading
     person = lexicon.label(lexicon.person)
-    text = re.sub(rf"\b({_ADVICE})\s+(?:(?:a|an|the|all|most)\s+)?(?:{person}){_UNQUALIFIED}", r"\1 one", reading.text)
+    text = re.sub(rf"\b({_ADVICE})\s+(?:(?:a|an|the|all|most)\s+)?(?:{person}){_UNQUALIFIED}", r"\1 one",
+                  reading.text)
     text = re.sub(rf"\b(?:a|an)\s+(?:{person}){_UNQUALIFIED}\s+({_ADVICE})\b", r"one \1", text)
     # "what does §0 open up for a student?": for whoever takes it, no one asked for
-    text = re.sub(rf"\bfor\s+(?:a|an|any)\s+(?:{person})(?=\s+\w+ly\b|\s+afterwards?\b|\s*[?.!]*\s*$)", "for one", text)
+    text = re.sub(rf"\bfor\s+(?:a|an|any)\s+(?:{person})(?=\s+\w+ly\b|\s+afterwards?\b|\s*[?.!]*\s*$)",
+                  "for one", text)
     if not any(e.label == lexicon.person for e in reading.entities):
         # "what should she finish before §0?" with no one she stands for: a learner, told what to do
         text = re.sub(rf"\b({_ADVICE})\s+(?:she|he)\b", r"\1 one", text)

@@ -291,8 +291,10 @@ def joins_no_asks(conjunction: str, last: str, right: str) -> bool:
     ("a B or lower"), or two nouns one question word asks for before their verb ("what branch
     and year is she in", "could you tell me what year and branch Sneha is in")?
 
-    >>> joins_no_asks("and", "what branch", "year is she in"), joins_no_asks("and", "who all study dsa", "wht grade")
-    (True, False)
+    >>> joins_no_asks("and", "what branch", "year is she in")
+    True
+    >>> joins_no_asks("and", "who all study dsa", "wht grade")
+    False
     """
     word, after = conjunction.lower(), tokens(right)
     return word == "also" and awaits_its_verb(last) or word == "or" and OR_A_RANGE.match(right) is not None \

@@ -95,8 +95,9 @@ class RuleUpdater:
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
+            head = re.split(pattern, right, maxsplit=1, flags=re.I)[0]    # (", simple words pls, and ...")
             if sets_the_scene(tokens(last)) or match[1] and joins_no_asks(match[1], last, right) \
-                    or only_how_said(re.split(pattern, right, maxsplit=1, flags=re.I)[0]):   # "..., simple words pls,"
+                    or only_how_said(head):
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
