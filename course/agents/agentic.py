@@ -200,8 +200,8 @@ class AgenticAgent(Agent):
               number: int, round_: int, context: str) -> None:
         """Rewrite (a part that says what it does not name), route, run the tool, answer."""
         rewritten = part
-        person = round_ == 0 and number > 0 and one_person_named(part, [m for p in run.parts[:number]
-                                                                        for m in self.link(p)])
+        person = round_ == 0 and number > 0 and points_back(part) and one_person_named(
+            part, [m for p in run.parts[:number] for m in self.link(p)])   # (links only when it points)
         if round_ == 0 and number > 0 and not run.found() and points_back(part) and not person:
             # "and how does it ...?" after parts that found nothing: there is nothing for "it"
             # to stand for, and any answer would be about something else ("she" after one
