@@ -7501,3 +7501,141 @@ def test_a_slip_in_the_thing_defined_still_names_it(learner):
              if p.found and p.rows]
     assert found[:1] == ["N11"]
     assert learner.answer("what is a red-black tree?").status != "answered"
+
+
+# --- unseen86 and unseen87 (a student the night before an interview; a parent, Hindi and English)
+
+def _found(result):
+    """Each answered part's rows, in order."""
+    return [[str(c) for row in p.rows for c in row] for p in result.sub_questions if p.found and p.rows]
+
+
+@pytest.mark.parametrize("question", [
+    "sorry for the wall of text, can you explain what a deadlock is and also which subject covers deadlocks?",
+    "silly doubt but explain what a deadlock is and which subject covers deadlocks",
+])
+def test_words_before_the_first_ask_do_not_hide_the_second(learner, question):
+    """unseen86 ck008 and ck042: "sorry long msg, can you explain ... and also which subject
+    covers it?" and "basic question but explain ... also which students ...?" were one part,
+    refused whole: the words before the first ask hid it, so no second ask was cut off."""
+    found = _found(learner.answer(question))
+    assert any(rows[:1] == ["N18"] for rows in found) and ["Operating Systems"] in found, found
+
+
+def test_a_list_in_parentheses_is_no_ask_of_its_own(learner):
+    """unseen86 ck008: "(the PCB, the states it moves through etc)" was cut at its comma, and
+    the half before it asked as a part."""
+    result = learner.answer("can you explain what a thread really is in OS terms (the TCB, what it shares etc) and also which subject covers it?")
+    assert len(result.sub_questions) == 2 and ["Operating Systems"] in _found(result), result.answer
+    assert all("(" not in p.question or ")" in p.question for p in result.sub_questions)
+
+
+def test_and_then_opens_the_next_ask(learner):
+    """unseen86 ck005 and ck032: "explain ... and then what topics ... right after it?" was one
+    ask, sent whole to the note search."""
+    found = _found(learner.answer("explain 2NF in plain words and then what topic comes right after it?"))
+    assert any(rows[:1] == ["N03"] for rows in found) and ["3NF"] in found, found
+
+
+def test_an_ask_said_again_in_other_words_is_the_same_ask(learner):
+    """unseen86 ck032: "... which smaller topics come under graphs? like what does it include"
+    was a part of its own, whose "it" pointed at nothing found: refused, and the whole with it."""
+    result = learner.answer("which topics fall under trees? i mean what does it contain")
+    assert result.status == "answered" and all(p.found for p in result.sub_questions), result.answer
+    assert ["BST"] in _found(result)
+
+
+# --- learner probes 30 and 31 (a hostel warden in Hinglish; a second-year before exams) ---------
+
+@pytest.mark.parametrize("question", ["When is the Operating Systems exam?",
+                                      "when is the computer networks exam",
+                                      "Who is the DSA teacher?"])
+def test_a_thing_the_graph_does_not_hold_is_no_note_on_the_subject_named(learner, question):
+    """probe 31: "When is the Operating Systems exam?" was answered with the note on deadlocks,
+    whose text says "Operating systems handle deadlocks": the subject's name, not the exam."""
+    result = learner.answer(question)
+    assert not any(p.tool == "search_notes" and p.found for p in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question", ["Does Sneha have a friend who studies DBMS?",
+                                      "does sneha have any friends that study dbms",
+                                      "Which of Sneha friends study DBMS?"])
+def test_a_friend_who_does_something_is_a_step_of_the_chain(chat, learner, question):
+    """probe 31: "Do any of them have a friend who studies DBMS?" (Sneha and Rahul) said "No.":
+    the query asked whether they study DBMS themselves. Sneha lists Payal, who does. "Which of
+    Sneha friends ..." (no apostrophe) lost the friends the same way and said there are none."""
+    for agent in (chat, learner):
+        result = agent.answer(question)
+        assert result.status != "answered" or "Payal" in result.answer or "Yes" in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question", ["kya Aarav ne OS ka prerequisite subject padha hai?",
+                                      "Aarav OS padh raha hai, kya usne uska prerequisite subject padha hai?"])
+def test_a_yes_or_no_of_named_things_is_not_answered_with_a_list(chat, question):
+    """probe 30: "Aarav OS padh raha hai, kya usne uska prerequisite subject padha hai?" was
+    answered "DSA.": a list of subjects, read as "yes, he did", for a query that never asked
+    whether Aarav studies it (he does not)."""
+    result = chat.answer(question)
+    assert result.status != "answered" or result.answer.split()[0].strip(".,") in ("Nahi", "No", "Haan", "Yes"), \
+        result.answer
+
+
+def test_how_many_of_the_things_counted_is_not_what_all_of_them_share(learner):
+    """probe 31: "How many concepts does each subject cover, and how many of them have notes?"
+    said "0 notes": "them" became the four subjects, and the query counted the notes of a concept
+    all four cover at once. Every concept but five has one."""
+    result = learner.answer("How many concepts does each subject cover, and how many of them have notes?")
+    assert not re.search(r"\b0 notes\b", result.answer), result.answer
+
+
+@pytest.mark.parametrize("question", ["what is that?", "what is this?", "explain that"])
+def test_a_pointer_with_nothing_before_it_is_no_note_question(learner, question):
+    """Found while reading probe 31's misses: "what is that?" as a first question was answered
+    with the note on normalization (its text holds "that"), and "explain that" with the note on
+    query optimization (it names SQL's EXPLAIN): a pointer at nothing is no topic to look up."""
+    assert learner.answer(question).status != "answered"
+
+
+def test_that_at_the_end_of_a_follow_up_is_what_was_explained(learner):
+    """probe 30: "What is 1NF?" then "Which subject teaches that, and how many credits is it?"
+    was refused whole: "that" as the last word pointed at nothing, and "it" at that."""
+    learner.answer("What is paging?")
+    found = _found(learner.answer("which subject covers that?"))
+    assert ["Operating Systems"] in found, found
+
+
+def test_students_with_a_friend_somewhere_are_not_those_there(chat, college_db):
+    """Found while checking probe 31's fix: "which students have a friend in the Debate
+    Society?" was answered with the society's own members (the friend dropped)."""
+    result = chat.answer("which students have a friend in the Debate Society?")
+    members = {r[0] for r in college_db.query(
+        "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name").result_set}
+    assert result.status != "answered" or set(re.findall(r"[A-Z][a-z]+", result.answer)) != members, result.answer
+
+
+def test_a_hindi_yes_or_no_of_someones_friend_follows_the_friend(chat):
+    """Found while checking probe 30's fix: "kya Rahul ka koi dost Docker jaanta hai?" said
+    "Nahi.": the query asked whether Rahul knows Docker. His friend Karan does."""
+    result = chat.answer("kya Rahul ka koi dost Docker jaanta hai?")
+    assert result.status != "answered" or "Karan" in result.answer or "Haan" in result.answer, result.answer
+
+
+def test_operations_listed_in_parentheses_are_no_request_to_change(learner):
+    """Found while writing fresh questions for this stop: "can you tell me what a BST is
+    (search, insert, delete etc) and also what it is part of?" was refused as a request to
+    change the data: the operations the aside lists are no request."""
+    result = learner.answer("can you tell me what a BST is (search, insert, delete etc) and also what it is part of?")
+    assert result.status != "blocked" and any(rows[:1] == ["N11"] for rows in _found(result)), result.answer
+    assert learner.answer("delete Aarav (he left, sadly)").status == "blocked"
+
+
+def test_it_is_never_one_of_several_values_an_answer_listed(learner, college_db):
+    """probe 33: "what do i need to learn before indexing, and which subjects cover those
+    topics" then "and what comes after it?" said "Computer Networks": "it" became Operating
+    Systems, the first of three subjects the answer listed. It is Indexing, named in the
+    question (the answer's subjects are three: none of them is "it")."""
+    learner.answer("what do i need to learn before indexing, and which subjects cover those topics")
+    found = _found(learner.answer("and what comes after it?"))
+    after = [[r[0]] for r in college_db.query(
+        "MATCH (:Concept {name: 'Indexing'})-[:PREREQUISITE_FOR]->(c) RETURN c.name").result_set]
+    assert found == after, found

@@ -40,12 +40,16 @@ _STEM = 5   # a word's first letters: "ports" holds "port", "years" holds "year"
 
 def _unheld_kinds(text: str) -> list[str]:
     """A kind the lexicon says the graph does not hold, asked for by "which" ("Which professor
-    teaches the Computer Networks course?", "which IP address ..."), whatever verb follows."""
+    teaches the Computer Networks course?", "which IP address ..."), whatever verb follows, or
+    the very thing a "when"/"who"/"what is" asks of ("When is the Operating Systems exam?":
+    a note that names the subject, not the exam, says nothing of it)."""
     lexicon = default_lexicon()
     unheld, which = lexicon.cues.get("out_of_scope"), lexicon.cues.get("which")
     if unheld is None or which is None:
         return []
-    return [m[m.lastindex or 0] for m in re.finditer(rf"{which}\s+(?:\w+\s+)?({unheld})", text)]
+    the_thing = (rf"\b(?:when|where|who|what)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+)?"
+                 rf"(?:[\w/+-]+\s+){{0,3}}?({unheld})")
+    return [m[m.lastindex or 0] for m in re.finditer(rf"{which}\s+(?:\w+\s+)?({unheld})|{the_thing}", text)]
 
 
 def names_an_unheld_kind(text: str) -> bool:
@@ -74,6 +78,8 @@ def asked_for(question: str) -> list[str]:
     []
     >>> asked_for("Which professor teaches the Computer Networks course?")
     ['professor']
+    >>> asked_for("When is the Operating Systems exam?"), asked_for("Explain paging for my exam")
+    (['exam'], [])
     """
     text = " ".join(question.lower().split())
     kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds]

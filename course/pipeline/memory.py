@@ -114,12 +114,32 @@ def entity_updates(result: Result, mentions: Sequence[Mention],
     if result.status != "answered" or link is None:
         return asked
     cells = [v for v in cell_values(result.rows[:ROWS_LINKED]) if isinstance(v, str)]
-    said = _first_by_label(link(result.answer)) if result.answer else {}
+    # a label the answer names several values of has no one value "it" points at next ("Paging
+    # (Operating Systems), Trees (DSA) and 3NF (DBMS)": which subject comes after "it"?)
+    said = {k: v for k, v in _first_by_label(link(result.answer)).items()
+            if k not in several_named(result, link)} if result.answer else {}
     in_rows = _first_by_label(link("; ".join(cells))) if cells else {}
     updates = {k: v for k, v in in_rows.items() if k not in asked and k not in said}   # the oldest
     updates |= asked
     updates |= {k: v for k, v in said.items() if k not in asked}
     return updates
+
+
+def several_named(result: Result, link: Link | None) -> set[str]:
+    """The labels the answer names more than one value of.
+
+    >>> from types import SimpleNamespace as Said
+    >>> answer = Said(answer="Paging (Operating Systems) and Trees (DSA)")
+    >>> sorted(several_named(answer, lambda text: [Said(label="Subject", value="Operating Systems"),
+    ...     Said(label="Concept", value="Paging"), Said(label="Subject", value="DSA")]))
+    ['Subject']
+    """
+    if link is None or not result.answer:
+        return set()
+    values: dict[str, set[str]] = {}
+    for mention in link(result.answer):
+        values.setdefault(mention.label, set()).add(mention.value)
+    return {label for label, named in values.items() if len(named) > 1}
 
 
 class ShortTermMemory:
@@ -170,6 +190,8 @@ class ShortTermMemory:
                  link: Link | None = None) -> dict[str, str]:
         """Add the turn and update the entities; returns the updates (label -> value)."""
         updates = entity_updates(result, mentions, link)
+        for label in several_named(result, link) - {m.label for m in mentions}:
+            self.entities.pop(label, None)    # (an older one is not what "it" means now either)
         self.count += 1
         self.turns.append(Turn(self.count, result.question, result.cypher,
                                trim_rows(result.rows, self.result_chars), result.answer,

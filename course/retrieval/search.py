@@ -39,7 +39,7 @@ from course.foundation.language import WORDS, in_english
 from course.foundation.graphs import require_data_graph
 from course.llm.offline.answer import names_topic
 from course.llm.offline.roles.clauses import REQUEST, is_question
-from course.llm.offline.roles.words import note_evidence_line, tokens
+from course.llm.offline.roles.words import note_evidence_line, points_only, tokens
 from course.pipeline.questions import check_question
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
@@ -309,6 +309,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     kept: dict[tuple[str, str], list[Hit]] = {}   # the evidence's search, reused once by run
 
     def found(db: Database, query: str) -> list[Hit]:
+        if points_only(query):      # "what is that?", "explain this": of nothing said, no topic
+            return []
         return own_note_first(db, query, subject_first(db, query, defined_topic_first(
             query, compared_hits(db, query, search(db, query, mode=mode, k=k)))))
 

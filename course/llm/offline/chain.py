@@ -18,6 +18,10 @@ agentic agent's router before it picks a reviewed template.
 'friends'
 >>> unfollowed("which subjects does §0 study?", query, lexicon) is None
 True
+>>> unfollowed("does §0 have a friend who studies §1?", query, lexicon)
+'friend'
+>>> unfollowed("which students have a friend who studies §1?", query, lexicon)
+'friend'
 """
 from __future__ import annotations
 
@@ -25,9 +29,10 @@ import re
 from collections import Counter
 from collections.abc import Collection
 
-from course.llm.offline.lexicon import Lexicon, inside_longer
+from course.llm.offline.lexicon import Lexicon, default_lexicon, inside_longer
 
-_OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+)$"   # "§0's friends", "friends' friends"
+_OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+(?:(?:koi|ek|any|some)\s+)?)$"   # "§0's friends",
+# "friends' friends", "§0 ka koi dost"
 FOLLOWS = re.compile(r"It follows: ([\w, ]+)\.")   # what a template's description says it traverses
 # "friends of §0", "friends of the members", "friends of the president of §0"
 _OF = r"^\s+(?:of|with)\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
@@ -35,6 +40,10 @@ _OF = r"^\s+(?:of|with)\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§
 # "the subject that comes before §0" (not a question: "tell me in which subject §0 is taught")
 _THAT = r"\b(?!(?:in|of|on|at|for|from|to|with|by|me|us)\b)[a-z]+\s+(?:that|which)\s+(?:[a-z]+\s+){0,2}$"
 _WHOSE = r"^\s+whose\s+[a-z ]+\s+(?:is|are|was)\s+§\d+"   # "the club whose secretary is §0"
+# "does §0 have a friend who ...", "which of §0 friends ..." (a possessive with no "'s")
+# ("which students have a friend who ...": a kind's noun has one too)
+_HAS = (r"(?:(?:§\d+|\b(?:{noun}))\s+(?:has|have|had)\s+(?:(?:a|an|any|some|no)\s+)?"
+        r"|\b(?:which|who|what|how\s+many)\s+of\s+§\d+\s+)$")
 
 
 def traversed(query: str) -> set[str]:
@@ -65,6 +74,7 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     steps: dict[tuple[int, int], set[str]] = {}
     for (a, b), _ in found:
         if re.search(_OWNER.format(word=owners), text[:a]) or \
+                re.search(_HAS.format(noun=nouns or "(?!)"), text[:a]) or \
                 re.match(_OF.format(word=of_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
                 (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])):
             # a word that overlaps another relationship word names its types too ("part of")
@@ -116,12 +126,26 @@ def unfollowed(text: str, query: str, lexicon: Lexicon) -> str | None:
     return unfollowed_types(text, traversals(query), lexicon)
 
 
+# "§0's and §1's friends", "§0 and §1's friends", "do §0 or §1 have a friend ...": one step of
+# several owners, each with their own (a query walks it from one node, or from a node they share)
+_SEVERAL_OWNERS = (r"§\d+(?:'s)?\s*(?:,|\band\b|\bor\b|\baur\b|\bya\b)\s*(?:the\s+)?§\d+"
+                   r"(?:'s|\s+(?:has|have|had)\s+(?:(?:a|an|any|some)\s+)?)\s*$")
+
+
 def unfollowed_types(text: str, types: Collection[str], lexicon: Lexicon) -> str | None:
     """`unfollowed` for a query known by the relationship types it traverses (a reviewed
-    template says them in its description: `FOLLOWS`; a type listed once is walked once)."""
+    template says them in its description: `FOLLOWS`; a type listed once is walked once).
+    A step of several owners ("§0's and §1's friends") is never followed: each has their own.
+
+    >>> unfollowed_types("what do §0's and §1's friends study?", {"X", "Y"},
+    ...                  default_lexicon())
+    'friends'
+    """
     walked = types if isinstance(types, Counter) else Counter(set(types))
     named_steps: Counter[str] = Counter()
     for word, named in chained(text, lexicon):
+        if re.search(_SEVERAL_OWNERS, text[:text.find(word)]):
+            return word
         if not named & set(walked):
             return word
         if len(named) == 1:     # a step only one type can be: count it

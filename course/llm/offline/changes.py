@@ -143,6 +143,9 @@ def asks_for_a_change(text: str, names: Sequence[str] = ()) -> bool:
     (True, False)
     >>> asks_for_a_change("when was the club set up?")   # when it was done: a fact, no request
     False
+    >>> asks_for_a_change("what is a bst (search, insert, delete etc)?")   # a list in an aside
+    False
     """
+    text = re.sub(r"\([^()]*,[^()]*\)", " ", text)   # "(search, insert, delete etc)": names operations
     return change_verb(text) is not None and not asks_how_a_change_works(text, names) \
         and not asks_when_done(text)

@@ -171,7 +171,8 @@ def unused(reading: Reading, query: str) -> str | None:
             if not reading.text[end:after].strip() and phrase not in used.literals.lower():
                 return phrase
     # "Is X finished?", "what is its status, is it started yet?": its status answers it
-    whether = re.search(r"\b(?:is|are|was|were|has|have) (?:it|they|§\d+)(?: [\w'-]+){1,3}\W*$", reading.text)
+    whether = re.search(r"\b(?:is|are|was|were|has|have) (?:the )?(?:it|they|§\d+)(?: [\w'-]+){1,3}\W*$",
+                        reading.text)
     answering = returned(query)[1] if reading.has("yes_no") or whether else set()
     for key in [*reading.schema.values, *reading.schema.scales]:
         prop = key.split(".")[1]
@@ -213,6 +214,18 @@ def unused(reading: Reading, query: str) -> str | None:
     ordered = asked_order(reading)
     if ordered and not re.search(r"\bORDER BY\b|\bSPpaths\b", query):
         return ordered       # "give me an order to take the courses in": a list in no order is not it
+    # "kya §0 ne §1 ka prerequisite padha hai?", "§0 OS padh raha hai, kya usne ...": a list of
+    # subjects is no yes (the ask is the last clause; a leading "kya" asks yes or no, no list)
+    # (a property returned may answer it: "is the chatbot done yet?", its status; "kya status hai";
+    # so may what two share)
+    ask = re.split(r"[,;.]\s+", reading.text.strip())[-1].strip()
+    listing = re.search(reading.cue("asking"), re.sub(r"^kya\b", "", ask))
+    matched_by = set(re.findall(r"\{(\w+): '", query)) | set(re.findall(r"(\w+)\) CONTAINS", query))
+    names_only = returned(query)[1] <= matched_by     # (the names the query matches things by)
+    if re.search(reading.cue("yes_no"), ask) and not whether and not re.search(r"\bAS answer\b", query) \
+            and not reading.has("generic") and not listing and names_only and not returned(query)[2] \
+            and not reading.has("shared"):     # ("are §0 and §1 in the same club?": the one they share)
+        return "yes or no"
     return _what_is_returned(reading, query, used, props) or _second_ask(reading, query)
 
 

@@ -209,6 +209,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     text = re.sub(r" ?'s\b", "'s", " ".join(tokens))
     text = _speaker_named(text, entities, lexicon)
     text = re.sub(r"\b(where|who|how|when)'s\b", r"\1 is", text)   # "where's §0 at?": not a possessive
+    text = _owned_after_of(text, lexicon)
     text = re.sub(r"([<>]) =", r"\1=", text)
     text = _numbers_in_words(text, lexicon)
     text = re.sub(r"\bat least (?:one|1) ", "a ", text)   # one or more: any ("in at least one skill")
@@ -219,6 +220,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     if not re.search(r"\bwho\b", text):
         text = re.sub(r"^(is|are|was|were|has|have) (?:anyone|anybody|someone|somebody) ", r"who \1 ", text)
         text = re.sub(r"^(?:does|do|did) (?:anyone|anybody|someone|somebody) ", "who ", text)
+    text = _whether_one_of_theirs(text, lexicon)
     # "how many are in the club?": people are in places (the lexicon's person label)
     if lexicon.person:
         text = re.sub(r"^how many (are|were) (?:there )?(in|on)\b", rf"how many {lexicon.person.lower()}s \1 \2", text)
@@ -226,6 +228,43 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
     remap = {old: new for new, old in enumerate(order)}
     text = re.sub(r"§(\d+)", lambda m: f"§{remap[int(m[1])]}", text)
     return Reading(text.strip(), [entities[i] for i in order], schema, lexicon=lexicon, excluded=set_apart)
+
+
+def _whether_one_of_theirs(text: str, lexicon: Lexicon) -> str:
+    """"does §0 have a friend who studies §1?": which of §0's friends do (the answer names them;
+    none found says so), as "does anyone ..." asks who does: the friends are a step of it.
+
+    >>> from course.llm.offline.lexicon import default_lexicon
+    >>> _whether_one_of_theirs("does §0 have any friends that study §1 ?", default_lexicon())
+    "which of §0's friends study §1 ?"
+    >>> _whether_one_of_theirs("kya §0 ka koi dost §1 jaanta hai ?", default_lexicon())
+    '§0 ke kaunse dost §1 jaanta hai ?'
+
+    """
+    links = "|".join(f"(?:{r})" for r in lexicon.relationships.values() if r)
+    def among_theirs(m: re.Match[str]) -> str:     # ("a friend": one of the friends)
+        return f"which of {m[1]}'s {m[2] if m[2].endswith('s') else m[2] + 's'} "
+    if not links:
+        return text
+    text = re.sub(rf"^kya (§\d+) (?:ka|ki|ke) koi ((?:{links})\w*) ", r"\1 ke kaunse \2 ", text)   # Hindi
+    return re.sub(rf"^(?:does|do|did) (§\d+) (?:have|has) (?:a|an|any|some) ((?:{links})\w*) "
+                  r"(?:who|that|which) ", among_theirs, text)
+
+
+def _owned_after_of(text: str, lexicon: Lexicon) -> str:
+    """"which of §0 friends ...": a name, then a kind's noun or a link's, after "which of" is a
+    possessive with no "'s" ("which of §0's friends"), not a choice among the names ("the
+    concept of §0 taught in": a verb, no possessive).
+
+    >>> from course.llm.offline.lexicon import default_lexicon
+    >>> _owned_after_of("which of §0 friends study §1 ?", default_lexicon())
+    "which of §0's friends study §1 ?"
+    >>> _owned_after_of("which of §0 and §1 study §2 ?", default_lexicon())
+    'which of §0 and §1 study §2 ?'
+    """
+    nouns = "|".join(f"(?:{r})" for r in [*lexicon.relationships.values(), *lexicon.labels.values()] if r)
+    return re.sub(rf"\b((?:which|who|what|how many) of|among) (§\d+) (?=(?:{nouns})\b)", r"\1 \2's ", text) \
+        if nouns else text
 
 
 # "besides §0", "except §0 and §1", "§0 ke alawa": names the answer leaves out

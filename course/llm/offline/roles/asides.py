@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 
-from course.llm.offline.roles.clauses import AND_FIRST, REASON, REQUEST, is_question, says_only
-from course.llm.offline.roles.words import FIRST_PERSON, WORDS, tokens
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.clauses import (AND_FIRST, REASON, REQUEST, is_question, says_only,
+                                              sets_the_scene)
+from course.llm.offline.roles.words import FIRST_PERSON, WORDS, graph_nouns, tokens
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
@@ -61,6 +63,44 @@ def scene_before_semicolon(question: str) -> str:
     return out
 
 
+# a remark, then ", " or "but" or "so", then the first ask ("sorry long msg, can you ...")
+_REMARK = re.compile(r"^\s*(?P<remark>[^,?.!;:()\u2013\u2014-]+?)(?:\s*,\s*|\s+(?:but|so)\s+)(?P<ask>\S.*)$",
+                     re.I | re.S)
+
+
+def remark_as_scene(question: str) -> str:
+    """A remark before the first ask ("sorry long msg, ...", "basic question but ...", "i want
+    to bring it up in the interview so ...") is said as a sentence of its own: the scene of
+    the asks after it (as the first words of the first ask, it hid the asks that one joins;
+    words that ask nothing, "ok quick one, ...", open a question already). A remark
+    is no question and no request, names no one (a capital after its first word: "Asha and
+    Ravi, ..."), and either says something of the speaker or names no kind of thing the graph
+    holds ("Apart from the students on the team, ..." is a condition of the ask). Nor is it
+    what the ask points back at ("two programs stuck waiting, what's that called?").
+
+    >>> remark_as_scene("sorry long msg, can you explain paging and which subject covers it?")
+    'sorry long msg. can you explain paging and which subject covers it?'
+    >>> remark_as_scene("basic question but what is a tree?")
+    'basic question. what is a tree?'
+    >>> remark_as_scene("Asha and Ravi, what are their years?")
+    'Asha and Ravi, what are their years?'
+    >>> remark_as_scene("two tasks stuck waiting, what's that called and how is it fixed?")
+    "two tasks stuck waiting, what's that called and how is it fixed?"
+    """
+    m = _REMARK.match(question)
+    if m is None:
+        return question
+    words, ask = tokens(m["remark"]), tokens(re.split(r"[?.!,]|\s(?:and|aur)\s", m["ask"])[0])   # its first ask
+    named = any(w[:1].isupper() and w != "I" for w in m["remark"].split()[1:])
+    remark = bool(words) and not set(words) <= default_lexicon().common and not named and not set(words) & (WORDS.question_words | set(WORDS.requests)) \
+        and not sets_the_scene(words) and words[0] not in WORDS.prepositions | set(WORDS.conjunctions) \
+        and (says_only(m["remark"]) or not graph_nouns(words, properties=False))
+    asks = bool(ask) and ask[0] not in set(WORDS.conjunctions) | WORDS.subordinating \
+        and (is_question(ask, opening=True) or REQUEST.match(m["ask"]) is not None) \
+        and not set(ask) & (WORDS.referring | set(WORDS.pronouns))
+    return f"{m['remark'].strip()}. {m['ask']}" if remark and asks else question
+
+
 # ", if you would,", ", if you don't mind,", ", please,": a courtesy between commas asks nothing
 _COURTESY = re.compile(r"\s*,\s*(?:if\s+you\s+(?:would|could|will|may|please|don't\s+mind|do\s+not\s+mind)|"
                        r"if\s+possible|please|kindly|ji)\s*,\s*", re.I)
@@ -91,7 +131,8 @@ def without_asides(text: str) -> str:
     'why is it slow because of the index'
     """
     while (m := _LAST_CLAUSE.match(text)) and (says_only(m["aside"]) or _MEANING_TO.match(m["aside"])) \
-            and (is_question(tokens(m["ask"]), opening=True) or REQUEST.match(m["ask"]) is not None):
+            and (is_question(tokens(last := re.split(r"(?<=[.!?])\s+", m["ask"])[-1]), opening=True)
+                 or REQUEST.match(last) is not None):     # (its last sentence: "sorry. which ...")
         text = m["ask"]
     reason = REASON.match(text)     # "... bc the syllabus pdf wont open": why they ask, not what
     if reason and is_question(words := tokens(reason["ask"]), opening=True) \

@@ -17,7 +17,7 @@ from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.scale_ranges import OR_A_RANGE
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
-                                            REQUESTS, SOME, last_kind, names_a_property_of, tokens)
+                                            REQUESTS, SOME, graph_nouns, last_kind, names_a_property_of, tokens)
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
@@ -39,6 +39,8 @@ DOES_A_NAME = re.compile(r"(?i:do|does|did)\s+[A-Z][a-z]")
 IF_SO = re.compile(r"(?i)(^\s*|[?.!,;]\s*|\band\s+)(?:if (?:so|yes|not|no)|agar (?:haan|han|nahi|nahin))"
                    r"(?:\s*,\s*|\s+(?=(?:toh\s+)?(?:who|what|which|when|where|how|kaun|kya|kab|uska|uski)\b))")
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
+# "... under graphs? like what does it include": the ask before, said again in other words
+RESTATED = re.compile(r"(?i)^\s*(?:like|i\s+mean|matlab|that\s+is|in\s+other\s+words)\b[,:]?\s+")
 # "and", "also", "n" opening a clause of its own: "... ? n wt did karan get"
 AND_FIRST = re.compile(r"^(?:also|and|aur|plus|n|nd)\s+", re.I)
 # "find her something on ...", "get him the note on it", "find an explanation for her": the one
@@ -82,10 +84,11 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
            for a, b, c in zip(words, words[1:], [*words[2:], ""])):
         return True
     last = WORDS.hindi_in_english.get(words[-1], words[-1])
-    if len(words) > 1 and (opening and last in ("explain", "describe") or last in ("tell", "show")
+    negated = len(words) > 1 and words[-2] in ("cant", "can't", "cannot", "dont", "don't", "not", "never")
+    if len(words) > 1 and not negated and (opening and last in ("explain", "describe") or last in ("tell", "show")
                            and any(w in WORDS.hindi_in_english for w in words[:-1])):
         return True     # "arrays basics explain", "unki branch bhi bata": the request, last as
-        #                 in Hindi word order
+        #                 in Hindi word order (not "i say it but cant explain")
     return not opening and len(words) > 1 and words[0] in AUXILIARY and (
         words[1] in PERSONAL or words[1] in DEMONSTRATIVE or words[1] in WORDS.quantifiers
         or words[1] in WORDS.second_person    # "... and could you explain ..."
@@ -242,14 +245,19 @@ def says_only(text: str) -> bool:
 
     >>> says_only("I feel like I skipped something."), says_only("also is anyone advanced in python")
     (True, False)
-    >>> says_only("gimme the note on trees")
+    >>> says_only("gimme the note on trees"), says_only("maybe i can ask one of them to help")
+    (False, True)
+    >>> says_only("semester he took OS")     # (a property's noun: an ask in few words)
     False
     """
     sentences = [tokens(AND_FIRST.sub("", s))
                  for s in re.split(r"(?<=[.!])\s+", text.strip()) if tokens(s)]
     subjects = set(FIRST_PERSON) | PERSONAL | DEMONSTRATIVE | {"we", "i'm", "i've", "my", "our"}
+    # (the subject may come second, after a word that asks nothing: "maybe i can ask them")
     return bool(sentences) and not text.rstrip().endswith("?") and all(
-        words[0] in subjects and not is_question(words, opening=True) for words in sentences)
+        (words[0] in subjects or words[1:2] and words[1] in subjects and not graph_nouns(words[:1])
+         and words[0] not in QUESTION_WORDS | AUXILIARY | set(REQUESTS))
+        and not is_question(words, opening=True) for words in sentences)
 
 
 def sentences_that_ask(piece: str) -> list[str]:

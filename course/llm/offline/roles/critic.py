@@ -132,6 +132,15 @@ def _instead(text: str, missing: Named, mentions: Sequence[Named]) -> str | None
 
 
 def _without(text: str, mention: Named) -> str:
-    """The text with "and <the value>" taken out: "best at DBMS and DSA" -> "best at DBMS"."""
-    return re.sub(r"\s*(,|\band\b|\baur\b|&|\bor\b)\s*" + re.escape(mention.text) + r"\b", "",
-                  text, flags=re.I)
+    """The text with "and <the value>" taken out, or "<the value> and" before another, with
+    its "'s": "best at DBMS and DSA" -> "best at DBMS"; "Asha's and Ravi's friends" -> either's.
+
+    >>> from types import SimpleNamespace
+    >>> m = SimpleNamespace(text="Ravi", label="Student", value="Ravi")
+    >>> _without("what do Asha's and Ravi's friends study?", m), _without("Ravi's and Asha's friends", m)
+    ("what do Asha's friends study?", "Asha's friends")
+    """
+    name = re.escape(mention.text) + r"(?:'s|')?(?!\w)"
+    joined = r"(?:,|\band\b|\baur\b|&|\bor\b)"
+    after = re.sub(rf"\s*{joined}\s*{name}", "", text, flags=re.I)
+    return after if after != text else re.sub(rf"(?<!\w){name}\s*{joined}\s*", "", text, count=1, flags=re.I)

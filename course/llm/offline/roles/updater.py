@@ -18,11 +18,12 @@ from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
-                                              REQUEST, WHOSE, as_question,
+                                              REQUEST, RESTATED, WHOSE, as_question,
                                               cleft_fragment, fragment, is_question, plain_request, says_only,
                                               sentences_that_ask, sets_the_scene, spelled_out, topic_first,
                                               joins_no_asks, who_of_anyone)
-from course.llm.offline.roles.asides import scene_before_semicolon, without_asides, without_parentheses
+from course.llm.offline.roles.asides import (remark_as_scene, scene_before_semicolon, without_asides,
+                                             without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
                                              the_listed_counted, the_ones)
@@ -57,12 +58,15 @@ class RuleUpdater:
         question = FIRST_OF_A_LIST.sub("", question)     # "first what is X, then ...": the asks
         question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
+        question = remark_as_scene(question)     # "sorry long msg, can you ...": the scene
         pieces: list[str] = []
         columns_added = False
         for piece in (s for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()
                       for s in sentences_that_ask(p)):
             if pieces and (merged := who_of_anyone(pieces[-1], piece)) is not None:
                 pieces[-1] = merged       # "Did anyone get an A+? Who, and in which subject?"
+            elif pieces and RESTATED.match(piece) and is_question(tokens(RESTATED.sub("", piece)), opening=True):
+                continue     # "... under graphs? like what does it include": said again, asked once
             elif pieces and (names_nothing(piece) or fragment(piece)       # "... in a subject? Who,
                              or only_how_said(piece)):     # ("...? explain in simple words pls")
                 pieces[-1] = f"{pieces[-1]}?{piece}"     # and which one?", "... an A+? In which subject?"
@@ -94,6 +98,8 @@ class RuleUpdater:
         pattern = r",?\s+\b(" + "|".join(CONJUNCTIONS) + r")\b\s+|,\s+(?=\w)"
         for match in re.finditer(pattern, text, flags=re.I):
             left, right = text[:match.start()], text[match.end():]
+            if left.count("(") > left.count(")"):
+                continue     # "(the PCB, the states it moves through etc)": no ask of its own
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
             head = re.split(pattern, right, maxsplit=1, flags=re.I)[0]    # (", simple words pls, and ...")
             if sets_the_scene(tokens(last)) or match[1] and joins_no_asks(match[1], last, right) \
@@ -119,10 +125,12 @@ class RuleUpdater:
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(last)
-            # a question, someone's things named ("aarav's grades in his subjects + who ..."), things
+            # a question, a request ("explain 2NF and then what ..."), someone's things named
+            # ("aarav's grades in his subjects + who ..."), things
             # described ("the topics we need before indexing, which ...", "skills needed for X, plus
             # ..."), or a topic and how to say it ("2NF in plain words, and ...")
             asks = is_question(opening, opening=True) or OWNED.match(last) is not None or bool(defined(last)) \
+                or (asked := REQUEST.match(last)) is not None and not asked[0].lower().startswith("what") \
                 or LISTED.match(last) is not None or bool(opening) and names_a_kind(opening[0]) \
                 or names_a_property_of(last)     # "Credits for OS, and ...": a property's noun and whose
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):

@@ -163,6 +163,18 @@ def names_nothing(text: str) -> bool:
     return bool(words) and all(w in empty for w in words)
 
 
+def points_only(text: str) -> bool:
+    """Does the text name nothing but a pointer ("what is that?", "explain this", "what does it
+    do?"): with nothing before it to point at, there is no topic to look up?
+
+    >>> points_only("what is that?"), points_only("explain this"), points_only("what is paging?")
+    (True, True, False)
+    """
+    words = tokens(text)
+    pointers = [w for w in words if w in WORDS.referring | WORDS.pronouns]
+    return bool(pointers) and all(w in FUNCTION_WORDS | REQUESTS | set(pointers) for w in words)
+
+
 def asks_only_a_property(text: str) -> bool:
     """Does an ask name nothing but a property ("and at what level?", "aur kis role mein?")?
     It asks that property of what the ask before it finds, not something of its own.
@@ -212,6 +224,19 @@ def columns_of(ask: str, before: str) -> str | None:
     if all(is_property(w) for w in nouns) or not all(is_property(w) or w in said for w in nouns):
         return None     # (a property alone is asked of whom the ask before is about: "branch?")
     return " ".join(f"and {'what' if is_property(w) else 'which'} {w}" for w in nouns)
+
+
+def graph_nouns(words: Sequence[str], *, properties: bool = True) -> list[str]:
+    """The words that are a noun for a kind of thing the graph holds or (`properties`) for a
+    property of one.
+
+    >>> graph_nouns(["sorry", "long", "msg"]), graph_nouns(["semester", "he", "took", "clubs"])
+    ([], ['semester', 'clubs'])
+    """
+    lexicon = default_lexicon()
+    nouns = [lexicon.label(label) for label in lexicon.labels] \
+        + (list(lexicon.properties.values()) if properties else [])
+    return [w for w in words if any(n and re.fullmatch(n, w) for n in nouns)]
 
 
 def names_a_property_of(text: str) -> bool:
