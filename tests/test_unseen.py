@@ -7629,13 +7629,20 @@ def test_operations_listed_in_parentheses_are_no_request_to_change(learner):
     assert learner.answer("delete Aarav (he left, sadly)").status == "blocked"
 
 
-def test_it_is_never_one_of_several_values_an_answer_listed(learner, college_db):
-    """probe 33: "what do i need to learn before indexing, and which subjects cover those
-    topics" then "and what comes after it?" said "Computer Networks": "it" became Operating
-    Systems, the first of three subjects the answer listed. It is Indexing, named in the
-    question (the answer's subjects are three: none of them is "it")."""
-    learner.answer("what do i need to learn before indexing, and which subjects cover those topics")
-    found = _found(learner.answer("and what comes after it?"))
-    after = [[r[0]] for r in college_db.query(
-        "MATCH (:Concept {name: 'Indexing'})-[:PREREQUISITE_FOR]->(c) RETURN c.name").result_set]
-    assert found == after, found
+@pytest.mark.parametrize("question, reference", [
+    ("Does Payal list anyone as a friend?",
+     "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]->(f) RETURN f.name"),
+    ("who lists Payal as a friend?",
+     "MATCH (f:Student)-[:FRIENDS_WITH]->(:Student {name: 'Payal'}) RETURN f.name"),
+    ("who does Sneha list as a friend?",
+     "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]->(f) RETURN f.name"),
+])
+def test_who_lists_whom_as_a_friend_follows_the_friendship_as_stored(chat, college_db, question, reference):
+    """probe 32: "Does Payal herself list anyone as a friend?" answered "Sneha and Aarav.", who
+    list her: the schema stores a friendship one way ("the first student lists the second"),
+    and "lists ... as a friend" asks that way. ("Payal's friends" are still both ways.)"""
+    result = chat.answer(question)
+    expected = {r[0] for r in college_db.query(reference).result_set}
+    students = {r[0] for r in college_db.query("MATCH (s:Student) RETURN s.name").result_set}
+    named = {w for w in re.findall(r"[A-Z][a-z]+", result.answer) if w in students and w not in question}
+    assert result.status == "answered" and named == expected, result.answer
