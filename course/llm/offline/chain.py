@@ -40,10 +40,11 @@ _OF = r"^\s+(?:of|with)\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§
 # "the subject that comes before §0" (not a question: "tell me in which subject §0 is taught")
 _THAT = r"\b(?!(?:in|of|on|at|for|from|to|with|by|me|us)\b)[a-z]+\s+(?:that|which)\s+(?:[a-z]+\s+){0,2}$"
 _WHOSE = r"^\s+whose\s+[a-z ]+\s+(?:is|are|was)\s+§\d+"   # "the club whose secretary is §0"
-# "does §0 have a friend who ...", "which of §0 friends ..." (a possessive with no "'s")
-# ("which students have a friend who ...": a kind's noun has one too)
-_HAS = (r"(?:(?:§\d+|\b(?:{noun}))\s+(?:has|have|had)\s+(?:(?:a|an|any|some|no)\s+)?"
-        r"|\b(?:which|who|what|how\s+many)\s+of\s+§\d+\s+)$")
+# "does §0 have a friend who ...", "which students have a friend in §1" (a kind's noun has one
+# too; not "concepts have no study note": no one of theirs), "which of §0 friends ..." (a
+# possessive with no "'s")
+_HAS = r"(?:§\d+|\b(?:{noun}))\s+(?:has|have|had)\s+(?:(?:a|an|any|some)\s+)?$"
+_OF_A_NAME = r"\b(?:which|who|what|how\s+many)\s+of\s+§\d+\s+$"
 
 
 def traversed(query: str) -> set[str]:
@@ -75,6 +76,7 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
     for (a, b), _ in found:
         if re.search(_OWNER.format(word=owners), text[:a]) or \
                 re.search(_HAS.format(noun=nouns or "(?!)"), text[:a]) or \
+                re.search(_OF_A_NAME, text[:a]) or \
                 re.match(_OF.format(word=of_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
                 (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])):
             # a word that overlaps another relationship word names its types too ("part of")

@@ -60,16 +60,10 @@ def _said_in(question: str, entity: Entity) -> str | None:
 
 
 # "those" or "these" with no noun after it: before the end, a verb or a preposition
-_BARE_THOSE = re.compile(rf"\b(?:those|these)\b(?=\s*$|\s*[?.!,]|\s+(?:{'|'.join(WORDS.auxiliary | WORDS.prepositions)})\b)")
-
-
 def _bare_those_as_them(reading: Reading) -> str:
     """"which of those does §0 lead to?", "when was each of those founded?": a "those" with no
     noun of a kind after it is "them"."""
-    nouns = [*reading.lexicon.labels.values(), *reading.lexicon.relationships.values()]
-    kinds = "|".join(f"(?:{r})" for r in nouns if r) or r"(?!)"
-    return re.sub(rf"\b(?:those|these)\b(?!\s+(?:{kinds})\b)", "them",
-                  _BARE_THOSE.sub("them", reading.text))
+    return reading.lexicon.those_as_them(reading.text)
 
 
 def readings(prompt: Prompt, reading: Reading) -> list[Reading]:

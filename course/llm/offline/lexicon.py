@@ -145,6 +145,17 @@ class Lexicon:
     def prop(self, name: str) -> str:
         return self.properties.get(name, rf"\b{re.escape(name.lower())}\b")
 
+    def those_as_them(self, text: str) -> str:
+        """"which of those does §0 lead to?", "any of those at Advanced level": a "those" with
+        no noun of a kind after it is "them" (what was found), not a word to leave out.
+
+        >>> default_lexicon().those_as_them("who has any of those at the advanced level?")
+        'who has any of them at the advanced level?'
+        """
+        nouns = [*self.labels.values(), *self.relationships.values()]
+        kinds = "|".join(f"(?:{r})" for r in nouns if r) or r"(?!)"
+        return re.sub(rf"\b(?:those|these)\b(?!\s+(?:{kinds})\b)", "them", _BARE_THOSE.sub("them", text))
+
     def opening(self, words: list[str]) -> int:
         """How many words open a question and ask nothing before its question word ("ok so",
         "bro", "I want to know"): 0 when no question word follows them ("I have a chart of
@@ -223,3 +234,8 @@ def inside_longer(match: re.Match[str], spans: list[tuple[int, int]]) -> bool:
     False
     """
     return any(a <= match.start() and match.end() <= b and b - a > len(match[0]) for a, b in spans)
+
+
+# "those" at the end, before a verb or a preposition: no noun of its own ("of those at ...")
+_BARE_THOSE = re.compile(rf"\b(?:those|these)\b"
+                         rf"(?=\s*$|\s*[?.!,]|\s+(?:{'|'.join(WORDS.auxiliary | WORDS.prepositions)})\b)")

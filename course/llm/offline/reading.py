@@ -239,7 +239,6 @@ def _whether_one_of_theirs(text: str, lexicon: Lexicon) -> str:
     "which of §0's friends study §1 ?"
     >>> _whether_one_of_theirs("kya §0 ka koi dost §1 jaanta hai ?", default_lexicon())
     '§0 ke kaunse dost §1 jaanta hai ?'
-
     """
     links = "|".join(f"(?:{r})" for r in lexicon.relationships.values() if r)
     def among_theirs(m: re.Match[str]) -> str:     # ("a friend": one of the friends)

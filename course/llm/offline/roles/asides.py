@@ -92,7 +92,8 @@ def remark_as_scene(question: str) -> str:
         return question
     words, ask = tokens(m["remark"]), tokens(re.split(r"[?.!,]|\s(?:and|aur)\s", m["ask"])[0])   # its first ask
     named = any(w[:1].isupper() and w != "I" for w in m["remark"].split()[1:])
-    remark = bool(words) and not set(words) <= default_lexicon().common and not named and not set(words) & (WORDS.question_words | set(WORDS.requests)) \
+    remark = bool(words) and not set(words) <= default_lexicon().common and not named \
+        and not set(words) & (WORDS.question_words | set(WORDS.requests)) \
         and not sets_the_scene(words) and words[0] not in WORDS.prepositions | set(WORDS.conjunctions) \
         and (says_only(m["remark"]) or not graph_nouns(words, properties=False))
     asks = bool(ask) and ask[0] not in set(WORDS.conjunctions) | WORDS.subordinating \

@@ -272,19 +272,27 @@ def sentences_that_ask(piece: str) -> list[str]:
     ["I'm in DBMS. Who else takes it"]
     >>> sentences_that_ask("Tell me about BFS. I skipped that class.")
     ['Tell me about BFS. I skipped that class.']
+    >>> sentences_that_ask("Need the explanation of BFS for a quiz. Also who takes DSA")
+    ['Need the explanation of BFS for a quiz.', 'Also who takes DSA']
     """
     sentences = re.split(r"(?<=[a-z0-9)][.!])\s+(?=\S)", piece, flags=re.I)
     parts = [sentences[0]]
     for sentence in sentences[1:]:
         last = re.split(r"(?<=[.!])\s+", parts[-1])[-1]
         words = tokens(last)     # (not "When I open many apps, it crawls.", "Hi, I want to find X.")
-        asks = is_question(words, opening=False) or REQUEST.match(last) is not None
+        asks = is_question(words, opening=False) or REQUEST.match(last) is not None \
+            or ASKED_FOR.search(last) is not None
         asks = asks and not sets_the_scene(words)
         if asks and not says_only(sentence):
             parts.append(sentence)
         else:
             parts[-1] = f"{parts[-1]} {sentence}"
     return parts
+
+
+# "Need the explanation of the 1NF rule for a quiz.": an explanation asked for is an ask too
+ASKED_FOR = re.compile(r"(?i)^\s*(?:i\s+)?(?:need|want|would like)\s+(?:the|an|a)\s+"
+                       r"(?:explanation|definition|summary|note)\s+(?:of|on|for|about)\b")
 
 
 # "... because the pdf won't open", "... so I can share it with them": why they ask, not what

@@ -171,6 +171,8 @@ class RuleUpdater:
         if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
         part = the_ones(part, found) or part    # "which ones": of the kind found before
+        if found and not re.search(r"\b(?:which|who|what)\s+of\s+th(?:ose|ese)\b", part, re.I):
+            part = default_lexicon().those_as_them(part)   # "any of those at ...", not a choice
         grouped = each_of(part, found, named)   # "each of them", "both": every value found
         if grouped is None and BOTH.search(part):
             return both_found(part, found) or part   # "both" of one value found would be nonsense
