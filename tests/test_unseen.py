@@ -7558,16 +7558,26 @@ def test_a_thing_the_graph_does_not_hold_is_no_note_on_the_subject_named(learner
     assert not any(p.tool == "search_notes" and p.found for p in result.sub_questions), result.answer
 
 
+def _named_students(college_db, answer: str, question: str) -> set[str]:
+    """The students an answer names, less those the question names."""
+    students = {r[0] for r in college_db.query("MATCH (s:Student) RETURN s.name").result_set}
+    return {w for w in re.findall(r"[A-Z][a-z]+", answer) if w in students and w not in question}
+
+
 @pytest.mark.parametrize("question", ["Does Sneha have a friend who studies DBMS?",
                                       "does sneha have any friends that study dbms",
                                       "Which of Sneha friends study DBMS?"])
-def test_a_friend_who_does_something_is_a_step_of_the_chain(chat, learner, question):
+def test_a_friend_who_does_something_is_a_step_of_the_chain(chat, learner, college_db, question):
     """probe 31: "Do any of them have a friend who studies DBMS?" (Sneha and Rahul) said "No.":
     the query asked whether they study DBMS themselves. Sneha lists Payal, who does. "Which of
     Sneha friends ..." (no apostrophe) lost the friends the same way and said there are none."""
+    friends = {r[0] for r in college_db.query(
+        "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) "
+        "RETURN f.name").result_set}
     for agent in (chat, learner):
         result = agent.answer(question)
-        assert result.status != "answered" or "Payal" in result.answer or "Yes" in result.answer, result.answer
+        assert result.status != "answered" or _named_students(college_db, result.answer, question) == friends, \
+            result.answer
 
 
 @pytest.mark.parametrize("question", ["kya Aarav ne OS ka prerequisite subject padha hai?",
@@ -7608,17 +7618,25 @@ def test_that_at_the_end_of_a_follow_up_is_what_was_explained(learner):
 def test_students_with_a_friend_somewhere_are_not_those_there(chat, college_db):
     """Found while checking probe 31's fix: "which students have a friend in the Debate
     Society?" was answered with the society's own members (the friend dropped)."""
-    result = chat.answer("which students have a friend in the Debate Society?")
-    members = {r[0] for r in college_db.query(
-        "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN s.name").result_set}
-    assert result.status != "answered" or set(re.findall(r"[A-Z][a-z]+", result.answer)) != members, result.answer
+    question = "which students have a friend in the Debate Society?"
+    result = chat.answer(question)
+    with_one = {r[0] for r in college_db.query(
+        "MATCH (s:Student)-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) "
+        "RETURN s.name").result_set}
+    assert result.status != "answered" or _named_students(college_db, result.answer, question) == with_one, \
+        result.answer
 
 
-def test_a_hindi_yes_or_no_of_someones_friend_follows_the_friend(chat):
+def test_a_hindi_yes_or_no_of_someones_friend_follows_the_friend(chat, college_db):
     """Found while checking probe 30's fix: "kya Rahul ka koi dost Docker jaanta hai?" said
     "Nahi.": the query asked whether Rahul knows Docker. His friend Karan does."""
-    result = chat.answer("kya Rahul ka koi dost Docker jaanta hai?")
-    assert result.status != "answered" or "Karan" in result.answer or "Haan" in result.answer, result.answer
+    question = "kya Rahul ka koi dost Docker jaanta hai?"
+    result = chat.answer(question)
+    friends = {r[0] for r in college_db.query(
+        "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student)-[:HAS_SKILL]->(:Skill {name: 'Docker'}) "
+        "RETURN f.name").result_set}
+    assert result.status != "answered" or _named_students(college_db, result.answer, question) == friends, \
+        result.answer
 
 
 def test_operations_listed_in_parentheses_are_no_request_to_change(learner):
@@ -7645,9 +7663,8 @@ def test_who_lists_whom_as_a_friend_follows_the_friendship_as_stored(chat, colle
     and "lists ... as a friend" asks that way. ("Payal's friends" are still both ways.)"""
     result = chat.answer(question)
     expected = {r[0] for r in college_db.query(reference).result_set}
-    students = {r[0] for r in college_db.query("MATCH (s:Student) RETURN s.name").result_set}
-    named = {w for w in re.findall(r"[A-Z][a-z]+", result.answer) if w in students and w not in question}
-    assert result.status == "answered" and named == expected, result.answer
+    assert result.status == "answered" and _named_students(college_db, result.answer, question) == expected, \
+        result.answer
 
 
 def test_a_noun_after_have_no_is_no_step_of_a_chain(learner, college_db):
