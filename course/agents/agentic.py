@@ -361,8 +361,11 @@ def _finish(result: AgenticResult, run: Run) -> None:
     for s in best:
         text = s.answer if s.found else f"{UNANSWERED[result.language]}: {s.rewritten} ({s.answer})"
         asked = (s.scope or s.rewritten) + ("" if (s.scope or s.rewritten)[-1:] in "?.!:" else ":")   # "List X:"
+        if s.found and (read_in := s.names_read_in()):   # "that topic" the query read as a name
+            asked = f"{asked[:-1].rstrip()} ({', '.join(read_in)}){asked[-1]}"
         # one part read with a name for its pronoun ("uske skills?": Rahul's) says how it was read
-        read_as = len(best) == 1 and s.found and s.rewritten != s.question and s.named_its_pointer()
+        read_as = len(best) == 1 and s.found and (s.rewritten != s.question and s.named_its_pointer()
+                                                  or bool(s.names_read_in()))
         lines.append(text if len(best) == 1 and not read_as else f"{asked} {text}{_from(s)}")
     result.answer = "\n".join(lines)
     found = [s for s in best if s.found]

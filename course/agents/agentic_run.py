@@ -10,6 +10,8 @@ argument did); an `AgenticResult` is what the agent returns: a `Result` with the
 """
 from __future__ import annotations
 
+import re
+
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -55,6 +57,20 @@ class SubQuestion:
         return {"question": self.question, "rewritten": self.rewritten, "tool": self.tool,
                 "arguments": self.arguments, "rows": [[plain(v) for v in r] for r in self.rows],
                 "answer": self.answer, "source": self.source}
+
+    def names_read_in(self) -> list[str]:
+        """The names its query fixed that its words do not say, when they point ("that topic",
+        "it") and nothing rewrote them: what the pointing was read as, which the answer says.
+
+        >>> SubQuestion("what comes before that topic?", "what comes before that topic?", "text2cypher",
+        ...             {}, [], "", cypher="MATCH (c:Topic {name: 'Paging'})<--(t) RETURN t").names_read_in()
+        ['Paging']
+        """
+        words = set(question_key(self.question).split())
+        if self.rewritten != self.question or not words & WORDS.referring or not self.cypher:
+            return []
+        fixed = re.findall(r"\(\w+:\w+ \{\w+: '((?:[^'\\]|\\.)+)'\}\)", self.cypher)
+        return [n for n in dict.fromkeys(fixed) if n.lower() not in self.question.lower()]
 
     def named_its_pointer(self) -> bool:
         """Was a pointing word of the question ("uske", "her", "it") read as a name?"""

@@ -66,6 +66,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     True
     >>> asks_for_nodes(db, "For each student, what is the total number of credits?")
     True
+    >>> asks_for_nodes(db, "How many friendship links are there?"), asks_for_nodes(db, "How many conditions cause it?")
+    (True, False)
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -89,6 +91,10 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     pairing = lexicon.cues.get("pairing", "(?!)")
     each = lexicon.cues.get("each", "(?!)")    # ("for each student, the total credits": one row each)
     asking = rf"(?:{which}(?:'s|\s+is|\s+are)?|{count}|(?:{pairing}|{each})(?:\s+an?)?)"
+    # ("how many friendship links are there": a count of the graph's links, which no note keeps)
+    links = "|".join(f"(?:{r})" for r in lexicon.relationships.values() if r) or "(?!)"
+    if re.search(rf"(?:{count})\s+(?:the\s+)?(?:\w+\s+){{0,1}}(?:{links})\b", text):
+        return True
     return any(re.search(rf"{asking}\s+(?:the\s+)?(\w+\s+){{0,2}}"
                          rf"(?:{lexicon.label(label)})|\b(?:{lexicon.label(label)})\s+(?:{count})\b", text)
                for label in labels) or len(beyond) > 1 or whether or _names_linked_nodes(db, text) \

@@ -168,7 +168,7 @@ def depends_on_context(question: str, mentions: Sequence[Any] = ()) -> bool:
     """
     text = question_key(question)
     words = text.split()
-    if any(word in WORDS.referring for word in words):
+    if any(word in WORDS.referring and not _names_what_follows(words, i) for i, word in enumerate(words)):
         return True
     if follows_on(question):
         return True
@@ -176,6 +176,16 @@ def depends_on_context(question: str, mentions: Sequence[Any] = ()) -> bool:
     if opening and not any(text[len(opening):].strip().startswith(str(m.text).lower()) for m in mentions):
         return True    # "dono mein se kaun ...", "both of them ...": not "both Aarav and Payal ..."
     return len(words) <= 3 and not mentions   # "year?", "kitne credits?"
+
+
+def _names_what_follows(words: Sequence[str], i: int) -> bool:
+    """Is the "it" at `i` the one that names what follows ("what is it called when ...", "it
+    is known as"), or an "its" after a thing the question brings in itself ("when a system
+    spends most of its time"), which point at nothing said before?"""
+    after = [w for w in words[i + 1:i + 3] if w not in ("is", "s", "was")][:1]
+    brought_in = any(w in ("a", "an") for w in words[:max(i - 1, 0)])
+    return words[i] == "it" and after in (["called"], ["known"], ["named"], ["termed"]) \
+        or words[i] == "its" and brought_in
 
 
 def follows_on(question: str) -> bool:
@@ -264,6 +274,8 @@ def points_back(question: str) -> bool:
     (True, False)
     >>> points_back("list the projects that are completed"), points_back("is that done?")
     (False, True)
+    >>> points_back("what is it called when pages move all the time?")
+    False
     """
     pointing = WORDS.referring | set(WORDS.hindi_case)
     key = f" {question_key(question)} "
@@ -272,7 +284,8 @@ def points_back(question: str) -> bool:
     relative = {i for i, (before, word, after) in enumerate(zip(["", *words], words, [*words[1:], ""]))
                 if word == "that" and after in WORDS.auxiliary and before
                 and before not in WORDS.auxiliary | WORDS.question_words}
-    return any(word in pointing for i, word in enumerate(words) if i not in relative) or \
+    return any(word in pointing and not _names_what_follows(words, i) for i, word in enumerate(words)
+               if i not in relative) or \
         each_alone(question) is not None or \
         any(f" {words} " in key for words in WORDS.each_of_them + WORDS.all_of_them) or \
         points_by_place(question) or \

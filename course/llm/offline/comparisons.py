@@ -25,6 +25,7 @@ from course.llm.offline.cypher import alias, arrow, count_column, lit, node, ran
 from course.llm.offline.hops import Hop, find_hop, hop_match, other
 from course.llm.offline.prompt import Entity
 from course.llm.offline.reading import Reading
+from course.llm.offline.scale_ranges import says_a_range
 
 
 def compares_named(reading: Reading) -> tuple[str, list[Entity]] | None:
@@ -44,7 +45,7 @@ def compares_named(reading: Reading) -> tuple[str, list[Entity]] | None:
 def compared(reading: Reading) -> str | None:
     """The named value(s) at the asked end of the number the question compares them by."""
     found = compares_named(reading)
-    if found is None:
+    if found is None or says_a_range(reading.text):    # ("an A or better": a range, no choice)
         return None
     pick, named = found
     label, schema = named[0].label, reading.schema

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from course.llm.offline.cypher import alias, arrow, node, where
 from course.llm.offline.filters import (filters, generic, node_filters, on_both_sides, rel_filters,
                                         said_of_the_asked)
-from course.llm.offline.hops import direction, other, times_named
+from course.llm.offline.hops import direction, had_by_the_asked, other, times_named
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
 
@@ -177,6 +177,8 @@ def _candidates(reading: Reading,
                 said = _said_of_the_asked(reading, chain, middles, target)
                 if said is not None:     # "the members of §0 who work on a project"
                     chain, middles = chain[:-2], middles[:-2]
+                elif (said := _had_by_the_asked(reading, chain, middles, target)) is not None:
+                    chain, middles = chain[:-1], middles[:-1]    # "§0's subjects that have one"
                 yield (_through(reading, e, chain, target, said), tuple(middles),
                        tuple(link.type for link in chain))
         return
@@ -198,6 +200,17 @@ def _said_of_the_asked(reading: Reading, chain: tuple[Pattern, ...], middles: li
             or middles[-1] not in generic(reading, target):
         return None
     return f"(t){arrow(chain[-1], target)}(:{middles[-1]})"
+
+
+def _had_by_the_asked(reading: Reading, chain: tuple[Pattern, ...], middles: list[str],
+                      target: str) -> str | None:
+    """A chain that ends on a link of the asked kind to itself which the asked nodes are said
+    to have ("which of §0's subjects have a prerequisite?"): they are the ones asked, the link
+    a condition on them, not a step to the nodes at its other end. The pattern, else None."""
+    last = chain[-1]
+    if len(chain) < 2 or middles[-1] != target or not had_by_the_asked(reading, last, target):
+        return None
+    return f"(t){arrow(last, target, direction=direction(reading, last))}(:{target})"
 
 
 def _through(reading: Reading, e: Entity, links: tuple[Pattern, ...], target: str,

@@ -158,6 +158,25 @@ def _again_without_its_answer(prompt: Prompt, reading: Reading) -> Reading | Non
     return replace(old, entities=merged, excluded=[found], relaxed=reading.relaxed)
 
 
+def all_of_a_group(reading: Reading) -> Reading:
+    """"Who studies all of them?" after an answer that listed several: each one of them named,
+    as "all of §0, §1 and §2" asks of every one at once (not of any one of them).
+
+    >>> r = Reading("who studies all of §0 ?", [Entity("Topic", "name", ("A", "B"))], None)
+    >>> all_of_a_group(r).text, [e.value for e in all_of_a_group(r).entities]
+    ('who studies all of §0 and §1 ?', ['A', 'B'])
+    """
+    for i, e in enumerate(reading.entities):
+        m = re.search(rf"\ball\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?§{i}\b", reading.text)
+        if m is None or not isinstance(e.value, tuple) or len(e.value) < 2 or i != len(reading.entities) - 1:
+            continue
+        more = [f"§{i + k}" for k in range(1, len(e.value))]
+        names = ", ".join([f"§{i}", *more[:-1]]) + f" and {more[-1]}"
+        text = reading.text[:m.end() - len(f"§{i}")] + names + reading.text[m.end():]
+        return replace(reading, text=text, entities=reading.entities[:i] + [replace(e, value=v) for v in e.value])
+    return reading
+
+
 def _after_a_person(reading: Reading) -> bool:
     """Is the first pronoun a person's ("his", "her", "uska") with a person named before it?"""
     m = re.search(reading.cue("pronoun"), reading.text)
@@ -188,9 +207,12 @@ def _left_out_by_other(prompt: Prompt, reading: Reading) -> list[Entity]:
 
 
 def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
-    """'that project', 'this subject', 'those students': (the phrase, its label)."""
+    """'that project', 'this subject', 'those students': (the phrase, its label); not before a
+    word for anyone at all ("is anyone working on ...": English's verb, not Hindi's "this")."""
+    anyone = "|".join(sorted(WORDS.quantifiers))
     for label in reading.schema.labels:
-        m = re.search(rf"{reading.cue('demonstrative')}\s+(?:{reading.lexicon.label(label)})", reading.text)
+        m = re.search(rf"{reading.cue('demonstrative')}\s+(?!(?:{anyone})\b)(?:{reading.lexicon.label(label)})",
+                      reading.text)
         if m:
             return m, label
     return None

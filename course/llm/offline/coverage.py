@@ -29,7 +29,7 @@ from course.llm.offline.numbers import numbers, threshold
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.ordering import asked_order
 from course.llm.offline.reading import Reading
-from course.llm.offline.scale_ranges import in_range
+from course.llm.offline.scale_ranges import in_range, says_a_range
 
 
 @dataclass
@@ -57,11 +57,11 @@ class Used:
                    extreme=bool(re.search(r"\b(min|max)\(|ORDER BY", query)))
 
 
-def _learner(reading: Reading, start: int, end: int) -> bool:
+def in_the_learners_clause(reading: Reading, start: int, end: int) -> bool:
     """A relationship word in the learner's own clause: "should I study", "padhna chahiye",
     or a gerund after "before" or "after" once the learner speaks, or no person is named
     ("should I finish before taking §0": the learner's taking), or Hindi's verbal noun before
-    "se pehle" ("§0 padhne se pehle") or "hai" ("kya padhna hai")."""
+    "se pehle" ("§0 padhne se pehle") or "hai" ("kya padhna hai", "kaunse padhne hain")."""
     regex, before, word = reading.cue("learner"), reading.text[:start], reading.text[start:end]
     if re.fullmatch(rf"{reading.cue('direction_in')}|{reading.cue('next')}", word):
         return False    # "the subject you need to do before §0": "before" is the link, no verb
@@ -71,7 +71,8 @@ def _learner(reading: Reading, start: int, end: int) -> bool:
              or all(e.label != reading.person for e in reading.entities))
     # "§0 padhne se pehle": the verbal noun of a time clause, Hindi's "before taking §0"
     verbal_noun = word.endswith("ne") and re.match(r"\s+(?:se|ke)\s+(?:pehle|baad)\b", reading.text[end:]) \
-        or word.endswith("na") and re.match(r"\s+(?:hai|h|ho)\b", reading.text[end:])   # "kya padhna hai"
+        or word.endswith(("na", "ne", "ni")) and re.match(r"\s+(?:hai|hain|h|ho)\b", reading.text[end:])
+    # ("kya padhna hai", "kaunse topics padhne hain": what is to be studied, of any number)
     return bool(re.search(regex, before) or re.match(regex, reading.text[end:]) or gerund or verbal_noun)
 
 
@@ -133,7 +134,7 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
             before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
             # (the learner's verb says nothing of the graph, but what it is for must be named:
             # "which skills do I need?" is not every skill)
-            learner = _learner(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type) \
+            learner = in_the_learners_clause(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type) \
                 and bool(reading.entities)
             alone = _no_other_end(reading, rel_type, used) or _of_a_value(reading, m.end(), used)
             note(m, rel_type in used.types or before_number or learner or alone
@@ -204,7 +205,8 @@ def unused(reading: Reading, query: str) -> str | None:
     if extreme_pick(reading) and not used.extreme:
         return "first / last"
     if any(reading.has(c) for c in ("higher", "lower", "better", "worse")) and compares_named(reading) \
-            and not used.extreme:   # "which of them is older?", "... is better?": one of them, not both
+            and not used.extreme and not says_a_range(reading.text):   # "which of them is older?", "...
+        # is better?": one of them, not both (not "an A or better": a range)
         return "which of them"
     ranked = re.search(reading.cue("superlative"), reading.text)
     if ranked and not used.extreme:                   # "the best at §0 and §1": no ranking

@@ -17,7 +17,7 @@ from typing import Any
 
 from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow, exclude, lit, node
-from course.llm.offline.hops import direction, hop_match, other, find_hop, twice
+from course.llm.offline.hops import Hop, direction, had_by_the_asked, hop_match, other, find_hop, seen_from, twice
 from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.numbers import numbers, said_with, threshold
 from course.llm.offline.prompt import Entity, Pattern
@@ -290,6 +290,31 @@ def conditions(reading: Reading, target: str, entities: list[Entity]) -> tuple[s
     return body[0], body[1] + [f"t.{chosen[0].prop} IN [{values}]"]
 
 
+def _way_through(reading: Reading, hop: Hop, e: Entity, others: list[Entity], looped: set[str]) -> str | None:
+    """With other names, the direction of a link of one label to itself that `e` reaches through
+    another link ("a subject §1 studies"): None when there is none, "unclear" when the words do
+    not say, or when a name before went through it too (the link is named once: one of the names
+    is the asked thing's own)."""
+    loop = next((p for p in hop.patterns if p.start == p.end), None) if len(hop.patterns) == 2 else None
+    if loop is None or not others:
+        return None
+    if loop.type in looped:
+        return "unclear"
+    looped.add(loop.type)
+    number = reading.entities.index(e) if e in reading.entities else -1
+    way = seen_from(reading, loop, number, {reading.entities.index(o) for o in others if o in reading.entities})
+    return "unclear" if way is None else way
+
+
+def _had_by_the_asked(reading: Reading, target: str, link: Pattern) -> bool:
+    """"Which of §0's clubs have a president?": a value of the link's property the asked
+    nodes are said to have is someone else's link to them, not the named one's."""
+    noun = reading.lexicon.label(target)
+    values = "|".join(f"(?:{w})" for p in link.props if (w := reading.lexicon.value_words.get(p)))
+    return bool(values) and re.search(rf"\b(?:{noun})\s+(?:that\s+|which\s+)?(?:has|have|having|with)\s+"
+                                      rf"(?:(?:a|an|any|some|the)\s+)?(?:{values})", reading.text) is not None
+
+
 def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str, list[str]] | None:
     if re.search(r"§\d+[^§?]*\?\s*\S[^§]*§\d+", reading.text):
         return None     # "§0 kiske paas hai? aur §1 kisko aata hai?": two asks, not one of both
@@ -297,6 +322,7 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
     lines, conds = [], []
     groups = [entities] if either else [[e] for e in entities]
     done: set[str] = set()        # the links the names before followed
+    looped: set[str] = set()      # the links of one label to itself they went through
     asked: set[str] = set()       # properties whose value words describe what is asked
     for i, group in enumerate(groups):
         e = group[0]
@@ -304,18 +330,23 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
             return None
         hop = twice(reading, find_hop(_steps_done(reading, done), e.label, target,
                                       strict=len(groups) == 1))
-        if hop is None:
-            return None
+        if hop is None or len(hop.patterns) == 2 and had_by_the_asked(reading, hop.patterns[1], target):
+            return None     # ("subjects that §0 studies have a prerequisite": a condition, no step)
         t = f"t:{target}" if i == 0 else "t"
         if either:
             lines.append(f"MATCH {hop_match(reading, hop, f'x{i}:{e.label}', t, rel=f'r{i}')}")
             conds.append(f"x{i}.{e.prop} IN [{', '.join(lit(g.value) for g in group)}]")
             continue
+        way = _way_through(reading, hop, e, [g[0] for g in groups if g is not group], looped)
+        if way == "unclear":
+            return None
         done |= {p.type for p in hop.patterns}
         x, c = node(f"x{i}", e, relaxed=reading.relaxed)
-        lines.append(f"MATCH {hop_match(reading, hop, x[1:-1], t, rel=f'r{i}')}")
+        lines.append(f"MATCH {hop_match(reading, hop, x[1:-1], t, rel=f'r{i}', way=way)}")
         conds += c
         if len(hop.patterns) == 1:
+            if _had_by_the_asked(reading, target, hop.patterns[0]):
+                return None
             conds += rel_filters(reading, hop.patterns[0], f"r{i}")
         else:    # "the friends of §0's president": the role is on the first link (and only
             # there when both links are of one type: "the club whose secretary is §0"), unless

@@ -68,6 +68,38 @@ def both_ways(reading: Reading, query: str) -> str | None:
     return next((t for t in sorted(loops) if f":{t}" in query), None)
 
 
+def seen_from(reading: Reading, pattern: Pattern, own: int, others: set[int]) -> str | None:
+    """The direction of a link of one label to itself on the way from name §`own`, when the
+    question names `others` on the asked thing's side; None: the words do not say.
+
+    A direction word says which way from the name it is said of. Said of one of `others` ("which
+    of §0's subjects is a prerequisite for a subject §1 studies"), it is the asked thing's way,
+    so from §1 it turns round; said of no name ("leads to a subject §1 studies"), it is unclear."""
+    way = direction(reading, pattern)
+    if not way:
+        return way
+    said = [s for cue in _DIRECTION_CUES for s in _spans(reading.lexicon.cues.get(cue, ""), reading.text)]
+    anchors = {int(n) for a, b in said for n in re.findall(r"§(\d+)", reading.text[a:b])}
+    if own in anchors and not anchors & others:
+        return way
+    if anchors and anchors <= others:
+        return {"in": "out", "out": "in"}[way]
+    return None
+
+
+def had_by_the_asked(reading: Reading, loop: Pattern, target: str) -> bool:
+    """Do the words say the asked kind has a link of itself to itself ("which of §0's subjects
+    have a prerequisite?", "subjects that have a prerequisite")? Then the link is a condition
+    on the nodes asked for, not a step to the nodes at its other end."""
+    if not loop.start == loop.end == target:
+        return False
+    noun, word = reading.lexicon.label(target), reading.lexicon.relation(loop.type) or r"(?!)"
+    # (not when a clause says which one: "subjects that have a prereq that §0 studies")
+    return re.search(rf"\b(?:{noun})\s+(?:that\s+|which\s+)?(?:\S+\s+){{0,3}}?(?:has|have|having|with)\s+"
+                     rf"(?:(?:a|an|any|some)\s+)?(?:{word})(?!\s+(?:that|which|who|whose|jo)\b|\s+§)",
+                     reading.text) is not None
+
+
 def _spans(regex: str, text: str) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(regex, text)] if regex else []
 
@@ -240,15 +272,19 @@ def _each_step_once(steps: list[set[str]], types: tuple[str, str]) -> bool:
     return not steps or bool(steps[0] & set(types))
 
 
-def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "r") -> str:
-    """`(left)-[r:TYPE]->(right:Label)` (or via a middle node) for a resolved Hop."""
+def hop_match(reading: Reading, hop: Hop, left: str, right: str, *, rel: str = "r",
+              way: str | None = None) -> str:
+    """`(left)-[r:TYPE]->(right:Label)` (or via a middle node) for a resolved Hop; `way`, when
+    given, is the direction of its link of one label to itself (`seen_from`)."""
+    def turn(p: Pattern) -> str:
+        return way if way is not None and p.start == p.end else direction(reading, p)
     if len(hop.patterns) == 1:
         only = hop.patterns[0]
-        return f"({left}){arrow(only, hop.labels[0], rel, direction=direction(reading, only))}({right})"
+        return f"({left}){arrow(only, hop.labels[0], rel, direction=turn(only))}({right})"
     first, second = hop.patterns     # the first link is `{rel}a`: a filter may need it
-    return (f"({left}){arrow(first, hop.labels[0], f'{rel}a' if rel else '', direction=direction(reading, first))}"
+    return (f"({left}){arrow(first, hop.labels[0], f'{rel}a' if rel else '', direction=turn(first))}"
             f"(:{hop.labels[1]})"
-            f"{arrow(second, hop.labels[1], rel, direction=direction(reading, second))}({right})")
+            f"{arrow(second, hop.labels[1], rel, direction=turn(second))}({right})")
 
 
 def twice(reading: Reading, hop: Hop | None) -> Hop | None:

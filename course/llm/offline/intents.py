@@ -248,6 +248,9 @@ def related(reading: Reading) -> str | None:
          or reading.self_loop(t) or direction(reading)), None)
     if target is None and len(reading.entities) > 1 and reading.person in targets:
         target = reading.person
+    if target is None and not targets and reading.has("who") \
+            and all(e.label != reading.person for e in reading.entities):
+        target = reading.person    # "§0 kisko aata hai?": someone who knows it, or no one
     if target is None and len(reading.entities) == 1 and not asks_how(reading.text) \
             and without_own_kinds(reading).relations():   # "What does the Debate Society do?"
         # names no link; nor does "§0 ka concept", the concept §0 itself

@@ -156,6 +156,16 @@ class Lexicon:
         kinds = "|".join(f"(?:{r})" for r in nouns if r) or r"(?!)"
         return re.sub(rf"\b(?:those|these)\b(?!\s+(?:{kinds})\b)", "them", _BARE_THOSE.sub("them", text))
 
+    @staticmethod
+    def choice_in_front(text: str) -> str:
+        """"Of those, who also studies X?": a choice put in front of its question word is the
+        choice after it ("who of those also studies X?").
+
+        >>> Lexicon.choice_in_front("Among them, which one is oldest?")
+        'which one among them is oldest?'
+        """
+        return _IN_FRONT.sub(lambda m: f"{m['ask']} {m['among'].lower()} {m['them'].lower()} ", text)
+
     def opening(self, words: list[str]) -> int:
         """How many words open a question and ask nothing before its question word ("ok so",
         "bro", "I want to know"): 0 when no question word follows them ("I have a chart of
@@ -237,5 +247,7 @@ def inside_longer(match: re.Match[str], spans: list[tuple[int, int]]) -> bool:
 
 
 # "those" at the end, before a verb or a preposition: no noun of its own ("of those at ...")
+_IN_FRONT = re.compile(r"(?i)^\s*(?P<among>of|among|out of|from)\s+(?P<them>those|these|them)\s*,?\s+"
+                       r"(?P<ask>(?:who|which|what|how many)(?:\s+one)?)\s+")
 _BARE_THOSE = re.compile(rf"\b(?:those|these)\b"
                          rf"(?=\s*$|\s*[?.!,]|\s+(?:{'|'.join(WORDS.auxiliary | WORDS.prepositions)})\b)")

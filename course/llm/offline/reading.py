@@ -63,7 +63,7 @@ class Reading:
                          if p.start == self.person for prop in p.props if self.lexicon.value_words.get(prop))
         for label in self.schema.labels:
             said = (m for m in re.finditer(self.lexicon.label(label), self.text)
-                    if not self.describes_a_kind(m, label))
+                    if not self.describes_a_kind(m, label) and not self.described_by_a_name(m))
             if m := next(said, None):
                 by_role = roles and label != self.person and re.match(rf"\s+(?:{roles})", self.text[m.end():])
                 found.append((m.start(), self.person if by_role else label))
@@ -83,6 +83,24 @@ class Reading:
         after = self.text[noun.end():]
         return next((other for other in self.schema.labels
                      if other != label and re.match(rf"\s+{self.lexicon.label(other)}", after)), None)
+
+    def described_by_a_name(self, noun: re.Match[str]) -> bool:
+        """A kind's noun that a link's word hangs on, said which one by a name's clause ("what's
+        needed for the project §0 works on"): a step on the way, not what is asked ("the credits
+        of the subjects §0 studies" are theirs: asked).
+
+        >>> from course.llm.offline.prompt import parse_schema
+        >>> schema = parse_schema("NODES:\\n- Person {name}: Someone.\\n- Task {name}: Work.")
+        >>> reading = read("what is needed for the task Asha works on",
+        ...                [("asha", Entity("Person", "name", "Asha"))], schema)
+        >>> reading.described_by_a_name(re.search("task", reading.text))
+        True
+        """
+        links = "|".join(f"(?:{r})" for r in self.lexicon.relationships.values() if r) or r"(?!)"
+        return bool(re.search(rf"\b(?:{links})\s+(?:for|of|on|in|to|from|with|by|at|behind) the $",
+                              self.text[:noun.start()])
+                    and re.match(r"\s+(?:that\s+|which\s+)?§\d+\s+(?!'|s\b|ka\b|ki\b|ke\b)[a-z]",
+                                 self.text[noun.end():]))
 
     def asked_properties(self, owner: str, names: list[str] | tuple[str, ...]) -> list[str]:
         """Properties of `owner` the question asks for ("when" asks a named node's `when` ones)."""

@@ -37,6 +37,16 @@ OR_A_RANGE = re.compile(rf"(?:{_BETTER}|{_WORSE}|fewer)\b(?:(?:\s+\w+)?\s*(?:[,?
                         rf"|\s+(?:in|on|at|for|from|with|during|since|among)\b)", re.I)
 
 
+def says_a_range(text: str) -> bool:
+    """Does the text say a range of a value ("an A or better", "at least a B"), not a choice
+    of the better one ("which of them is better?")?
+
+    >>> says_a_range("who got an a or better ?"), says_a_range("which of them is better ?")
+    (True, False)
+    """
+    return re.search(rf"\bor\s+(?:{_BETTER}|{_WORSE})\b|\bat\s+(?:least|most)\b", text) is not None
+
+
 def in_range(text: str, value: str, scale: list[str]) -> list[str] | None:
     """The scale's values the words ask for around `value` (a value of `scale`, said in
     `text`), or None when it is said with no range."""

@@ -23,12 +23,13 @@ from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done, change_verb
 from course.llm.offline.compose import compose
-from course.llm.offline.conversation import follow_up, is_follow_up, readings
+from course.llm.offline.conversation import all_of_a_group, follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
 from course.llm.offline.filters import value_words_before
 from course.llm.offline.hops import both_ways
 from course.llm.offline.intents import INTENTS, Intent
+from course.llm.offline.joined import unjoined
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.negation import negated
 from course.llm.offline.ordering import in_the_order_asked
@@ -113,7 +114,9 @@ def asked(question: str, lexicon: Lexicon) -> str:
 
 
 def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> tuple[str, str]:
-    reading = people_in_general(read(asked(prompt.question, lexicon), prompt.linked, prompt.schema, lexicon))
+    # ("Of those, who ...": the choice is no opening that asks nothing, but "who of those")
+    question = asked(Lexicon.choice_in_front(prompt.question), lexicon)
+    reading = people_in_general(read(question, prompt.linked, prompt.schema, lexicon))
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
         return "refused after a blocked query", READ_ONLY_QUERY   # as the hint asks
@@ -145,7 +148,7 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     elif THAT_ALONE.search(reading.text):     # "how many topics is that?": of what came before,
         return "'that' with nothing before it", SENTINEL_QUERY    # not of every topic
     refusal = "not understood"
-    candidates = readings(prompt, reading)
+    candidates = [all_of_a_group(c) for c in readings(prompt, reading)]    # ("all of them": each one)
     candidates += [other for c in candidates if (other := without_own_kinds(c)).text != c.text]
     for i, candidate in enumerate(candidates):
         found = build(candidate, intents)
@@ -223,6 +226,9 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
     step = unfollowed(reading.text, query, reading.lexicon)
     if step is not None:
         return f"the query does not follow {step!r}"
+    loose = unjoined(reading, query)
+    if loose is not None:
+        return f"the query does not join {loose!r} to the name after it"
     loop = both_ways(reading, query)
     if loop is not None:
         return f"{BOTH_WAYS} along {loop}"

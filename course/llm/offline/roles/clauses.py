@@ -211,6 +211,27 @@ _CLEFT = re.compile(r"(,?\s+(?:and\s+)?)((?:in|on|at|for|from|with|of)\s+which\s
                     r"\s+(?:was|is|were)\s+(?:it|that)(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
 
 
+# Hindi's relative and its correlative: "jo <clause>, wo <ask>" ("the ones that ..., those ...")
+_CORRELATIVE = re.compile(r"(?i)^(?P<before>(?:[^,?]*\s)?)jo\s+(?P<clause>[^,?]+?),\s*(?:to\s+)?"
+                          r"(?P<those>wo|woh|vo|ve|unhe|unko|unka|unki|unke)\s+(?P<ask>[^?]+\?)\s*$")
+
+
+def correlative_as_two_asks(question: str) -> str:
+    """"Indexing se pehle jo topics padhne hain, wo kaunse subjects mein hain?": the relative
+    clause asks first what it describes ("which topics ..."), the correlative asks of those.
+
+    >>> correlative_as_two_asks("Asha ke jo dost Python jaante hain, wo kaunse clubs mein hain?")
+    'Asha ke kaunse dost Python jaante hain? wo kaunse clubs mein hain?'
+    >>> correlative_as_two_asks("jo bhi ho, kya X ka exam hai?")
+    'jo bhi ho, kya X ka exam hai?'
+    """
+    m = _CORRELATIVE.match(question.strip())
+    if m is None or m["clause"].split()[0].lower() in {"bhi", "ki", "kuch"} or \
+            re.search(r"\b(?:kya|kaun|kaunse|kaunsa|kaunsi|kitne|kitni|kab|kahan)\b", m["clause"], re.I):
+        return question
+    return f"{m['before']}kaunse {m['clause'].strip()}? {m['those']} {m['ask']}"
+
+
 def cleft_fragment(question: str) -> str:
     """"Which students got an A+ in any subject, and in which one was it?": a cleft whose "it"
     is what the ask before it asked is a fragment of that ask ("in which subject"), its "one"

@@ -16,12 +16,12 @@ from course.foundation.definitions import defined, only_how_said
 from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
-from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
-                                              REQUEST, RESTATED, WHOSE, as_question,
-                                              cleft_fragment, fragment, is_question, plain_request, says_only,
-                                              sentences_that_ask, sets_the_scene, spelled_out, topic_first,
-                                              joins_no_asks, who_of_anyone)
+                                              REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
+                                              correlative_as_two_asks, fragment, is_question, plain_request,
+                                              says_only, sentences_that_ask, sets_the_scene, spelled_out,
+                                              topic_first, joins_no_asks, who_of_anyone)
 from course.llm.offline.roles.asides import (remark_as_scene, scene_before_semicolon, without_asides,
                                              without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
@@ -56,7 +56,8 @@ class RuleUpdater:
         question = scene_before_semicolon(without_parentheses(plain_request(question)))   # "X studies here; ..."
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
         question = FIRST_OF_A_LIST.sub("", question)     # "first what is X, then ...": the asks
-        question = cleft_fragment(question)    # "..., and in which one was it?": in which subject
+        question = correlative_as_two_asks(cleft_fragment(question))   # "..., and in which one was
+        # it?": in which subject; "jo topics ..., wo ...": which topics ...? those ...
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
         question = remark_as_scene(question)     # "sorry long msg, can you ...": the scene
         pieces: list[str] = []
@@ -121,7 +122,7 @@ class RuleUpdater:
             if shared:
                 return [f"{left.strip()} {shared}"] + self._split_conjunctions(right.strip())
             if names_nothing(left) or names_nothing(right) or asks_only_a_property(right) \
-                    or fragment(right) or columns_of(right, left):
+                    or fragment(re.split(r"[?!.]\s", right)[0]) or columns_of(right, left):
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(last)
@@ -170,7 +171,8 @@ class RuleUpdater:
             the_listed_counted(part, found) or of_the_same(part, found, linked) or the_next_step(part, found)
         if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
-        part = the_ones(part, found) or part    # "which ones": of the kind found before
+        # "of those, who ...": who of those; "which ones": of the kind found before
+        part = the_ones(part := Lexicon.choice_in_front(part), found) or part
         if found and not re.search(r"\b(?:which|who|what)\s+of\s+th(?:ose|ese)\b", part, re.I):
             part = default_lexicon().those_as_them(part)   # "any of those at ...", not a choice
         grouped = each_of(part, found, named)   # "each of them", "both": every value found
