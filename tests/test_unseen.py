@@ -7907,3 +7907,48 @@ def test_a_pointer_the_query_read_as_a_name_is_said(learner):
     result = learner.answer("Which concept must come before that topic, and which subject teaches it?")
     first = result.answer.splitlines()[0]
     assert result.status != "answered" or "(Indexing)" in first or "Indexing?" in first, result.answer
+
+
+def test_a_fragment_of_a_compound_is_no_word_the_rules_know(chat, college_db):
+    """probe 40: "which sub has the most concepts" ranked the concepts by their students:
+    "sub" passed as known, being written in "sub-topics", and the subjects were never asked.
+    "sub" alone is now a subject (texting shorthand); in "sub-topics" it is no word of its own."""
+    result = chat.answer("which sub has the most concepts")
+    assert result.status != "answered" or "DBMS" in result.answer, result.answer
+    # (a prefix the words join to a noun is still known there: "sub-concepts", "sub-topics")
+    assert_answered_with(chat.answer("What are the sub-concepts directly under Graphs?"), college_db,
+                         "MATCH (:Concept {name: 'Graphs'})-[:INCLUDES]->(c:Concept) RETURN c.name")
+
+
+def test_its_after_as_is_the_one_that_has_it(learner, college_db):
+    """probe 41: after "And what does Trees include?", "Which topic has DNS as one of its
+    parts?" said there is none: "its" became Trees, and the query asked for DNS's own parts.
+    "§0 as one of its parts" is a part of the one asked for."""
+    learner.answer("And what does Trees include?")
+    result = learner.answer("Which topic has DNS as one of its parts?")
+    assert_answered_with(result, college_db,
+                         "MATCH (c:Concept)-[:INCLUDES]->(:Concept {name: 'DNS'}) RETURN c.name")
+
+
+def test_those_two_of_three_found_is_no_reading(learner):
+    """Found while checking probe 41: after "Which students study DSA?" (three students), "Do
+    those two know Python?" said "No.", for all three at once."""
+    learner.answer("Which students study DSA?")
+    result = learner.answer("Do those two know Python?")
+    assert result.status != "answered", result.answer
+
+
+def test_a_yes_or_no_of_two_found_is_no_note_question(learner):
+    """probe 41: "Are those two friends with each other?" (Sneha and Rahul) was answered with
+    the note on graphs, which speaks of students who are friends."""
+    learner.answer("Which students study Computer Networks?")
+    result = learner.answer("Are those two friends with each other?")
+    assert "N12" not in result.answer and "vertices" not in result.answer, result.answer
+
+
+def test_each_of_several_topics_is_explained_from_its_own_note(learner):
+    """probe 40: "wht should i learn right before deadlocks, explain them from the notes" gave
+    Threads and Processes, then explained Threads alone, as if that were all. Each value after
+    "each of" gets its own note search."""
+    result = learner.answer("wht should i learn right before deadlocks, explain them from the notes")
+    assert "N17" in result.answer and "N16" in result.answer, result.answer

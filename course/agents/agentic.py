@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from course.agents.agentic_roles import ChatRoles
+from course.agents.each_note import each_note, explained_each
 from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts, listed_before,
                                        one_person_named, part_of, remembered, set_apart, source_of)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
@@ -260,9 +261,13 @@ class AgenticAgent(Agent):
         # "when did each join?", "which of them ...": a part pointing at several found is no note's
         graph_found = any(s.found and s.tool != "search_notes" for s in run.sub_questions)
         said = question_key(simpler or part)     # (the ask's words, not its scene's)
-        several = each_alone(rewritten) or set(said.split()) & WORDS.plural
+        several = each_alone(rewritten) or set(said.split()) & WORDS.plural \
+            or any(f" {words} " in f" {said} " for words in WORDS.all_of_them)     # ("those two")
+        whether = said.split()[:1] and said.split()[0] in WORDS.auxiliary   # ("are those two friends?": of
+        # what the conversation found, yes or no, never a note's)
         if refused and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
-                and not (graph_found and several) and "search_notes" in toolbox.names(without=tried):
+                and not ((graph_found or whether and context) and several) \
+                and "search_notes" in toolbox.names(without=tried):
             # text2cypher, then the notes (a note clearing the bar answers what no query could)
             for asked in (rewritten, *the_ask_alone(rewritten, simpler)):   # then without its scene
                 notes = self._run_tool(run, toolbox, "search_notes", {"query": asked}, asked, Usage(), roles)
@@ -280,9 +285,13 @@ class AgenticAgent(Agent):
             out.error = "answer_given needs results found before it; nothing was found yet."
         if sets_apart(rewritten):   # "and who else is in it?": not the ones the parts before named
             out.rows = set_apart(out.rows, [m for s in run.sub_questions for m in s.mentions])
-        sub = self._sub_question(part, rewritten, tool, out, round_, number, mentions)
-        if not sub.answer and self.writes_answer:
-            sub.answer = self._write(run, sub)
+        each = explained_each(rewritten, mentions) if tool == "search_notes" and out.found else []
+        if each:     # "explain each of Threads and Processes": a note for each, not the first alone
+            sub = each_note(self, run, toolbox, part, rewritten, each, (round_, number), roles)
+        else:
+            sub = self._sub_question(part, rewritten, tool, out, round_, number, mentions)
+            if not sub.answer and self.writes_answer:
+                sub.answer = self._write(run, sub)
         run.sub_questions.append(sub)
 
     def _run_tool(self, run: Run, toolbox: AgenticToolbox, name: str, arguments: dict[str, Any],

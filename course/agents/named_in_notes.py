@@ -66,8 +66,10 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     True
     >>> asks_for_nodes(db, "For each student, what is the total number of credits?")
     True
-    >>> asks_for_nodes(db, "How many friendship links are there?"), asks_for_nodes(db, "How many conditions cause it?")
-    (True, False)
+    >>> asks_for_nodes(db, "How many friendship links are there?")
+    True
+    >>> asks_for_nodes(db, "How many conditions cause it?")
+    False
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")

@@ -103,8 +103,10 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     if demonstrative is not None:
         return demonstrative_readings(prompt, reading, demonstrative)
     both = BOTH.search(reading.text) if prompt.turns and not reading.entities else None
-    if both is not None:    # "dono ke clubs": the two just named, or no one (never every club)
-        pair = the_two_named(prompt)
+    if both is not None:    # "dono ke clubs": the two just found or named, or no one (never every club)
+        listed = last_answer(prompt, reading.schema)
+        pair = listed if listed is not None and isinstance(listed.value, tuple) and len(listed.value) == 2 \
+            else the_two_named(prompt)
         text = f"{reading.text[:both.start()]}§0{reading.text[both.end():]}"
         return [replace(reading, text=text, entities=[pair])] if pair is not None else []
     among = _AMONG_THEM.search(reading.text)
@@ -156,25 +158,6 @@ def _again_without_its_answer(prompt: Prompt, reading: Reading) -> Reading | Non
     last = cypher_entities(prompt.turns[-1][1])
     merged = [next((n for n in last if n.label == e.label), e) for e in before]
     return replace(old, entities=merged, excluded=[found], relaxed=reading.relaxed)
-
-
-def all_of_a_group(reading: Reading) -> Reading:
-    """"Who studies all of them?" after an answer that listed several: each one of them named,
-    as "all of §0, §1 and §2" asks of every one at once (not of any one of them).
-
-    >>> r = Reading("who studies all of §0 ?", [Entity("Topic", "name", ("A", "B"))], None)
-    >>> all_of_a_group(r).text, [e.value for e in all_of_a_group(r).entities]
-    ('who studies all of §0 and §1 ?', ['A', 'B'])
-    """
-    for i, e in enumerate(reading.entities):
-        m = re.search(rf"\ball\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?§{i}\b", reading.text)
-        if m is None or not isinstance(e.value, tuple) or len(e.value) < 2 or i != len(reading.entities) - 1:
-            continue
-        more = [f"§{i + k}" for k in range(1, len(e.value))]
-        names = ", ".join([f"§{i}", *more[:-1]]) + f" and {more[-1]}"
-        text = reading.text[:m.end() - len(f"§{i}")] + names + reading.text[m.end():]
-        return replace(reading, text=text, entities=reading.entities[:i] + [replace(e, value=v) for v in e.value])
-    return reading
 
 
 def _after_a_person(reading: Reading) -> bool:
@@ -297,6 +280,8 @@ def _reflexive(reading: Reading) -> bool:
     if m is None:
         return False
     before = reading.text[:m.start()]
+    if re.search(r"\bas\s+(?:one\s+of\s+)?$", before):   # "which topic has §0 as one of its parts?":
+        return True                                  # the one that has it (not §0, nor one before)
     if re.fullmatch(reading.cue("own_possessive_one"), m[0]):   # "its": a thing's, never a person's
         things = [regex for label, regex in reading.lexicon.labels.items() if label != reading.person]
         return "§" not in before and any(re.search(regex, before) for regex in things)

@@ -134,7 +134,8 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
             before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
             # (the learner's verb says nothing of the graph, but what it is for must be named:
             # "which skills do I need?" is not every skill)
-            learner = in_the_learners_clause(reading, m.start(), m.end()) and not _joins_asked(reading, rel_type) \
+            learner = in_the_learners_clause(reading, m.start(), m.end()) \
+                and not _joins_asked(reading, rel_type) \
                 and bool(reading.entities)
             alone = _no_other_end(reading, rel_type, used) or _of_a_value(reading, m.end(), used)
             note(m, rel_type in used.types or before_number or learner or alone

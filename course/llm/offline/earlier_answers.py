@@ -20,7 +20,7 @@ from course.llm.sentinels import OUT_OF_SCOPE
 
 
 # "dono", "both of them", "the two of them" in a question that names no one
-BOTH = re.compile(r"\b(?:dono|both(?: of them)?|the two of them)\b")
+BOTH = re.compile(r"\b(?:dono|both(?: of them)?|the two of them|th(?:ose|ese) two)\b")   # ("those two")
 
 
 def the_two_named(prompt: Prompt) -> Entity | None:

@@ -52,8 +52,10 @@ def words_of(regex: str) -> set[str]:
 
     >>> sorted(words_of(r"\\bfriends?|dost"))
     ['dost', 'friend', 'friends']
+    >>> sorted(words_of(r"sub-?topics?"))       # "sub" is no word of its own
+    ['topic', 'topics']
     """
-    found = re.findall(r"([a-z]{2,})(\?)?", re.sub(r"\\[a-zA-Z]", " ", regex))
+    found = re.findall(r"([a-z]{2,})(\?)?(?![a-z]|-)", re.sub(r"\\[a-zA-Z]", " ", regex))
     return {w for word, optional in found for w in ((word, word[:-1]) if optional else (word,))
             if len(w) >= 2}
 

@@ -23,7 +23,7 @@ from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done, change_verb
 from course.llm.offline.compose import compose
-from course.llm.offline.conversation import all_of_a_group, follow_up, is_follow_up, readings
+from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
 from course.llm.offline.cypher import valid
 from course.llm.offline.filters import value_words_before
@@ -34,6 +34,7 @@ from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.negation import negated
 from course.llm.offline.ordering import in_the_order_asked
 from course.llm.offline.prompt import Prompt
+from course.llm.offline.said_of_a_group import all_of_a_group, fits_the_number_said
 from course.llm.offline.reading import Reading, read, speaks_of_the_speaker
 from course.llm.offline.rereadings import people_in_general, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
@@ -65,9 +66,12 @@ def unknown_words(reading: Reading) -> list[str]:
     known |= {p.type.lower() for p in schema.patterns} | {q for p in schema.patterns for q in p.props}
     for values in [*schema.values.values(), *schema.scales.values()]:
         known |= {w for v in values for w in re.findall(r"[a-z]+", str(v).lower())}
-    # "aren't", "don't", "can't": the verb is "are", "do", "can" (the n belongs to "not")
+    # "aren't", "don't", "can't": the verb is "are", "do", "can" (the n belongs to "not"); a
+    # prefix the patterns join to a word ("sub-?topics?") is known before a hyphen, not alone
+    prefixes = {w for p in lex.all_patterns for w in re.findall(r"([a-z]{2,})-", p)}
+    text = re.sub(rf"\b(?:{'|'.join(sorted(prefixes)) or '(?!)'})-(?=[a-z])", " ", reading.text)
     words = [w if not nt or w in known else w[:-1]
-             for w, nt in re.findall(r"(?<![§\w'])([a-z]+)('t\b)?", reading.text)]
+             for w, nt in re.findall(r"(?<![§\w'])([a-z]+)('t\b)?", text)]
     known |= value_words_before(reading)   # "the DevOps engineer": a value's own word
     return [w for w in dict.fromkeys(words) if w not in known and len(w) > 1
             and not any(re.search(p, w) for p in lex.all_patterns)]
@@ -148,7 +152,8 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     elif THAT_ALONE.search(reading.text):     # "how many topics is that?": of what came before,
         return "'that' with nothing before it", SENTINEL_QUERY    # not of every topic
     refusal = "not understood"
-    candidates = [all_of_a_group(c) for c in readings(prompt, reading)]    # ("all of them": each one)
+    candidates = [all_of_a_group(c) for c in readings(prompt, reading)    # ("all of them": each one)
+                  if fits_the_number_said(c)]       # ("those two" of three: no reading)
     candidates += [other for c in candidates if (other := without_own_kinds(c)).text != c.text]
     for i, candidate in enumerate(candidates):
         found = build(candidate, intents)

@@ -133,7 +133,7 @@ _WHICH_KIND = re.compile(r"\s*(?:and\s+)?which\s+([a-z]+)\b", re.I)
 
 
 
-BOTH = re.compile(r"\b(?:both|dono)\b(?:\s+of\s+them)?", re.I)
+BOTH = re.compile(r"\b(?:both|dono|th(?:ose|ese) two)\b(?:\s+of\s+them)?", re.I)   # ("those two")
 
 
 def both_found(part: str, found: Sequence[Found]) -> str | None:
