@@ -1,4 +1,4 @@
-"""A note for each of several values a part names (notebook 12's agentic agent).
+"""A note for each of several values a part names. Introduced in notebook 12, with the agentic agent.
 
 "What should I learn before deadlocks, and explain them from the notes" becomes "explain each
 of Threads and Processes from the notes" once the first part has found two topics. One note
