@@ -7564,6 +7564,14 @@ def _named_students(college_db, answer: str, question: str) -> set[str]:
     return {w for w in re.findall(r"[A-Z][a-z]+", answer) if w in students and w not in question}
 
 
+def _refused_or_names_only(college_db, result, question: str, reference: str) -> None:
+    """Refused, or answered naming exactly the students the reference query returns (less
+    those the question names)."""
+    expected = {r[0] for r in college_db.query(reference).result_set}
+    assert result.status != "answered" or _named_students(college_db, result.answer, question) == expected, \
+        result.answer
+
+
 @pytest.mark.parametrize("question", ["Does Sneha have a friend who studies DBMS?",
                                       "does sneha have any friends that study dbms",
                                       "Which of Sneha friends study DBMS?"])
@@ -7571,13 +7579,10 @@ def test_a_friend_who_does_something_is_a_step_of_the_chain(chat, learner, colle
     """probe 31: "Do any of them have a friend who studies DBMS?" (Sneha and Rahul) said "No.":
     the query asked whether they study DBMS themselves. Sneha lists Payal, who does. "Which of
     Sneha friends ..." (no apostrophe) lost the friends the same way and said there are none."""
-    friends = {r[0] for r in college_db.query(
-        "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) "
-        "RETURN f.name").result_set}
     for agent in (chat, learner):
-        result = agent.answer(question)
-        assert result.status != "answered" or _named_students(college_db, result.answer, question) == friends, \
-            result.answer
+        _refused_or_names_only(college_db, agent.answer(question), question,
+                               "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(f:Student)-[:STUDIES]->"
+                               "(:Subject {name: 'DBMS'}) RETURN f.name")
 
 
 @pytest.mark.parametrize("question", ["kya Aarav ne OS ka prerequisite subject padha hai?",
@@ -7619,24 +7624,18 @@ def test_students_with_a_friend_somewhere_are_not_those_there(chat, college_db):
     """Found while checking probe 31's fix: "which students have a friend in the Debate
     Society?" was answered with the society's own members (the friend dropped)."""
     question = "which students have a friend in the Debate Society?"
-    result = chat.answer(question)
-    with_one = {r[0] for r in college_db.query(
-        "MATCH (s:Student)-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) "
-        "RETURN s.name").result_set}
-    assert result.status != "answered" or _named_students(college_db, result.answer, question) == with_one, \
-        result.answer
+    _refused_or_names_only(college_db, chat.answer(question), question,
+                           "MATCH (s:Student)-[:FRIENDS_WITH]-(:Student)-[:MEMBER_OF]->"
+                           "(:Club {name: 'Debate Society'}) RETURN s.name")
 
 
 def test_a_hindi_yes_or_no_of_someones_friend_follows_the_friend(chat, college_db):
     """Found while checking probe 30's fix: "kya Rahul ka koi dost Docker jaanta hai?" said
     "Nahi.": the query asked whether Rahul knows Docker. His friend Karan does."""
     question = "kya Rahul ka koi dost Docker jaanta hai?"
-    result = chat.answer(question)
-    friends = {r[0] for r in college_db.query(
-        "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student)-[:HAS_SKILL]->(:Skill {name: 'Docker'}) "
-        "RETURN f.name").result_set}
-    assert result.status != "answered" or _named_students(college_db, result.answer, question) == friends, \
-        result.answer
+    _refused_or_names_only(college_db, chat.answer(question), question,
+                           "MATCH (:Student {name: 'Rahul'})-[:FRIENDS_WITH]-(f:Student)-[:HAS_SKILL]->"
+                           "(:Skill {name: 'Docker'}) RETURN f.name")
 
 
 def test_operations_listed_in_parentheses_are_no_request_to_change(learner):
@@ -7787,11 +7786,10 @@ def test_a_link_said_right_before_a_name_joins_that_name(learner, college_db):
     prerequisite?" said "Karan, Sneha and Aarav.": everyone who studies Operating Systems. The
     query reached Computer Networks only through "its prerequisite" and dropped "who studies
     Computer Networks"; only Sneha studies both."""
-    result = learner.answer("Does anyone who studies Computer Networks also study its direct prerequisite?")
-    both = {r[0] for r in college_db.query(
-        "MATCH (s:Student)-[:STUDIES]->(c:Subject {name: 'Computer Networks'}) "
-        "MATCH (s)-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR]->(c) RETURN s.name").result_set}
-    assert result.status != "answered" or _named_students(college_db, result.answer, "") == both, result.answer
+    _refused_or_names_only(college_db, learner.answer("Does anyone who studies Computer Networks also study its "
+                                                      "direct prerequisite?"), "",
+                           "MATCH (s:Student)-[:STUDIES]->(c:Subject {name: 'Computer Networks'}) "
+                           "MATCH (s)-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR]->(c) RETURN s.name")
 
 
 @pytest.mark.parametrize("question, reference", [

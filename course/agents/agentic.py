@@ -263,7 +263,7 @@ class AgenticAgent(Agent):
         said = question_key(simpler or part)     # (the ask's words, not its scene's)
         several = each_alone(rewritten) or set(said.split()) & WORDS.plural \
             or any(f" {words} " in f" {said} " for words in WORDS.all_of_them)     # ("those two")
-        whether = said.split()[:1] and said.split()[0] in WORDS.auxiliary   # ("are those two friends?": of
+        whether = bool(said) and said.split()[0] in WORDS.auxiliary   # ("are those two friends?": of
         # what the conversation found, yes or no, never a note's)
         if refused and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
                 and not ((graph_found or whether and context) and several) \

@@ -306,7 +306,7 @@ def _way_through(reading: Reading, hop: Hop, e: Entity, others: list[Entity], lo
     return "unclear" if way is None else way
 
 
-def _had_by_the_asked(reading: Reading, target: str, link: Pattern) -> bool:
+def _role_had_by_the_asked(reading: Reading, target: str, link: Pattern) -> bool:
     """"Which of §0's clubs have a president?": a value of the link's property the asked
     nodes are said to have is someone else's link to them, not the named one's."""
     noun = reading.lexicon.label(target)
@@ -345,7 +345,7 @@ def _linked(reading: Reading, target: str, entities: list[Entity]) -> tuple[str,
         lines.append(f"MATCH {hop_match(reading, hop, x[1:-1], t, rel=f'r{i}', way=way)}")
         conds += c
         if len(hop.patterns) == 1:
-            if _had_by_the_asked(reading, target, hop.patterns[0]):
+            if _role_had_by_the_asked(reading, target, hop.patterns[0]):
                 return None
             conds += rel_filters(reading, hop.patterns[0], f"r{i}")
         else:    # "the friends of §0's president": the role is on the first link (and only
