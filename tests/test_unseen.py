@@ -7950,3 +7950,65 @@ def test_each_of_several_topics_is_explained_from_its_own_note(learner):
     "each of" gets its own note search."""
     result = learner.answer("wht should i learn right before deadlocks, explain them from the notes")
     assert "N17" in result.answer and "N16" in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who got an A plus",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'A+' RETURN DISTINCT s.name"),
+    ("who got a b plus in computer networks",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) WHERE r.grade = 'B+' "
+     "RETURN DISTINCT s.name"),
+], ids=["capital-letter", "in-a-subject"])
+def test_a_grade_said_aloud_is_one_value(chat, college_db, question, reference):
+    """unseen94: "who got a b plus ..." asked for B+ or B; "an A plus" asked for A alone: the
+    letter inside the value said aloud was read as a value of its own."""
+    result = chat.answer(question)
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+def test_plus_after_a_grade_joins_no_asks(learner, college_db):
+    """unseen94 cs037: "who got a b plus in something and in which subject" was split at
+    "plus": "who got a b" (B students) and "in something and in which subject" (every subject)."""
+    result = learner.answer("who got a b plus in something and in which subject")
+    reference = "MATCH (s:Student)-[r:STUDIES]->(x:Subject) WHERE r.grade = 'B+' RETURN s.name, x.name"
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+    assert "who got a b:" not in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "which projects are still going on like not finished yet but already started",
+    "which projects have started but are not finished?",
+    "which projects are not completed but already started?"])
+def test_a_not_turns_only_the_word_it_stands_by(chat, college_db, question):
+    """unseen94 cs033: "not finished yet but already started" asked for neither finished nor
+    started projects, and answered with the one still planned: the "not" turned "started" too."""
+    result = chat.answer(question)
+    reference = "MATCH (p:Project {status: 'In Progress'}) RETURN p.name"
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, note", [
+    ("Our table repeats the department name on every student row and it depends on the department id, "
+     "not the key. Which principle is that breaking?", "N04"),
+    ("My table keeps repeating groups of values inside one column. Which rule does that break?", "N02"),
+])
+def test_which_rule_asks_for_the_idea_the_note_explains(learner, question, note):
+    """unseen92-95 (co019, cp049, cs012, ct024): "which rule does it break" was refused: the
+    1NF note never says "rule", and a note had to name what a "which" asks for. A rule, a
+    principle, a technique is the note's topic itself."""
+    result = learner.answer(question)
+    assert result.status == "answered" and f"note {note}" in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question, concept", [
+    ("Routing has some prerequisite concepts. Which subjects cover those concepts?", "Routing"),
+    ("I have to learn some topics before Deadlocks. Which subjects teach those topics?", "Deadlocks"),
+])
+def test_those_after_the_questions_own_noun_points_inside_it(learner, college_db, question, concept):
+    """unseen94 cs040, unseen95 ct031: "... some topics ... Which subjects teach those topics?"
+    was refused: "those topics" looked for topics an answer before had found, not the ones the
+    sentence before it describes."""
+    result = learner.answer(question)
+    reference = (f"MATCH (:Concept {{name: '{concept}'}})<-[:PREREQUISITE_FOR]-(:Concept)<-[:COVERS]-(s:Subject) "
+                 "RETURN DISTINCT s.name")
+    assert_answered_with(result, college_db, reference)

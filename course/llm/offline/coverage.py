@@ -281,7 +281,8 @@ def _what_is_returned(reading: Reading, query: str, used: Used, props: str) -> s
     return None
 
 
-_JOINS = r"(?:,?\s+(?:and|aur|also|plus|then|phir)\s+|;\s*|\?\s+(?=\S))"
+# ("a b plus": a value said aloud, no join)
+_JOINS = r"(?:,?\s+(?:and|aur|also|then|phir)\s+|(?<!\b[a-zA-Z]),?\s+plus\s+|;\s*|\?\s+(?=\S))"
 
 
 def asks(reading: Reading) -> list[str]:

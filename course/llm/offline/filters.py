@@ -22,7 +22,7 @@ from course.llm.offline.lexicon import Lexicon
 from course.llm.offline.numbers import numbers, said_with, threshold
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
-from course.llm.offline.scale_ranges import in_range, said_aloud
+from course.llm.offline.scale_ranges import in_range, said_aloud, said_within_another
 
 
 def filter_values(reading: Reading, key: str) -> list[Any]:
@@ -49,7 +49,7 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
             continue
         aloud = said_aloud(v.lower())    # "A+" said as "a plus": as plain as "A+" written
         exact = re.search(rf"(?<![\w+]){re.escape(v)}(?![\w+])", reading.text) or \
-            aloud != v.lower() and re.search(rf"\b{re.escape(aloud)}\b", reading.text)
+            aloud != v.lower() and re.search(rf"\b{re.escape(aloud)}\b", reading.text, re.I)
         low = rf"(?<![\w+])(?:{re.escape(v.lower())}|{re.escape(aloud)})(?![\w+])"
         loose = re.search(low, reading.text)
         named = [*lex.relationships.values(), *lex.labels.values()]
@@ -63,6 +63,7 @@ def filter_values(reading: Reading, key: str) -> list[Any]:
         elif loose and v.lower() not in lex.common and ((plain and (cue or len(v) >= 3) and not elsewhere)
                                                          or beside):
             found.append(v)
+    found = [v for v in found if v not in said_within_another(reading.text, found, lex.common)]
     if found:       # "runs the club as secretary": the value named, not what "runs" may mean
         return found
     # a word that only means a value ("started" of a status) means it of its own kind only:
@@ -94,6 +95,7 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
     if found and prop == reading.negated:      # "not finished": every other value
         out = list(reading.negated_values) or found
         kept = [v for v in found if v not in out]   # "not started, only planned": still planned
+        kept = kept or [v for v in reading.said_besides if v not in out]   # "not completed but started"
         conds = [f"{var}.{prop} = {lit(kept[0])}" if len(kept) == 1
                  else f"{var}.{prop} IN [{', '.join(map(lit, kept))}]"] if kept else []
         conds += [f"{var}.{prop} <> {lit(out[0])}" if len(out) == 1

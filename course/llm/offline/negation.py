@@ -47,8 +47,18 @@ def negated(reading: Reading) -> Reading | None:
                     rf"(?<![\w+]){re.escape(str(v).lower())}(?![\w+])", elsewhere)] \
                     or [str(v) for v in filter_values(replace(reading, text=elsewhere), key)]
                 own = replace(done, text=_without(done.text, others))
-                return replace(done, negated_values=tuple(v for v in filter_values(own, key) if v not in others))
+                turned = _meant_by(reading, prop, listed, word[0]) or \
+                    [v for v in filter_values(own, key) if v not in others]
+                return replace(done, negated_values=tuple(turned), said_besides=tuple(others))
     return None
+
+
+def _meant_by(reading: Reading, prop: str, listed: list, said: str) -> list[str]:
+    """The values the word the "not" stands by means, itself alone: "not finished yet but
+    already started" turns the finished ones, not the started ones too."""
+    means = reading.lexicon.value_means.get(prop, [])
+    return [str(v) for v in listed if isinstance(v, str) and (said == v.lower() or any(
+        re.fullmatch(word, said) and re.search(meant, v.lower()) for word, meant in means))]
 
 
 def _without(text: str, values: list[str]) -> str:

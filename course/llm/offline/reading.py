@@ -28,6 +28,7 @@ class Reading:
     excluded: list[Entity] = field(default_factory=list)   # "who else": left out of the answer
     negated: str = ""              # "not finished": this property's named values are left out
     negated_values: tuple[str, ...] = ()   # ... those the "not" stands by (others still asked)
+    said_besides: tuple[str, ...] = ()     # ... and those its other words name ("but started")
     # "which of them got below A?" after "who got B or above in OS?": the last query's links and
     # the names they were narrowed to, kept when the same link is asked of those it found
     narrowed_by: tuple[tuple[str, Entity], ...] = ()

@@ -28,6 +28,25 @@ def said_aloud(value: str) -> str:
     return re.sub(r"\s*\+$", " plus", re.sub(r"\s*-$", " minus", value))
 
 
+def said_within_another(text: str, values: list[str], common: frozenset[str] = frozenset()) -> list[str]:
+    """The values that are said only inside another of `values` ("b" of "b plus", "A" of
+    "A+"): no value of their own. A value that is also a common word counts in capitals only.
+
+    >>> said_within_another("who got an A plus in a subject", ["A+", "A"], frozenset({"a"}))
+    ['A']
+    >>> said_within_another("an A or a B plus", ["A", "B+", "B"], frozenset({"a"}))
+    ['B']
+    """
+    def spans(value: str, aloud: bool) -> list[tuple[int, int]]:
+        said = [value, said_aloud(value.lower())] if aloud else [value]
+        flags = 0 if value.lower() in common else re.I
+        pattern = rf"(?<![\w+])(?:{'|'.join(map(re.escape, said))})(?![\w+])"
+        return [m.span() for m in re.finditer(pattern, text, flags | (re.I if aloud else 0))]
+    longer = [s for v in values for s in spans(v, aloud=True)]
+    return [v for v in values if (own := spans(v, aloud=False)) and all(
+        any(a <= start and end <= b and (a, b) != (start, end) for a, b in longer) for start, end in own)]
+
+
 _BETTER = r"better|higher|above|more"
 _WORSE = r"worse|lower|below|less|under"
 _A = r"(?:an?\s+)?"

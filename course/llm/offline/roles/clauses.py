@@ -325,16 +325,18 @@ REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!o
 def joins_no_asks(conjunction: str, last: str, right: str) -> bool:
     """Does the conjunction between `last` (the clause before) and `right` join no two asks: an
     adverb before the verb ("which other students also have it?"), the end of a value's range
-    ("a B or lower"), or two nouns one question word asks for before their verb ("what branch
-    and year is she in", "could you tell me what year and branch Sneha is in")?
+    ("a B or lower"), a value said aloud ("a b plus"), or two nouns one question word asks for
+    before their verb ("what branch and year is she in", "could you tell me what year and
+    branch Sneha is in")?
 
     >>> joins_no_asks("and", "what branch", "year is she in")
     True
-    >>> joins_no_asks("and", "who all study dsa", "wht grade")
-    False
+    >>> joins_no_asks("and", "who all study dsa", "wht grade"), joins_no_asks("plus", "who got a b", "in dsa")
+    (False, True)
     """
     word, after = conjunction.lower(), tokens(right)
     return word == "also" and awaits_its_verb(last) or word == "or" and OR_A_RANGE.match(right) is not None \
+        or word == "plus" and re.search(r"\b[a-z]$", last.strip(), re.I) is not None \
         or word in ("and", "aur") and awaits_its_verb(asked_in(last)) and len(after) > 1 \
         and after[0] not in QUESTION_WORDS and (after[1] in AUXILIARY or len(after) > 2 and after[2] in AUXILIARY
                                                 and set(after[3:4]) <= WORDS.prepositions)   # "Sneha is in"
