@@ -39,7 +39,8 @@ from typing import Any
 from course.agents.agentic_roles import ChatRoles
 from course.agents.each_note import each_note, explained_each
 from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts, listed_before,
-                                       one_person_named, part_of, remembered, set_apart, source_of)
+                                       one_person_named, part_of, remembered, set_apart_found, source_of,
+                                       without_setting_apart)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.agents.named_in_notes import note_question
@@ -204,9 +205,8 @@ class AgenticAgent(Agent):
         person = round_ == 0 and number > 0 and points_back(part) and one_person_named(
             part, [m for p in run.parts[:number] for m in self.link(p)])   # (links only when it points)
         if round_ == 0 and number > 0 and not run.found() and points_back(part) and not person:
-            # "and how does it ...?" after parts that found nothing: there is nothing for "it"
-            # to stand for, and any answer would be about something else ("she" after one
-            # person named is that person)
+            # "and how does it ...?" after parts that found nothing: nothing for "it" to stand for,
+            # any answer would be about something else ("she" after one person named is that person)
             run.sub_questions.append(SubQuestion(
                 question=part, rewritten=part, tool="", arguments={}, rows=[], answer=NOTHING_BEFORE,
                 status="out_of_scope", error=NOTHING_BEFORE, part=number))
@@ -250,12 +250,14 @@ class AgenticAgent(Agent):
                      calls=out.llm_calls)
         refused = tool == "text2cypher" and out.status == "out_of_scope"
         empty = tool == "text2cypher" and out.found and not out.rows    # "I found nothing": a claim
-        simpler = self.simplify(rewritten) if (refused or empty) and self.simplify is not None else None
+        apart = refused and sets_apart(rewritten)   # "who else ...": asked of all, the parts before set apart
+        simpler = without_setting_apart(rewritten) if apart else self.simplify(rewritten) \
+            if (refused or empty) and self.simplify is not None else None
         if simpler is not None:   # refused for a word that means nothing here ("any idea", "yaar")
             again = self._run_tool(run, toolbox, "text2cypher", {"question": simpler}, simpler,
                                    Usage(), roles)
             if refused and again.found and again.rows:   # (nothing found is no claim of a simpler ask)
-                out, rewritten, mentions = again, simpler, self.link(simpler)
+                out, rewritten, mentions = again, rewritten if apart else simpler, self.link(simpler)
             elif empty and again.rows:    # the ask alone finds what the whole did not: no claim
                 out = out.unsure()
         # "when did each join?", "which of them ...": a part pointing at several found is no note's
@@ -284,7 +286,7 @@ class AgenticAgent(Agent):
             out.status, out.answer = "failed", ""   # an answer that rests on nothing found
             out.error = "answer_given needs results found before it; nothing was found yet."
         if sets_apart(rewritten):   # "and who else is in it?": not the ones the parts before named
-            out.rows = set_apart(out.rows, [m for s in run.sub_questions for m in s.mentions])
+            set_apart_found(out, run.sub_questions)
         each = explained_each(rewritten, mentions) if tool == "search_notes" and out.found else []
         if each:     # "explain each of Threads and Processes": a note for each, not the first alone
             sub = each_note(self, run, toolbox, part, rewritten, each, (round_, number), roles)

@@ -188,12 +188,11 @@ def part_record(s: SubQuestion) -> dict[str, Any]:
     """What the roles read of one part: asked, rewritten, tool, status, values, rows, answer."""
     rows = [[c[:CELL_CHARS] + " …" if isinstance(c, str) and len(c) > CELL_CHARS else c
              for c in row] for row in s.rows[:SHOWN_ROWS]]
-    asked = s.mentions
-    if s.tool == "search_notes" and s.values:   # a note is about its topic: a name said in passing
-        asked = [m for m in asked if m.label in {label for label, _ in s.values}]   # ("the OS") is not
+    asked = [[m.label, m.value] for m in s.mentions]
+    if s.tool == "search_notes" and s.values:   # a note is about its topic, not a name said in
+        asked = [list(v) for v in s.values]     # passing ("the OS"; "the binary tree": BST's note)
     return {"part": s.part, "question": s.question, "rewritten": s.rewritten, "tool": s.tool,
-            "arguments": s.arguments, "status": s.status, "found": s.found,
-            "asked": [[m.label, m.value] for m in asked],
+            "arguments": s.arguments, "status": s.status, "found": s.found, "asked": asked,
             "values": [list(v) for v in s.values], "rows": rows,
             "follows": walked(s.cypher or ""),     # the relationships its query takes, once a walk
             "answer": " ".join(s.answer.split())[:CELL_CHARS]}

@@ -204,6 +204,24 @@ def set_apart(rows: list[list[Any]], named: Sequence[Any]) -> list[list[Any]]:
     return [row for row in rows if not (row and str(row[0]) in values)]
 
 
+def without_setting_apart(question: str) -> str:
+    """The question less its "else" ("who else studies DSA?": who studies DSA), for the rows
+    from which what was said before is then set apart.
+
+    >>> without_setting_apart("and who else studies DSA?")
+    'and who studies DSA?'
+    """
+    return re.sub(rf"\s+\b(?:{'|'.join(sorted(WORDS.setting_apart))})\b", "", question)
+
+
+def set_apart_found(out: Any, before: Sequence[SubQuestion]) -> None:
+    """`set_apart` on a tool's output (a `ToolOutput`), its answer to be written again when
+    that leaves a row out ("who else studies DBMS?" after Aarav: Payal, not "Payal and Aarav")."""
+    kept = set_apart(out.rows, [m for s in before for m in s.mentions])
+    if kept != out.rows:
+        out.rows, out.answer = kept, ""
+
+
 def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> list[Mention]:
     """What memory keeps of a question's names: the question's own, then what the rewritten
     parts named ("she" -> Payal). A part a note answered was about the note's topic, not a name

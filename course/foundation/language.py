@@ -51,6 +51,7 @@ class Words:
     counting: frozenset[str]
     noun_asking: frozenset[str]
     count_fillers: frozenset[str]
+    spoken_fillers: frozenset[str]
     people: frozenset[str]
     function: frozenset[str]
     conjunctions: tuple[str, ...]

@@ -192,14 +192,16 @@ def _left_out_by_other(prompt: Prompt, reading: Reading) -> list[Entity]:
 def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
     """'that project', 'this subject', 'those students': (the phrase, its label); not before a
     word for anyone at all ("is anyone working on ...": English's verb, not Hindi's "this"),
-    nor "those" after the question's own words for its kind ("Routing has some prerequisite
+    nor "those" after the question's own word for its kind ("Routing has some prerequisite
     topics. Which subjects teach those topics?": the ones it just said)."""
     anyone = "|".join(sorted(WORDS.quantifiers))
     for label in reading.schema.labels:
         noun = reading.lexicon.label(label)
         m = re.search(rf"{reading.cue('demonstrative')}\s+(?!(?:{anyone})\b)(?:{noun})", reading.text)
-        said_before = m is not None and re.search(rf"\b(?:{noun})\b", reading.text[:m.start()]) is not None
-        if m and not (re.match(r"(?:those|these)\b", m[0]) and said_before):
+        if m is None:
+            continue
+        said_before = re.search(rf"\b(?:{noun})\b", reading.text[:m.start()]) is not None
+        if not (said_before and re.match(r"(?:those|these)\b", m[0])):
             return m, label
     return None
 

@@ -29,7 +29,7 @@ from course.llm.offline.numbers import numbers, threshold
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.ordering import asked_order
 from course.llm.offline.reading import Reading
-from course.llm.offline.scale_ranges import in_range, says_a_range
+from course.llm.offline.scale_ranges import a_choice_of_values, in_range, says_a_range
 
 
 @dataclass
@@ -150,8 +150,9 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
         if any(re.search(lex.prop(prop), m[0]) for prop in props):   # not a year of its own
             note(m, bool(used.props & set(lex.when)))
     for prop, regex in lex.value_words.items():          # "team lead": a value of `prop`
-        for m in re.finditer(regex, text):
-            note(m, bool(re.search(rf"\.{prop}\)? (=|IN|CONTAINS)", used.literals)))
+        chosen = a_choice_of_values(text, regex) and prop in used.props   # ("finished or going on?")
+        for m in re.finditer(regex, text) if regex else ():
+            note(m, chosen or bool(re.search(rf"\.{prop}\)? (=|IN|CONTAINS)", used.literals)))
     # a word used in any meaning (any match overlapping it) is used: "needed for" the skills
     return [(word, ok or any(o and a < end and start < b for a, b, _, o in meanings))
             for start, end, word, ok in sorted(meanings)]
@@ -177,10 +178,12 @@ def unused(reading: Reading, query: str) -> str | None:
                         reading.text)
     answering = returned(query)[1] if reading.has("yes_no") or whether else set()
     for key in [*reading.schema.values, *reading.schema.scales]:
-        prop = key.split(".")[1]
-        for value in filter_values(reading, key):   # or the same property of another link
+        prop, said = key.split(".")[1], filter_values(reading, key)
+        chosen = a_choice_of_values(reading.text, reading.lexicon.value_words.get(prop)) \
+            and prop in returned(query)[1]
+        for value in said:   # or the same property of another link
             if lit(value) not in used.literals and not re.search(rf"\.{prop}\)? (=|IN|CONTAINS)", used.literals) \
-                    and prop not in answering:
+                    and prop not in answering and not chosen:
                 return str(value)
     for value, op in numbers(reading):
         shown = rf"{re.escape(op)} {value}\b" if op != "=" else rf"(= |IN \[[^\]]*){value}\b"

@@ -47,6 +47,19 @@ def said_within_another(text: str, values: list[str], common: frozenset[str] = f
         any(a <= start and end <= b and (a, b) != (start, end) for a, b in longer) for start, end in own)]
 
 
+def a_choice_of_values(text: str, value_words: str | None) -> bool:
+    """Does the text offer a choice between values of one property ("is it finished or still
+    going on?": two of its words, an "or" between), which the value itself answers?
+
+    >>> a_choice_of_values("is §0 planned or already started ?", r"planned|started|finished")
+    True
+    >>> a_choice_of_values("which projects are planned ?", r"planned|started|finished")
+    False
+    """
+    found = list(re.finditer(value_words, text)) if value_words else []
+    return len(found) > 1 and re.search(r"\bor\b", text[found[0].end():found[-1].start()]) is not None
+
+
 _BETTER = r"better|higher|above|more"
 _WORSE = r"worse|lower|below|less|under"
 _A = r"(?:an?\s+)?"

@@ -56,6 +56,20 @@ FIRST_OF_A_LIST = re.compile(r"^\s*(?:first(?:ly)?|to (?:start|begin) with),?\s+
                              r"|describe|can|could)\b)", re.I)
 
 
+def asks_within(text: str) -> bool:
+    """Does a question word with its verb ask inside the text, after a scene ("the tree where
+    small ones go left, why is search slow sometimes")? Not a relative "where" or "which"
+    before a noun ("the tree where smaller stuff goes left").
+
+    >>> asks_within("the tree where small ones go left why is search slow")
+    True
+    >>> asks_within("the tree where it goes")
+    False
+    """
+    return re.search(r"\b(?:why|how|what|which|who|when|where)\s+(?:is|are|was|were|does|do|did|can|could|would|"
+                     r"should|will)\b", text, re.I) is not None
+
+
 def is_question(words: Sequence[str], *, opening: bool) -> bool:
     """Words that ask on their own: a question word first, a Hinglish one anywhere, an
     auxiliary verb first ("Is Payal ..."), or, after a conjunction, an auxiliary verb followed
@@ -69,6 +83,8 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         words = words[2:]     # "tell me what ...": the question word asks
     if opening:   # "ok so who ...", "bro which club ...", "I want to know (in) which ..."
         words = words[default_lexicon().opening(list(words)):]
+    while len(words) > 1 and words[0] in WORDS.spoken_fillers:   # "... and like whats her role"
+        words = words[1:]
     if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating | WORDS.prepositions \
             and words[1] in QUESTION_WORDS:
         words = words[1:]     # "in which semester ...", "since when ...": the question word asks
@@ -346,7 +362,8 @@ def as_question(text: str) -> str:
     text = text.strip().rstrip(",")
     done = text.endswith(("?", ".", "!"))     # "... needs React? I did a little React."
     asked = after_opening_clause(re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", text)[-1])   # "For X, which ..."
-    return text if done or not is_question(tokens(asked), opening=True) else text + "?"
+    asks = is_question(tokens(asked), opening=True) or asks_within(asked)   # ("In CS terms what is it")
+    return text if done or not asks else text + "?"
 
 
 _ANYONE = re.compile(r"^\s*(?:(?:did|does|do)|(has|have|is|was))\s+(?:anyone|anybody|someone|somebody)\s+(.+?)\s*$",

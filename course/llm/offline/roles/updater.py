@@ -21,7 +21,7 @@ from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A
                                               REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
                                               correlative_as_two_asks, fragment, is_question, plain_request,
                                               says_only, sentences_that_ask, sets_the_scene, spelled_out,
-                                              topic_first, joins_no_asks, who_of_anyone)
+                                              topic_first, joins_no_asks, who_of_anyone, asks_within)
 from course.llm.offline.roles.asides import (remark_as_scene, scene_before_semicolon, without_asides,
                                              without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
@@ -31,6 +31,7 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
                                                every_one, exists, found_of_kinds, kind_of, last_thing_named,
                                                link_of_named, names_a_kind, others_than_before, owners_in,
                                                owners_of, set_apart, stands_for, the_one_named)
+from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
@@ -55,9 +56,8 @@ class RuleUpdater:
             return [question]
         question = scene_before_semicolon(without_parentheses(plain_request(question)))   # "X studies here; ..."
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
-        question = FIRST_OF_A_LIST.sub("", question)     # "first what is X, then ...": the asks
-        question = correlative_as_two_asks(cleft_fragment(question))   # "..., and in which one was
-        # it?": in which subject; "jo topics ..., wo ...": which topics ...? those ...
+        question = asked_once(FIRST_OF_A_LIST.sub("", question))   # "first what is X, then"
+        question = correlative_as_two_asks(cleft_fragment(question))   # "and in which one was it?"; "jo, wo"
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+", " and ", question)))   # "X + Y", "X & Y"
         question = remark_as_scene(question)     # "sorry long msg, can you ...": the scene
         pieces: list[str] = []
@@ -126,14 +126,14 @@ class RuleUpdater:
                 continue     # "Which, and when ...", "... and at what level?": one ask of the sentence
             # ("attendance tracker - whats its status, ...": the topic, then the question)
             opening = tokens(last)
-            # a question, a request ("explain 2NF and then what ..."), someone's things named
-            # ("aarav's grades in his subjects + who ..."), things
-            # described ("the topics we need before indexing, which ...", "skills needed for X, plus
-            # ..."), or a topic and how to say it ("2NF in plain words, and ...")
+            # a question (after a scene too: "the tree where ..., why is ..."), a request ("explain 2NF
+            # and then what ..."), someone's things named ("aarav's grades in his subjects + who ..."),
+            # things described ("the topics we need before indexing, which ...", "skills needed for X,
+            # plus ..."), or a topic and how to say it ("2NF in plain words, and ...")
             asks = is_question(opening, opening=True) or OWNED.match(last) is not None or bool(defined(last)) \
                 or (asked := REQUEST.match(last)) is not None and not asked[0].lower().startswith("what") \
                 or LISTED.match(last) is not None or bool(opening) and names_a_kind(opening[0]) \
-                or names_a_property_of(last)     # "Credits for OS, and ...": a property's noun and whose
+                or asks_within(last) or names_a_property_of(last)     # "Credits for OS, and ...": its noun
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)

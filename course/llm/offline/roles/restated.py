@@ -1,0 +1,33 @@
+"""An ask said twice in one sentence, the second time after "like": asked once (notebook 12).
+
+Introduced in notebook 12, with `course.llm.offline.roles.updater`'s split: a learner who speaks
+says the ask again in other words ("um what do i need to know before deadlocks like which topics
+come first"). Read as two asks, or as one with both sets of words, the second says what the
+first already asked, and its words ("first") may read as something else (a rank).
+"""
+from __future__ import annotations
+
+import re
+
+from course.llm.offline.roles.clauses import is_question
+from course.llm.offline.roles.words import AUXILIARY, CONJUNCTIONS, tokens
+
+
+def asked_once(text: str) -> str:
+    """The text without an ask said again after "like" in the same sentence ("what do i need
+    before deadlocks like which topics come first": asked once, in its first words).
+
+    >>> asked_once("what do i need before X like which topics come first? and who")
+    'what do i need before X? and who'
+    >>> asked_once("is a table like which one i made wrong")
+    'is a table like which one i made wrong'
+    >>> asked_once("what clubs is she in and like what role does she have")
+    'what clubs is she in and like what role does she have'
+    """
+    def shorter(m: re.Match[str]) -> str:
+        head, tail = m[1], m[2]
+        joined = tokens(head)[-1] in {w for c in CONJUNCTIONS for w in c.split()}   # "and like what": new
+        asks = is_question(tokens(head), opening=True) and is_question(tokens(tail), opening=True) \
+            and head.split()[0].lower() not in AUXILIARY and not joined
+        return head if asks else m[0]
+    return re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!]*)", shorter, text, flags=re.I)
