@@ -39,8 +39,8 @@ from typing import Any
 from course.agents.agentic_roles import ChatRoles
 from course.agents.each_note import each_note, explained_each
 from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts, listed_before,
-                                       one_person_named, part_of, remembered, set_apart_found, source_of,
-                                       without_setting_apart)
+                                       leans_on_before, one_person_named, part_of, remembered, set_apart_found,
+                                       source_of, without_setting_apart)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.agents.named_in_notes import note_question
@@ -204,9 +204,9 @@ class AgenticAgent(Agent):
         rewritten = part
         person = round_ == 0 and number > 0 and points_back(part) and one_person_named(
             part, [m for p in run.parts[:number] for m in self.link(p)])   # (links only when it points)
-        if round_ == 0 and number > 0 and not run.found() and points_back(part) and not person:
-            # "and how does it ...?" after parts that found nothing: nothing for "it" to stand for,
-            # any answer would be about something else ("she" after one person named is that person)
+        if round_ == 0 and number > 0 and not run.found() and not person and (
+                points_back(part) or leans_on_before(part, self.link(part))):   # ("... fix the table?")
+            # "and how does it ...?" after parts that found nothing: nothing for "it" to stand for
             run.sub_questions.append(SubQuestion(
                 question=part, rewritten=part, tool="", arguments={}, rows=[], answer=NOTHING_BEFORE,
                 status="out_of_scope", error=NOTHING_BEFORE, part=number))
@@ -250,9 +250,10 @@ class AgenticAgent(Agent):
                      calls=out.llm_calls)
         refused = tool == "text2cypher" and out.status == "out_of_scope"
         empty = tool == "text2cypher" and out.found and not out.rows    # "I found nothing": a claim
-        apart = refused and sets_apart(rewritten)   # "who else ...": asked of all, the parts before set apart
-        simpler = without_setting_apart(rewritten) if apart else self.simplify(rewritten) \
-            if (refused or empty) and self.simplify is not None else None
+        # ("who else ...?" alone: asked of all, what the parts before named set apart below)
+        ask = without_setting_apart(rewritten) if (apart := refused and sets_apart(rewritten)) else rewritten
+        simpler = self.simplify(ask) if (refused or empty) and self.simplify else None
+        simpler = simpler or (ask if apart else None)
         if simpler is not None:   # refused for a word that means nothing here ("any idea", "yaar")
             again = self._run_tool(run, toolbox, "text2cypher", {"question": simpler}, simpler,
                                    Usage(), roles)
@@ -311,8 +312,7 @@ class AgenticAgent(Agent):
     def _sub_question(self, part: str, rewritten: str, tool: str, out: ToolOutput, round_: int,
                       number: int, mentions: Sequence[Any]) -> SubQuestion:
         """The part's record, with the graph values its rows name (what "she" may stand for)."""
-        # a note answer is its best note: the notes ranked below it are not what "they" means
-        answered = out.rows[:1] if tool == "search_notes" else out.rows
+        answered = out.rows[:1] if tool == "search_notes" else out.rows   # (a note answer: its best note)
         found = out.found and out.status == "answered"
         status, error, answer = out.status, out.error, out.answer
         thing = unnamed(rewritten, answered) if found else None

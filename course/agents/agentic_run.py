@@ -214,6 +214,18 @@ def without_setting_apart(question: str) -> str:
     return re.sub(rf"\s+\b(?:{'|'.join(sorted(WORDS.setting_apart))})\b", "", question)
 
 
+def leans_on_before(part: str, mentions: Sequence[Mention]) -> bool:
+    """Does a later part name nothing of its own but "the" thing the question spoke of before
+    ("..., and how do u fix the table?", "..., and what structure should the search use?")?
+    Its topic is then what the ask before it is about: any answer would be about something else
+    ("she" after one person named is that person).
+
+    >>> leans_on_before("and how do you fix the table?", []), leans_on_before("what is a page fault?", [])
+    (True, False)
+    """
+    return not mentions and re.search(r"\bthe\s+[a-z]", part, re.I) is not None
+
+
 def set_apart_found(out: Any, before: Sequence[SubQuestion]) -> None:
     """`set_apart` on a tool's output (a `ToolOutput`), its answer to be written again when
     that leaves a row out ("who else studies DBMS?" after Aarav: Payal, not "Payal and Aarav")."""

@@ -151,12 +151,13 @@ def _names_linked_nodes(db: Database, text: str) -> bool:
 # the link's word ending the ask (but for a place or a name); "what leads to §0", "what comes
 # after §0", "what should I learn before §0": the link's word before the name, a verb or two
 # between only when that word is a preposition ("what 4 conditions needed for §0" asks for
-# conditions); "§0 ke baad kya aata hai": Hindi puts the question word between.
+# conditions); "§0 ke baad kya aata hai": Hindi puts the question word between ("§0 wala
+# concept kya hai": the concept that §0 is, no link).
 _AFTER_THE_NAME = (r"\b(?:what|which)(?:\s+all)?\s+(?:{aux})\s+(?:\w+\s+){{0,2}}?(?:§|it)\s+"
-                   r"(?:\w+\s+){{0,2}}?(?:{link})"
+                   r"(?:\w+\s+){{0,2}}?(?:{link})(?:\s+it(?=\s*(?:[?.!,;]|$)))?"
                    r"(?:\s+(?:in|for|of|to|on|with)(?:\s+(?:the\s+)?(?:§|\w+))?)?\s*(?:[?.!,;]|$)")
 _BEFORE_THE_NAME = r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,3}}?(?:{prep})|(?:{link}))\s+(?:the\s+)?§"
-_HINDI_ORDER = (r"§\s+(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"
+_HINDI_ORDER = (r"§\s+(?!wal[aie]\b)(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"
                 r"(?:kya|kaun\w*)\s+(?:\w+\s+)?(?:{link}))\b")
 # "does Graphs contain BST?", "is DNS part of TCP/IP?": whether a link joins two names
 _WHETHER = r"^\s*(?:{aux})\s+(?:the\s+)?§\s+(?:\w+\s+){{0,2}}?(?:{link})\s+(?:\w+\s+){{0,2}}?§"
@@ -172,6 +173,8 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
 
     >>> _asks_what_a_link_reaches(db, "what comes after trees?")
     True
+    >>> _asks_what_a_link_reaches(db, "what does dp need before it?")
+    True
     >>> _asks_what_a_link_reaches(db, "what does dfs do before it backtracks?")
     False
     >>> _asks_what_a_link_reaches(db, "what 4 conditions needed for deadlocks?")
@@ -181,7 +184,7 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     >>> _asks_what_a_link_reaches(db, "does graphs contain bst, even indirectly?")
     True
     """
-    mentions = [m for m in link_entities(db, text) if m.score >= 1.0]
+    mentions = [m for m in link_entities(db, text, schema=introspect(db)) if m.score >= 1.0]   # ("dp")
     for m in sorted(mentions, key=lambda m: -len(m.text)):   # as written: "tcp/ip" links as "tcp ip"
         written = r"[\W_]+".join(map(re.escape, m.text.lower().split()))
         text = re.sub(rf"\b{written}\b", "§", text)

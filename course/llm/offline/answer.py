@@ -108,6 +108,20 @@ def _row_text(row: list[Any], columns: list[str], lang: str, path_like: bool) ->
     return text + "".join(f": {_text(v, lang=lang)}" for _, v in long)
 
 
+def _grouped(rows: list[list[Any]], lang: str) -> str:
+    """Two columns whose first repeats, said once with its own: "Routing: Subnetting and
+    Graphs; TCP/IP: OSI Model." ("Routing (Subnetting), Routing (Graphs)" reads as Routing
+    twice, each with a detail).
+
+    >>> _grouped([["Routing", "Subnetting"], ["Routing", "Graphs"], ["TCP/IP", "OSI Model"]], "en")
+    'Routing: Subnetting and Graphs; TCP/IP: OSI Model.'
+    """
+    groups: dict[str, list[str]] = {}
+    for first, second in rows:
+        groups.setdefault(_text(first, lang=lang), []).append(_text(second, lang=lang))
+    return "; ".join(f"{head}: {_join(items, lang)}" for head, items in groups.items()) + "."
+
+
 def write_answer(prompt: str) -> str:
     """A short factual answer from the rows in an answer prompt; the rows are only quoted.
 
@@ -144,6 +158,9 @@ def answer_rows(question: str, cypher: str, columns: list[str], rows: list[list[
     if len(rows) == 1 and len(rows[0]) == 1 and "count(" in cypher.lower():
         noun = columns[0].replace("_", " ") if columns else ""
         return amount(rows[0][0], noun) + "."
+    repeats = len({str(r[0]) for r in rows}) < len(rows) <= MAX_ITEMS and all(None not in r for r in rows)
+    if len(columns) == 2 and repeats and "ORDER BY" not in cypher:   # ("Routing (Subnetting), Routing (...)")
+        return _grouped(rows, lang)
     items = [_row_text(r, columns, lang, path_like) for r in rows[:MAX_ITEMS]]
     if any(len(item) > LONG_ITEM for item in items):   # paragraphs: one per line, not a sentence
         more = f"\n({w['and']} {len(rows) - MAX_ITEMS} {w['more']})" if len(rows) > MAX_ITEMS else ""

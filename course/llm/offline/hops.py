@@ -94,10 +94,13 @@ def had_by_the_asked(reading: Reading, loop: Pattern, target: str) -> bool:
     if not loop.start == loop.end == target:
         return False
     noun, word = reading.lexicon.label(target), reading.lexicon.relation(loop.type) or r"(?!)"
-    # (not when a clause says which one: "subjects that have a prereq that §0 studies")
+    # (not when a clause says which one: "subjects that have a prereq that §0 studies"); or are
+    # one for any other ("which of the subjects §0 studies is a prerequisite for another subject?")
     return re.search(rf"\b(?:{noun})\s+(?:that\s+|which\s+)?(?:\S+\s+){{0,3}}?(?:has|have|having|with)\s+"
-                     rf"(?:(?:a|an|any|some)\s+)?(?:{word})(?!\s+(?:that|which|who|whose|jo)\b|\s+§)",
-                     reading.text) is not None
+                     rf"(?:(?:a|an|any|some)\s+)?(?:{word})(?!\s+(?:that|which|who|whose|jo)\b|\s+§)"
+                     rf"|\b(?:{noun})\s+(?:\S+\s+){{0,3}}?(?:(?:is|are)\s+)?(?:an?\s+)?(?:{word})"
+                     rf"\s+(?:for|to|of)\s+"
+                     rf"(?:another|any|some|other|an?)\s+(?:other\s+)?(?:{noun})\b", reading.text) is not None
 
 
 def _spans(regex: str, text: str) -> list[tuple[int, int]]:

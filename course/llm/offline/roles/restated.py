@@ -23,6 +23,8 @@ def asked_once(text: str) -> str:
     'is a table like which one i made wrong'
     >>> asked_once("what clubs is she in and like what role does she have")
     'what clubs is she in and like what role does she have'
+    >>> asked_once("what's under X, like what does it include, and also what does Y include?")
+    "what's under X, and also what does Y include?"
     """
     def shorter(m: re.Match[str]) -> str:
         head, tail = m[1], m[2]
@@ -30,4 +32,6 @@ def asked_once(text: str) -> str:
         asks = is_question(tokens(head), opening=True) and is_question(tokens(tail), opening=True) \
             and head.split()[0].lower() not in AUXILIARY and not joined
         return head if asks else m[0]
-    return re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!]*)", shorter, text, flags=re.I)
+    # (the ask said again ends where its clause does: ", and also what ..." asks anew)
+    return re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!,;]*?)"
+                  r"(?=[?.!,;]|\s+(?:and|aur|also|plus|then)\b|$)", shorter, text, flags=re.I)
