@@ -8104,16 +8104,21 @@ def test_what_a_short_form_needs_before_it_is_no_note_question(learner):
     assert "N15" not in result.answer, result.answer
 
 
-@pytest.mark.parametrize("question", [
-    "what's the wifi password in the library, and how does one reset the router?",
-    "what is the canteen menu today and how do you fix the table?"])
-def test_a_part_that_names_only_the_thing_before_is_not_answered_alone(learner, question):
-    """unseen94 cs012 ("... what rule is that and how do u fix the table") and data/eval x004
-    ("..., and what data structure should the search use?"): after a part that found nothing,
-    a part that names nothing of its own but "the" thing before it was answered from whatever
-    note its few words were nearest (1NF's "the fix is", the note on routing)."""
-    result = learner.answer(question)
-    assert not any(s.found for s in result.sub_questions), result.answer
+def test_a_part_that_names_only_the_thing_before_is_not_answered_alone(learner):
+    """unseen94 cs012 ("the normal form thing where ... what rule is that and how do u fix the
+    table"): a part that names nothing of its own but "the" thing before it was answered from
+    the note its few words were nearest, 1NF's "the fix is", the question being on 2NF. Its
+    note must be the one the whole question is nearest to, or it is not answered."""
+    result = learner.answer("what does a transaction guarantee, and how do you fix the table?")
+    assert "N02" not in result.answer and not result.sub_questions[-1].found, result.answer
+
+
+def test_a_part_that_names_its_own_thing_is_answered(learner):
+    """data/eval cb010 (a guard): "..., and what is the page table for?" names a thing of its
+    own; its note is the whole question's too."""
+    result = learner.answer("How can a program run without needing one continuous block of RAM, "
+                            "and what is the page table for?")
+    assert result.sub_questions[-1].found and "N19" in result.answer, result.answer
 
 
 def test_rows_of_each_value_found_are_said_under_it(learner, college_db):
@@ -8127,3 +8132,19 @@ def test_rows_of_each_value_found_are_said_under_it(learner, college_db):
                  "-[:PREREQUISITE_FOR]->(c:Concept) RETURN x.name, c.name")
     assert same_rows(last.rows, rows_of(college_db, reference)), result.answer
     assert "Linked Lists: " in last.answer and "Linked Lists (" not in last.answer, result.answer
+
+
+def test_a_property_of_a_pointer_is_never_a_note_question(learner):
+    """probe 45: "What's its status?" after two refused turns was answered with the note on HTTP
+    (its status codes): "its" stood for nothing found, and the note search read "status"."""
+    learner.answer("Are both of them working on the same project?")
+    result = learner.answer("What's its status?")
+    assert "N22" not in result.answer and "HTTP" not in result.answer, result.answer
+
+
+def test_who_else_with_me_sets_apart_the_one_asking(learner, college_db):
+    """data/eval al015: "hey I'm Aarav, ... who else takes DBMS with me?", asked of everyone
+    once "else" was read, listed Aarav himself."""
+    result = learner.answer("hi, I'm Karan, making a revision group - who else studies DSA with me?")
+    reference = "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) WHERE s.name <> 'Karan' RETURN s.name"
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer

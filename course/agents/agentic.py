@@ -39,8 +39,8 @@ from typing import Any
 from course.agents.agentic_roles import ChatRoles
 from course.agents.each_note import each_note, explained_each
 from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuestion, best_parts, listed_before,
-                                       leans_on_before, one_person_named, part_of, remembered, set_apart_found,
-                                       source_of, without_setting_apart)
+                                       answers_something_else, one_person_named, part_of, remembered,
+                                       set_apart_found, source_of, without_setting_apart)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
 from course.agents.cost import add_up
 from course.agents.named_in_notes import note_question
@@ -204,8 +204,7 @@ class AgenticAgent(Agent):
         rewritten = part
         person = round_ == 0 and number > 0 and points_back(part) and one_person_named(
             part, [m for p in run.parts[:number] for m in self.link(p)])   # (links only when it points)
-        if round_ == 0 and number > 0 and not run.found() and not person and (
-                points_back(part) or leans_on_before(part, self.link(part))):   # ("... fix the table?")
+        if round_ == 0 and number > 0 and not run.found() and points_back(part) and not person:
             # "and how does it ...?" after parts that found nothing: nothing for "it" to stand for
             run.sub_questions.append(SubQuestion(
                 question=part, rewritten=part, tool="", arguments={}, rows=[], answer=NOTHING_BEFORE,
@@ -266,8 +265,7 @@ class AgenticAgent(Agent):
         said = question_key(simpler or part)     # (the ask's words, not its scene's)
         several = each_alone(rewritten) or set(said.split()) & WORDS.plural \
             or any(f" {words} " in f" {said} " for words in WORDS.all_of_them)     # ("those two")
-        whether = bool(said) and said.split()[0] in WORDS.auxiliary   # ("are those two friends?": of
-        # what the conversation found, yes or no, never a note's)
+        whether = bool(said) and said.split()[0] in WORDS.auxiliary   # ("are those two friends?": no note's)
         if refused and out.status == "out_of_scope" and not asks_who_unnamed(rewritten) \
                 and not ((graph_found or whether and context) and several) \
                 and "search_notes" in toolbox.names(without=tried):
@@ -286,8 +284,10 @@ class AgenticAgent(Agent):
         if tool == "answer_given" and not run.found() and not context:
             out.status, out.answer = "failed", ""   # an answer that rests on nothing found
             out.error = "answer_given needs results found before it; nothing was found yet."
+        if tool == "search_notes" and answers_something_else(toolbox, run, rewritten, mentions, out):
+            out = out.set_aside(NOTHING_BEFORE)
         if sets_apart(rewritten):   # "and who else is in it?": not the ones the parts before named
-            set_apart_found(out, run.sub_questions)
+            set_apart_found(out, [m for s in run.sub_questions for m in s.mentions] + self.link(rewritten))
         each = explained_each(rewritten, mentions) if tool == "search_notes" and out.found else []
         if each:     # "explain each of Threads and Processes": a note for each, not the first alone
             sub = each_note(self, run, toolbox, part, rewritten, each, (round_, number), roles)

@@ -226,10 +226,21 @@ def leans_on_before(part: str, mentions: Sequence[Mention]) -> bool:
     return not mentions and re.search(r"\bthe\s+[a-z]", part, re.I) is not None
 
 
-def set_apart_found(out: Any, before: Sequence[SubQuestion]) -> None:
+def answers_something_else(toolbox: Any, run: Run, part: str, mentions: Sequence[Mention], out: Any) -> bool:
+    """Is a later part's note answer about something else: the part names only "the" thing the
+    asks before it spoke of (`leans_on_before`), and the note is not the one the whole question
+    is nearest to ("... what rule is that and how do u fix the table?": 1NF's "the fix is",
+    the whole question being on 2NF)? `toolbox`: an `AgenticToolbox`."""
+    if not run.sub_questions or not out.found or not leans_on_before(part, mentions):
+        return False
+    best = re.search(r"best note is (\S+)", toolbox.evidence(run.question))
+    return best is None or best[1] != str(out.rows[0][0])
+
+
+def set_apart_found(out: Any, named: Sequence[Mention]) -> None:
     """`set_apart` on a tool's output (a `ToolOutput`), its answer to be written again when
     that leaves a row out ("who else studies DBMS?" after Aarav: Payal, not "Payal and Aarav")."""
-    kept = set_apart(out.rows, [m for s in before for m in s.mentions])
+    kept = set_apart(out.rows, named)
     if kept != out.rows:
         out.rows, out.answer = kept, ""
 

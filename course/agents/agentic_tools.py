@@ -66,6 +66,10 @@ class ToolOutput:
         return replace(self, status="out_of_scope", error="asked whole it finds nothing, and without "
                        "the words around its ask it finds something: ask it in one sentence")
 
+    def set_aside(self, why: str) -> ToolOutput:
+        """The output as no answer, for `why` (what it found is about something else)."""
+        return replace(self, rows=[], status="out_of_scope", answer=why, error=why)
+
     @property
     def found(self) -> bool:
         """True when the tool answered: with rows; text2cypher also with none (after its own

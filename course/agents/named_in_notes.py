@@ -16,6 +16,7 @@ from typing import Any
 from course.foundation.db import Database
 from course.foundation.language import WORDS, question_key
 from course.foundation.scenes import scene_and_ask
+from course.llm.offline.coverage import properties_only
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import asks_for_a_change, names_nothing, tokens
 from course.pipeline.linking import Mention, link_entities
@@ -218,8 +219,10 @@ def note_question(db: Database, question: str) -> bool:
     (False, False)
     """
     text, found = question.lower(), scene_and_ask(question)
-    # the ask decides, not its scene ("I'd map who's friends with whom. What is that structure?")
-    if names_nothing(text) or not tokens(text) or asks_for_nodes(db, found[1] if found else question):
+    # the ask decides, not its scene ("I'd map who's friends with whom. What is that structure?");
+    # a property of what a pointer stands for ("what's its status?") is the graph's, never a note's
+    if names_nothing(text) or not tokens(text) or asks_for_nodes(db, found[1] if found else question) \
+            or properties_only(text, default_lexicon(), pronouns=True):
         return False
     return not asks_for_a_change(text, [str(m.value) for m in link_entities(db, question)])
 

@@ -313,7 +313,7 @@ def properties_only(ask: str, lexicon: Lexicon, *, pronouns: bool = False) -> li
     """
     asking = WORDS.question_words | WORDS.auxiliary | {w for c in WORDS.conjunctions for w in c.split()}
     function = asking | WORDS.function | WORDS.pronoun_nouns | (WORDS.pronouns if pronouns else set())
-    words = _without_a_request(re.findall(r"[\w+#§]+", ask.lower()), function, lexicon)
+    words = _without_a_request(re.findall(r"[\w+#§]+", re.sub(r"'s\b", " is", ask.lower())), function, lexicon)
     rest = " ".join(w for w in words if w not in function)
     if not rest:     # "and as what?": a property said in function words alone (a role)
         return [p for p, regex in lexicon.properties.items() if regex and re.search(regex, " ".join(words))]
