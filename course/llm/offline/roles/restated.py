@@ -3,12 +3,14 @@
 Introduced in notebook 12, with `course.llm.offline.roles.updater`'s split: a learner who speaks
 says the ask again in other words ("um what do i need to know before deadlocks like which topics
 come first"). Read as two asks, or as one with both sets of words, the second says what the
-first already asked, and its words ("first") may read as something else (a rank).
+first already asked, and its words ("first") may read as something else (a rank). A word of
+speech after "and" ("... and like how good is she at them") is no part of the next ask either.
 """
 from __future__ import annotations
 
 import re
 
+from course.foundation.language import WORDS
 from course.llm.offline.roles.clauses import is_question
 from course.llm.offline.roles.words import AUXILIARY, CONJUNCTIONS, tokens
 
@@ -21,11 +23,15 @@ def asked_once(text: str) -> str:
     'what do i need before X? and who'
     >>> asked_once("is a table like which one i made wrong")
     'is a table like which one i made wrong'
-    >>> asked_once("what clubs is she in and like what role does she have")
-    'what clubs is she in and like what role does she have'
+    >>> asked_once("what clubs is she in, like what role does she have")
+    'what clubs is she in'
     >>> asked_once("what's under X, like what does it include, and also what does Y include?")
     "what's under X, and also what does Y include?"
+    >>> asked_once("what skills does she have and like how good is she at them")
+    'what skills does she have and how good is she at them'
     """
+    fillers = "|".join(sorted(WORDS.spoken_fillers))
+    text = re.sub(rf"\b(and|aur|also|plus)\s+(?:(?:{fillers})\s+)+", r"\1 ", text, flags=re.I)
     def shorter(m: re.Match[str]) -> str:
         head, tail = m[1], m[2]
         joined = tokens(head)[-1] in {w for c in CONJUNCTIONS for w in c.split()}   # "and like what": new
