@@ -8148,3 +8148,12 @@ def test_who_else_with_me_sets_apart_the_one_asking(learner, college_db):
     result = learner.answer("hi, I'm Karan, making a revision group - who else studies DSA with me?")
     reference = "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) WHERE s.name <> 'Karan' RETURN s.name"
     assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+def test_a_fragment_after_a_part_that_found_nothing_is_not_every_one(learner):
+    """unseen97 cv049 ("Coding Club ka squad kya hai? members list"), cv013, cv017, cv029: after
+    a part that found nothing, a part that names nothing of its own ("members list", "project
+    ka status kya hai", "kaunse clubs") was asked alone and answered with every student, every
+    project, every club: not the ones the ask before meant."""
+    result = learner.answer("Who runs the tuck shop for the Robotics Club? and the member list")
+    assert not any(s.found for s in result.sub_questions), result.answer

@@ -284,7 +284,7 @@ class AgenticAgent(Agent):
         if tool == "answer_given" and not run.found() and not context:
             out.status, out.answer = "failed", ""   # an answer that rests on nothing found
             out.error = "answer_given needs results found before it; nothing was found yet."
-        if tool == "search_notes" and answers_something_else(toolbox, run, rewritten, mentions, out):
+        if tool != "answer_given" and answers_something_else(toolbox, run, rewritten, mentions, out):
             out = out.set_aside(NOTHING_BEFORE)
         if sets_apart(rewritten):   # "and who else is in it?": not the ones the parts before named
             set_apart_found(out, [m for s in run.sub_questions for m in s.mentions] + self.link(rewritten))

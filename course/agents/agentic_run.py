@@ -226,12 +226,26 @@ def leans_on_before(part: str, mentions: Sequence[Mention]) -> bool:
     return not mentions and re.search(r"\bthe\s+[a-z]", part, re.I) is not None
 
 
+# a part that asks for every one of a kind, or a count of them, says so
+_EVERY = re.compile(r"\b(?:all|every|each|total|how many|sab|saare|saari|kitne|kitni)\b", re.I)
+
+
 def answers_something_else(toolbox: Any, run: Run, part: str, mentions: Sequence[Mention], out: Any) -> bool:
-    """Is a later part's note answer about something else: the part names only "the" thing the
-    asks before it spoke of (`leans_on_before`), and the note is not the one the whole question
-    is nearest to ("... what rule is that and how do u fix the table?": 1NF's "the fix is",
-    the whole question being on 2NF)? `toolbox`: an `AgenticToolbox`."""
-    if not run.sub_questions or not out.found or not leans_on_before(part, mentions):
+    """Is a later part's answer (a `ToolOutput`) about something else than what it leans on?
+    - A note, for a part that names only "the" thing the asks before it spoke of
+      (`leans_on_before`), that is not the note the whole question is nearest to ("... what
+      rule is that and how do u fix the table?": 1NF's "the fix is", the question on 2NF).
+    - Every node of a kind, for a part that names nothing and asks for no "all", after parts
+      that found nothing ("Coding Club ka squad kya hai? members list": every student; "...?
+      and project ka status kya hai": every project's): the ones the ask before meant are unknown.
+    `toolbox`: an `AgenticToolbox`."""
+    if not run.sub_questions or not out.found:
+        return False
+    if out.tool == "text2cypher":
+        cypher = out.cypher or ""
+        return not run.found() and not mentions and not _EVERY.search(part) \
+            and "WHERE" not in cypher and "{" not in cypher
+    if not leans_on_before(part, mentions):
         return False
     best = re.search(r"best note is (\S+)", toolbox.evidence(run.question))
     return best is None or best[1] != str(out.rows[0][0])
