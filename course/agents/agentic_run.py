@@ -22,6 +22,7 @@ from course.foundation.language import WORDS, points_at_a_person, question_key
 from course.llm.base import Usage
 from course.llm.offline.chain import traversed
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.words import CLEARS
 from course.pipeline.linking import Mention
 from course.pipeline.results import (CallRecord, Status, Step, StepKind, printable,
                                     rows_table, text_table)
@@ -231,24 +232,26 @@ _EVERY = re.compile(r"\b(?:all|every|each|total|how many|sab|saare|saari|kitne|k
 
 
 def answers_something_else(toolbox: Any, run: Run, part: str, mentions: Sequence[Mention], out: Any) -> bool:
-    """Is a later part's answer (a `ToolOutput`) about something else than what it leans on?
+    """Is a later part's answer (a `ToolOutput`), after parts that found nothing, about something
+    else than what it leans on?
     - A note, for a part that names only "the" thing the asks before it spoke of
-      (`leans_on_before`), that is not the note the whole question is nearest to ("... what
-      rule is that and how do u fix the table?": 1NF's "the fix is", the question on 2NF).
-    - Every node of a kind, for a part that names nothing and asks for no "all", after parts
-      that found nothing ("Coding Club ka squad kya hai? members list": every student; "...?
-      and project ka status kya hai": every project's): the ones the ask before meant are unknown.
+      (`leans_on_before`), unless the whole question clears the evidence bar for that same
+      note ("..., and what data structure should the search use?": the note on indexes).
+    - Every node of a kind, for a part that names nothing and asks for no "all" ("Coding Club
+      ka squad kya hai? members list": every student; "...? and project ka status kya hai":
+      every project's): the ones the ask before meant are unknown.
     `toolbox`: an `AgenticToolbox`."""
-    if not run.sub_questions or not out.found:
+    if not run.sub_questions or run.found() or not out.found:
         return False
     if out.tool == "text2cypher":
         cypher = out.cypher or ""
-        return not run.found() and not mentions and not _EVERY.search(part) \
+        return not mentions and not _EVERY.search(part) \
             and "WHERE" not in cypher and "{" not in cypher
     if not leans_on_before(part, mentions):
         return False
-    best = re.search(r"best note is (\S+)", toolbox.evidence(run.question))
-    return best is None or best[1] != str(out.rows[0][0])
+    whole = toolbox.evidence(run.question)
+    best = re.search(r"best note is (\S+)", whole)
+    return best is None or best[1] != str(out.rows[0][0]) or CLEARS not in whole
 
 
 def set_apart_found(out: Any, named: Sequence[Mention]) -> None:
