@@ -109,12 +109,12 @@ def _row_text(row: list[Any], columns: list[str], lang: str, path_like: bool) ->
 
 
 def _grouped(rows: list[list[Any]], lang: str) -> str:
-    """Two columns whose first repeats, said once with its own: "Routing: Subnetting and
-    Graphs; TCP/IP: OSI Model." ("Routing (Subnetting), Routing (Graphs)" reads as Routing
+    """Two columns whose first repeats, said once with its own: "Welding: Cutting and
+    Grinding; Painting: Sanding." ("Welding (Cutting), Welding (Grinding)" reads as Welding
     twice, each with a detail).
 
-    >>> _grouped([["Routing", "Subnetting"], ["Routing", "Graphs"], ["TCP/IP", "OSI Model"]], "en")
-    'Routing: Subnetting and Graphs; TCP/IP: OSI Model.'
+    >>> _grouped([["Welding", "Cutting"], ["Welding", "Grinding"], ["Painting", "Sanding"]], "en")
+    'Welding: Cutting and Grinding; Painting: Sanding.'
     """
     groups: dict[str, list[str]] = {}
     for first, second in rows:
@@ -159,7 +159,7 @@ def answer_rows(question: str, cypher: str, columns: list[str], rows: list[list[
         noun = columns[0].replace("_", " ") if columns else ""
         return amount(rows[0][0], noun) + "."
     repeats = len({str(r[0]) for r in rows}) < len(rows) <= MAX_ITEMS and all(None not in r for r in rows)
-    if len(columns) == 2 and repeats and "ORDER BY" not in cypher:   # ("Routing (Subnetting), Routing (...)")
+    if len(columns) == 2 and repeats and "ORDER BY" not in cypher:   # ("Welding (Cutting), Welding (...)")
         return _grouped(rows, lang)
     items = [_row_text(r, columns, lang, path_like) for r in rows[:MAX_ITEMS]]
     if any(len(item) > LONG_ITEM for item in items):   # paragraphs: one per line, not a sentence

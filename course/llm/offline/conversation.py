@@ -192,8 +192,8 @@ def _left_out_by_other(prompt: Prompt, reading: Reading) -> list[Entity]:
 def _demonstrative(reading: Reading) -> tuple[re.Match[str], str] | None:
     """'that project', 'this subject', 'those students': (the phrase, its label); not before a
     word for anyone at all ("is anyone working on ...": English's verb, not Hindi's "this"),
-    nor "those" after the question's own word for its kind ("Routing has some prerequisite
-    topics. Which subjects teach those topics?": the ones it just said)."""
+    nor "those" after the question's own word for its kind ("Welding needs some tools first.
+    Which rooms keep those tools?": the ones it just said)."""
     anyone = "|".join(sorted(WORDS.quantifiers))
     for label in reading.schema.labels:
         noun = reading.lexicon.label(label)

@@ -1,7 +1,7 @@
 """An ask said twice in one sentence, the second time after "like": asked once (notebook 12).
 
 Introduced in notebook 12, with `course.llm.offline.roles.updater`'s split: a learner who speaks
-says the ask again in other words ("um what do i need to know before deadlocks like which topics
+says the ask again in other words ("um what do i need to know before welding like which topics
 come first"). Read as two asks, or as one with both sets of words, the second says what the
 first already asked, and its words ("first") may read as something else (a rank). A word of
 speech after "and" ("... and like how good is she at them") is no part of the next ask either.
@@ -17,7 +17,7 @@ from course.llm.offline.roles.words import AUXILIARY, CONJUNCTIONS, tokens
 
 def asked_once(text: str) -> str:
     """The text without an ask said again after "like" in the same sentence ("what do i need
-    before deadlocks like which topics come first": asked once, in its first words).
+    before welding like which topics come first": asked once, in its first words).
 
     >>> asked_once("what do i need before X like which topics come first? and who")
     'what do i need before X? and who'
