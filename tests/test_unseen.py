@@ -8151,3 +8151,13 @@ def test_a_fragment_after_a_part_that_found_nothing_is_not_every_one(learner):
     project, every club: not the ones the ask before meant."""
     result = learner.answer("Who runs the tuck shop for the Robotics Club? and the member list")
     assert not any(s.found for s in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question", ["in the graph who is friends with Payal?",
+                                      "In our college data, who all are friends with Payal?"])
+def test_the_graph_named_before_the_question_word_is_the_graph_itself(chat, college_db, question):
+    """Noticed at the end of stop 35 (unseen95 ct044's "And in our college data who all are
+    friends with Payal?"): "in the graph" before the question read "graph" as the topic Graphs,
+    and the answer said there is no one; "in our college data" was refused for "data"."""
+    reference = "MATCH (:Student {name: 'Payal'})-[:FRIENDS_WITH]-(s:Student) RETURN DISTINCT s.name"
+    assert_answered_with(chat.answer(question), college_db, reference)

@@ -42,10 +42,10 @@ def require_data_graph(name: str) -> str:
 
 
 # "how many students are in the graph?", "total kitne students hain in the graph", "... in this
-# college system altogether?": the knowledge graph itself, at the end of its clause, names no
-# value of it (no topic named Graphs)
+# college system altogether?", "in our college data, who ...": the knowledge graph itself, at the
+# end of its clause or before the question word, names no value of it (no topic named Graphs)
 THE_GRAPH_ITSELF = re.compile(r"\s*\b(?:in|on|from|across|inside)\s+(?:the|this|your|our)\s+(?:knowledge\s+)?"
-                              r"(?:college\s+)?(?:graph|database|db|system)\b"
+                              r"(?:college\s+)?(?:graph|database|db|system|data)\b"
                               r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls|from|altogether|overall"
-                              r"|in\s+total)\b))",
+                              r"|in\s+total|who|whom|how|kaun|kon)\b))",
                               re.I)
