@@ -34,6 +34,9 @@ ALLOWED_LATER = {
     # `Agent(db)` with no provider picks one the way `course ask` does (COURSE_LLM, keys,
     # else offline): the choice is taught in notebook 07, the default is used from 05 on.
     ("course.pipeline.agent", "course.llm.registry"),
+    # Linking (02) reads Hinglish from the start: a word of the language ("kahan", where) is
+    # never a typo of a name (Karan), and which words those are is the list 05 teaches.
+    ("course.pipeline.linking", "course.foundation.language"),
     # The chat of notebook 08 answers with the pipeline; a learner who has built the tool loop
     # (11) or the agentic agent (12-14) may chat with it instead, by name.
     ("course.ui.widgets", "course.planner.planner_tools"),

@@ -184,9 +184,9 @@ def test_a_conversation_cannot_poison_the_answer_another_user_is_served(college_
     alice_llm = ObedientMockLLM()
     alice = Agent(college_db, alice_llm, memory=GraphMemory(college_db, session="a", user="alice",
                                                             cache=AnswerCache(college_db)))
-    answer = alice.answer("uska year kya hai?")
-    assert POISON not in (answer.answer or "") and answer.rows == [["Payal", 2, "CSE"]]
-    assert answer.llm_calls >= 2 and not answer.from_memory    # computed: never Mallory's
+    answer = alice.answer("uska year kya hai?")     # her first question: "uska" is no one yet
+    assert POISON not in (answer.answer or "") and not answer.from_memory    # never Mallory's
+    assert answer.status == "out_of_scope" and '"uska"' in answer.answer       # asked back
     shared = alice.answer("Who is Payal?")
     assert POISON not in (shared.answer or "") and shared.rows == [["Payal", 2, "CSE"]]
 

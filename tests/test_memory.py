@@ -115,8 +115,11 @@ def test_follow_up_gets_the_conversation_and_the_entity(agent):
 def test_without_memory_the_prompt_has_no_context(college_db):
     agent = Agent(college_db, ScriptedLLM([]))
     ask(agent, "Who is Payal?", PAYAL, "Payal is a second-year CSE student.")
+    calls = len(agent.llm.prompts)
+    assert agent.answer("uska year kya hai?").status == "out_of_scope"   # with no one before it:
+    assert len(agent.llm.prompts) == calls                                # asked back, no model call
     agent.llm.add("RETURN 'OUT_OF_SCOPE' AS status")
-    assert agent.answer("uska year kya hai?").status == "out_of_scope"
+    assert agent.answer("aur uska year kya hai, aur uski branch?").status == "out_of_scope"
     assert "CONVERSATION SO FAR" not in agent.llm.prompts[-1]
     assert "Payal" not in agent.llm.prompts[-1]
 

@@ -42,6 +42,7 @@ from course.pipeline.cleaning import clean
 from course.pipeline.empty import nothing_found
 from course.pipeline.linking import Mention, link_entities, name_index
 from course.pipeline.questions import MAX_QUESTION_CHARS, check_question  # noqa: F401 - re-exported
+from course.pipeline.refusal import only_of_a_pointer, said_first
 from course.pipeline.results import Attempt, CallRecord, Result, Step, StepKind, printable
 from course.pipeline.safety import run_guarded
 from course.pipeline.schema import GraphSchema, introspect
@@ -123,7 +124,6 @@ class Agent:
         put in the user prompt after memory's context, fenced as data."""
         if llm is None:
             from course.llm.registry import make_llm
-
             llm = make_llm()
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
@@ -134,8 +134,7 @@ class Agent:
         self.prompt = prompts.check_prompt(self.default_prompt if prompt is None else prompt)
         self.examples = prompts.as_examples(examples)
         self.answer_prompt = prompts.check_prompt(
-            prompts.ANSWER_SYSTEM if answer_prompt is None else answer_prompt,
-            what="answer_prompt", schema=False)
+            prompts.ANSWER_SYSTEM if answer_prompt is None else answer_prompt, what="answer_prompt", schema=False)
         self.schema = schema or introspect(db)
         name_index(db).warm()   # the graph's names, read now rather than in the first question
         self.system_prompt = self._system_prompt()
@@ -185,13 +184,15 @@ class Agent:
             result.language = language_of(result.question)
             result.mentions = self.link(result.question)
             self._report("linked", result.mentions)
-            # Notebook 10: a memory that remembers answers (a repeat, the answer cache)
-            # may answer here, with no LLM call.
+            # Notebook 10: a memory that remembers answers (a repeat, the cache) may answer, no LLM call.
             remembered = (self.memory.recall(result.question, mentions=result.mentions,
                                              provider=provider_config(self.llm), agent=self.answered_by)
                           if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered
+            elif said_first(self.memory) and only_of_a_pointer(result.question, self.schema.labels,
+                                                               result.mentions):   # "why is that slow?"
+                result.refuse("out_of_scope", context="")   # said first: what does "that" mean?
             else:
                 self._loop(result)
         except CourseError as exc:  # a bad question, the database or every provider down

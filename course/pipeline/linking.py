@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from course.foundation.dataset import FULLTEXT_PROPERTY
 from course.foundation.graphs import THE_GRAPH_ITSELF
+from course.foundation.language import WORDS
 from course.foundation.db import Database
 from course.foundation.versioning import data_version, every_row, one_version, per_version
 from course.pipeline.schema import GraphSchema, cypher_literal
@@ -49,6 +50,8 @@ class Mention:
 
 _WORD = re.compile(r"[a-z0-9+#]+", re.I)
 _SHORT = 3  # words this short must match exactly ("1NF" must not find "2NF")
+# a word of the language is itself, never a typo of a name: "Sneha kahan hai?" is not Karan
+_LANGUAGE_WORDS = WORDS.hinglish | set(WORDS.hindi_in_english) | WORDS.question_words
 
 
 def _words(text: str) -> list[str]:
@@ -261,7 +264,8 @@ def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
     `_link` keeps a partial match only beside its kind's word).
     """
     value_words = _words(value)
-    hits = [[i for i, w in enumerate(words) if _similar(vw, w)] for vw in value_words]
+    hits = [[i for i, w in enumerate(words) if vw == w or w not in _LANGUAGE_WORDS and _similar(vw, w)]
+            for vw in value_words]
     matched = sum(bool(h) for h in hits)
     if not matched or (matched < len(value_words) and not hits[0]):
         return 0.0, []

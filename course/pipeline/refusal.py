@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from course.foundation.language import THAT_ALONE, WORDS, asks_of_the_speaker
 
@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 WHO_IS_MEANT = {
     "en": 'Who do you mean by "{word}"? Name them in the question, or ask about them first.',
     "hi": '"{word}" se kaun matlab hai? Naam ke saath poochho, ya pehle unke baare mein poochho.',
+}
+# ... and for a thing ("how do I avoid it?", "why is that slow?" said first)
+WHAT_IS_MEANT = {
+    "en": 'What do you mean by "{word}"? Name it in the question, or ask about it first.',
+    "hi": '"{word}" se kya matlab hai? Naam ke saath poochho, ya pehle uske baare mein poochho.',
 }
 # after a conversation: the pronoun may point at several things found, or at nothing that fits
 WHICH_IS_MEANT = {
@@ -66,12 +71,22 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
     (None, 'their')
     >>> pronoun("Why is it bad to repeat a row?"), pronoun("How does my laptop reach it?")
     (None, None)
-    >>> pronoun("how many topics is that in total?"), pronoun("is that club old?")
+    >>> pronoun("how many topics is that in total?"), pronoun("is that club old?", ["Club"])
     ('that', None)
+    >>> pronoun("what problem does this solve?"), pronoun("what example shows this?")
+    ('this', 'this')
+    >>> pronoun("is it true that a deadlock needs a cycle?"), pronoun("Explain paging. Why is that useful?")
+    (None, None)
     """
     if (alone := THAT_ALONE.search(question.lower())) is not None:   # "how many is that?"
         return alone[1]
     nouns = {w.lower() for w in labels} | {w.lower() + "s" for w in labels}
+    for pointing in _POINTING.finditer(question):     # "why is that slow?", "explain this"
+        noun = pointing["noun"] or ""     # (not "what does BFS do that DFS doesn't?": a clause)
+        a_subject = noun[:1].isupper() or noun.lower() in {"i", "we"} | WORDS.personal | WORDS.second_person
+        if noun.lower() not in nouns and not a_subject:
+            if not _after_a_clause(question[:pointing.start()]):
+                return (pointing["before"] or pointing["end"]).lower()
     named = any(w.lower() in nouns for w in re.findall(r"[A-Za-z]+", question))
     for found in re.finditer(r"[A-Za-z]+", question):
         w = found.group()
@@ -94,6 +109,12 @@ def pronoun(question: str, labels: Sequence[str] = ()) -> str | None:
 _EXPLETIVE = re.compile(r"(?i)\b(?:(?:is|was|isn't|wasn't|would|will)\s+it|it(?:'s|\s+is|\s+was))"
                         r"\s+(?:\w+\s+){1,2}?(?:to|that)\b"    # ("what does it mean when ...": the
                         r"|\bdoes\s+it\s+mean\s+(?:when|if|to|that)\b")   # clause after it)
+# "this" or "that" as the subject after its verb ("what problem does this solve?", "why is that
+# slow?", not "is that club old?": a kind's noun after it) or the object that ends a clause
+# ("what example shows this?"); a "that" after a noun or a verb of saying joins a clause instead
+_POINTING = re.compile(r"(?i)\b(?:is|are|was|were|does|do|did|can|could|will|would|should)\s+"
+                       r"(?P<before>this|that)\b(?:\s+(?P<noun>[a-z]+))?"
+                       r"|\b(?<!\bof )(?<!\bso )(?P<end>this|that)\s*(?:[?.!]|$)")
 # "my laptop ... it", "a number it can reach": a thing the question brings in itself
 _NEW_THING = re.compile(r"(?i)\b(?:a|an|my|our|your)\s+[a-z]+")
 
@@ -112,6 +133,27 @@ def _after_a_clause(before: str) -> bool:
     joined = any(w in WORDS.conjunctions for w in words[1:])
     return bool(re.search(r"\w[.,:;?!]\s", before)) or joined or \
         bool(words) and words[0] in WORDS.subordinating
+
+
+def said_first(memory: Any) -> bool:
+    """Is a question the first of its conversation: no memory, or one that holds nothing yet?"""
+    return memory is None or not memory.context().strip()
+
+
+def only_of_a_pointer(question: str, labels: Sequence[str] = (), mentions: Sequence[Mention] = ()) -> str | None:
+    """The pointer of a short question of one sentence, which then is about nothing else ("how
+    do I avoid it?", "why is that slow?"): said first, it points at nothing, and its other
+    words alone would find something else. None for any other question (a longer one may say
+    what its pointer stands for: "what's it called when two programs wait for each other?").
+
+    >>> only_of_a_pointer("what problem does this solve?"), only_of_a_pointer("Who is in IT?")
+    ('this', None)
+    >>> only_of_a_pointer("whats it called when each program waits for another one forever?") is None
+    True
+    """
+    words = re.findall(r"[A-Za-z']+", question)
+    one_sentence = not re.search(r"[.!?;,:]\s+\S", question.strip())
+    return pronoun(question, labels) if len(words) <= 7 and one_sentence and not mentions else None
 
 
 def _owned_by_the_speaker(question: str, words: Sequence[str]) -> str | None:
@@ -141,7 +183,8 @@ def refusal(question: str, mentions: Sequence[Mention], *, language: str,
     lang = language if language in WHO_IS_MEANT else "en"
     word = pronoun(question, labels)
     if word and context is not None and not mentions:
-        return (WHICH_IS_MEANT if context.strip() else WHO_IS_MEANT)[lang].format(word=word)
+        first = WHO_IS_MEANT if word in WORDS.person_pronouns | WORDS.plural else WHAT_IS_MEANT
+        return (WHICH_IS_MEANT if context.strip() else first)[lang].format(word=word)
     names = list(dict.fromkeys(str(m.value) for m in mentions))
     owning = _owned_by_the_speaker(question, [*labels, *owned]) or \
         ("I" if asks_of_the_speaker(question) else None)

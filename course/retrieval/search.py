@@ -43,6 +43,7 @@ from course.llm.offline.roles.words import note_evidence_line, points_only, toke
 from course.pipeline.questions import check_question
 from course.retrieval.embeddings import DEFAULT_EMBEDDER, Embedder, chosen_embedder, make_embedder
 from course.retrieval.keywords import note_keywords
+from course.retrieval.mentioned import mentioned_term, notes_mentioning
 from course.retrieval.other_topics import closer_topic
 from course.retrieval.compared_topics import compared_hits
 from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subject_first
@@ -311,10 +312,14 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     def found(db: Database, query: str) -> list[Hit]:
         if points_only(query):      # "what is that?", "explain this": of nothing said, no topic
             return []
-        return own_note_first(db, query, subject_first(db, query, defined_topic_first(
+        hits = own_note_first(db, query, subject_first(db, query, defined_topic_first(
             query, compared_hits(db, query, search(db, query, mode=mode, k=k)))))
+        holding = notes_mentioning(db, term) if (term := mentioned_term(query)) else []   # "Which note
+        return sorted(hits, key=lambda h: h.note not in holding)     # mentions X?": those holding X first
 
     def answers(db: Database, query: str, hits: list[Hit]) -> bool:
+        if (term := mentioned_term(query)) is not None:    # one note holds it: of several, one
+            return bool(hits) and notes_mentioning(db, term) == [hits[0].note]   # is no answer
         return mode in SIMILARITY_MODES and (_answers(db, query, hits) or note_question(db, query) and any(
             alone[:1] and alone[0].note == hits[0].note and _answers(db, sentence, alone, lower=False)
             for sentence in other_readings(query) for alone in [found(db, sentence)]))

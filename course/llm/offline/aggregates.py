@@ -245,11 +245,10 @@ def common(reading: Reading) -> str | None:
 def _in_common(reading: Reading, a: Entity, b: Entity) -> str | None:
     if not reading.has("in_common"):
         return None
-    parts = []
+    parts, asked = [], set(reading.targets()) - {a.label}    # "what subjects do they share?": subjects
     for p in reading.schema.patterns:
-        if p.start == a.label and p.end != a.label:
-            na, ca = node("a", a, relaxed=reading.relaxed)
-            nb, cb = node("b", b, relaxed=reading.relaxed)
+        if p.start == a.label and p.end != a.label and (not asked or p.end in asked):
+            (na, ca), (nb, cb) = node("a", a, relaxed=reading.relaxed), node("b", b, relaxed=reading.relaxed)
             parts.append(f"MATCH {na}-[:{p.type}]->(x:{p.end})<-[:{p.type}]-{nb}{where(ca + cb)}\n"
                          f"RETURN x.{reading.schema.display(p.end)} AS shared, {lit(p.end)} AS kind")
     return "\nUNION\n".join(parts) or None

@@ -134,10 +134,12 @@ _SEVERAL_OWNERS = (r"§\d+(?:'s)?\s*(?:,|\band\b|\bor\b|\baur\b|\bya\b)\s*(?:the
                    r"(?:'s|\s+(?:has|have|had)\s+(?:(?:a|an|any|some)\s+)?)\s*$")
 
 
-def unfollowed_types(text: str, types: Collection[str], lexicon: Lexicon) -> str | None:
+def unfollowed_types(text: str, types: Collection[str], lexicon: Lexicon, *,
+                     whose_said: bool = False) -> str | None:
     """`unfollowed` for a query known by the relationship types it traverses (a reviewed
     template says them in its description: `FOLLOWS`; a type listed once is walked once).
-    A step of several owners ("§0's and §1's friends") is never followed: each has their own.
+    A step of several owners ("§0's and §1's friends") is never followed: each has their own,
+    unless each row says whose it is (`whose_said`: "§0's and §1's grades in §2", by name).
 
     >>> unfollowed_types("what do §0's and §1's friends study?", {"X", "Y"},
     ...                  default_lexicon())
@@ -146,7 +148,7 @@ def unfollowed_types(text: str, types: Collection[str], lexicon: Lexicon) -> str
     walked = types if isinstance(types, Counter) else Counter(set(types))
     named_steps: Counter[str] = Counter()
     for word, named in chained(text, lexicon):
-        if re.search(_SEVERAL_OWNERS, text[:text.find(word)]):
+        if not whose_said and re.search(_SEVERAL_OWNERS, text[:text.find(word)]):
             return word
         if not named & set(walked):
             return word

@@ -127,6 +127,8 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         inside = re.search(rf"§\d+.*{reading.cue('pronoun')}", reading.text)
         if inside and _after_a_person(reading):
             return [reading] + found
+        if inside and _an_object(reading):   # "does §0 share a subject with her?": not §0
+            return found
         return found + ([reading] if inside else [])
     if not reading.entities and is_elliptical(reading):
         marker = f"§{len(reading.entities)}"
@@ -163,10 +165,19 @@ def _again_without_its_answer(prompt: Prompt, reading: Reading) -> Reading | Non
 def _after_a_person(reading: Reading) -> bool:
     """Is the first pronoun a person's ("his", "her", "uska") with a person named before it?"""
     m = re.search(reading.cue("pronoun"), reading.text)
-    if m is None or not re.fullmatch(reading.cue("male_female"), m[0]):
+    if m is None or not re.fullmatch(reading.cue("male_female"), m[0]) or _an_object(reading):
         return False
     before = {int(n) for n in re.findall(r"§(\d+)", reading.text[:m.start()])}
     return any(reading.entities[i].label == reading.person for i in before if i < len(reading.entities))
+
+
+def _an_object(reading: Reading) -> bool:
+    """Is the first pronoun "him" or "her" as an object ("... with her?", "does §0 know him"),
+    never the one its own clause names (that one would be "herself")?"""
+    m = re.search(reading.cue("pronoun"), reading.text)
+    after = reading.text[m.end():].split()[:1] if m is not None else []
+    return m is not None and m[0] in ("him", "her") and \
+        (not after or after[0].strip("?.!,") in WORDS.after_object or not after[0][0].isalnum())
 
 
 def _in_focus(prompt: Prompt, reading: Reading) -> list[Entity]:

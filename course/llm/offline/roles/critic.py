@@ -89,6 +89,9 @@ def skipped_link(part: dict[str, Any]) -> str | None:
     >>> skipped_link({"rewritten": "what skills do rahuls friends have",
     ...               "asked": [["Student", "Rahul"]], "follows": ["HAS_SKILL"]})
     'friends'
+    >>> skipped_link({"rewritten": "what are Asha's and Ravi's grades in Optics?", "follows": ["STUDIES"],
+    ...               "asked": [["Student", "Asha"], ["Student", "Ravi"]],
+    ...               "rows": [["Asha", "A"], ["Ravi", "B"]]})
     """
     follows = Counter(part.get("follows") or [])   # a type listed twice is walked twice
     if not follows:
@@ -101,7 +104,11 @@ def skipped_link(part: dict[str, Any]) -> str | None:
     text = re.sub(r" ?'s\b", "'s", " ".join(re.findall(r"§\d+|[\w'+#-]+|[^\s\w]", text)))
     # "the concept of §0", "§0 ka topic": §0 itself when it is a concept, no link to follow
     labels = [str(label) for label, _ in part.get("asked") or []]
-    return unfollowed_types(own_kinds_as_names(text, labels, default_lexicon()), follows, default_lexicon())
+    # rows that start with the names asked about say whose each one is
+    firsts = {str(row[0]) for row in part.get("rows") or [] if row}
+    whose = sum(str(value) in firsts for _, value in part.get("asked") or []) > 1
+    return unfollowed_types(own_kinds_as_names(text, labels, default_lexicon()), follows, default_lexicon(),
+                            whose_said=whose)
 
 
 def _covers(part: dict[str, Any], mention: Named) -> bool:

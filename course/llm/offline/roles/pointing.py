@@ -17,10 +17,12 @@ from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, DEMONSTRATI
                                             QUESTION_WORDS, tokens)
 
 
-def kind_of(word: str, nxt: str) -> str | None:
-    """What a word points back with: that (+ noun), it, its, possessive, person, or None
-    ("one", what was found, is the rewrite's: "that one")."""
-    if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY or \
+def kind_of(word: str, nxt: str, before: str = "") -> str | None:
+    """What a word points back with: that (+ noun), it, its, possessive, person, or None ("one" is
+    the rewrite's: "that one"); "this" after a verb, before no noun, is "it" ("what does this solve?")."""
+    as_it = word in ("this", "that") and before in AUXILIARY and not (   # (not "that club", "that one")
+        names_a_kind(nxt) or nxt.endswith("'s") or nxt in WORDS.pronoun_nouns)
+    if word in DEMONSTRATIVE and nxt and nxt not in QUESTION_WORDS | AUXILIARY and not as_it or \
             word in WORDS.hindi_demonstrative | WORDS.hindi_oblique_demonstrative and names_a_kind(nxt):   # "ye club"
         return "that"
     if word in ("it", "this", "that"):

@@ -20,8 +20,7 @@ def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
     """(who "she"/"uska" stands for, who "me"/"mujhe" stands for), from what a model is given:
     the conversation's RECENTLY MENTIONED block; the speaker only when a turn said so ("I am
     Sneha", "main Sneha hoon"), with a name: capitalised words, or a value mentioned."""
-    recent = [v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
-              if label == person] if "RECENTLY MENTIONED" in context else []
+    recent = _people_in(context, person)
     speaker = None
     for line in _USER.findall(context):
         said = _INTRODUCED.match(line.strip())
@@ -30,6 +29,12 @@ def _person_in(context: str, person: str) -> tuple[str | None, str | None]:
         if known or (name and len(name.split()) <= 3 and all(w[:1].isupper() for w in name.split())):
             speaker = known or name
     return (recent[0] if recent else None), speaker
+
+
+def _people_in(context: str, person: str) -> list[str]:
+    """The people of the conversation's RECENTLY MENTIONED block, latest first."""
+    return [v.strip() for label, v in _RECENT.findall(context.split("RECENTLY MENTIONED", 1)[-1])
+            if label == person] if "RECENTLY MENTIONED" in context else []
 
 
 IT = ("it", "its")
@@ -68,10 +73,19 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     "and what is BFS's time complexity?"
     >>> resolve_pronouns("isse pehle kya padhna chahiye", seen, [])
     'BFS se pehle kya padhna chahiye'
+    >>> from course.llm.offline.roles.words import Linked
+    >>> p = default_lexicon().person
+    >>> two = chr(10).join(["RECENTLY MENTIONED:", f"- {p}: Asha", f"- {p}: Ravi"])
+    >>> resolve_pronouns("does Ravi share a club with her?", two, [Linked("Ravi", p, "name", "Ravi")])
+    'does Ravi share a club with Asha?'
     """
     person = default_lexicon().person
     third, speaker = _person_in(context, person)
-    if any(m.label == person for m in mentions):
+    named = {str(m.value) for m in mentions if m.label == person}
+    # "does Aarav share a subject with her?": an object pronoun is never the one its own clause
+    # names (that would be "herself"), so it is the conversation's person besides
+    other = next((p for p in _people_in(context, person) if p not in named), None) if named else None
+    if named:
         third = None      # the part names its person: its "her" points there, not back
     # "it", "its", "them": the topic a note answered of last ("its time complexity" after the
     # note on BFS), unless the part names a thing of that kind itself
@@ -83,12 +97,17 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
         bare = word.lower().strip(",.!?;")
         nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
         tail = word[len(word.rstrip(",.!?;")):]
-        if thing and (bare in ("them", "they", "their") or bare in IT and kind_of(bare, nxt) == bare):
+        before = words[i - 1].lower() if i else ""    # ("what problem does this solve?": as "it")
+        if thing and (bare in ("them", "they", "their") or bare in IT and kind_of(bare, nxt) == bare
+                      or kind_of(bare, nxt, before) == "it" and bare in ("this", "that")):
             out.append(thing + ("'s" if bare in ("its", "their") else "") + tail)
             thing = None
         elif thing and not third and bare in HINDI_CASE and bare[:2] in ("is", "us"):   # "isse pehle":
             out.append(f"{thing} {HINDI_CASE[bare]}{tail}")    # "Deadlocks se pehle", with no person said
             thing = None
+        elif bare in ("him", "her") and other and kind_of(bare, nxt) == "person":
+            out.append(other + tail)
+            other = None
         elif bare in HE_SHE - PLURAL and third and kind_of(bare, nxt) in ("person", "possessive"):
             case = (" " + HINDI_CASE[bare]) if bare in HINDI_CASE else \
                 "'s" if kind_of(bare, nxt) == "possessive" else ""

@@ -31,6 +31,7 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
                                                every_one, exists, found_of_kinds, kind_of, last_thing_named,
                                                link_of_named, names_a_kind, others_than_before, owners_in,
                                                owners_of, set_apart, stands_for, the_one_named)
+from course.llm.offline.roles.elided import of_the_same
 from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
@@ -107,9 +108,12 @@ class RuleUpdater:
                     or only_how_said(head):
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
-            after = re.search(pattern, right, flags=re.I)   # "Who took DSA, in which semester,
-            if after and asks_only_a_property(right[:after.start()]) \
-                    and not one_clause(right[after.end():]) and not (    # and ...": one ask
+            # "Who took DSA, in which semester, and ...", "who got an A+ and in which subject, plus who
+            # got a B?": one ask, then the next (not "... on which project, and in what role, is he ...?")
+            after = re.search(pattern, right, flags=re.I)
+            if after and (asks_only_a_property(right[:after.start()]) or fragment(right[:after.start()])
+                          and not fragment(re.split(r"[,?]", right[after.end():])[0])) \
+                    and not one_clause(right[after.end():]) and not (
                         after[1] and joins_no_asks(after[1], right[:after.start()], right[after.end():])):
                 joined, rest = f"{left.strip()}, {right[:after.start()].strip()}", \
                     self._split_conjunctions(right[after.end():].strip())
@@ -211,7 +215,7 @@ class RuleUpdater:
             if a_thing_as_one(bare, out, nxt) and (thing := last_thing_named(found)) is not None:
                 out.append(thing)        # "what is an index, and the trade-off in using one?"
                 continue
-            kind = kind_of(bare, nxt)
+            kind = kind_of(bare, nxt, out[-1].lower() if out else "")
             one = kind == "that" and nxt in WORDS.pronoun_nouns   # "that one": what "it" is
             kind = "one" if one else kind
             owners = owners_of(nxt, properties) if bare not in WORDS.third_person else None
@@ -270,6 +274,9 @@ class RuleUpdater:
                 value = stands_for(kind, nxt, found, bare, {default_lexicon().person})
             if value is not None and bare in WORDS.third_person and value in named_once:
                 value = None     # named once: a later "his" points at the name, as a pronoun
+            if kind == "person" and bare in ("him", "her") and value \
+                    and re.search(rf"\b{re.escape(value)}\b", part):   # "does Asha share a club with her?":
+                value = None     # an object is never the one its own clause names (that is "herself")
             named_once |= {value} if value is not None and bare in WORDS.third_person else set()
             stop = word[len(word.rstrip(",.!")):]      # "... worth it. Second, ...": the stop stays
             if value is None:
@@ -317,34 +324,6 @@ def follows_up(part: str, linked: Sequence[Named], restated: str = "") -> bool:
     if whose:
         rest -= WORDS.question_words | WORDS.auxiliary
     return bool(rest) and rest <= named
-
-
-def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
-    """A part that asks only for a kind of thing ("What year is Payal in, what branch, and
-    which clubs?": "which clubs?") asks it of the one value the part before was about ("What
-    are Payal's clubs?"), not of every club; None for any other part.
-
-    >>> of_the_same("and which clubs?", [("What year is Asha in?", [("Person", "Asha")], [])], [])
-    "What are Asha's clubs?"
-    """
-    said = [w for w in tokens(part) if w not in WORDS.question_words | WORDS.auxiliary]
-    while said and said[0] in ("and", "also"):
-        said = said[1:]
-    words = [w for w in said if w not in ("and", "also")]
-    properties = default_lexicon().properties.values()
-    def a_property(word: str) -> bool:    # "rahul year? branch?": his branch
-        return any(regex and re.fullmatch(regex, word) for regex in properties)
-    if linked or not found or not words or not all(names_a_kind(w) or a_property(w) for w in words) \
-            or len(found[-1][1]) != 1:
-        return None
-    kind, value = found[-1][1][0]
-    own = next((w for w in words if re.fullmatch(default_lexicon().label(kind) or r"(?!)", w)), None)
-    if own is not None:     # "when was club started": the club, as "the club" would be
-        return re.sub(rf"\b{re.escape(own)}\b", value, part, count=1, flags=re.I)
-    nouns = " ".join(said)
-    if language_of(part) == "hi":
-        return f"{value} ke {nouns} kya hain?"
-    return f"What are {value}'s {nouns}?" if any(names_a_kind(w) for w in words) else f"What is {value}'s {nouns}?"
 
 
 def one_clause(rest: str) -> bool:
