@@ -110,11 +110,15 @@ def the_verb_asked(question: str, word: str) -> bool:
     False
     >>> the_verb_asked("since when has Coding Club lasted?", "lasted")
     True
+    >>> the_verb_asked("Which note mentions O(V + E) time?", "mentions")   # its subject's verb
+    True
     """
     clause = (rf"\b(?:what|where|how|why|when|who|whom)\s+(?:do|does|did|has|have|had)(?:n't| not)?\b"
               rf"[^,;.?!]*?\b{re.escape(word)}\b")
+    noun = rf"(?!(?:{'|'.join(sorted(WORDS.auxiliary))})\b)\w+\s+"      # a word of its subject, no auxiliary
+    subjects = rf"^\s*(?:which|what)\s+(?:{noun}){{1,2}}{re.escape(word)}\b"   # "which (two) notes mention"
     return bool(re.search(rf"(?i){clause}\s*(?:[,;.?!]|$|(?:to|in|on|at|for|with|from|about)\b)",
-                          question))
+                          question) or re.search(rf"(?i){subjects}", question))
 
 
 def a_phrasal_verb(question: str, word: str) -> bool:

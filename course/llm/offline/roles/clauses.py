@@ -176,10 +176,11 @@ def fragment(text: str) -> bool:
     """A preposition, a question word and a word or two, no verb ("in what order?", "for how
     long?"): more of the ask before it, not an ask of its own.
 
-    >>> fragment("in what order?"), fragment("in which year did she join?")
-    (True, False)
+    >>> fragment("in what order?"), fragment("in which year did she join?"), fragment("in what kind of graph?")
+    (True, False, True)
     """
-    words = tokens(text)
+    kinds = "|".join(sorted(WORDS.vague_kinds))
+    words = tokens(re.sub(rf"\b(?:{kinds})\s+of\s+", "", text.lower()))   # ("in what kind of graph")
     return 2 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
         and not set(words) & AUXILIARY
 
