@@ -54,7 +54,8 @@ EVAL = PROJECT_ROOT / "data" / "eval"
 WRONG_COST = 5
 CODE_TOPIC_MARGINS = (MARGINS["minilm"], MARGINS["wordllama"])
 # The fresh sets after unseen9 by their number: even ones calibrate, odd ones report.
-LATER = tuple(f"unseen{n}" for n in range(10, 100) if (EVAL / f"unseen{n}.jsonl").exists())
+_NUMBERED = [p.stem for p in EVAL.glob("unseen*.jsonl") if p.stem[6:].isdigit()]
+LATER = tuple(sorted((name for name in _NUMBERED if int(name[6:]) >= 10), key=lambda name: int(name[6:])))
 CALIBRATION = ("notes", "retrieval", "unseen", "questions", "heldout", "multipart", "offnotes",
                "unseen6", "unseen7", "unseen8", "unseen9",
                *(s for s in LATER if int(s[6:]) % 2 == 0))

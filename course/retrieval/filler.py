@@ -42,6 +42,7 @@ from course.llm.offline.translate import asked, unknown_words
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.retrieval.embeddings import Embedder, make_embedder
+from course.retrieval.mentioned import mentioned_term
 
 # The text values links hold ("Team Lead"), which the schema prompt lists only when few repeat
 _LINK_VALUES = """\
@@ -110,15 +111,11 @@ def the_verb_asked(question: str, word: str) -> bool:
     False
     >>> the_verb_asked("since when has Coding Club lasted?", "lasted")
     True
-    >>> the_verb_asked("Which note mentions O(V + E) time?", "mentions")   # its subject's verb
-    True
     """
     clause = (rf"\b(?:what|where|how|why|when|who|whom)\s+(?:do|does|did|has|have|had)(?:n't| not)?\b"
               rf"[^,;.?!]*?\b{re.escape(word)}\b")
-    noun = rf"(?!(?:{'|'.join(sorted(WORDS.auxiliary))})\b)\w+\s+"      # a word of its subject, no auxiliary
-    subjects = rf"^\s*(?:which|what)\s+(?:{noun}){{1,2}}{re.escape(word)}\b"   # "which (two) notes mention"
     return bool(re.search(rf"(?i){clause}\s*(?:[,;.?!]|$|(?:to|in|on|at|for|with|from|about)\b)",
-                          question) or re.search(rf"(?i){subjects}", question))
+                          question))
 
 
 def a_phrasal_verb(question: str, word: str) -> bool:
@@ -205,8 +202,8 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
             or word in defined(question)
 
     def simplify(question: str) -> str | None:
-        unknown, listed = _unknown(db, question)
-        if not unknown or asks_why_or_how(question) or any(never_filler(question, word, listed, unknown)
+        unknown, listed = _unknown(db, question)    # ("which notes mention X?" asks the notes' words)
+        if not unknown or asks_why_or_how(question) or mentioned_term(question) or any(never_filler(question, word, listed, unknown)
                                                            for word in unknown):
             return None
         shorter = without_how_said(question)   # (a phrase, whole: not "explain 3NF in?")
