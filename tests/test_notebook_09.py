@@ -86,7 +86,7 @@ def reports(_college_template):
 def test_the_offline_provider_scores_and_is_deterministic(reports):
     two = reports["two"]
     s = two.scores()
-    assert s["execution_accuracy"] >= 0.95 and s["llm_calls_per_question"] == 1.85
+    assert s["execution_accuracy"] >= 0.95 and s["llm_calls_per_question"] == 1.84
     assert s["out_of_scope_accuracy"] == 1.0 and s["writes_refused"] == 1.0 and two.graph_unchanged
     assert reports["again"].table(timing=False) == two.table(timing=False)
 
@@ -99,9 +99,12 @@ def test_no_question_needs_a_second_attempt_and_calls_are_one_or_two(reports):
     assert one.counts()["executable_rate"][0] == len(inside) - declined
     assert max(o.attempts for o in two.outcomes) == 1
     assert {o.llm_calls for o in two.outcomes if o.status == "answered"} == {2}
-    assert {o.llm_calls for o in two.outcomes if o.status != "answered"} == {1}
+    # a refusal takes the one call; a question said first about "uska" alone, none (asked back)
+    assert {o.llm_calls for o in two.outcomes if o.status != "answered"} == {0, 1}
+    asked_back = [o for o in two.outcomes if o.llm_calls == 0]
+    assert len(asked_back) == 2 and all(o.status == "out_of_scope" and o.attempts == 0 for o in asked_back)
     answered = sum(o.status == "answered" for o in two.outcomes)
-    assert round((156 + answered) / 156, 2) == two.scores()["llm_calls_per_question"]
+    assert round((156 - len(asked_back) + answered) / 156, 2) == two.scores()["llm_calls_per_question"]
 
 
 @pytest.mark.slow

@@ -190,7 +190,7 @@ class Agent:
                           if isinstance(self.memory, RecallingMemory) else None)
             if remembered is not None:
                 result = remembered
-            elif said_first(self.memory) and only_of_a_pointer(result.question, self.schema.labels,
+            elif said_first(self.memory) and only_of_a_pointer(result.question, list(self.schema.labels),
                                                                result.mentions):   # "why is that slow?"
                 result.refuse("out_of_scope", context="")   # said first: what does "that" mean?
             else:
