@@ -8248,7 +8248,8 @@ def test_what_two_people_share_of_a_kind_is_that_kind(chat, college_db, question
     reference = (f"MATCH (:Student {{name: '{a}'}})-[:{link}]->(x:{kind})<-[:{link}]-(:Student {{name: '{b}'}}) "
                  "RETURN x.name")
     result = chat.answer(question)
-    assert result.status == "answered" and [r[0] for r in result.rows] == [r[0] for r in rows_of(college_db, reference)]
+    assert result.status == "answered"
+    assert [r[0] for r in result.rows] == [r[0] for r in rows_of(college_db, reference)], result.answer
 
 
 def test_him_after_a_named_person_is_the_one_said_before(learner, college_db):
@@ -8256,9 +8257,10 @@ def test_him_after_a_named_person_is_the_one_said_before(learner, college_db):
     share a subject with her?" is not Aarav and her): it is the person the chat spoke of."""
     learner.answer("Who is Karan?")
     result = learner.answer("Does Rahul share a club with him?")
-    reference = ("MATCH (:Student {name: 'Rahul'})-[:MEMBER_OF]->(c:Club)<-[:MEMBER_OF]-(:Student {name: 'Karan'}) "
-                 "RETURN c.name")
-    assert result.status == "answered" and [r[0] for r in result.rows] == [r[0] for r in rows_of(college_db, reference)]
+    reference = ("MATCH (:Student {name: 'Rahul'})-[:MEMBER_OF]->(c:Club)"
+                 "<-[:MEMBER_OF]-(:Student {name: 'Karan'}) RETURN c.name")
+    assert result.status == "answered"
+    assert [r[0] for r in result.rows] == [r[0] for r in rows_of(college_db, reference)], result.answer
 
 
 @pytest.mark.parametrize("question, reference", [

@@ -203,8 +203,8 @@ def filler_dropper(db: Database, embedder: Embedder | None = None,
 
     def simplify(question: str) -> str | None:
         unknown, listed = _unknown(db, question)    # ("which notes mention X?" asks the notes' words)
-        if not unknown or asks_why_or_how(question) or mentioned_term(question) or any(never_filler(question, word, listed, unknown)
-                                                           for word in unknown):
+        if not unknown or asks_why_or_how(question) or mentioned_term(question) \
+                or any(never_filler(question, word, listed, unknown) for word in unknown):
             return None
         shorter = without_how_said(question)   # (a phrase, whole: not "explain 3NF in?")
         for word in unknown:

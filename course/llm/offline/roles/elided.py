@@ -24,8 +24,8 @@ def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
     >>> of_the_same("which club is in?", [("What year is Asha in?", [("Person", "Asha")], [])], [])
     "What is Asha's club?"
     """
-    said = [w for w in tokens(part)         # (not "in", "me h": "which club is in?", "kaunse club me h")
-            if not {w, WORDS.hindi_in_english.get(w, w)} & (WORDS.question_words | WORDS.auxiliary | WORDS.function)]
+    skipped = WORDS.question_words | WORDS.auxiliary | WORDS.function   # (and "in", "me h": "which club
+    said = [w for w in tokens(part) if not {w, WORDS.hindi_in_english.get(w, w)} & skipped]   # is in?")
     while said and said[0] in ("and", "also"):
         said = said[1:]
     words = [w for w in said if w not in ("and", "also")]

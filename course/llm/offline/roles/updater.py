@@ -59,7 +59,8 @@ class RuleUpdater:
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
         question = asked_once(FIRST_OF_A_LIST.sub("", question))   # "first what is X, then"
         question = correlative_as_two_asks(cleft_fragment(question))   # "and in which one was it?"; "jo, wo"
-        question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+(?![^()]*\))", " and ", question)))   # "X + Y", "X & Y"
+        # "X + Y", "X & Y" (not "O(V + E)")
+        question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+(?![^()]*\))", " and ", question)))
         question = remark_as_scene(question)     # "sorry long msg, can you ...": the scene
         pieces: list[str] = []
         columns_added = False
