@@ -1,5 +1,5 @@
-"""An ask whose owner is left unsaid: "What year is Payal in, what branch, and which clubs?" asks
-"which clubs?" of Payal, as the part before it did, not of every club. Used by the offline
+"""An ask whose owner is left unsaid: "What year is Asha in, what branch, and which clubs?" asks
+"which clubs?" of Asha, as the part before it did, not of every club. Used by the offline
 updater (`course.llm.offline.roles.updater`).
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ from course.llm.offline.roles.words import Named, tokens
 
 
 def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
-    """A part that asks only for a kind of thing ("What year is Payal in, what branch, and
+    """A part that asks only for a kind of thing ("What year is Asha in, what branch, and
     which clubs?": "which clubs?") asks it of the one value the part before was about ("What
-    are Payal's clubs?"), not of every club; None for any other part.
+    are Asha's clubs?"), not of every club; None for any other part.
 
     >>> of_the_same("and which clubs?", [("What year is Asha in?", [("Person", "Asha")], [])], [])
     "What are Asha's clubs?"

@@ -82,7 +82,7 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     person = default_lexicon().person
     third, speaker = _person_in(context, person)
     named = {str(m.value) for m in mentions if m.label == person}
-    # "does Aarav share a subject with her?": an object pronoun is never the one its own clause
+    # "does Ravi share a club with her?": an object pronoun is never the one its own clause
     # names (that would be "herself"), so it is the conversation's person besides
     other = next((p for p in _people_in(context, person) if p not in named), None) if named else None
     if named:
