@@ -8222,7 +8222,7 @@ def test_this_or_that_after_a_topic_is_that_topic(learner, first, then, note):
     learner.answer(first)
     result = learner.answer(then)
     found = [s for s in result.sub_questions if s.found]
-    assert result.status != "answered" or [str(s.rows[0][0]) for s in found] == [note], result.answer
+    assert result.status == "answered" and [str(s.rows[0][0]) for s in found] == [note], result.answer
 
 
 def test_two_owners_of_one_property_are_answered_when_each_row_says_whose(learner, college_db):
