@@ -48,6 +48,8 @@ _DEFINITION = re.compile(
     rf"|^(?P<karo>{_THING})\s+(?:explain\s+(?:karo|kar\s+do|kijiye|kariye)|samjhao|samjhaao|samjhaiye"
     rf"|samjha\s+do){_MANNERS}\s*[?.!]?$")    # "HTTP explain karo", "BFS samjhao"
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
+# "what is DFS good for?", "... useful for": what it is for, asked of DFS alone
+_PURPOSE = re.compile(r"\s+(?:good|useful|helpful|handy|meant|needed|used)\s+for(\s*[?.!]?)$")
 
 
 def without_how_said(question: str) -> str:
@@ -104,8 +106,11 @@ def defined(question: str) -> list[str]:
     (['3nf'], ['bfs'], ['http'])
     >>> defined("Please explain what a transitive dependency is.")
     ['transitive', 'dependency']
+    >>> defined("What is DFS good for?"), defined("what is a trie useful for")
+    (['dfs'], ['trie'])
     """
-    found = _DEFINITION.match(" ".join(question.lower().replace("\u2019", "'").split()))
+    said = " ".join(question.lower().replace("\u2019", "'").split())
+    found = _DEFINITION.match(_PURPOSE.sub(r" for\1", said))   # "what is DFS good for?": DFS's use
     if found is None or points_by_place(question):   # "what is the second one?": a value found
         return []
     groups = ("thing", "what", "hinglish", "said", "kahiye", "karo")

@@ -10,8 +10,8 @@ search reads the term and keeps the notes whose text holds every word of it.
 'Dijkstra'
 >>> mentioned_term("Which topic's note uses the knapsack problem as an example?")
 'the knapsack problem'
->>> mentioned_term("What is Dijkstra's algorithm?") is None
-True
+>>> mentioned_term("What is Dijkstra's algorithm?") is None, mentioned_term("Which topic talks about thrashing?")
+(True, 'thrashing')
 >>> holds("as in the 0/1 knapsack or longest common subsequence problems", "the knapsack problem")
 True
 """
@@ -24,7 +24,10 @@ from course.foundation.db import Database
 # "which note ...", "which topic's note ...", "in which note ..." and a verb of mentioning
 _ASKS = re.compile(r"^\s*(?:in\s+)?(?:which|what)\s+(?:\w+(?:'s)?\s+)?notes?\b.*?"
                    r"\b(?:mentions?|mentioned|talks?\s+about|refers?\s+to|uses?|used|brings?\s+up|names?)\s+"
-                   r"(?P<term>.+?)\s*(?:as\s+(?:an?\s+)?examples?)?\s*[?.!]*$", re.I)
+                   r"(?P<term>.+?)\s*(?:as\s+(?:an?\s+)?examples?)?\s*[?.!]*$"
+                   # "which topic talks about thrashing?": the topic whose note does
+                   r"|^\s*(?:which|what)\s+(?:topic|concept)s?\s+(?:mentions?|talks?\s+about|refers?\s+to|brings?\s+up)\s+"
+                   r"(?P<topics>.+?)\s*[?.!]*$", re.I)
 _LITTLE = {"the", "a", "an", "of", "in", "on", "for", "to", "and", "or"}
 NOTE_TEXTS = "MATCH (n:Note) RETURN n.id, n.text ORDER BY n.id"
 
@@ -32,7 +35,7 @@ NOTE_TEXTS = "MATCH (n:Note) RETURN n.id, n.text ORDER BY n.id"
 def mentioned_term(question: str) -> str | None:
     """The words a question asks a note to mention, or None for any other question."""
     found = _ASKS.match(question.strip())
-    return found["term"].strip() if found else None
+    return (found["term"] or found["topics"]).strip() if found else None
 
 
 def holds(text: str, term: str) -> bool:

@@ -45,6 +45,10 @@ _WHOSE = r"^\s+whose\s+[a-z ]+\s+(?:is|are|was)\s+§\d+"   # "the club whose sec
 # possessive with no "'s")
 _HAS = r"(?:§\d+|\b(?:{noun}))\s+(?:has|have|had)\s+(?:(?:a|an|any|some)\s+)?$"
 _OF_A_NAME = r"\b(?:which|who|what|how\s+many)\s+of\s+§\d+\s+$"
+# "§0 friends are in which clubs": a name right before a plural noun of a kind that is a link's
+# word too, with more after it, owns it as "§0's friends" does (not "is §0 friends with §1",
+# "are §0 and §1 friends?", nor "the §0 course" in apposition)
+_OWNED_BARE = re.compile(r"§\d+\s+$")
 
 
 def traversed(query: str) -> set[str]:
@@ -78,7 +82,9 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
                 re.search(_HAS.format(noun=nouns or "(?!)"), text[:a]) or \
                 re.search(_OF_A_NAME, text[:a]) or \
                 re.match(_OF.format(word=of_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
-                (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])):
+                (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])) or \
+                _OWNED_BARE.search(text[:a]) and text[a:b].endswith("s") and re.fullmatch(nouns or "(?!)", text[a:b]) and \
+                re.match(r"\s+(?!with\b|of\b)[a-z§]", text[b:]):
             # a word that overlaps another relationship word names its types too ("part of")
             steps[a, b] = {t for (c, d), t in found if c < b and a < d}
     chain = [(text[a:b], types) for (a, b), types in sorted(steps.items())]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from course.foundation.graphs import THE_GRAPH_ITSELF
 from course.foundation.language import WORDS, asks_of_the_speaker
 from course.llm.offline.lexicon import Lexicon, default_lexicon
+from course.llm.offline.plainly import said_plainly
 from course.llm.offline.prompt import Entity, Schema
 from course.llm.offline.typos import corrected
 
@@ -240,6 +241,7 @@ def read(question: str, linked: list[tuple[str, Entity]], schema: Schema,
         text = re.sub(r"^(is|are|was|were|has|have) (?:anyone|anybody|someone|somebody) ", r"who \1 ", text)
         text = re.sub(r"^(?:does|do|did) (?:anyone|anybody|someone|somebody) ", "who ", text)
     text = _whether_one_of_theirs(text, lexicon)
+    text = said_plainly(text, lexicon)
     # "how many are in the club?": people are in places (the lexicon's person label)
     if lexicon.person:
         text = re.sub(r"^how many (are|were) (?:there )?(in|on)\b", rf"how many {lexicon.person.lower()}s \1 \2", text)

@@ -107,7 +107,8 @@ _COURTESY = re.compile(r"\s*,\s*(?:if\s+you\s+(?:would|could|will|may|please|don
                        r"if\s+possible|please|kindly|ji)\s*,\s*", re.I)
 
 
-_LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)\s*,\s*(?P<aside>[^,;?]+?)\s*[.!]*\s*$")
+# (after a comma or a dash: "what skills does she have - I might ask her to help me")
+_LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)(?:\s*,|\s+[-\u2013\u2014]|\s*\u2014)\s*(?P<aside>[^,;?\u2013\u2014-]+?)\s*[.!]*\s*$")
 # "..., trying to figure out who to team up with", "..., hoping to pick a project": what the
 # speaker means to do, not an ask
 _MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)
@@ -128,6 +129,8 @@ def without_asides(text: str) -> str:
     'what topics does os cover'
     >>> without_asides("can you explain 2NF simply so I can share it with them")
     'can you explain 2NF simply'
+    >>> without_asides("what skills does she have - I might ask her to help me")
+    'what skills does she have'
     >>> without_asides("why is it slow because of the index")
     'why is it slow because of the index'
     """

@@ -17,6 +17,7 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.lexicon import Lexicon, default_lexicon
+from course.llm.offline.plainly import it_of_each
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
                                               REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
                                               correlative_as_two_asks, fragment, is_question, plain_request,
@@ -55,6 +56,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
+        question = it_of_each(question)     # "for each of them, who studies it?": them
         question = scene_before_semicolon(without_parentheses(plain_request(question)))   # "X studies here; ..."
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
         question = asked_once(FIRST_OF_A_LIST.sub("", question))   # "first what is X, then"

@@ -38,7 +38,7 @@ question words) and the question as tokens; one module per role:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -237,6 +237,27 @@ def graph_nouns(words: Sequence[str], *, properties: bool = True) -> list[str]:
     nouns = [lexicon.label(label) for label in lexicon.labels] \
         + (list(lexicon.properties.values()) if properties else [])
     return [w for w in words if any(n and re.fullmatch(n, w) for n in nouns)]
+
+
+def asks_in_place(words: Sequence[str], subjects: Collection[str]) -> bool:
+    """Do the words ask in place, a question word after its verb ("rahul is which year", "the
+    club started which year", "chatbot needs which skills", "DBMS has how many credits",
+    "oldest club is which")? Not after a noun of the graph ("the project which students ...": a
+    relative clause) nor before a subject of its own (`subjects`: "the order in which a ...").
+
+    >>> asks_in_place("rahul is which year".split(), set()), asks_in_place("the project which students did".split(), set())
+    (True, False)
+    """
+    padded = [*words, "", ""]
+    for verb, asked, after, then in zip(words, words[1:], padded[2:], padded[3:]):
+        noun = then if asked == "how" and after in ("many", "much") else after if asked in ("which", "what") else None
+        if noun is None or verb in subjects or graph_nouns([verb], properties=False):
+            continue
+        is_verb = verb in AUXILIARY or verb.endswith(("ed", "ing")) or verb.endswith("s") and any(
+            re.fullmatch(r, verb) for r in default_lexicon().relationships.values() if r)
+        if is_verb and (graph_nouns([noun]) if noun else verb in AUXILIARY):
+            return True
+    return False
 
 
 def names_a_property_of(text: str) -> bool:

@@ -1,0 +1,56 @@
+"""Ways of saying a thing that ask nothing more than the plain words would (notebook 05's reading).
+
+A learner writes "which subject on this course teaches paging?", "which student projects are
+done?" and "for each of them, who studies it?". The course as a whole, a person's noun that says
+whose a project is, and an "it" that stands for each of several are no further things to find:
+read as they are, each would be one more word the query leaves out, and the question refused.
+Used by the offline provider's reading and, for "each of them ... it", by the agentic agent's
+query updater.
+"""
+from __future__ import annotations
+
+import re
+
+from course.llm.offline.lexicon import Lexicon
+
+# "for each of them, which students study it?": "it" is each of them, said first (not "what does
+# each of them do on it?", where "it" is another thing)
+_EACH_OF_THEM = re.compile(r"(?:^|(?<=[?.!,;]\s)|(?<=\band\s))for (?:each|every one) of (?:them|these|those)\b,?\s*", re.I)
+
+
+def it_of_each(text: str) -> str:
+    """"For each of them, which students study it?" -> "which students study them?": an "it"
+    after "each of them" is every one of them, each (an answer lists them one by one).
+
+    >>> it_of_each("For each of them, which students study it, and in which semester?")
+    'which students study them, and in which semester?'
+    >>> it_of_each("what does each of them do on it?")
+    'what does each of them do on it?'
+    """
+    each = _EACH_OF_THEM.search(text)
+    if each is None or not re.search(r"\bits?\b", text[each.end():], re.I):
+        return text
+    rest = re.sub(r"\bit\b", "them", re.sub(r"\bits\b", "their", text[each.end():]))
+    return text[:each.start()] + rest
+
+
+def said_plainly(text: str, lexicon: Lexicon) -> str:
+    """The question without what asks nothing more (linked names as §0, §1, ...).
+
+    >>> from course.llm.offline.lexicon import default_lexicon
+    >>> said_plainly("which subject on this course teaches §0 ?", default_lexicon())
+    'which subject teaches §0 ?'
+    >>> said_plainly("which student projects are done ?", default_lexicon())
+    'which projects are done ?'
+    """
+    text = it_of_each(text)
+    # "the topics under §0 in the course": the whole course, after a kind or a name (a subject
+    # is "a course" too: "who is on this course?" keeps it)
+    kinds = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r) or "(?!)"
+    text = re.sub(rf"(§\d+|\b(?:{kinds})) (?:in|on|of) (?:this|the|our|my) (?:course|syllabus|curriculum)\b",
+                  r"\1", text)
+    # "which student projects": the person's noun before another kind's says whose, asks for no person
+    others = "|".join(f"(?:{r})" for label, r in lexicon.labels.items() if r and label != lexicon.person)
+    if lexicon.person and others:
+        text = re.sub(rf"\b{lexicon.person.lower()} (?=(?:{others}))", "", text)
+    return text
