@@ -8508,3 +8508,74 @@ def test_which_topic_mentions_a_word_is_the_topic_whose_note_holds_it(learner, q
     graph, though one note, on virtual memory, says it: a topic mentions what its note says."""
     result = learner.answer(question)
     assert [str(s.rows[0][0]) for s in result.sub_questions if s.found] == [note], result.answer
+
+
+def test_a_phrase_put_first_and_the_kind_said_again_are_one_ask(learner, college_db):
+    """unseen103 db015 ("before indexing what topics needed, and those are taught in which
+    subjects? just subjects tell"): "before indexing" put first was read as a scene and the
+    whole refused; then, split, "just subjects tell" listed every subject. The phrase is the
+    ask's own, and the kind said again asks nothing more."""
+    result = learner.answer("before Routing what topics needed, and those are taught in which subjects? "
+                            "just subjects tell")
+    found = [s for s in result.sub_questions if s.found]
+    before = "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Routing'}) RETURN c.name"
+    taught = ("MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Routing'}) "
+              "MATCH (s:Subject)-[:COVERS]->(c) RETURN c.name, s.name")
+    assert len(found) == 2, [s.question for s in found]
+    assert same_rows(found[0].rows, rows_of(college_db, before)), found[0].rows
+    assert sorted(map(str, found[1].rows)) == sorted(map(str, rows_of(college_db, taught))), found[1].rows
+
+
+@pytest.mark.parametrize("question", ["Which students have all the skills the Campus Chatbot needs?",
+                                      "Who studies all the subjects Karan studies?"])
+def test_all_of_a_kind_is_never_answered_as_any_one_of_them(chat, question):
+    """Probe 51 in stop 37: "Which students have all the skills the Library Management System
+    needs?" listed everyone with any one of them (Rahul, Payal and Aarav; only Payal has both).
+    The rules do not count "all of them", so they refuse."""
+    result = chat.answer(question)
+    assert result.status == "out_of_scope", (result.answer, result.cypher)
+
+
+def test_unme_se_is_among_them(learner, college_db):
+    """Probe 51 in stop 37: "Unme se kiske paas Docker skill hai?" after the Campus Chatbot's
+    team was read without "among them" ("unme se" written as one word), and the team was joined
+    to Docker's holders through a friendship nobody asked about: "Rahul (Karan)."."""
+    learner.answer("Library Management System pe kaun kaun kaam kar raha hai?")
+    result = learner.answer("Unme se kiske paas Python skill hai?")
+    reference = ("MATCH (s:Student)-[:WORKS_ON]->(:Project {name: 'Library Management System'}) "
+                 "MATCH (s)-[:HAS_SKILL]->(:Skill {name: 'Python'}) RETURN s.name")
+    assert_answered_with(result, college_db, reference)
+    named = {str(v) for row in result.rows for v in row}     # no one else beside them
+    assert named == {str(r[0]) for r in rows_of(college_db, reference)}, result.rows
+
+
+def test_uss_before_a_kind_points_back_and_is_never_dropped(learner, college_db):
+    """Probe 52 in stop 37: "Uss subject ko semester 5 mein kisne liya tha?" after a question on
+    Operating Systems dropped "Uss" (a spelling of "us", that) and listed every subject taken in
+    semester 5. Either the students of Operating Systems in semester 5, or a question back."""
+    learner.answer("Operating Systems kaun padhta hai?")
+    result = learner.answer("Uss subject ko semester 5 mein kisne liya tha?")
+    reference = ("MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Operating Systems'}) "
+                 "WHERE r.semester = 5 RETURN s.name")
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Why do processes sometimes wait on each other forever so none can finish, and how is it fixed?",
+    "two processes each holding what the other one wants and both just stuck, what conditions cause that?"])
+def test_a_named_topic_describing_one_built_on_it_gets_that_ones_note(learner, question):
+    """unseen103 db002 ("when all processes waiting for each other thing and nobody can move
+    forward, why this happens and how os is fixing it?"): the question names processes and
+    describes a deadlock. MiniLM put the note on processes first, the second encoder the note
+    on deadlocks, built on processes, and neither answered. Both encoders agree when the
+    deadlock note is MiniLM's close runner-up: it answers."""
+    result = learner.answer(question)
+    assert [str(s.rows[0][0]) for s in result.sub_questions if s.found][:1] == ["N18"], result.answer
+
+
+@pytest.mark.parametrize("question, note", [("What is a process?", "N16"),
+                                            ("What states does a process go through?", "N16")])
+def test_a_question_on_the_named_topic_keeps_its_note(learner, question, note):
+    """A guard for the rule above: a question asked of the named topic itself keeps its note."""
+    result = learner.answer(question)
+    assert [str(s.rows[0][0]) for s in result.sub_questions if s.found][:1] == [note], result.answer

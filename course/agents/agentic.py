@@ -383,8 +383,8 @@ def _finish(result: AgenticResult, run: Run) -> None:
     first = found[0] if found else (best[0] if best else None)
     if first is not None:
         result.cypher, result.columns, result.parameters = first.cypher, first.columns, dict(first.parameters)
-        alike = [s for s in found if s.columns == first.columns]   # asks of one kind ("the one before X and
-        result.rows = [r for s in alike for r in s.rows] if alike else first.rows   # the one after"): all, for "they"
+        alike = [s for s in found if s.columns == first.columns]   # asks of one kind ("the one
+        result.rows = [r for s in alike for r in s.rows] if alike else first.rows   # before and after"): all
     if found:
         result.status = "answered"
     elif best and all(s.status == "out_of_scope" for s in best):

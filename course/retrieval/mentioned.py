@@ -26,7 +26,8 @@ _ASKS = re.compile(r"^\s*(?:in\s+)?(?:which|what)\s+(?:\w+(?:'s)?\s+)?notes?\b.*
                    r"\b(?:mentions?|mentioned|talks?\s+about|refers?\s+to|uses?|used|brings?\s+up|names?)\s+"
                    r"(?P<term>.+?)\s*(?:as\s+(?:an?\s+)?examples?)?\s*[?.!]*$"
                    # "which topic talks about thrashing?": the topic whose note does
-                   r"|^\s*(?:which|what)\s+(?:topic|concept)s?\s+(?:mentions?|talks?\s+about|refers?\s+to|brings?\s+up)\s+"
+                   r"|^\s*(?:which|what)\s+(?:topic|concept)s?\s+"
+                   r"(?:mentions?|talks?\s+about|refers?\s+to|brings?\s+up)\s+"
                    r"(?P<topics>.+?)\s*[?.!]*$", re.I)
 _LITTLE = {"the", "a", "an", "of", "in", "on", "for", "to", "and", "or"}
 NOTE_TEXTS = "MATCH (n:Note) RETURN n.id, n.text ORDER BY n.id"

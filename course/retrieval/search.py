@@ -49,7 +49,8 @@ from course.retrieval.compared_topics import compared_hits
 from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subject_first
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.rereading import other_readings
-from course.retrieval.second_opinion import agreeing_bar, margin_needed, prefers_what_it_builds_on
+from course.retrieval.second_opinion import (BUILT_ON, agreeing_bar, built_on_first, margin_needed,
+                                              prefers_what_it_builds_on)
 from course.retrieval.short_forms import short_forms_written_out
 from course.retrieval.text_layer import CHUNK_LABEL, CHUNK_LINK, ensure_text_layer, stored_embedder
 
@@ -92,10 +93,8 @@ def check_query(query: str) -> str:
 
 
 def query_embedder(db: Database, name: str | None = None) -> Embedder:
-    """The embedder for questions: the one the graph's chunks were made with.
-
-    Naming another (argument or COURSE_EMBEDDER) is refused: vectors of two models do not compare.
-    """
+    """The embedder for questions: the one the graph's chunks were made with. Naming another
+    (argument or COURSE_EMBEDDER) is refused: vectors of two models do not compare."""
     stored = stored_embedder(db)
     if stored is None:
         raise CourseError(f"The graph {db.graph_name!r} has no notes to search: load the college "
@@ -312,8 +311,8 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
     def found(db: Database, query: str) -> list[Hit]:
         if points_only(query):      # "what is that?", "explain this": of nothing said, no topic
             return []
-        hits = own_note_first(db, query, subject_first(db, query, defined_topic_first(
-            query, compared_hits(db, query, search(db, query, mode=mode, k=k)))))
+        hits = built_on_first(db, query, own_note_first(db, query, subject_first(db, query, defined_topic_first(
+            query, compared_hits(db, query, search(db, query, mode=mode, k=k))))))
         holding = notes_mentioning(db, term) if (term := mentioned_term(query)) else []   # "Which note
         return sorted(hits, key=lambda h: h.note not in holding)     # mentions X?": those holding X first
 
@@ -365,9 +364,9 @@ def _answers(db: Database, query: str, hits: Sequence[Hit], *, lower: bool = Tru
     vs dfs" ties, both answer), the question is one a note may answer, and no topic the notes do
     not explain is closer to it (`closer_topic`)? Not `lower` for a reading in fewer words
     ("... And what problem does that solve?" alone): that is the second chance already."""
-    bar = note_bar(db)
-    if hits and (is_defined_topic(query, hits[0]) or leads_an_overview(db, query, hits)
-                 and hits[1].score >= bar["min_score"]):
+    bar = note_bar(db)   # (a topic built on the one named, in its place: `built_on_first`)
+    if hits and (is_defined_topic(query, hits[0]) or hits[0].via.startswith(BUILT_ON)
+                 or leads_an_overview(db, query, hits) and hits[1].score >= bar["min_score"]):
         # its own note: no lead over a neighbour to show, nor a score ("2NF in plain words": a
         # short name, a few words, a low similarity), but the overview that lists it was near
         return note_question(db, query) and closer_topic(db, query, hits[0].note) is None

@@ -83,8 +83,8 @@ def chained(text: str, lexicon: Lexicon) -> list[tuple[str, set[str]]]:
                 re.search(_OF_A_NAME, text[:a]) or \
                 re.match(_OF.format(word=of_word), text[b:]) or re.match(_WHOSE, text[b:]) or \
                 (re.search(_THAT, text[:a]) and re.match(r"\s+(?:the\s+)?§\d+", text[b:])) or \
-                _OWNED_BARE.search(text[:a]) and text[a:b].endswith("s") and re.fullmatch(nouns or "(?!)", text[a:b]) and \
-                re.match(r"\s+(?!with\b|of\b)[a-z§]", text[b:]):
+                _OWNED_BARE.search(text[:a]) and text[a:b].endswith("s") and \
+                re.fullmatch(nouns or "(?!)", text[a:b]) and re.match(r"\s+(?!with\b|of\b)[a-z§]", text[b:]):
             # a word that overlaps another relationship word names its types too ("part of")
             steps[a, b] = {t for (c, d), t in found if c < b and a < d}
     chain = [(text[a:b], types) for (a, b), types in sorted(steps.items())]

@@ -1,6 +1,6 @@
 """Ways of saying a thing that ask nothing more than the plain words would (notebook 05's reading).
 
-A learner writes "which subject on this course teaches paging?", "which student projects are
+A learner writes "which subject on this course teaches welding?", "which student projects are
 done?" and "for each of them, who studies it?". The course as a whole, a person's noun that says
 whose a project is, and an "it" that stands for each of several are no further things to find:
 read as they are, each would be one more word the query leaves out, and the question refused.
@@ -15,7 +15,8 @@ from course.llm.offline.lexicon import Lexicon
 
 # "for each of them, which students study it?": "it" is each of them, said first (not "what does
 # each of them do on it?", where "it" is another thing)
-_EACH_OF_THEM = re.compile(r"(?:^|(?<=[?.!,;]\s)|(?<=\band\s))for (?:each|every one) of (?:them|these|those)\b,?\s*", re.I)
+_EACH_OF_THEM = re.compile(r"(?:^|(?<=[?.!,;]\s)|(?<=\band\s))"
+                           r"for (?:each|every one) of (?:them|these|those)\b,?\s*", re.I)
 
 
 def it_of_each(text: str) -> str:
@@ -42,8 +43,14 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     'which subject teaches §0 ?'
     >>> said_plainly("which student projects are done ?", default_lexicon())
     'which projects are done ?'
+    >>> said_plainly("before §0 what topics needed ?", default_lexicon())
+    'what topics needed before §0 ?'
     """
     text = it_of_each(text)
+    text = re.sub(r"\bun(?:me|mein) se\b", "un mein se", text)   # "unme se kiske paas ...": among them
+    # "before §0 what topics needed?": the phrase put first is the ask's own ("what topics
+    # needed before §0?")
+    text = re.sub(r"^(before|after) (§\d+) ((?:what|which|who)\b.*?)(\s*[?.!]*)$", r"\3 \1 \2\4", text)
     # "the topics under §0 in the course": the whole course, after a kind or a name (a subject
     # is "a course" too: "who is on this course?" keeps it)
     kinds = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r) or "(?!)"

@@ -141,6 +141,8 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
             return "without a link", lacking
     if reading.has("negation") or reading.has("opinion"):
         return "not supported (negation or opinion)", SENTINEL_QUERY
+    if reading.has("all_of"):        # "who has all the skills §0 needs": not any one of them
+        return "not supported (every one of a kind)", SENTINEL_QUERY
     speaker = speaks_of_the_speaker(reading)
     if speaker:                       # "what are my subjects?": everyone's rows would be wrong
         return f"{speaker!r} names no one", SENTINEL_QUERY

@@ -108,7 +108,8 @@ _COURTESY = re.compile(r"\s*,\s*(?:if\s+you\s+(?:would|could|will|may|please|don
 
 
 # (after a comma or a dash: "what skills does she have - I might ask her to help me")
-_LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)(?:\s*,|\s+[-\u2013\u2014]|\s*\u2014)\s*(?P<aside>[^,;?\u2013\u2014-]+?)\s*[.!]*\s*$")
+_LAST_CLAUSE = re.compile(r"^(?P<ask>.*\S)(?:\s*,|\s+[-\u2013\u2014]|\s*\u2014)\s*"
+                          r"(?P<aside>[^,;?\u2013\u2014-]+?)\s*[.!]*\s*$")
 # "..., trying to figure out who to team up with", "..., hoping to pick a project": what the
 # speaker means to do, not an ask
 _MEANING_TO = re.compile(r"^\s*\w+ing\s+to\b", re.I)

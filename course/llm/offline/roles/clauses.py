@@ -17,8 +17,8 @@ from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.scale_ranges import OR_A_RANGE
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
-                                            REQUESTS, SOME, asks_in_place, graph_nouns, last_kind, names_a_property_of,
-                                            tokens)
+                                            REQUESTS, SOME, asks_in_place, graph_nouns, last_kind,
+                                            names_a_property_of, tokens)
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
@@ -100,7 +100,7 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
     if any(a in WORDS.prepositions | {"before", "after"} and b in ("which", "what") and c not in subjects
            for a, b, c in zip(words, words[1:], [*words[2:], ""])):
         return True
-    if asks_in_place(words, subjects):   # "rahul is which year", "DBMS has how many credits"
+    if asks_in_place(words, subjects):   # "ravi is which year", "welding has how many credits"
         return True
     last = WORDS.hindi_in_english.get(words[-1], words[-1])
     negated = len(words) > 1 and words[-2] in ("cant", "can't", "cannot", "dont", "don't", "not", "never")
@@ -274,6 +274,9 @@ def sets_the_scene(words: Sequence[str]) -> bool:
     after it asks ("when was", "when did", "since when")."""
     if len(words) > 1 and words[0] == "to":    # "to find ...", not "to which club ..."
         return words[1] not in {"which", "what", "who", "whom", "whose", "where", "when", "how"}
+    if words and words[0] in ("before", "after") and any(
+            w in ("which", "what") and graph_nouns([n]) for w, n in zip(words, words[1:])):
+        return False    # "before welding what topics needed": a phrase put first, then the ask
     return bool(words) and words[0] in WORDS.subordinating and (
         len(words) < 2 or words[1] not in AUXILIARY | QUESTION_WORDS)
 

@@ -38,7 +38,8 @@ from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, SOME, Named, asks_for_a_change,
-                                            asks_only_a_property, columns_of, names_a_link, names_a_property_of,
+                                            asks_only_a_property, columns_of, kinds_only, names_a_link,
+                                            names_a_property_of,
                                             names_nothing, reached_by_links, tokens)
 
 
@@ -75,6 +76,9 @@ class RuleUpdater:
             elif pieces and (names_nothing(piece) or fragment(piece)       # "... in a subject? Who,
                              or only_how_said(piece)):     # ("...? explain in simple words pls")
                 pieces[-1] = f"{pieces[-1]}?{piece}"     # and which one?", "... an A+? In which subject?"
+            elif pieces and (nouns := kinds_only(piece)) and all(
+                    re.search(rf"\b(?:which|what)\s+{re.escape(n)}\b", pieces[-1], re.I) for n in nouns):
+                continue     # "... in which subjects? just subjects tell": the kind asked, said again
             elif pieces and (more := columns_of(piece, pieces[-1])):   # "Who has an Advanced-level
                 pieces[-1], columns_added = f"{pieces[-1].rstrip()}, {more}", True   # skill? Name
                 # and skill pls."

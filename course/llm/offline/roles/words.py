@@ -194,8 +194,8 @@ def kinds_only(text: str) -> list[str]:
     (['skill'], [])
     """
     lexicon = default_lexicon()
-    words = [w for w in tokens(text) if not (w in FUNCTION_WORDS | lexicon.filler
-             or WORDS.shorthand.get(w, w) in WORDS.requests | {"please"})]
+    words = [w for w in tokens(text) if not (w in FUNCTION_WORDS | lexicon.filler | {"just", "only"}
+             or WORDS.shorthand.get(w, w) in WORDS.requests | {"please"})]    # ("just subjects tell")
     if not words or set(tokens(text)) & AUXILIARY:
         return []
     nouns = [*lexicon.labels.values(), *lexicon.properties.values()]
@@ -240,17 +240,20 @@ def graph_nouns(words: Sequence[str], *, properties: bool = True) -> list[str]:
 
 
 def asks_in_place(words: Sequence[str], subjects: Collection[str]) -> bool:
-    """Do the words ask in place, a question word after its verb ("rahul is which year", "the
-    club started which year", "chatbot needs which skills", "DBMS has how many credits",
+    """Do the words ask in place, a question word after its verb ("ravi is which year", "the
+    club started which year", "the robot needs which skills", "welding has how many credits",
     "oldest club is which")? Not after a noun of the graph ("the project which students ...": a
     relative clause) nor before a subject of its own (`subjects`: "the order in which a ...").
 
-    >>> asks_in_place("rahul is which year".split(), set()), asks_in_place("the project which students did".split(), set())
-    (True, False)
+    >>> asks_in_place("ravi is which year".split(), set())
+    True
+    >>> asks_in_place("the project which students did".split(), set())
+    False
     """
     padded = [*words, "", ""]
     for verb, asked, after, then in zip(words, words[1:], padded[2:], padded[3:]):
-        noun = then if asked == "how" and after in ("many", "much") else after if asked in ("which", "what") else None
+        noun = (then if asked == "how" and after in ("many", "much")
+                else after if asked in ("which", "what") else None)
         if noun is None or verb in subjects or graph_nouns([verb], properties=False):
             continue
         is_verb = verb in AUXILIARY or verb.endswith(("ed", "ing")) or verb.endswith("s") and any(
