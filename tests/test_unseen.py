@@ -8579,3 +8579,33 @@ def test_a_question_on_the_named_topic_keeps_its_note(learner, question, note):
     """A guard for the rule above: a question asked of the named topic itself keeps its note."""
     result = learner.answer(question)
     assert [str(s.rows[0][0]) for s in result.sub_questions if s.found][:1] == [note], result.answer
+
+
+@pytest.mark.parametrize("question", ["Subjects covering prerequisites of Virtual Memory?",
+                                      "Subjects teaching the topics needed before BCNF?"])
+def test_a_question_opening_on_a_kind_is_never_a_topics_own_note(learner, question):
+    """Probe 53 in stop 37: "Subjects covering prerequisites of Routing?" was answered with the
+    note on routing, which names no prerequisite and no subject: a question that opens on a
+    kind of the graph and a verb asks for its nodes."""
+    result = learner.answer(question)
+    assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer
+
+
+def test_kinds_and_their_things_are_two_asks_never_one_chain(learner, college_db):
+    """Probe 53 in stop 37: "Subjects Aarav studies and their prerequisites?" was composed into
+    one chain and answered "DSA." alone, which Aarav does not study: two asks, the subjects
+    first."""
+    result = learner.answer("Subjects Sneha studies and their prerequisites?")
+    reference = "MATCH (:Student {name: 'Sneha'})-[:STUDIES]->(s:Subject) RETURN s.name"
+    found = [s for s in result.sub_questions if s.found]
+    assert found and same_rows(found[0].rows, rows_of(college_db, reference)), result.answer
+
+
+def test_uska_after_a_chain_is_the_person_the_last_part_was_about(learner, college_db):
+    """Probes 52 and 54 in stop 37: after "Aarav ke friends kaun hai aur woh kis club mein
+    hai?" (Payal; her clubs), "Uska role kya hai un clubs mein?" was asked of Aarav, whom the
+    question named first, not of Payal, whom its last part was about."""
+    learner.answer("Karan ke friends kaun hai aur woh kis club mein hai?")
+    result = learner.answer("Uska role kya hai us club mein?")
+    reference = "MATCH (:Student {name: 'Rahul'})-[r:MEMBER_OF]->(:Club) RETURN r.role"
+    assert_answered_with(result, college_db, reference)

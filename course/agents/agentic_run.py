@@ -263,8 +263,8 @@ def set_apart_found(out: Any, named: Sequence[Mention]) -> None:
 
 
 def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> list[Mention]:
-    """What memory keeps of a question's names: the question's own, then what the rewritten
-    parts named ("she" -> Payal). A part a note answered was about the note's topic, not a name
+    """What memory keeps of a question's names: what the rewritten parts named, the latest
+    first ("she" -> Payal), then the question's own. A part a note answered was about the note's topic, not a name
     of its kind said in passing ("which traversal gives the shortest path in a graph": BFS, not
     Graphs), so that topic comes first: the next "its" is BFS's.
 
@@ -273,11 +273,13 @@ def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> lis
     >>> [m.value for m in remembered([graphs], [part])]
     ['BFS']
     """
-    kept = list(mentions)
-    known = {(m.label, m.value) for m in kept}
-    for m in (m for s in parts for m in s.mentions if (m.label, m.value) not in known):
-        known.add((m.label, m.value))
-        kept.append(m)
+    # the latest part's names first: "Aarav ke friends kaun hai aur woh kis club mein hai?" ends
+    # on Payal ("woh"), whom the next "uska" means, not Aarav
+    kept, known = [], set()
+    for m in [*(m for s in reversed(parts) for m in s.mentions), *mentions]:
+        if (m.label, m.value) not in known:
+            known.add((m.label, m.value))
+            kept.append(m)
     for s in parts:
         if s.tool == "search_notes" and s.found and s.values:
             label, value = s.values[0]

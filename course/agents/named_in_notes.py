@@ -71,6 +71,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     True
     >>> asks_for_nodes(db, "How many conditions cause it?")
     False
+    >>> asks_for_nodes(db, "Subjects covering prerequisites of Routing?"), asks_for_nodes(db, "Students often ask why")
+    (True, False)
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -101,7 +103,9 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     return any(re.search(rf"{asking}\s+(?:the\s+)?(\w+\s+){{0,2}}"
                          rf"(?:{lexicon.label(label)})|\b(?:{lexicon.label(label)})\s+(?:{count})\b", text)
                for label in labels) or len(beyond) > 1 or whether or _names_linked_nodes(db, text) \
-        or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question)
+        or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question) \
+        or any(re.match(rf"\s*(?i:{lexicon.label(label)})\s+(?:[a-z]+ing\b|[A-Z])", question) and
+               re.match(r"\s*\w+s\b", text) for label in labels)    # "Subjects covering X?", "Subjects Payal takes?"
 
 
 def _names_a_value_and_its_property(db: Database, question: str) -> bool:

@@ -153,8 +153,9 @@ class RuleUpdater:
                 else WHOSE.match(right)           # "what is X's year and her branch": hers only
             if request and listed:     # "Tell me X's year, the project she ..."
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
-            if request is None and OWNED.match(last) and WHOSE.match(right):   # "payal ke grades ...
-                return [left.strip()] + self._split_conjunctions(right.strip())   # and also her skills"
+            if request is None and (OWNED.match(last) or opening and names_a_kind(opening[0])) \
+                    and WHOSE.match(right):   # "payal ke grades and also her skills", "subjects
+                return [left.strip()] + self._split_conjunctions(right.strip())   # X takes and their ..."
         return [AND_FIRST.sub("", text).strip()]
 
     def rewrite(self, part: str, found: Sequence[Found], *, named: int = 0,
