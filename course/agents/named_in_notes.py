@@ -71,8 +71,10 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     True
     >>> asks_for_nodes(db, "How many conditions cause it?")
     False
-    >>> asks_for_nodes(db, "Subjects covering prerequisites of Routing?"), asks_for_nodes(db, "Students often ask why")
-    (True, False)
+    >>> asks_for_nodes(db, "Subjects covering prerequisites of Routing?")
+    True
+    >>> asks_for_nodes(db, "Students often ask why")
+    False
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -105,7 +107,7 @@ def asks_for_nodes(db: Database, question: str) -> bool:
                for label in labels) or len(beyond) > 1 or whether or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question) \
         or any(re.match(rf"\s*(?i:{lexicon.label(label)})\s+(?:[a-z]+ing\b|[A-Z])", question) and
-               re.match(r"\s*\w+s\b", text) for label in labels)    # "Subjects covering X?", "Subjects Payal takes?"
+               re.match(r"\s*\w+s\b", text) for label in labels)    # "Subjects covering X?"
 
 
 def _names_a_value_and_its_property(db: Database, question: str) -> bool:
