@@ -163,7 +163,8 @@ def _names_linked_nodes(db: Database, text: str) -> bool:
 _AFTER_THE_NAME = (r"\b(?:what|which)(?:\s+all)?\s+(?:{aux})\s+(?:\w+\s+){{0,2}}?(?:§|it)\s+"
                    r"(?:\w+\s+){{0,2}}?(?:{link})(?:\s+it(?=\s*(?:[?.!,;]|$)))?"
                    r"(?:\s+(?:in|for|of|to|on|with)(?:\s+(?:the\s+)?(?:§|\w+))?)?\s*(?:[?.!,;]|$)")
-_BEFORE_THE_NAME = r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,3}}?(?:{prep})|(?:{link}))\s+(?:the\s+)?§"
+# ("what does my son need to know before tackling §0": a verb of the learner's before the name)
+_BEFORE_THE_NAME = r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,6}}?(?:{prep})(?:\s+\w+ing)?|(?:{link}))\s+(?:the\s+)?§"
 _HINDI_ORDER = (r"§\s+(?!wal[aie]\b)(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"
                 r"(?:kya|kaun\w*)\s+(?:\w+\s+)?(?:{link}))\b")
 # "does Graphs contain BST?", "is DNS part of TCP/IP?": whether a link joins two names
@@ -189,6 +190,8 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     >>> _asks_what_a_link_reaches(db, "what should i study next once i have understood threads?")
     True
     >>> _asks_what_a_link_reaches(db, "does graphs contain bst, even indirectly?")
+    True
+    >>> _asks_what_a_link_reaches(db, "what does my son need to know before tackling routing?")
     True
     """
     mentions = [m for m in link_entities(db, text, schema=introspect(db)) if m.score >= 1.0]   # ("dp")

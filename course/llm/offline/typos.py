@@ -50,6 +50,8 @@ def corrected(word: str, lexicon: Lexicon) -> str:
     ('updates', 'deleted')
     >>> corrected("unfinished", default_lexicon()), corrected("index", default_lexicon())
     ('not finished', 'index')
+    >>> corrected("lads", default_lexicon()), corrected("presidency", default_lexicon())
+    ('lads', 'president')
     """
     negated = without_not_prefix(word)
     if negated and any(re.search(rf"\b(?:{words})\b", negated) for words in lexicon.value_words.values() if words):
@@ -62,4 +64,8 @@ def corrected(word: str, lexicon: Lexicon) -> str:
         return word
     if fixed != word and len(word) > len(fixed) and re.fullmatch(lexicon.cues["write"], fixed):
         return word     # "hafta" (a week) is no "hata" (remove): a longer word is not guessed a change
+    if fixed != word and fixed[:4] != word[:4] and any(
+            re.fullmatch(rf"(?:{words})", fixed) for words in lexicon.value_words.values() if words):
+        return word     # "lads" is no "leads" (a president): a value guessed past the word's start
+    #                     would filter what no one asked ("presidency", "presdent" keep theirs)
     return fixed
