@@ -43,9 +43,9 @@ from course.foundation.dataset import load_college
 from course.foundation.db import Database
 from course.pipeline.linking import link_entities
 from course.retrieval.other_topics import MARGINS, topic_leads
-from course.retrieval.search import BEST_MODE, NOTE_MIN_MARGIN, NOTE_MIN_SCORE, search
-from course.retrieval.second_opinion import (AGREE_LOW_BARS, AGREE_MARGINS, DISAGREE_MARGINS, agreeing_bar,
-                                              second_choice)
+from course.retrieval.search import AGENT_MODE, BEST_MODE, NOTE_HITS, NOTE_MIN_MARGIN, NOTE_MIN_SCORE, search
+from course.retrieval.second_opinion import (AGREE_LOW_BARS, AGREE_MARGINS, BUILT_ON_SHARES, DISAGREE_MARGINS,
+                                              agreeing_bar, built_on_first, second_choice)
 
 EVAL = PROJECT_ROOT / "data" / "eval"
 # A wrong answer costs five refusals. At three, MiniLM's calibration chose a bar with almost no
@@ -131,6 +131,19 @@ def case(db: Database, question: str, kind: str, note: str | None) -> Case:
 
 
 Bar = Callable[[Case], bool]
+
+
+def built_on_shares(db: Database, sets: tuple[str, ...]) -> list[tuple[float, bool]]:
+    """(the share of the named topic's score, right?) of every note question of the sets whose
+    answer `built_on_first` gives to the note of a topic built on the named one, at any share."""
+    found = []
+    for s in sets:
+        for question, kind, note in questions(db, s):
+            hits = search(db, question, mode=AGENT_MODE, k=NOTE_HITS) if kind == "note" else []
+            first = built_on_first(db, question, hits, share=0.0)
+            if first and first[0].via:
+                found.append((first[0].score / first[1].score, first[0].note == note))
+    return found
 
 
 def relative(score: float, margin: float, disagreeing: float = 0.0, agreeing: float = 1.0,
@@ -220,6 +233,8 @@ def main() -> None:
         load_college(db)
         splits = {name: [case(db, *q) for s in sets for q in questions(db, s)]
                   for name, sets in (("calibration", CALIBRATION), ("report", REPORT))}
+        built_on = {name: built_on_shares(db, sets) for name, sets in (("calibration", CALIBRATION),
+                                                                       ("report", REPORT))}
     best = calibrate(splits["calibration"])
     print(f"search mode {BEST_MODE}; a wrong answer costs {WRONG_COST} refusals")
     print(f"best on the calibration split: score >= {best[0]:.2f}, lead >= {best[1]:.2f} x score")
@@ -258,6 +273,16 @@ def main() -> None:
         print(f"{name:<12} {'topic 0':<8} {right:>6} {wrong:>6} {n:>5} {'':>6} {named:>6}")
     print("\nnotes: the note questions of the split; named: graph questions that name a value and"
           " clear (a query answers them first)")
+    # the note of a topic built on the named one, in its place: the lowest share that was right on
+    # the calibration split (and how many wrong at or above it), then both splits at the code's share
+    rights = [share for share, right in built_on["calibration"] if right]
+    lowest = min(rights, default=1.0)
+    wrong = sum(share >= lowest for share, right in built_on["calibration"] if not right)
+    print(f"\na topic built on the named one: lowest right share {lowest:.2f} on the calibration split "
+          f"({wrong} wrong at or above it), in the code {BUILT_ON_SHARES['minilm']:.2f}")
+    for name, found in built_on.items():
+        kept = [right for share, right in found if share >= BUILT_ON_SHARES["minilm"]]
+        print(f"{name:<12} {sum(kept):>4} right {len(kept) - sum(kept):>4} wrong")
 
 
 if __name__ == "__main__":

@@ -22,18 +22,18 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
 from dataclasses import replace
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from course.agents.note_holds import names_an_unheld_kind
 from course.foundation.db import Database
 from course.foundation.versioning import per_version
-from course.retrieval.embeddings import make_embedder
-from course.retrieval.short_forms import short_forms_written_out
 from course.llm.offline.answer import names_topic
+from course.retrieval.embeddings import make_embedder
 from course.retrieval.named_topics import names_its_topic
+from course.retrieval.short_forms import short_forms_written_out
 from course.retrieval.text_layer import stored_embedder
 
 if TYPE_CHECKING:
@@ -140,13 +140,13 @@ def prefers_what_it_builds_on(db: Database, query: str, topic: str, *, or_a_part
 
 
 # The share of the named topic's score that the note of a topic built on it must have, as
-# MiniLM's runner-up, to answer in its place (bench/bench_evidence.py, calibration split: the
-# lowest such share that was right; none was wrong)
+# MiniLM's runner-up, to answer in its place: the lowest share that was right on the calibration
+# split of bench/bench_evidence.py, where none was wrong
 BUILT_ON_SHARES = {"minilm": 0.78}
 BUILT_ON = "built on "    # a hit's `via` when it answers in place of the named topic's note
 
 
-def built_on_first(db: Database, query: str, hits: list[Hit]) -> list[Hit]:
+def built_on_first(db: Database, query: str, hits: list[Hit], *, share: float | None = None) -> list[Hit]:
     """The hits, with the note of a topic built on the named one first, when the question names
     a basic topic and describes one built on it, and both encoders say so: the second encoder
     puts the built-on topic's note first (`prefers_what_it_builds_on`), MiniLM right after the
@@ -154,6 +154,7 @@ def built_on_first(db: Database, query: str, hits: list[Hit]) -> list[Hit]:
     (one would lead the second encoder by a word: "index lagane se query fast kyun hoti hai?"
     is no question on query optimisation). "Processes waiting for each other forever" names
     processes and describes a deadlock. Marked with `via`, for the bar (`course.retrieval.search`).
+    `share`: the lead's share to ask instead of `BUILT_ON_SHARES` (the bench calibrates it).
 
     >>> from course.retrieval.search import search, AGENT_MODE
     >>> from course.retrieval.text_layer import ensure_text_layer
@@ -162,7 +163,7 @@ def built_on_first(db: Database, query: str, hits: list[Hit]) -> list[Hit]:
     >>> [(h.note, h.via) for h in built_on_first(db, query, search(db, query, mode=AGENT_MODE, k=5))][:2]
     [('N18', 'built on Processes'), ('N16', '')]
     """
-    share = BUILT_ON_SHARES.get(stored_embedder(db) or "")
+    share = BUILT_ON_SHARES.get(stored_embedder(db) or "") if share is None else share
     if share is None or len(hits) < 2 or hits[0].concept is None or hits[1].concept is None \
             or hits[1].score < share * hits[0].score or not names_its_topic(db, query, hits[0]):
         return hits
@@ -171,4 +172,3 @@ def built_on_first(db: Database, query: str, hits: list[Hit]) -> list[Hit]:
             or any(len(word) > 2 and names_topic(query, word) for word in str(hits[1].concept).split()):
         return hits
     return [replace(hits[1], via=f"{BUILT_ON}{hits[0].concept}"), hits[0], *hits[2:]]
-

@@ -113,7 +113,8 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
     >>> found = [("What grade did Asha get in Chemistry?", [(person, "Asha"), ("Course", "Chemistry")], [])]
     >>> stands_for("it", "in", found, "it"), stands_for("person", "take", found, "she")
     ('Chemistry', 'Asha')
-    >>> stands_for("person", "", [("How many take Chemistry?", [("Course", "Chemistry")], [])], "them")"""
+    >>> stands_for("person", "", [("How many take Chemistry?", [("Course", "Chemistry")], [])], "them")
+    """
     person = default_lexicon().person
     for question, asked_values, got_values in reversed(found):
         asked, got = list(asked_values), list(got_values)
@@ -143,8 +144,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
         # "which subject comes after §0, and who studies it?": "it" is the subject found
         by_things = kind in ("it", "its") and asks_which_thing(question) or kind == "one"
         ordered = got + asked if by_people or by_things else asked + got
-        if kind == "person":     # "uski skills" (his, her or its): a person first, when one was said
-            ordered.sort(key=lambda v: v[0] != person)
+        ordered.sort(key=lambda v: kind == "person" and v[0] != person)   # "uski" (his, her, its): a person
         if ordered:
             return ordered[0][1]
     return None
