@@ -80,10 +80,21 @@ def asked_for(question: str) -> list[str]:
     ['professor']
     >>> asked_for("When is the Operating Systems exam?"), asked_for("Explain paging for my exam")
     (['exam'], [])
+    >>> asked_for("How many credits is the subject that teaches welding?")
+    ['credits']
     """
     text = " ".join(question.lower().split())
     kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds]
-    return list(dict.fromkeys(kinds + _unheld_kinds(text) + _SPECIFIC.findall(text)))
+    return list(dict.fromkeys(kinds + _counted_properties(text) + _unheld_kinds(text) + _SPECIFIC.findall(text)))
+
+
+def _counted_properties(text: str) -> list[str]:
+    """A property of the graph that "how many" counts ("how many credits is the subject that
+    teaches it worth?"): a number the graph holds, which a note that never names it cannot give.
+    (Any other noun counted may be asked in the learner's words: "how many machines".)"""
+    properties = [r for r in default_lexicon().properties.values() if r]
+    return [w for w in re.findall(r"\bhow many ([a-z]+)", text)
+            if any(re.fullmatch(r, w) for r in properties)]
 
 
 def holds_what_is_asked(question: str, note_text: str) -> bool:

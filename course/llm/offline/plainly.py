@@ -45,8 +45,15 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     'which projects are done ?'
     >>> said_plainly("before §0 what topics needed ?", default_lexicon())
     'what topics needed before §0 ?'
+    >>> said_plainly("what do i need to unlock before learning §0 ?", default_lexicon())
+    'what do i need to learn before learning §0 ?'
     """
     text = it_of_each(text)
+    # "what do I need to unlock before §0?": the learner's unlocking is their learning, and the
+    # link is the "before" after it (a link's own word, said of §0, says its way: "what §0 unlocks")
+    text = re.sub(r"\b(i|we|you|one) ((?:(?:need|have|has|ought|got) to |should |must |can )+)(?:have )?"
+                  r"(?:unlock|open(?: up)?)(?= (?:before|first)\b)", r"\1 \2learn", text)
+    text = re.sub(r"\bbefore (i|we|you|one) ((?:can |could )?)(?:unlock|open(?: up)?)(?= §)", r"before \1 \2take", text)
     text = re.sub(r"\bun(?:me|mein) se\b", "un mein se", text)   # "unme se kiske paas ...": among them
     # "before §0 what topics needed?": the phrase put first is the ask's own ("what topics
     # needed before §0?")

@@ -36,6 +36,7 @@ from course.llm.offline.ordering import in_the_order_asked
 from course.llm.offline.prompt import Prompt
 from course.llm.offline.said_of_a_group import all_of_a_group, fits_the_number_said
 from course.llm.offline.reading import Reading, read, speaks_of_the_speaker
+from course.llm.offline.roles.asides import without_comparisons
 from course.llm.offline.rereadings import people_in_general, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
@@ -119,7 +120,8 @@ def asked(question: str, lexicon: Lexicon) -> str:
 
 def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> tuple[str, str]:
     # ("Of those, who ...": the choice is no opening that asks nothing, but "who of those")
-    question = asked(Lexicon.choice_in_front(prompt.question), lexicon)
+    # (a comparison from the learner's world, "like two batsmen at the crease", asks nothing)
+    question = asked(Lexicon.choice_in_front(without_comparisons(prompt.question)), lexicon)
     reading = people_in_general(read(question, prompt.linked, prompt.schema, lexicon))
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:

@@ -23,8 +23,8 @@ from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A
                                               correlative_as_two_asks, fragment, is_question, plain_request,
                                               says_only, sentences_that_ask, sets_the_scene, spelled_out,
                                               topic_first, joins_no_asks, who_of_anyone, asks_within)
-from course.llm.offline.roles.asides import (remark_as_scene, scene_before_semicolon, without_asides,
-                                             without_parentheses)
+from course.llm.offline.roles.asides import (COUNT_OF_ASKS, remark_as_scene, scene_before_semicolon,
+                                             without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
                                              the_listed_counted, the_ones)
@@ -60,7 +60,7 @@ class RuleUpdater:
         question = it_of_each(question)     # "for each of them, who studies it?": them
         question = scene_before_semicolon(without_parentheses(plain_request(question)))   # "X studies here; ..."
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
-        question = asked_once(FIRST_OF_A_LIST.sub("", question))   # "first what is X, then"
+        question = asked_once(FIRST_OF_A_LIST.sub("", COUNT_OF_ASKS.sub("", question)))   # "first what is X, then"
         question = correlative_as_two_asks(cleft_fragment(question))   # "and in which one was it?"; "jo, wo"
         # "X + Y", "X & Y" (not "O(V + E)")
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+(?![^()]*\))", " and ", question)))
