@@ -8707,3 +8707,28 @@ def test_a_count_of_the_asks_said_first_asks_nothing(learner, college_db):
     ...?"): the count was read as part of the first ask ("... a query one gives Two things?")."""
     result = learner.answer("Two quick questions, please: which clubs is Karan in? And who leads the Coding Club?")
     assert [s.question for s in result.sub_questions] == ["which clubs is Karan in?", "who leads the Coding Club?"]
+
+
+@pytest.mark.parametrize("question, note", [
+    ("If a student's row has two phone numbers crammed into one cell, what rule does that break, "
+     "and how would you put it right?", "N02"),
+    ("search/insert time in a skewed binary search tree?", "N11"),
+])
+def test_how_a_change_would_be_made_is_a_note_question(learner, question, note):
+    """unseen100 cu033 ("... what rule of table design does that break, and how would you put it
+    right?"), unseen104 dc023 ("... he's put two numbers in the one box ...") and unseen101 cz012
+    ("sorted binary tree: search/insert TC ..."): each was read as a request to change the data,
+    so no note could answer it. "How would you", "he's put" and an operation named with a slash
+    ask about a change, as "how do" and "he put" did."""
+    result = learner.answer(question)
+    assert [str(s.rows[0][0]) for s in result.sub_questions if s.found] == [note], result.answer
+
+
+def test_the_learners_label_said_plainly_after_like_is_asked(learner, college_db):
+    """unseen106 de028 ("who are the maxed-out players, like which students have a skill at
+    Advanced and which skill?"): the learner's own label was asked, and refused; the plain words
+    after "like" were dropped as the same ask said again."""
+    result = learner.answer("who are the big guns, like which students have an Advanced skill?")
+    reference = "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill) WHERE r.level = 'Advanced' RETURN DISTINCT s.name"
+    found = [s for s in result.sub_questions if s.found]
+    assert len(found) == 1 and same_rows(found[0].rows, rows_of(college_db, reference)), result.answer

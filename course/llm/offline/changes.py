@@ -50,10 +50,12 @@ def change_verb(text: str) -> re.Match[str] | None:
     >>> change_verb("bst mein search insert delete kitna time lete hai?")
     >>> change_verb("what is thrashing, put in ordinary words?")
     >>> change_verb("3nf se pehle kya clear hona chahiye")
+    >>> change_verb("search/insert time of a skewed tree?")
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]
         return bool(_AFTER_DETERMINER.search(before) or _RUN_TOGETHER.search(before)
+                    or before.rstrip().endswith("/") or after.lstrip().startswith("/")   # "search/insert"
                     or _RUN_TOGETHER_AFTER.match(after) or _SAID_OR_BECOME.match(after)
                     or (_AS_NOUN.search(before) or _IN_A_LIST.search(before)) and _NO_OBJECT.match(after))
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
@@ -84,7 +86,7 @@ _OWN = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but|so|should|shall)\s+)(?:i|we|i'm
 _DONE_BY_A_THING = re.compile(r"\b(?:what|how|why|which|when)(?:\s+\w+){0,2}\s+"
                               r"(?:does|do|did|can|could|would|will)\s+"
                               r"(?!i\b|we\b|you\b)[\w/+.-]+(?:\s+[\w/+.-]+)?\s+$")
-_TOLD = re.compile(r"\b(?:someone|somebody|he|she|it|they|(?:a|an|the|our|my|his|her|their)\s+\w+)"
+_TOLD = re.compile(r"\b(?:someone|somebody|he|she|it|they|(?:a|an|the|our|my|his|her|their)\s+\w+)(?:'s|'d|'ve)?"
                    r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")
 
 
@@ -117,6 +119,10 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     >>> asks_how_a_change_works("what does tcp add on top of ip?"), asks_how_a_change_works("what can you add?")
     (True, False)
     >>> asks_how_a_change_works("wt extra condition does 3nf add on top of 2nf?")
+    True
+    >>> asks_how_a_change_works("what rule does it break, and how would you put it right?")
+    True
+    >>> asks_how_a_change_works("my cousin's put two phone numbers in one cell: what rule is broken?")
     True
     """
     lexicon = default_lexicon()

@@ -187,7 +187,7 @@ def without_comparisons(text: str) -> str:
         if before and before[-1] in _NOT_A_COMPARISON and not m["before"].strip(" ,"):
             return m[0]
         names = any(w[:1].isupper() or w[:1].isdigit() for w in m["clause"].split()) \
-            or graph_nouns(words, properties=False)
+            or graph_nouns(words)     # ("like highest year": the ask said again, by its property)
         restated = is_question(words, opening=True)     # ", like what year": the ask said again
         return m[0] if names or restated or len(words) < 2 or not before else ""
     kept = _FILLER_PHRASE.sub("", _COMPARISON.sub(comparison, text))

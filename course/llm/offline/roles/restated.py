@@ -5,6 +5,9 @@ says the ask again in other words ("um what do i need to know before welding lik
 come first"). Read as two asks, or as one with both sets of words, the second says what the
 first already asked, and its words ("first") may read as something else (a rank). A word of
 speech after "and" ("... and like how good is she at them") is no part of the next ask either.
+The first words are kept, unless they name nothing but the learner's own label for what the
+second words ask with a kind of thing the graph holds: "who are the maxed-out players, like which
+students have a skill at Advanced" says it plainly the second time.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import re
 
 from course.foundation.language import WORDS
 from course.llm.offline.roles.clauses import is_question
-from course.llm.offline.roles.words import AUXILIARY, CONJUNCTIONS, tokens
+from course.llm.offline.roles.words import AUXILIARY, CONJUNCTIONS, graph_nouns, tokens
 
 
 def asked_once(text: str) -> str:
@@ -29,6 +32,8 @@ def asked_once(text: str) -> str:
     "what's under X, and also what does Y include?"
     >>> asked_once("what skills does she have and like how good is she at them")
     'what skills does she have and how good is she at them'
+    >>> asked_once("who are the top dogs, like which students are in year 4?")
+    'which students are in year 4?'
     """
     fillers = "|".join(sorted(WORDS.spoken_fillers))
     text = re.sub(rf"\b(and|aur|also|plus)\s+(?:(?:{fillers})\s+)+", r"\1 ", text, flags=re.I)
@@ -37,7 +42,15 @@ def asked_once(text: str) -> str:
         joined = tokens(head)[-1] in {w for c in CONJUNCTIONS for w in c.split()}   # "and like what": new
         asks = is_question(tokens(head), opening=True) and is_question(tokens(tail), opening=True) \
             and head.split()[0].lower() not in AUXILIARY and not joined
-        return head if asks else m[0]
+        if not asks:
+            return m[0]
+        def kinds(words: str) -> set[str]:    # (a kind's noun, not "who")
+            return set(graph_nouns(tokens(words), properties=False)) - WORDS.question_words
+        # (and no name, no "before X" or "in X" in the first words: "what do i need before welding")
+        plainer = not kinds(head) and kinds(tail) \
+            and not set(tokens(head)) & (WORDS.prepositions | {"before", "after"}) \
+            and not any(w[:1].isupper() and w != "I" for w in head.split()[1:])
+        return f"{head[:len(head) - len(head.lstrip())]}{tail}" if plainer else head
     # (the ask said again ends where its clause does: ", and also what ..." asks anew)
     return re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!,;]*?)"
                   r"(?=[?.!,;]|\s+(?:and|aur|also|plus|then)\b|$)", shorter, text, flags=re.I)
