@@ -8705,8 +8705,10 @@ def test_who_presides_over_a_club_is_its_president(chat, college_db):
 def test_a_count_of_the_asks_said_first_asks_nothing(learner, college_db):
     """unseen106 de017 and unseen107 df018 ("Two things, if you please. How does the database
     ...?"): the count was read as part of the first ask ("... a query one gives Two things?")."""
-    result = learner.answer("Two quick questions, please: which clubs is Karan in? And who leads the Coding Club?")
-    assert [s.question for s in result.sub_questions] == ["which clubs is Karan in?", "who leads the Coding Club?"]
+    result = learner.answer("Two quick questions, please: which clubs is Karan in? "
+                            "And who leads the Coding Club?")
+    asked = [s.question for s in result.sub_questions]
+    assert asked == ["which clubs is Karan in?", "who leads the Coding Club?"], asked
 
 
 @pytest.mark.parametrize("question, note", [
@@ -8732,3 +8734,48 @@ def test_the_learners_label_said_plainly_after_like_is_asked(learner, college_db
     reference = "MATCH (s:Student)-[r:HAS_SKILL]->(:Skill) WHERE r.level = 'Advanced' RETURN DISTINCT s.name"
     found = [s for s in result.sub_questions if s.found]
     assert len(found) == 1 and same_rows(found[0].rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Has anybody got a B in any subject? If so, whom?",
+     "MATCH (s:Student)-[r:STUDIES]->(:Subject) WHERE r.grade = 'B' RETURN DISTINCT s.name"),
+    ("Which topics is one supposed to know before studying Virtual Memory?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Virtual Memory'}) RETURN c.name"),
+    ("before i can take on Routing what topics do i need to have cleared first?",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Routing'}) RETURN c.name"),
+])
+def test_the_teachers_and_the_gamers_ways_of_asking(learner, college_db, question, reference):
+    """unseen107 df037 ("Has anybody earned an A+ in any subject? If so, whom?"), df040 ("the
+    topics that one is supposed to know before studying indexing") and unseen106 de038 ("before i
+    can take on Dynamic Programming what topics do i need to have cleared first?"): "whom" was no
+    "who", "is supposed to" no learner's words, and a phrase put first after the learner's own
+    words was read as more of the ask; each was refused."""
+    found = [s for s in learner.answer(question).sub_questions if s.found]
+    assert len(found) == 1 and same_rows(found[0].rows, rows_of(college_db, reference)), [s.answer for s in found]
+
+
+@pytest.mark.parametrize("question, references", [
+    ("I should like to know, first, which clubs Karan is in; and second, who leads the Debate Society.",
+     ["MATCH (:Student {name: 'Karan'})-[:MEMBER_OF]->(c:Club) RETURN c.name",
+      "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) WHERE r.role = 'President' RETURN s.name"]),
+    ("Pray tell me which broader topic BST is reckoned to be a part of.",
+     ["MATCH (c:Concept)-[:INCLUDES]->(:Concept {name: 'BST'}) RETURN c.name"]),
+    ("Which students know Docker, and how proficient is each?",
+     ["MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN s.name",
+      "MATCH (:Student)-[r:HAS_SKILL]->(:Skill {name: 'Docker'}) RETURN r.level"]),   # (one student: his level)
+    ("Which subject on the timetable covers Paging?",
+     ["MATCH (s:Subject)-[:COVERS]->(:Concept {name: 'Paging'}) RETURN s.name"]),
+    ("Would you list the clubs by the year they were founded, the oldest first?",
+     ["MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded"]),
+])
+def test_a_retired_teachers_formal_english(learner, college_db, question, references):
+    """unseen107 df017 ("I should like to know, first, why ...; and second ..., which subject on
+    the timetable teaches this"), df027 ("Pray tell me ..., and which broader topic it is reckoned
+    to be a part of"), df028 ("how proficient is each?") and df038 ("Would you list the clubs in
+    order of their age, the oldest first?"): the speaker's "should", the order of the asks, "pray",
+    "broader topic", "reckoned", "proficient" and "the timetable" were each read as more of an ask,
+    and "the oldest first" as an ask of its own; each part was refused."""
+    found = [s for s in learner.answer(question).sub_questions if s.found]
+    assert len(found) == len(references), [s.answer for s in found]
+    for part, reference in zip(found, references):
+        assert same_rows(part.rows, rows_of(college_db, reference)), (part.question, part.rows)

@@ -189,6 +189,8 @@ class Lexicon:
         3
         >>> default_lexicon().opening("can i join it".split())
         0
+        >>> default_lexicon().opening("i should like to know why it is".split())
+        5
         """
         words = [WORDS.shorthand.get(w, w) for w in words]
         asks = WORDS.question_words | WORDS.requests
@@ -196,8 +198,10 @@ class Lexicon:
         skipped = self.common - asks - WORDS.auxiliary - set(WORDS.all_of_them)
         # "could you (please) explain ...", "may I ask which ...": an auxiliary before "you" or
         # "I" asks nothing of its own (when a question word follows: "can I join it?" asks)
+        # ("I should like to know why ...": the speaker's own auxiliary asks nothing either)
         first = next((i for i, w in enumerate(words) if w not in skipped and not (
-            w in WORDS.auxiliary and words[i + 1:i + 2] and words[i + 1] in WORDS.second_person | {"i", "we"})),
+            w in WORDS.auxiliary and (words[i + 1:i + 2] and words[i + 1] in WORDS.second_person | {"i", "we"}
+                                      or i and words[i - 1] in ("i", "we")))),
             len(words))
         if first == len(words) or words[first] not in asks:
             return 0

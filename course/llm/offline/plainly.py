@@ -53,15 +53,18 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     # link is the "before" after it (a link's own word, said of §0, says its way: "what §0 unlocks")
     text = re.sub(r"\b(i|we|you|one) ((?:(?:need|have|has|ought|got) to |should |must |can )+)(?:have )?"
                   r"(?:unlock|open(?: up)?)(?= (?:before|first)\b)", r"\1 \2learn", text)
-    text = re.sub(r"\bbefore (i|we|you|one) ((?:can |could )?)(?:unlock|open(?: up)?)(?= §)", r"before \1 \2take", text)
+    text = re.sub(r"\bbefore (i|we|you|one) ((?:can |could )?)(?:unlock|open(?: up)?)(?= §)",
+                  r"before \1 \2take", text)
     text = re.sub(r"\bun(?:me|mein) se\b", "un mein se", text)   # "unme se kiske paas ...": among them
     # "before §0 what topics needed?": the phrase put first is the ask's own ("what topics
     # needed before §0?")
-    text = re.sub(r"^(before|after) (§\d+) ((?:what|which|who)\b.*?)(\s*[?.!]*)$", r"\3 \1 \2\4", text)
+    # (after the learner's own words too: "before i can take on §0 what topics ...")
+    text = re.sub(r"^(before|after) (?:(?:i|we|you|one) (?:can |could |should |must )?(?:\w+ ){1,2}?)?(§\d+) "
+                  r"((?:what|which|who)\b.*?)(\s*[?.!]*)$", r"\3 \1 \2\4", text)
     # "the topics under §0 in the course": the whole course, after a kind or a name (a subject
     # is "a course" too: "who is on this course?" keeps it)
     kinds = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r) or "(?!)"
-    text = re.sub(rf"(§\d+|\b(?:{kinds})) (?:in|on|of) (?:this|the|our|my) (?:course|syllabus|curriculum)\b",
+    text = re.sub(rf"(§\d+|\b(?:{kinds})) (?:in|on|of) (?:this|the|our|my) (?:course|syllabus|curriculum|timetable)\b",
                   r"\1", text)
     # "which student projects": the person's noun before another kind's says whose, asks for no person
     others = "|".join(f"(?:{r})" for label, r in lexicon.labels.items() if r and label != lexicon.person)

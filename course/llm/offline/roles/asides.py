@@ -16,9 +16,12 @@ from course.llm.offline.roles.words import FIRST_PERSON, WORDS, graph_nouns, tok
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
+# ", first, why ...; and second, which ...": the order of the asks, which asks nothing
+ORDINALS = re.compile(r"(?i)(?<=[,;.])\s*(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|lastly|finally)\s*,\s*")
 # "Two things, if you please.", "two quick questions:": a count of the asks to come asks nothing
 # (not "Three questions about arrays: ...", which names what "it" will stand for)
-COUNT_OF_ASKS = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|just)\s+)?(?:two|three|four|[234]|a\s+couple(?:\s+of)?|a\s+few)\s+"
+COUNT_OF_ASKS = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|just)\s+)?"
+                           r"(?:two|three|four|[234]|a\s+couple(?:\s+of)?|a\s+few)\s+"
                            r"(?:(?:small|quick|little|short)\s+)?(?:things|questions|qs|doubts|queries)"
                            r"(?:\s*,?\s*(?:if\s+you\s+please|please|pls))?\s*[:.!,\u2013\u2014-]+\s*", re.I)
 
@@ -159,7 +162,8 @@ _COMPARISON = re.compile(
     r"(?=\s*(?:[,;?!()\u2013\u2014]|\.(?:\s|$)|\s-\s|$))", re.I)
 _NOT_A_COMPARISON = {"would", "i'd", "you'd", "we'd", "they'd", "i", "you", "we", "they", "to", "do",
                      "don't", "dont", "did", "really", "look", "looks", "looked", "sound", "sounds",
-                     "feel", "feels", "felt", "seem", "seems", "is", "are", "was", "were", "be", "it's", "its", "it"}
+                     "feel", "feels", "felt", "seem", "seems", "is", "are", "was", "were", "be", "it's", "its",
+                     "it"}
 _FILLER_PHRASE = re.compile(r"(?i),?\s+(?:so\s+to\s+speak|as\s+it\s+were|if\s+you\s+will)\b")
 
 

@@ -375,7 +375,7 @@ def as_question(text: str) -> str:
 
 _ANYONE = re.compile(r"^\s*(?:(?:did|does|do)|(has|have|is|was))\s+(?:anyone|anybody|someone|somebody)\s+(.+?)\s*$",
                      re.I)
-_WHO = re.compile(r"^\s*(?:if so,?\s*)?who\b[\s,]*(.*?)\s*$", re.I)
+_WHO = re.compile(r"^\s*(?:if so,?\s*)?(?:who|whom)\b[\s,]*(.*?)\s*$", re.I)   # ("whom?" too)
 
 
 def who_of_anyone(asked: str, piece: str) -> str | None:

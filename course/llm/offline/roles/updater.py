@@ -23,7 +23,7 @@ from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A
                                               correlative_as_two_asks, fragment, is_question, plain_request,
                                               says_only, sentences_that_ask, sets_the_scene, spelled_out,
                                               topic_first, joins_no_asks, who_of_anyone, asks_within)
-from course.llm.offline.roles.asides import (COUNT_OF_ASKS, remark_as_scene, scene_before_semicolon,
+from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
                                              without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
@@ -58,19 +58,22 @@ class RuleUpdater:
         if asks_for_a_change(question.lower()):
             return [question]
         question = it_of_each(question)     # "for each of them, who studies it?": them
-        question = scene_before_semicolon(without_parentheses(plain_request(question)))   # "X studies here; ..."
+        question = ORDINALS.sub(" ", without_parentheses(plain_request(question)))    # ", first, why ..."
+        question = scene_before_semicolon(question)   # "X studies here; ..."
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
-        question = asked_once(FIRST_OF_A_LIST.sub("", COUNT_OF_ASKS.sub("", question)))   # "first what is X, then"
+        # ("two things: ...", "first what is X, then ...")
+        question = asked_once(FIRST_OF_A_LIST.sub("", COUNT_OF_ASKS.sub("", question)))
         question = correlative_as_two_asks(cleft_fragment(question))   # "and in which one was it?"; "jo, wo"
         # "X + Y", "X & Y" (not "O(V + E)")
         question = spelled_out(topic_first(re.sub(r"\s+[+&]\s+(?![^()]*\))", " and ", question)))
         question = remark_as_scene(question)     # "sorry long msg, can you ...": the scene
         pieces: list[str] = []
-        columns_added = False
+        joined_to_the_ask = False
         for piece in (s for p in re.split(r";|\?(?=\s*\S)", question) if p.strip()
                       for s in sentences_that_ask(p)):
             if pieces and (merged := who_of_anyone(pieces[-1], piece)) is not None:
-                pieces[-1] = merged       # "Did anyone get an A+? Who, and in which subject?"
+                pieces[-1], joined_to_the_ask = merged, True   # "Did anyone get an A+? Who, and in which
+                # subject?"
             elif pieces and RESTATED.match(piece) and is_question(tokens(RESTATED.sub("", piece)), opening=True):
                 continue     # "... under graphs? like what does it include": said again, asked once
             elif pieces and (names_nothing(piece) or fragment(piece)       # "... in a subject? Who,
@@ -80,7 +83,7 @@ class RuleUpdater:
                     re.search(rf"\b(?:which|what)\s+{re.escape(n)}\b", pieces[-1], re.I) for n in nouns):
                 continue     # "... in which subjects? just subjects tell": the kind asked, said again
             elif pieces and (more := columns_of(piece, pieces[-1])):   # "Who has an Advanced-level
-                pieces[-1], columns_added = f"{pieces[-1].rstrip()}, {more}", True   # skill? Name
+                pieces[-1], joined_to_the_ask = f"{pieces[-1].rstrip()}, {more}", True   # skill? Name
                 # and skill pls."
             else:
                 pieces.append(piece)
@@ -93,7 +96,7 @@ class RuleUpdater:
         for piece in pieces:
             parts += self._split_conjunctions(without_asides(piece.strip()))
         parts = [p for p in parts if tokens(p)]
-        if len(parts) == 1 and columns_added:    # one ask, with the columns a sentence after it asked
+        if len(parts) == 1 and joined_to_the_ask:    # one ask, with what a sentence after it asked
             return [as_question(parts[0]) if "?" in question else parts[0]]
         if len(parts) <= 1:   # one ask: as written, less an aside after it
             asked = question.strip().rstrip("?").rstrip()
@@ -151,7 +154,8 @@ class RuleUpdater:
             asks_what = request is not None and request[0].lower().startswith("what")
             listed = (LISTED.match(right) or OWNED.match(right)) if request and not asks_what \
                 else WHOSE.match(right)           # "what is X's year and her branch": hers only
-            if request and listed:     # "Tell me X's year, the project she ..."
+            # ("list the clubs by age, the oldest first": the order of the one list)
+            if request and listed and not re.match(r"(?i)the\s+\w+est\s+(?:ones?\s+)?(?:first|last)\b", right):
                 return [left.strip()] + self._split_conjunctions(f"{request[0]}{right.strip()}")
             if request is None and (OWNED.match(last) or opening and names_a_kind(opening[0])) \
                     and WHOSE.match(right):   # "payal ke grades and also her skills", "subjects
