@@ -8757,7 +8757,8 @@ def test_the_teachers_and_the_gamers_ways_of_asking(learner, college_db, questio
 @pytest.mark.parametrize("question, references", [
     ("I should like to know, first, which clubs Karan is in; and second, who leads the Debate Society.",
      ["MATCH (:Student {name: 'Karan'})-[:MEMBER_OF]->(c:Club) RETURN c.name",
-      "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) WHERE r.role = 'President' RETURN s.name"]),
+      "MATCH (s:Student)-[r:MEMBER_OF]->(:Club {name: 'Debate Society'}) WHERE r.role = 'President' "
+      "RETURN s.name"]),
     ("Pray tell me which broader topic BST is reckoned to be a part of.",
      ["MATCH (c:Concept)-[:INCLUDES]->(:Concept {name: 'BST'}) RETURN c.name"]),
     ("Which students know Docker, and how proficient is each?",
@@ -8779,3 +8780,46 @@ def test_a_retired_teachers_formal_english(learner, college_db, question, refere
     assert len(found) == len(references), [s.answer for s in found]
     for part, reference in zip(found, references):
         assert same_rows(part.rows, rows_of(college_db, reference)), (part.question, part.rows)
+
+
+# --- stop 38: confidently wrong answers learners' probes found mid-stop -------------------------
+
+def test_each_number_is_its_own_propertys(chat, college_db):
+    """Probe 55 in stop 38: "which 3rd-year students are in a club founded before 2016?" put both
+    numbers on both properties (a club founded in year 3, students of year < 2016) and said none."""
+    result = chat.answer("which 4th-year students are in a club founded after 2014?")
+    reference = "MATCH (s:Student)-[:MEMBER_OF]->(c:Club) WHERE s.year = 4 AND c.founded > 2014 RETURN DISTINCT s.name"
+    assert_answered_with(result, college_db, reference)
+
+
+def test_an_ask_said_again_after_matlab_is_asked_once(learner, college_db):
+    """Probe 56 in stop 38: "aur unke clubs kaun se hain, matlab Payal ke jo friends hain woh
+    kaunse clubs mein hain?" asked the restatement as a part of its own, rewritten as a club all
+    three share, and said there was none, after the first part had listed their clubs."""
+    learner.answer("Karan ke friends kaun kaun hain?")
+    result = learner.answer("aur unke clubs kaun se hain, matlab Karan ke jo friends hain woh kaunse clubs mein hain?")
+    assert len(result.sub_questions) == 1, [s.question for s in result.sub_questions]
+
+
+@pytest.mark.parametrize("question, references", [
+    ("How many skills does Rahul have, and how many does Karan?",
+     ["MATCH (:Student {name: 'Rahul'})-[:HAS_SKILL]->(k:Skill) RETURN count(k)",
+      "MATCH (:Student {name: 'Karan'})-[:HAS_SKILL]->(k:Skill) RETURN count(k)"]),
+    ("Robotics Club mein kitne members hain aur Debate Society mein kitne?",
+     ["MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN count(s)",
+      "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN count(s)"]),
+])
+def test_a_count_with_its_kind_unsaid_counts_what_the_part_before_counted(learner, college_db, question, references):
+    """Probe 56 in stop 38: "DSA subject mein kitne concepts hain aur Computer Networks mein
+    kitne?" answered the second count with the note on graphs."""
+    found = [s for s in learner.answer(question).sub_questions if s.found]
+    assert [s.tool for s in found] == ["text2cypher"] * len(references), [s.answer for s in found]
+    for part, reference in zip(found, references):
+        assert same_rows(part.rows, rows_of(college_db, reference)), (part.question, part.rows)
+
+
+def test_a_count_of_nothing_said_is_never_a_notes(learner):
+    """A count that says neither what it counts nor follows one ("how many does Computer Networks?"
+    on its own) is no note's: the note on graphs had answered it."""
+    result = learner.answer("how many does Computer Networks?")
+    assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer

@@ -196,8 +196,23 @@ def follows_on(question: str) -> bool:
     >>> follows_on("what about Payal?"), follows_on("what is Payal's?"), follows_on("Who is Payal?")
     (True, True, False)
     """
-    return (question_key(question) + " ").startswith(WORDS.continuing) or \
+    return (question_key(question) + " ").startswith(WORDS.continuing) or counts_the_unsaid(question) or \
         bool(re.search(r"\w's\s*[?.!]*\s*$", question.replace("\u2019", "'")))
+
+
+# "how many", "kitne" with no noun after them: "..., and how many does Ravi?", "aur Ravi mein kitne?"
+_UNSAID_COUNT = re.compile(r"\b(?:how many|kitne|kitni)\s*(?:$|[?.!,]|(?:does|do|did|is|are|has|have|in|for|on|"
+                           r"hai|hain|h)\b)", re.I)
+
+
+def counts_the_unsaid(question: str) -> bool:
+    """Does the question count without saying what ("and how many does Ravi?", "Ravi mein
+    kitne?")? It counts what the part before it counted.
+
+    >>> counts_the_unsaid("and how many does Ravi?"), counts_the_unsaid("how many clubs is Ravi in?")
+    (True, False)
+    """
+    return _UNSAID_COUNT.search(question) is not None
 
 
 def points_elsewhere(question: str) -> bool:

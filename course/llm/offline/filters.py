@@ -19,7 +19,7 @@ from course.llm.offline.chain import chained
 from course.llm.offline.cypher import arrow, exclude, lit, node
 from course.llm.offline.hops import Hop, direction, had_by_the_asked, hop_match, other, find_hop, seen_from, twice
 from course.llm.offline.lexicon import Lexicon
-from course.llm.offline.numbers import numbers, said_with, threshold
+from course.llm.offline.numbers import numbers_of, said_with, threshold
 from course.llm.offline.prompt import Entity, Pattern
 from course.llm.offline.reading import Reading
 from course.llm.offline.scale_ranges import in_range, said_aloud, said_within_another
@@ -102,8 +102,10 @@ def filters(reading: Reading, key: str, var: str) -> list[str]:
                   else f"NOT {var}.{prop} IN [{', '.join(map(lit, out))}]"]
     if key in reading.schema.numbers and re.search(reading.lexicon.prop(prop), reading.text):
         listed = reading.schema.values.get(key)
-        pairs = [(v, op) for v, op in numbers(reading) if op != "=" or listed is None or v in listed
-                 or said_with(reading, prop, v)]
+        # (of this property's word, when the question names another number property too)
+        others = [k.split(".")[1] for k in reading.schema.numbers if k.split(".")[1] != prop]
+        pairs = [(v, op) for v, op in numbers_of(reading, prop, others) if op != "=" or listed is None
+                 or v in listed or said_with(reading, prop, v)]
         equal = [v for v, op in pairs if op == "="]    # "year 2 or 3": one of them, never both
         conds += ([f"{var}.{prop} = {equal[0]}"] if len(equal) == 1 else
                   [f"{var}.{prop} IN [{', '.join(map(str, equal))}]"] if equal else [])

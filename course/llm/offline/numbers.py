@@ -38,6 +38,32 @@ def numbers(reading: Reading) -> list[tuple[int, str]]:
     >>> numbers(Reading("which 2 students are in year 3 ?", [], Schema()))
     [(3, '=')]
     """
+    return [(value, op) for value, op, _ in _numbers(reading)]
+
+
+def numbers_of(reading: Reading, prop: str, others: list[str]) -> list[tuple[int, str]]:
+    """`numbers` said of `prop` when the question names number properties of `others` too: each
+    number is its nearest property word's ("third-year students in a club founded before 2016":
+    3 is a year, 2016 a founding year).
+
+    >>> from course.llm.offline.prompt import Schema
+    >>> reading = Reading("which 3rd-year students are in a club founded before 2016 ?", [], Schema())
+    >>> numbers_of(reading, "year", ["founded"]), numbers_of(reading, "founded", ["year"])
+    ([(3, '=')], [(2016, '<')])
+    """
+    def where(p: str) -> list[int]:
+        return [m.start() for m in re.finditer(reading.lexicon.prop(p), reading.text)]
+    own, said = where(prop), {p: where(p) for p in others}
+    if not own or not any(said.values()):
+        return numbers(reading)
+    def distance(at: int, places: list[int]) -> int:
+        return min((abs(at - p) for p in places), default=len(reading.text))
+    return [(value, op) for value, op, at in _numbers(reading)
+            if all(distance(at, own) <= distance(at, places) for places in said.values())]
+
+
+def _numbers(reading: Reading) -> list[tuple[int, str, int]]:
+    """(number, comparison, where it is written) for each number the question writes."""
     lex, found = reading.lexicon, []
     kinds = "|".join(f"(?:{r})" for r in lex.labels.values() if r) or r"(?!)"
     ordinals = "|".join(map(re.escape, lex.ordinals))
@@ -52,7 +78,7 @@ def numbers(reading: Reading) -> list[tuple[int, str]]:
             continue      # "which 2 students": how many, not a value ("year 2 students" is one)
         op = next((o for regex, o in lex.comparisons
                    if re.search(regex, before if regex.endswith("$") else after)), "=")
-        found.append((value, op))
+        found.append((value, op, m.start()))
     return found
 
 

@@ -1,8 +1,9 @@
 """Ways of saying a thing that ask nothing more than the plain words would (notebook 05's reading).
 
 A learner writes "which subject on this course teaches welding?", "which student projects are
-done?" and "for each of them, who studies it?". The course as a whole, a person's noun that says
-whose a project is, and an "it" that stands for each of several are no further things to find:
+done?", "for each of them, who studies it?" and "what do I need to unlock before welding?". The
+course as a whole, a person's noun that says whose a project is, an "it" that stands for each of
+several and the learner's own "unlock" (their learning) are no further things to find:
 read as they are, each would be one more word the query leaves out, and the question refused.
 Used by the offline provider's reading and, for "each of them ... it", by the agentic agent's
 query updater.
@@ -64,7 +65,8 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     # "the topics under §0 in the course": the whole course, after a kind or a name (a subject
     # is "a course" too: "who is on this course?" keeps it)
     kinds = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r) or "(?!)"
-    text = re.sub(rf"(§\d+|\b(?:{kinds})) (?:in|on|of) (?:this|the|our|my) (?:course|syllabus|curriculum|timetable)\b",
+    text = re.sub(rf"(§\d+|\b(?:{kinds})) (?:in|on|of) (?:this|the|our|my) "
+                  rf"(?:course|syllabus|curriculum|timetable)\b",
                   r"\1", text)
     # "which student projects": the person's noun before another kind's says whose, asks for no person
     others = "|".join(f"(?:{r})" for label, r in lexicon.labels.items() if r and label != lexicon.person)

@@ -1,23 +1,27 @@
-"""What a learner says around an ask: asides in parentheses, courtesies, reasons, scenes.
+"""What a learner says around an ask: asides in parentheses, courtesies, reasons, scenes, comparisons.
 
 Introduced in notebook 12, with the agentic agent's updater. "For a slide (yes, during exams,
 don't ask), can you list the clubs?" asks for the clubs; "..., he keeps saying he failed lol"
 and "... bc the syllabus pdf wont open" say why, not what; "My friend Aarav studies here; what
-are his clubs?" sets the scene of its ask. None of them is a part to answer.
+are his clubs?" sets the scene of its ask; "..., like two batsmen refusing to leave the crease"
+compares with the learner's own world (for the rules that read a query; the note search reads
+it whole: "like debiting one account and crediting another" says what is meant). None of them is
+a part to answer.
 """
 from __future__ import annotations
 
 import re
 
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (AND_FIRST, REASON, REQUEST, asks_within, is_question, says_only,
-                                              sets_the_scene)
+from course.llm.offline.roles.clauses import (AND_FIRST, REASON, REQUEST, asks_within, is_question,
+                                              says_only, sets_the_scene)
 from course.llm.offline.roles.words import FIRST_PERSON, WORDS, graph_nouns, tokens
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
 # ", first, why ...; and second, which ...": the order of the asks, which asks nothing
-ORDINALS = re.compile(r"(?i)(?<=[,;.])\s*(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|lastly|finally)\s*,\s*")
+ORDINALS = re.compile(r"(?i)(?<=[,;.])\s*(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|lastly|finally)"
+                      r"\s*,\s*")
 # "Two things, if you please.", "two quick questions:": a count of the asks to come asks nothing
 # (not "Three questions about arrays: ...", which names what "it" will stand for)
 COUNT_OF_ASKS = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|just)\s+)?"

@@ -1,6 +1,7 @@
 """An ask whose owner is left unsaid: "What year is Asha in, what branch, and which clubs?" asks
-"which clubs?" of Asha, as the part before it did, not of every club. Used by the offline
-updater (`course.llm.offline.roles.updater`).
+"which clubs?" of Asha, as the part before it did, not of every club; and a count whose kind is
+left unsaid: "How many tools does Asha use, and how many does Ravi?" counts Ravi's tools. Used by
+the offline updater (`course.llm.offline.roles.updater`).
 """
 from __future__ import annotations
 
@@ -44,3 +45,34 @@ def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
         return f"{value} ke {nouns} kya hain?"
     several = any(names_a_kind(w) and w.endswith("s") for w in words) or len(words) > 1
     return f"What are {value}'s {nouns}?" if several else f"What is {value}'s {nouns}?"
+
+
+_COUNT = re.compile(r"\b(?:how many|kitne|kitni|kitna)\b", re.I)
+
+
+def the_same_count(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
+    """A count that names a value and no kind ("..., and how many does Ravi?", "aur Ravi mein
+    kitne?") counts what the part before counted, of that value: the part before, with its one
+    value's name changed to this one's (of the same kind); None for any other part.
+
+    >>> from types import SimpleNamespace as Named
+    >>> found = [("How many clubs is Asha in?", [("Person", "Asha")], [])]
+    >>> ravi = Named(text="ravi", label="Person", value="Ravi")
+    >>> the_same_count("and how many is Ravi in?", found, [ravi])
+    'How many clubs is Ravi in?'
+    >>> the_same_count("how many skills does Ravi have?", found, [ravi])
+    """
+    lexicon = default_lexicon()
+    nouns = [*lexicon.labels.values(), *lexicon.properties.values()]
+    unnamed = part
+    for name in linked:     # (the name's own words, "Robotics Club", are no kind asked)
+        unnamed = re.sub(re.escape(str(name.text)), " ", unnamed, flags=re.I)
+    said = tokens(_COUNT.sub(" ", unnamed))
+    if not _COUNT.search(part) or len(linked) != 1 or not found or len(found[-1][1]) != 1 \
+            or any(regex and re.fullmatch(regex, w) for w in said for regex in nouns):
+        return None
+    asked, ((kind, value),) = found[-1][0], found[-1][1]
+    if linked[0].label != kind or not _COUNT.search(asked) \
+            or not re.search(rf"\b{re.escape(str(value))}\b", asked, re.I):
+        return None
+    return re.sub(rf"\b{re.escape(str(value))}\b", str(linked[0].value), asked, count=1, flags=re.I)

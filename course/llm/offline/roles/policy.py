@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.foundation.language import depends_on_context, points_at_a_person, points_back
+from course.foundation.language import counts_the_unsaid, depends_on_context, points_at_a_person, points_back
 from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.critic import RuleCritic
@@ -136,7 +136,8 @@ def rewrite(prompt: RolePrompt) -> str:
     "her", "mujhe" as the person the conversation names; else the part as it is."""
     found = prompt.found() or _one_person_asked(prompt)
     if found and (points_back(prompt.question) or follows_up(prompt.question, prompt.linked)
-                  or depends_on_context(prompt.question, prompt.linked) or not prompt.linked):
+                  or depends_on_context(prompt.question, prompt.linked) or not prompt.linked
+                  or counts_the_unsaid(prompt.question)):     # "and how many does Ravi?"
         # "what skills does it need, and who's on it?": an "it" that follows an "it" keeps what
         # the first stood for, not the things its part found (the people stay, for "they")
         again = set(tokens(prompt.question)) & IT_WORDS and set(tokens(found[-1]["question"])) & IT_WORDS \

@@ -1,4 +1,4 @@
-"""An ask said twice in one sentence, the second time after "like": asked once (notebook 12).
+"""An ask said twice in one sentence, the second time after "like" or "matlab": asked once (notebook 12).
 
 Introduced in notebook 12, with `course.llm.offline.roles.updater`'s split: a learner who speaks
 says the ask again in other words ("um what do i need to know before welding like which topics
@@ -34,6 +34,8 @@ def asked_once(text: str) -> str:
     'what skills does she have and how good is she at them'
     >>> asked_once("who are the top dogs, like which students are in year 4?")
     'which students are in year 4?'
+    >>> asked_once("aur unke clubs kaun se hain, matlab Asha ke jo friends hain woh kaunse clubs mein hain?")
+    'aur unke clubs kaun se hain?'
     """
     fillers = "|".join(sorted(WORDS.spoken_fillers))
     text = re.sub(rf"\b(and|aur|also|plus)\s+(?:(?:{fillers})\s+)+", r"\1 ", text, flags=re.I)
@@ -52,5 +54,9 @@ def asked_once(text: str) -> str:
             and not any(w[:1].isupper() and w != "I" for w in head.split()[1:])
         return f"{head[:len(head) - len(head.lstrip())]}{tail}" if plainer else head
     # (the ask said again ends where its clause does: ", and also what ..." asks anew)
-    return re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!,;]*?)"
+    text = re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!,;]*?)"
                   r"(?=[?.!,;]|\s+(?:and|aur|also|plus|then)\b|$)", shorter, text, flags=re.I)
+    # ", matlab Payal ke jo friends hain woh kaunse clubs mein hain?", ", I mean ...": said again,
+    # wherever its question word stands (Hindi puts it late), to the end of the sentence
+    return re.sub(r"([^?.!]*?\w),?\s+(?:matlab|i\s+mean|in\s+other\s+words)\s*,?\s+([^?.!]*?)(?=[?.!]|$)",
+                  shorter, text, flags=re.I)

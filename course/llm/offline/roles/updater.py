@@ -32,7 +32,7 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
                                                every_one, exists, found_of_kinds, kind_of, last_thing_named,
                                                link_of_named, names_a_kind, others_than_before, owners_in,
                                                owners_of, set_apart, stands_for, the_one_named)
-from course.llm.offline.roles.elided import of_the_same
+from course.llm.offline.roles.elided import of_the_same, the_same_count
 from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
@@ -184,7 +184,8 @@ class RuleUpdater:
         'Lathe ka status kya hai?'
         """
         again = asked_again(part, found, linked) or the_counted(part, found) or \
-            the_listed_counted(part, found) or of_the_same(part, found, linked) or the_next_step(part, found)
+            the_listed_counted(part, found) or of_the_same(part, found, linked) or the_next_step(part, found) \
+            or the_same_count(part, found, linked)
         if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
         # "of those, who ...": who of those; "which ones": of the kind found before
