@@ -8823,3 +8823,29 @@ def test_a_count_of_nothing_said_is_never_a_notes(learner):
     on its own) is no note's: the note on graphs had answered it."""
     result = learner.answer("how many does Computer Networks?")
     assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer
+
+
+def test_who_among_a_clubs_members_lists_people(chat, college_db):
+    """Probe 57 in stop 38: "... and who among the Coding Club members has studied it?" answered
+    "Coding Club.": the club was read as what a choice is made among, and its name listed."""
+    result = chat.answer("who among the Robotics Club members knows Docker?")
+    reference = "MATCH (:Club {name: 'Robotics Club'})<-[:MEMBER_OF]-(s:Student)-[:HAS_SKILL]->" \
+                "(:Skill {name: 'Docker'}) RETURN s.name"
+    assert_answered_with(result, college_db, reference)
+
+
+def test_both_of_them_in_common_is_never_others_who_share_with_them(chat):
+    """Probe 57 in stop 38: "Do both of them have any skill in common?" after Payal and Sneha
+    listed the other students who share a skill with either (Aarav, Rahul)."""
+    chat.answer("Which students work on the Campus Chatbot?")
+    result = chat.answer("Do both of them have a skill in common?")
+    named = {str(v) for row in result.rows for v in row} if result.status == "answered" else set()
+    assert not named & {"Aarav", "Payal", "Sneha"}, result.answer
+
+
+def test_those_after_a_question_that_found_nothing_is_not_the_name_it_named(chat):
+    """Probe 58 in stop 38: "n wich notes explain those" after a refused "which topics hv to be
+    learnt before indexing" gave the note on indexing: "those" stood for the one name asked about."""
+    chat.answer("which topics does my cousin want before Indexing lol")
+    result = chat.answer("and which notes explain those?")
+    assert result.status != "answered", result.answer

@@ -60,12 +60,6 @@ def _said_in(question: str, entity: Entity) -> str | None:
 
 
 # "those" or "these" with no noun after it: before the end, a verb or a preposition
-def _bare_those_as_them(reading: Reading) -> str:
-    """"which of those does §0 lead to?", "when was each of those founded?": a "those" with no
-    noun of a kind after it is "them"."""
-    return reading.lexicon.those_as_them(reading.text)
-
-
 def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
     """The question as asked, or with earlier entities for its pronoun or ellipsis.
 
@@ -82,8 +76,14 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         marker = f"§{len(reading.entities)}"
         text = re.sub(r"\b(?:that|those|it|them)\b", marker, reading.text, count=1)
         return [replace(reading, text=text, entities=reading.entities + [step])]
-    if prompt.turns:     # "which of those does §0 lead to?": a bare "those" is "them"
-        reading = replace(reading, text=_bare_those_as_them(reading))
+    # "which of those does §0 lead to?", "when was each of those founded?": a "those" with no kind's
+    # noun after it is "them", of several found (not the one a question that found nothing named)
+    bare = reading.lexicon.those_as_them(reading.text) if prompt.turns else reading.text
+    if bare != reading.text:
+        listed = last_answer(prompt, reading.schema)
+        if not (listed is not None and isinstance(listed.value, tuple)):
+            return []
+        reading = replace(reading, text=bare)
     if reading.has("excluding"):        # "who else ...": not the one just talked about
         reading = replace(reading, excluded=reading.excluded or _in_focus(prompt, reading))
     reading = replace(reading, excluded=reading.excluded or _left_out_by_other(prompt, reading))
@@ -107,6 +107,9 @@ def readings(prompt: Prompt, reading: Reading) -> list[Reading]:
         listed = last_answer(prompt, reading.schema)
         pair = listed if listed is not None and isinstance(listed.value, tuple) and len(listed.value) == 2 \
             else the_two_named(prompt)
+        if pair is not None and reading.has("in_common"):   # "do both of them share a skill?": the two,
+            text = f"{reading.text[:both.start()]}§0 and §1{reading.text[both.end():]}"   # with each other
+            return [replace(reading, text=text, entities=[replace(pair, value=v) for v in pair.value])]
         text = f"{reading.text[:both.start()]}§0{reading.text[both.end():]}"
         return [replace(reading, text=text, entities=[pair])] if pair is not None else []
     among = _AMONG_THEM.search(reading.text)

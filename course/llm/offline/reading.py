@@ -281,9 +281,11 @@ def _owned_after_of(text: str, lexicon: Lexicon) -> str:
     "which of §0's friends study §1 ?"
     >>> _owned_after_of("which of §0 and §1 study §2 ?", default_lexicon())
     'which of §0 and §1 study §2 ?'
+    >>> _owned_after_of("who among the §0 members studies §1 ?", default_lexicon())
+    "who among §0's members studies §1 ?"
     """
     nouns = "|".join(f"(?:{r})" for r in [*lexicon.relationships.values(), *lexicon.labels.values()] if r)
-    return re.sub(rf"\b((?:which|who|what|how many) of|among) (§\d+) (?=(?:{nouns})\b)", r"\1 \2's ", text) \
+    return re.sub(rf"\b((?:which|who|what|how many) of|among) (?:the )?(§\d+) (?=(?:{nouns})\b)", r"\1 \2's ", text) \
         if nouns else text
 
 

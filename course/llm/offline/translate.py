@@ -267,7 +267,19 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the query leaves out who 'else' sets apart"
     if _someone_else_for_the_named(reading, query):
         return "the query reads 'he' or 'she' as someone other than the one named"
+    if (kind := _things_for_who(reading, query)) is not None:
+        return f"'who' asks for people, and the query lists a {kind}'s names"
     return None
+
+
+def _things_for_who(reading: Reading, query: str) -> str | None:
+    """The label of the names a query lists for a question asked with "who" ("who among the
+    Coding Club's members has studied DSA?" answered "Coding Club."), or None: people, a count,
+    or no "who" asked first."""
+    first = next((w for w in reading.text.split() if w in WORDS.question_words), None)
+    listed = re.search(r"RETURN\s+(?:DISTINCT\s+)?(\w+)\.name\b", query)
+    label = re.search(rf"\({listed[1]}:(\w+)", query) if listed else None
+    return label[1] if first in ("who", "whom") and label and label[1] != reading.person else None
 
 
 def _side_by_side(reading: Reading, intent: str, query: str) -> bool:

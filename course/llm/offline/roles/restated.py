@@ -18,6 +18,11 @@ from course.llm.offline.roles.clauses import is_question
 from course.llm.offline.roles.words import AUXILIARY, CONJUNCTIONS, graph_nouns, tokens
 
 
+def kinds(words: str) -> set[str]:
+    """The nouns for kinds of things the graph holds that the words say (not "who")."""
+    return set(graph_nouns(tokens(words), properties=False)) - WORDS.question_words
+
+
 def asked_once(text: str) -> str:
     """The text without an ask said again after "like" in the same sentence ("what do i need
     before welding like which topics come first": asked once, in its first words).
@@ -36,6 +41,8 @@ def asked_once(text: str) -> str:
     'which students are in year 4?'
     >>> asked_once("aur unke clubs kaun se hain, matlab Asha ke jo friends hain woh kaunse clubs mein hain?")
     'aur unke clubs kaun se hain?'
+    >>> asked_once("handshake kya hota hai matlab reliable kaise banta hai")
+    'handshake kya hota hai matlab reliable kaise banta hai'
     """
     fillers = "|".join(sorted(WORDS.spoken_fillers))
     text = re.sub(rf"\b(and|aur|also|plus)\s+(?:(?:{fillers})\s+)+", r"\1 ", text, flags=re.I)
@@ -46,8 +53,6 @@ def asked_once(text: str) -> str:
             and head.split()[0].lower() not in AUXILIARY and not joined
         if not asks:
             return m[0]
-        def kinds(words: str) -> set[str]:    # (a kind's noun, not "who")
-            return set(graph_nouns(tokens(words), properties=False)) - WORDS.question_words
         # (and no name, no "before X" or "in X" in the first words: "what do i need before welding")
         plainer = not kinds(head) and kinds(tail) \
             and not set(tokens(head)) & (WORDS.prepositions | {"before", "after"}) \
@@ -56,7 +61,11 @@ def asked_once(text: str) -> str:
     # (the ask said again ends where its clause does: ", and also what ..." asks anew)
     text = re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!,;]*?)"
                   r"(?=[?.!,;]|\s+(?:and|aur|also|plus|then)\b|$)", shorter, text, flags=re.I)
-    # ", matlab Payal ke jo friends hain woh kaunse clubs mein hain?", ", I mean ...": said again,
-    # wherever its question word stands (Hindi puts it late), to the end of the sentence
+    # ", matlab Payal ke jo friends hain woh kaunse clubs mein hain?", ", I mean ...": the kind asked,
+    # asked again, wherever its question word stands (Hindi puts it late), to the end of the sentence
+    # (not "... kya hota hai matlab reliable kaise banta hai": more of what a note is asked)
+    def same_kind(m: re.Match[str]) -> str:
+        asked = kinds(m[1])
+        return m[1] if asked and asked <= kinds(m[2]) and is_question(tokens(m[2]), opening=True) else m[0]
     return re.sub(r"([^?.!]*?\w),?\s+(?:matlab|i\s+mean|in\s+other\s+words)\s*,?\s+([^?.!]*?)(?=[?.!]|$)",
-                  shorter, text, flags=re.I)
+                  same_kind, text, flags=re.I)
