@@ -8788,7 +8788,8 @@ def test_each_number_is_its_own_propertys(chat, college_db):
     """Probe 55 in stop 38: "which 3rd-year students are in a club founded before 2016?" put both
     numbers on both properties (a club founded in year 3, students of year < 2016) and said none."""
     result = chat.answer("which 4th-year students are in a club founded after 2014?")
-    reference = "MATCH (s:Student)-[:MEMBER_OF]->(c:Club) WHERE s.year = 4 AND c.founded > 2014 RETURN DISTINCT s.name"
+    reference = "MATCH (s:Student)-[:MEMBER_OF]->(c:Club) WHERE s.year = 4 AND c.founded > 2014 " \
+                "RETURN DISTINCT s.name"
     assert_answered_with(result, college_db, reference)
 
 
@@ -8797,7 +8798,8 @@ def test_an_ask_said_again_after_matlab_is_asked_once(learner, college_db):
     kaunse clubs mein hain?" asked the restatement as a part of its own, rewritten as a club all
     three share, and said there was none, after the first part had listed their clubs."""
     learner.answer("Karan ke friends kaun kaun hain?")
-    result = learner.answer("aur unke clubs kaun se hain, matlab Karan ke jo friends hain woh kaunse clubs mein hain?")
+    result = learner.answer("aur unke clubs kaun se hain, matlab Karan ke jo friends hain woh kaunse clubs "
+                            "mein hain?")
     assert len(result.sub_questions) == 1, [s.question for s in result.sub_questions]
 
 
@@ -8809,7 +8811,7 @@ def test_an_ask_said_again_after_matlab_is_asked_once(learner, college_db):
      ["MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN count(s)",
       "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN count(s)"]),
 ])
-def test_a_count_with_its_kind_unsaid_counts_what_the_part_before_counted(learner, college_db, question, references):
+def test_a_count_with_its_kind_unsaid_counts_the_kind_counted_before(learner, college_db, question, references):
     """Probe 56 in stop 38: "DSA subject mein kitne concepts hain aur Computer Networks mein
     kitne?" answered the second count with the note on graphs."""
     found = [s for s in learner.answer(question).sub_questions if s.found]
@@ -8849,3 +8851,23 @@ def test_those_after_a_question_that_found_nothing_is_not_the_name_it_named(chat
     chat.answer("which topics does my cousin want before Indexing lol")
     result = chat.answer("and which notes explain those?")
     assert result.status != "answered", result.answer
+
+
+def test_kis_ke_paas_is_answered_with_people_or_not_at_all(learner, college_db):
+    """Probe 56 in stop 38: "... aur uske liye jo skill chahiye woh kis kis ke paas hai?" read
+    "woh" (the skill "jo" spoke of) as the project, and answered "who has it?" with "React."."""
+    result = learner.answer("Library Management System ke liye jo skill chahiye woh kis kis ke paas hai?")
+    people = {str(r[0]) for r in rows_of(college_db, "MATCH (s:Student) RETURN s.name")}
+    for part in (s for s in result.sub_questions if s.found):
+        assert {str(row[0]) for row in part.rows} <= people, (part.rewritten, part.rows)
+
+
+def test_woh_sab_is_all_of_them_or_no_one(chat, college_db):
+    """Probe 56 in stop 38: "woh sab kis subject mein padhaya jaata hai" after a refused question
+    whose word "process" had been linked took "woh sab" (all of those) as Processes and answered
+    for it; after a list, "woh sab kitne credits ke hain?" gave the first subject's alone."""
+    chat.answer("Karan ke subjects kaunse hain?")
+    reference = "MATCH (:Student {name: 'Karan'})-[:STUDIES]->(s:Subject) RETURN s.name, s.credits"
+    assert_answered_with(chat.answer("woh sab kitne credits ke hain?"), college_db, reference)
+    chat.answer("mera bhai bol raha tha ki processes wala chapter mushkil hai, kyun?")
+    assert chat.answer("woh sab kis subject mein padhaya jaata hai?").status != "answered"

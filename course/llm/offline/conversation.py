@@ -342,10 +342,12 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
             return []   # two things of two kinds named, none found: which "it" is, is unknown
         return things
     # ("un mein se": "un" is plural only before "mein se")
-    plural = found is not None and re.match(reading.cue("plural"), reading.text[found.start():])
+    plural = found is not None and re.match(rf"{reading.cue('plural')}|\w+\s+sab\b", reading.text[found.start():])
     group = last_answer(prompt, reading.schema) if plural else None
     if group is not None and isinstance(group.value, tuple):
         return [group]      # "their" after an answer that listed several: all of them, or nothing
+    if found and re.match(r"\s+sab\b", reading.text[found.end():]):   # "woh sab": several, and
+        return []                                                      # no answer listed several
     choice = rf"(?:{reading.cue('among')}|(?:all|each|both|every one|many|any|some|none|most|few) of|between)"
     if found and re.search(rf"\b{choice} {re.escape(first)}$", reading.text[:found.end()]):
         return []     # "does he have all of them?", "who among them", "how many of them": several,

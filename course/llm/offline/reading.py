@@ -285,8 +285,8 @@ def _owned_after_of(text: str, lexicon: Lexicon) -> str:
     "who among §0's members studies §1 ?"
     """
     nouns = "|".join(f"(?:{r})" for r in [*lexicon.relationships.values(), *lexicon.labels.values()] if r)
-    return re.sub(rf"\b((?:which|who|what|how many) of|among) (?:the )?(§\d+) (?=(?:{nouns})\b)", r"\1 \2's ", text) \
-        if nouns else text
+    return re.sub(rf"\b((?:which|who|what|how many) of|among) (?:the )?(§\d+) (?=(?:{nouns})\b)",
+                  r"\1 \2's ", text) if nouns else text
 
 
 # "besides §0", "except §0 and §1", "§0 ke alawa": names the answer leaves out

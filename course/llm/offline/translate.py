@@ -274,12 +274,16 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
 
 def _things_for_who(reading: Reading, query: str) -> str | None:
     """The label of the names a query lists for a question asked with "who" ("who among the
-    Coding Club's members has studied DSA?" answered "Coding Club."), or None: people, a count,
-    or no "who" asked first."""
-    first = next((w for w in reading.text.split() if w in WORDS.question_words), None)
-    listed = re.search(r"RETURN\s+(?:DISTINCT\s+)?(\w+)\.name\b", query)
-    label = re.search(rf"\({listed[1]}:(\w+)", query) if listed else None
-    return label[1] if first in ("who", "whom") and label and label[1] != reading.person else None
+    Coding Club's members has studied DSA?" answered "Coding Club."; "kis kis ke paas hai?"), or
+    None: people among them, a count, or no "who" asked."""
+    # (the ask's first word, not a relative "who": "students who study §0 work on which projects?")
+    first = re.sub(r"^(?:(?:and|so|also|ok|then|but)\s+)+", "", reading.text).split(" ", 1)[0]
+    first = "who" if re.search(r"\bkis(?:\s+kis)?\s*ke\s+paas\b|\bkisne\b", reading.text) else first
+    returned = query.rsplit("RETURN", 1)[-1] if "RETURN" in query else ""
+    labels = [found[1] for var in re.findall(r"\b(\w+)\.name\b", returned)
+              if (found := re.search(rf"\({var}:(\w+)", query))]
+    # (a person's name anywhere in the rows answers "who": "who's in each of X and Y" groups by club)
+    return labels[0] if first in ("who", "whom") and labels and reading.person not in labels else None
 
 
 def _side_by_side(reading: Reading, intent: str, query: str) -> bool:

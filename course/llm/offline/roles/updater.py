@@ -206,6 +206,9 @@ class RuleUpdater:
             if skip:
                 skip = False
                 continue
+            if bare in ("woh", "wo", "vo") and "jo" in (w.lower() for w in out):
+                out.append(word)     # "jo skill chahiye woh kiske paas hai": "woh" is what "jo" said
+                continue
             if (apart := set_apart(bare, out, nxt, found)) is not None:    # "who else": besides
                 out.append(apart)                                            # the one asked about
                 continue
