@@ -8668,8 +8668,9 @@ def test_a_comparison_from_the_learners_world_asks_nothing(chat, college_db, que
                                       "I would like to know which clubs Payal is in."])
 def test_a_comparison_that_names_a_thing_of_the_graph_stays(question):
     """A comparison that names a value says what is asked, and "like" as a verb is no comparison."""
-    from course.llm.offline.roles.asides import without_comparisons
-    assert without_comparisons(question) == question
+    from course.llm.offline.lexicon import default_lexicon
+    from course.llm.offline.plainly import without_comparisons
+    assert without_comparisons(question, default_lexicon()) == question
 
 
 def test_a_note_never_answers_a_number_the_graph_holds(learner):

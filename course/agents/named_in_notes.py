@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from course.foundation.db import Database
-from course.foundation.language import WORDS, counts_the_unsaid, question_key
+from course.foundation.language import WORDS, question_key
 from course.foundation.scenes import scene_and_ask
 from course.llm.offline.coverage import properties_only
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.elided import counts_the_unsaid
 from course.llm.offline.roles.words import asks_for_a_change, names_nothing, tokens
 from course.pipeline.linking import Mention, link_entities
 from course.pipeline.schema import introspect

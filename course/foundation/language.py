@@ -82,6 +82,7 @@ class Words:
     besides: tuple[str, ...]
     some_of: frozenset[str]
     introducing: str
+    unsaid_count: str
     shorthand: dict[str, str]
     hindi_in_english: dict[str, str]
 
@@ -191,28 +192,14 @@ def _names_what_follows(words: Sequence[str], i: int) -> bool:
 
 def follows_on(question: str) -> bool:
     """Does the question open as a follow-up ("what about Payal?", "and DSA?", "aur Sneha?"),
-    or end on a possessive with nothing after it ("and what is Payal's?")?
+    count with nothing said of what ("and how many does DSA?"), or end on a possessive with
+    nothing after it ("and what is Payal's?")?
 
     >>> follows_on("what about Payal?"), follows_on("what is Payal's?"), follows_on("Who is Payal?")
     (True, True, False)
     """
-    return (question_key(question) + " ").startswith(WORDS.continuing) or counts_the_unsaid(question) or \
-        bool(re.search(r"\w's\s*[?.!]*\s*$", question.replace("\u2019", "'")))
-
-
-# "how many", "kitne" with no noun after them: "..., and how many does Ravi?", "aur Ravi mein kitne?"
-_UNSAID_COUNT = re.compile(r"\b(?:how many|kitne|kitni)\s*(?:$|[?.!,]|(?:does|do|did|is|are|has|have|in|for|on|"
-                           r"hai|hain|h)\b)", re.I)
-
-
-def counts_the_unsaid(question: str) -> bool:
-    """Does the question count without saying what ("and how many does Ravi?", "Ravi mein
-    kitne?")? It counts what the part before it counted.
-
-    >>> counts_the_unsaid("and how many does Ravi?"), counts_the_unsaid("how many clubs is Ravi in?")
-    (True, False)
-    """
-    return _UNSAID_COUNT.search(question) is not None
+    return (question_key(question) + " ").startswith(WORDS.continuing) or bool(re.search(
+        WORDS.unsaid_count, question, re.I)) or bool(re.search(r"\w's\s*[?.!]*\s*$", question.replace("\u2019", "'")))
 
 
 def points_elsewhere(question: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from course.foundation.language import WORDS
 from course.llm.offline.lexicon import Lexicon
 
 # "for each of them, which students study it?": "it" is each of them, said first (not "what does
@@ -73,3 +74,49 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     if lexicon.person and others:
         text = re.sub(rf"\b{lexicon.person.lower()} (?=(?:{others}))", "", text)
     return text
+
+
+# "..., like two batsmen both refusing to leave the crease", "sort of like ...", "so to speak":
+# a comparison from the learner's own world. ("would like", "looks like", "is like" are verbs.)
+_COMPARISON = re.compile(
+    r"(?P<before>(?:,\s*|\s+)(?:(?:sort|kind)\s+of\s+|a\s+(?:bit|little)\s+|just\s+|much\s+|rather\s+)?)"
+    r"(?:like|similar\s+to|as\s+if|as\s+though)\s+(?P<clause>[^,;?!()\u2013\u2014]+?)"
+    r"(?=\s*(?:[,;?!()\u2013\u2014]|\.(?:\s|$)|\s-\s|$))", re.I)
+_A_VERB_BEFORE = {"would", "i'd", "you'd", "we'd", "they'd", "i", "you", "we", "they", "to", "do", "don't",
+                  "dont", "did", "really", "look", "looks", "looked", "sound", "sounds", "feel", "feels", "felt",
+                  "seem", "seems", "is", "are", "was", "were", "be", "it's", "its", "it"}
+_FILLER_PHRASE = re.compile(r"(?i),?\s+(?:so\s+to\s+speak|as\s+it\s+were|if\s+you\s+will)\b")
+
+
+def without_comparisons(text: str, lexicon: Lexicon) -> str:
+    """The question without a comparison to the learner's own world ("like two batsmen both
+    refusing to leave the crease", "sort of like the order of seniority", "so to speak"): it
+    describes, and asks nothing of the graph. A comparison that names a value (a capital, a
+    number: "like Asha", "like 200 and 404"), a kind or a property ("like the subjects she
+    takes", "like highest year") or asks again ("like what year") says what is asked, and stays;
+    so does "like" as a verb ("would like to know", "looks like"). The offline reading's, not the
+    note search's: "like debiting one account and crediting another" says what a note is asked.
+
+    >>> from course.llm.offline.lexicon import default_lexicon
+    >>> without_comparisons("Which clubs are oldest, like the order of seniority in a dressing room?",
+    ...                     default_lexicon())
+    'Which clubs are oldest?'
+    >>> without_comparisons("Which students are seniors, so to speak?", default_lexicon())
+    'Which students are seniors?'
+    >>> without_comparisons("Which subjects like Welding does Asha take?", default_lexicon())
+    'Which subjects like Welding does Asha take?'
+    >>> without_comparisons("I would like to know which clubs Asha is in", default_lexicon())
+    'I would like to know which clubs Asha is in'
+    """
+    nouns = [r for r in (*lexicon.labels.values(), *lexicon.properties.values()) if r]
+    def comparison(m: re.Match[str]) -> str:
+        before = text[:m.start()].lower().split()
+        words = re.findall(r"[\w+#/']+", m["clause"].lower())
+        if not before or len(words) < 2 or before[-1] in _A_VERB_BEFORE and not m["before"].strip(" ,"):
+            return m[0]
+        names = any(w[:1].isupper() or w[:1].isdigit() for w in m["clause"].split()) \
+            or any(re.fullmatch(n, w) for w in words for n in nouns)
+        return m[0] if names or words[0] in WORDS.question_words else ""
+    kept = _FILLER_PHRASE.sub("", _COMPARISON.sub(comparison, text))
+    asks = re.findall(r"[\w']+", kept.lower())
+    return kept if set(asks) & (WORDS.question_words | WORDS.requests) else text

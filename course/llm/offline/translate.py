@@ -33,10 +33,10 @@ from course.llm.offline.joined import unjoined
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.negation import negated
 from course.llm.offline.ordering import in_the_order_asked
+from course.llm.offline.plainly import without_comparisons
 from course.llm.offline.prompt import Prompt
 from course.llm.offline.said_of_a_group import all_of_a_group, fits_the_number_said
 from course.llm.offline.reading import Reading, read, speaks_of_the_speaker
-from course.llm.offline.roles.asides import without_comparisons
 from course.llm.offline.rereadings import people_in_general, without_own_kinds
 from course.llm.sentinels import READ_ONLY_QUERY, SENTINEL_QUERY
 
@@ -121,7 +121,7 @@ def asked(question: str, lexicon: Lexicon) -> str:
 def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> tuple[str, str]:
     # ("Of those, who ...": the choice is no opening that asks nothing, but "who of those")
     # (a comparison from the learner's world, "like two batsmen at the crease", asks nothing)
-    question = asked(Lexicon.choice_in_front(without_comparisons(prompt.question)), lexicon)
+    question = asked(Lexicon.choice_in_front(without_comparisons(prompt.question, lexicon)), lexicon)
     reading = people_in_general(read(question, prompt.linked, prompt.schema, lexicon))
     reading.relaxed = bool(prompt.hint and "0 rows" in prompt.hint)
     if prompt.hint and "Safety violation" in prompt.hint:
@@ -274,8 +274,9 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
 
 def _things_for_who(reading: Reading, query: str) -> str | None:
     """The label of the names a query lists for a question asked with "who" ("who among the
-    Coding Club's members has studied DSA?" answered "Coding Club."; "kis kis ke paas hai?"), or
-    None: people among them, a count, or no "who" asked."""
+    workshop's members has used the lathe?" answered with the workshop's name; "kis kis ke paas
+    hai?"), or None: people among them (or a kind without words in the lexicon), a count, or no
+    "who" asked."""
     # (the ask's first word, not a relative "who": "students who study §0 work on which projects?")
     first = re.sub(r"^(?:(?:and|so|also|ok|then|but)\s+)+", "", reading.text).split(" ", 1)[0]
     first = "who" if re.search(r"\bkis(?:\s+kis)?\s*ke\s+paas\b|\bkisne\b", reading.text) else first
@@ -283,7 +284,8 @@ def _things_for_who(reading: Reading, query: str) -> str | None:
     labels = [found[1] for var in re.findall(r"\b(\w+)\.name\b", returned)
               if (found := re.search(rf"\({var}:(\w+)", query))]
     # (a person's name anywhere in the rows answers "who": "who's in each of X and Y" groups by club)
-    return labels[0] if first in ("who", "whom") and labels and reading.person not in labels else None
+    things = [label for label in labels if label in reading.lexicon.labels and label != reading.person]
+    return things[0] if first in ("who", "whom") and things and len(things) == len(labels) else None
 
 
 def _side_by_side(reading: Reading, intent: str, query: str) -> bool:

@@ -1,20 +1,18 @@
-"""What a learner says around an ask: asides in parentheses, courtesies, reasons, scenes, comparisons.
+"""What a learner says around an ask: asides in parentheses, courtesies, reasons, scenes.
 
 Introduced in notebook 12, with the agentic agent's updater. "For a slide (yes, during exams,
 don't ask), can you list the clubs?" asks for the clubs; "..., he keeps saying he failed lol"
 and "... bc the syllabus pdf wont open" say why, not what; "My friend Aarav studies here; what
-are his clubs?" sets the scene of its ask; "..., like two batsmen refusing to leave the crease"
-compares with the learner's own world (for the rules that read a query; the note search reads
-it whole: "like debiting one account and crediting another" says what is meant). None of them is
-a part to answer.
+are his clubs?" sets the scene of its ask. None of them is a part to answer (a comparison to the
+learner's own world: `course.llm.offline.plainly.without_comparisons`).
 """
 from __future__ import annotations
 
 import re
 
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.clauses import (AND_FIRST, REASON, REQUEST, asks_within, is_question,
-                                              says_only, sets_the_scene)
+from course.llm.offline.roles.clauses import (AND_FIRST, REASON, REQUEST, is_question, says_only,
+                                              sets_the_scene)
 from course.llm.offline.roles.words import FIRST_PERSON, WORDS, graph_nouns, tokens
 
 
@@ -157,47 +155,3 @@ def without_asides(text: str) -> str:
         text = reason["ask"]
     return text
 
-
-# "..., like two batsmen both refusing to leave the crease", "sort of like ...", "so to speak":
-# a comparison from the learner's own world. ("would like", "looks like", "is like" are verbs.)
-_COMPARISON = re.compile(
-    r"(?P<before>(?:,\s*|\s+)(?:(?:sort|kind)\s+of\s+|a\s+(?:bit|little)\s+|just\s+|much\s+|rather\s+)?)"
-    r"(?P<marker>like|similar\s+to|as\s+if|as\s+though)\s+(?P<clause>[^,;?!()\u2013\u2014]+?)"
-    r"(?=\s*(?:[,;?!()\u2013\u2014]|\.(?:\s|$)|\s-\s|$))", re.I)
-_NOT_A_COMPARISON = {"would", "i'd", "you'd", "we'd", "they'd", "i", "you", "we", "they", "to", "do",
-                     "don't", "dont", "did", "really", "look", "looks", "looked", "sound", "sounds",
-                     "feel", "feels", "felt", "seem", "seems", "is", "are", "was", "were", "be", "it's", "its",
-                     "it"}
-_FILLER_PHRASE = re.compile(r"(?i),?\s+(?:so\s+to\s+speak|as\s+it\s+were|if\s+you\s+will)\b")
-
-
-def without_comparisons(text: str) -> str:
-    """The ask without a comparison to the learner's own world ("like two batsmen both refusing
-    to leave the crease", "sort of like the order of seniority", "so to speak"): it describes,
-    and asks nothing of the graph. A comparison that names a thing of the graph or a value (a
-    capital, a number: "like Asha", "like 200 and 404", "like the subjects she takes") says
-    what is asked, and stays; so does "like" as a verb ("would like to know", "looks like").
-
-    >>> without_comparisons("Which clubs are oldest, like the order of seniority in the dressing room?")
-    'Which clubs are oldest?'
-    >>> without_comparisons("Which students are seniors, so to speak?")
-    'Which students are seniors?'
-    >>> without_comparisons("Which subjects like Welding does Asha take?")
-    'Which subjects like Welding does Asha take?'
-    >>> without_comparisons("I would like to know which clubs Asha is in")
-    'I would like to know which clubs Asha is in'
-    >>> without_comparisons("what do status codes like 200 and 404 mean?")
-    'what do status codes like 200 and 404 mean?'
-    """
-    def comparison(m: re.Match[str]) -> str:
-        before = text[:m.start()].lower().split()
-        words = tokens(m["clause"])
-        if before and before[-1] in _NOT_A_COMPARISON and not m["before"].strip(" ,"):
-            return m[0]
-        names = any(w[:1].isupper() or w[:1].isdigit() for w in m["clause"].split()) \
-            or graph_nouns(words)     # ("like highest year": the ask said again, by its property)
-        restated = is_question(words, opening=True)     # ", like what year": the ask said again
-        return m[0] if names or restated or len(words) < 2 or not before else ""
-    kept = _FILLER_PHRASE.sub("", _COMPARISON.sub(comparison, text))
-    asks = tokens(kept)
-    return kept if is_question(asks, opening=True) or asks_within(kept) or REQUEST.match(kept) else text

@@ -50,6 +50,16 @@ def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> s
 _COUNT = re.compile(r"\b(?:how many|kitne|kitni|kitna)\b", re.I)
 
 
+def counts_the_unsaid(question: str) -> bool:
+    """Does the question count without saying what ("and how many does Ravi?", "Ravi mein
+    kitne?")? It counts what the part before it counted.
+
+    >>> counts_the_unsaid("and how many does Ravi?"), counts_the_unsaid("how many clubs is Ravi in?")
+    (True, False)
+    """
+    return re.search(WORDS.unsaid_count, question, re.I) is not None
+
+
 def the_same_count(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:
     """A count that names a value and no kind ("..., and how many does Ravi?", "aur Ravi mein
     kitne?") counts what the part before counted, of that value: the part before, with its one

@@ -30,10 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.foundation.language import counts_the_unsaid, depends_on_context, points_at_a_person, points_back
+from course.foundation.language import depends_on_context, points_at_a_person, points_back
 from course.llm.base import Message, ToolCall, ToolSpec
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.critic import RuleCritic
+from course.llm.offline.roles.elided import counts_the_unsaid
 from course.llm.offline.roles.router import RuleRouter
 from course.llm.offline.roles.speaker import resolve_pronouns
 from course.llm.offline.roles.updater import RuleUpdater, follows_up
