@@ -191,15 +191,15 @@ def _names_what_follows(words: Sequence[str], i: int) -> bool:
 
 
 def follows_on(question: str) -> bool:
-    """Does the question open as a follow-up ("what about Payal?", "and DSA?", "aur Sneha?"),
-    count with nothing said of what ("and how many does DSA?"), or end on a possessive with
-    nothing after it ("and what is Payal's?")?
+    """Does the question open as a follow-up ("what about Payal?", "aur Sneha?"), count with
+    nothing said of what ("and how many does DSA?"), or end on a bare possessive ("Payal's?")?
 
     >>> follows_on("what about Payal?"), follows_on("what is Payal's?"), follows_on("Who is Payal?")
     (True, True, False)
     """
-    return (question_key(question) + " ").startswith(WORDS.continuing) or bool(re.search(
-        WORDS.unsaid_count, question, re.I)) or bool(re.search(r"\w's\s*[?.!]*\s*$", question.replace("\u2019", "'")))
+    return (question_key(question) + " ").startswith(WORDS.continuing) \
+        or re.search(WORDS.unsaid_count, question, re.I) is not None \
+        or bool(re.search(r"\w's\s*[?.!]*\s*$", question.replace("\u2019", "'")))
 
 
 def points_elsewhere(question: str) -> bool:
