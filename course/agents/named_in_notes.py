@@ -164,8 +164,10 @@ def _names_linked_nodes(db: Database, text: str) -> bool:
 _AFTER_THE_NAME = (r"\b(?:what|which)(?:\s+all)?\s+(?:{aux})\s+(?:\w+\s+){{0,2}}?(?:§|it)\s+"
                    r"(?:\w+\s+){{0,2}}?(?:{link})(?:\s+it(?=\s*(?:[?.!,;]|$)))?"
                    r"(?:\s+(?:in|for|of|to|on|with)(?:\s+(?:the\s+)?(?:§|\w+))?)?\s*(?:[?.!,;]|$)")
-# ("what does my son need to know before tackling §0": a verb of the learner's before the name)
-_BEFORE_THE_NAME = r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,6}}?(?:{prep})(?:\s+\w+ing)?|(?:{link}))\s+(?:the\s+)?§"
+# ("what does my son need to know before tackling §0": a verb of the learner's before the name;
+# "what should i learn right before that stricter form": a pointer in the name's place)
+_BEFORE_THE_NAME = (r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,6}}?(?:{prep})(?:\s+\w+ing)?|(?:{link}))\s+"
+                    r"(?:the\s+§|§|th(?:at|is|ose|ese)\s+\w+|it\b|them\b)")
 _HINDI_ORDER = (r"§\s+(?!wal[aie]\b)(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"
                 r"(?:kya|kaun\w*)\s+(?:\w+\s+)?(?:{link}))\b")
 # "does Graphs contain BST?", "is DNS part of TCP/IP?": whether a link joins two names
@@ -208,7 +210,9 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     if after and any(p.start == p.end and p.start in kinds for p in patterns) and \
             re.search(rf"\b(?:what|which)\s+(?:\w+\s+){{0,4}}?(?:{after})\b", text):
         return True
-    regexes = [default_lexicon().relation(p.type) for p in patterns if kinds & {p.start, p.end}]
+    # (naming nothing, "what comes right after that rule?": a link of a kind to itself, from what it points at)
+    regexes = [default_lexicon().relation(p.type) for p in patterns
+               if kinds & {p.start, p.end} or not kinds and p.start == p.end]
     link = "|".join(r for r in regexes if r and not re.search(r, "explain"))
     if not link:
         return False

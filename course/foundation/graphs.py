@@ -47,5 +47,5 @@ def require_data_graph(name: str) -> str:
 THE_GRAPH_ITSELF = re.compile(r"\s*\b(?:in|on|from|across|inside)\s+(?:the|this|your|our)\s+(?:knowledge\s+)?"
                               r"(?:college\s+)?(?:graph|database|db|system|data)\b"
                               r"(?=\s*(?:[?.!,;]|$|(?:and|or|aur|right|please|pls|from|altogether|overall"
-                              r"|in\s+total|who|whom|how|kaun|kon)\b))",
+                              r"|in\s+total|who|whom|how|kaun|kon|\w+ed)\b))",   # ("in the graph listed as")
                               re.I)

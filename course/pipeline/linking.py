@@ -370,6 +370,8 @@ def _the_graph_itself(question: str) -> set[int]:
     [4, 5, 6]
     >>> _the_graph_itself("how does bfs search in the graph data structure?")
     set()
+    >>> sorted(_the_graph_itself("which topics are in the graph listed as parts of welding?"))
+    [3, 4, 5]
     """
     return {i for m in THE_GRAPH_ITSELF.finditer(question)
             for i in range(len(_words(question[:m.start()])), len(_words(question[:m.end()])))}
