@@ -13,6 +13,8 @@ import pytest
 from course.agents.agentic_roles import RuleRoles
 from course.llm.base import ToolCall, Usage
 from course.llm.offline import OfflineLLM
+from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.plainly import without_comparisons
 from course.pipeline import prompts
 from course.pipeline.agent import Agent
 from course.pipeline.linking import link_entities
@@ -8668,8 +8670,6 @@ def test_a_comparison_from_the_learners_world_asks_nothing(chat, college_db, que
                                       "I would like to know which clubs Payal is in."])
 def test_a_comparison_that_names_a_thing_of_the_graph_stays(question):
     """A comparison that names a value says what is asked, and "like" as a verb is no comparison."""
-    from course.llm.offline.lexicon import default_lexicon
-    from course.llm.offline.plainly import without_comparisons
     assert without_comparisons(question, default_lexicon()) == question
 
 

@@ -335,8 +335,8 @@ def sentences_that_ask(piece: str) -> list[str]:
 
 
 # "that example where ..., explain pls.": the request said last, after the topic
-_ASKED_LAST = re.compile(r"(?i),\s*(?:pls\s+|please\s+)?(?:explain|describe)(?:\s+(?:it|this|that|pls|plz|please))*"
-                         r"\s*[.!]*\s*$")
+_ASKED_LAST = re.compile(r"(?i),\s*(?:pls\s+|please\s+)?(?:explain|describe)"
+                         r"(?:\s+(?:it|this|that|pls|plz|please))*\s*[.!]*\s*$")
 # "Need the explanation of the 1NF rule for a quiz.": an explanation asked for is an ask too
 ASKED_FOR = re.compile(r"(?i)^\s*(?:i\s+)?(?:need|want|would like)\s+(?:the|an|a)\s+"
                        r"(?:explanation|definition|summary|note)\s+(?:of|on|for|about)\b")
