@@ -75,7 +75,7 @@ def the_same_count(part: str, found: Sequence[Found], linked: Sequence[Named]) -
     lexicon = default_lexicon()
     nouns = [*lexicon.labels.values(), *lexicon.properties.values()]
     unnamed = part
-    for name in linked:     # (the name's own words, "Robotics Club", are no kind asked)
+    for name in linked:     # (the name's own words, "Welding Club", are no kind asked)
         unnamed = re.sub(re.escape(str(name.text)), " ", unnamed, flags=re.I)
     said = tokens(_COUNT.sub(" ", unnamed))
     if not _COUNT.search(part) or len(linked) != 1 or not found or len(found[-1][1]) != 1 \

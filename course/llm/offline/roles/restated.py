@@ -61,7 +61,7 @@ def asked_once(text: str) -> str:
     # (the ask said again ends where its clause does: ", and also what ..." asks anew)
     text = re.sub(r"([^?.!]*?\w),?\s+like\s+((?:what|which|who|how)\w*\b[^?.!,;]*?)"
                   r"(?=[?.!,;]|\s+(?:and|aur|also|plus|then)\b|$)", shorter, text, flags=re.I)
-    # ", matlab Payal ke jo friends hain woh kaunse clubs mein hain?", ", I mean ...": the kind asked,
+    # ", matlab Asha ke jo friends hain woh kaunse clubs mein hain?", ", I mean ...": the kind asked,
     # asked again, wherever its question word stands (Hindi puts it late), to the end of the sentence
     # (not "... kya hota hai matlab reliable kaise banta hai": more of what a note is asked)
     def same_kind(m: re.Match[str]) -> str:
