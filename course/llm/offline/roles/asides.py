@@ -154,4 +154,3 @@ def without_asides(text: str) -> str:
             and words[0] not in WORDS.manner_words:
         text = reason["ask"]
     return text
-

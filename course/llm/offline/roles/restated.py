@@ -14,13 +14,17 @@ from __future__ import annotations
 import re
 
 from course.foundation.language import WORDS
+from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.clauses import is_question
 from course.llm.offline.roles.words import AUXILIARY, CONJUNCTIONS, graph_nouns, tokens
 
 
 def kinds(words: str) -> set[str]:
-    """The nouns for kinds of things the graph holds that the words say (not "who")."""
-    return set(graph_nouns(tokens(words), properties=False)) - WORDS.question_words
+    """The kinds of things the graph holds that the words name by a noun ("project" and
+    "projects" alike; not "who")."""
+    labels = default_lexicon().labels.items()
+    return {label for w in graph_nouns(tokens(words), properties=False) if w not in WORDS.question_words
+            for label, regex in labels if regex and re.fullmatch(regex, w)}
 
 
 def asked_once(text: str) -> str:
