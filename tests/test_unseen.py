@@ -8849,7 +8849,7 @@ def test_both_of_them_in_common_is_never_others_who_share_with_them(chat):
 def test_those_after_a_question_that_found_nothing_is_not_the_name_it_named(chat):
     """Probe 58 in stop 38: "n wich notes explain those" after a refused "which topics hv to be
     learnt before indexing" gave the note on indexing: "those" stood for the one name asked about."""
-    chat.answer("which topics does my cousin want before Indexing lol")
+    assert chat.answer("which topics does my cousin want before Indexing lol").status != "answered"
     result = chat.answer("and which notes explain those?")
     assert result.status != "answered", result.answer
 
@@ -8870,7 +8870,7 @@ def test_woh_sab_is_all_of_them_or_no_one(chat, college_db):
     chat.answer("Karan ke subjects kaunse hain?")
     reference = "MATCH (:Student {name: 'Karan'})-[:STUDIES]->(s:Subject) RETURN s.name, s.credits"
     assert_answered_with(chat.answer("woh sab kitne credits ke hain?"), college_db, reference)
-    chat.answer("mera bhai bol raha tha ki processes wala chapter mushkil hai, kyun?")
+    assert chat.answer("mera bhai bol raha tha ki processes wala chapter mushkil hai, kyun?").status != "answered"
     assert chat.answer("woh sab kis subject mein padhaya jaata hai?").status != "answered"
 
 

@@ -38,14 +38,9 @@ def all_of_a_group(reading: Reading) -> Reading:
     >>> r = Reading("who studies all of §0 ?", [Entity("Topic", "name", ("A", "B"))], None)
     >>> all_of_a_group(r).text, [e.value for e in all_of_a_group(r).entities]
     ('who studies all of §0 and §1 ?', ['A', 'B'])
-    >>> two = Reading("do both of §0 use a tool in common ?", [Entity("P", "name", ("A", "B"))], None)
-    >>> all_of_a_group(two).text
-    'do both of §0 and §1 use a tool in common ?'
     """
     for i, e in enumerate(reading.entities):
-        # ("both of them" of two: both at once, "do both of them have a skill in common?")
-        m = re.search(rf"\ball\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?§{i}\b|\bboth\s+(?:of\s+)?§{i}\b",
-                      reading.text)
+        m = re.search(rf"\ball\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?§{i}\b", reading.text)
         if m is None or not isinstance(e.value, tuple) or len(e.value) < 2 or i != len(reading.entities) - 1:
             continue
         more = [f"§{i + k}" for k in range(1, len(e.value))]

@@ -325,7 +325,8 @@ def sentences_that_ask(piece: str) -> list[str]:
         last = re.split(r"(?<=[.!])\s+", parts[-1])[-1]
         words = tokens(last)     # (not "When I open many apps, it crawls.", "Hi, I want to find X.")
         asks = is_question(words, opening=False) or REQUEST.match(last) is not None \
-            or ASKED_FOR.search(last) is not None or _ASKED_LAST.search(last) is not None
+            or ASKED_FOR.search(last) is not None \
+            or "," in last and is_question(tokens(last.rsplit(",", 1)[1]), opening=True)   # "X, explain pls."
         asks = asks and not sets_the_scene(words)
         if asks and not says_only(sentence):
             parts.append(sentence)
@@ -334,9 +335,6 @@ def sentences_that_ask(piece: str) -> list[str]:
     return parts
 
 
-# "that example where ..., explain pls.": the request said last, after the topic
-_ASKED_LAST = re.compile(r"(?i),\s*(?:pls\s+|please\s+)?(?:explain|describe)"
-                         r"(?:\s+(?:it|this|that|pls|plz|please))*\s*[.!]*\s*$")
 # "Need the explanation of the 1NF rule for a quiz.": an explanation asked for is an ask too
 ASKED_FOR = re.compile(r"(?i)^\s*(?:i\s+)?(?:need|want|would like)\s+(?:the|an|a)\s+"
                        r"(?:explanation|definition|summary|note)\s+(?:of|on|for|about)\b")
