@@ -326,7 +326,7 @@ def sentences_that_ask(piece: str) -> list[str]:
         words = tokens(last)     # (not "When I open many apps, it crawls.", "Hi, I want to find X.")
         asks = is_question(words, opening=False) or REQUEST.match(last) is not None \
             or ASKED_FOR.search(last) is not None \
-            or "," in last and is_question(tokens(last.rsplit(",", 1)[1]), opening=True)   # "X, explain pls."
+            or "," in last and (tokens(last.rsplit(",", 1)[1]) or [""])[0] in REQUESTS   # "X, explain pls."
         asks = asks and not sets_the_scene(words)
         if asks and not says_only(sentence):
             parts.append(sentence)
