@@ -8893,3 +8893,93 @@ def test_a_request_said_last_ends_its_sentence_and_the_next_ask_is_answered_or_s
                             "n what should i learn right after that rule")
     assert len({s.part for s in result.sub_questions}) == 2, [s.question for s in result.sub_questions]
     assert "right after" in result.answer, result.answer
+
+
+# --- stop 39: found at the start of the stop, on the code before it ------------------------------
+
+@pytest.mark.parametrize("question, reference", [
+    ("under which topic is BST included?",
+     "MATCH (t:Concept)-[:INCLUDES]->(:Concept {name: 'BST'}) RETURN t.name"),
+    ("Under which topic is Paging included?",
+     "MATCH (t:Concept)-[:INCLUDES]->(:Concept {name: 'Paging'}) RETURN t.name"),
+])
+def test_a_link_word_put_before_which_is_the_same_step_as_its_verb(chat, college_db, question, reference):
+    """"under which topic is BST included?" read "under" and "included" as two steps and
+    answered "Graphs" (what includes Trees); with Paging, "there is none"."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", ["Karan ke skills kya hai, level ke saath?",
+                                      "Karan ke skills level ke saath batao"])
+def test_a_property_ke_saath_is_asked_with_it_never_shared(chat, college_db, question):
+    """unseen111 dj024 ("uske skills kya hai, level ke saath"): "saath" was read as "shared
+    with", and the answer listed the others who share a skill with him."""
+    reference = "MATCH (:Student {name: 'Karan'})-[h:HAS_SKILL]->(s:Skill) RETURN s.name, h.level"
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question", [
+    "Which project is Rahul on, and what is its status? And which club is he the president of?",
+    "Rahul kis project pe hai? aur uska status kya hai? plus woh kis club ka president hai"])
+def test_a_role_asked_of_a_named_kind_is_never_scoped_to_another_kinds_thing(learner, college_db, question):
+    """unseen111 dj030 ("sneha konse project pe hai aur uska status kya hai? plus woh kis club
+    ki president hai"): the last part was asked "in Attendance Tracker", her project, and the
+    answer said she is no president."""
+    result = learner.answer(question)
+    last = result.sub_questions[-1]
+    reference = "MATCH (:Student {name: 'Rahul'})-[m:MEMBER_OF {role: 'President'}]->(c:Club) RETURN c.name"
+    assert last.found and same_rows(last.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("who has a skill at Intermediate level, and which skill is it?",
+     "MATCH (s:Student)-[:HAS_SKILL {level: 'Intermediate'}]->(k:Skill) RETURN s.name, k.name"),
+    ("who got a B+ in some subject? and which subject was it?",
+     "MATCH (s:Student)-[:STUDIES {grade: 'B+'}]->(j:Subject) RETURN s.name, j.name"),
+])
+def test_which_kind_it_is_asks_the_kind_the_ask_before_left_unsaid(learner, college_db, question, reference):
+    """unseen110 di047 ("who's advanced level at some skill, and which skill is it?"): "which
+    skill is it?" was an ask of its own, and refused; the people came without their skills."""
+    result = learner.answer(question)
+    found = [s for s in result.sub_questions if s.found]
+    assert len(found) == 1 and same_rows(found[0].rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, note", [("Routing wala concept samjhao", "N24"),
+                                            ("explain the Subnetting concept", "N25"),
+                                            ("Paging concept explain karo", "N19")])
+def test_the_kinds_word_after_a_topic_is_no_part_of_what_is_defined(learner, question, note):
+    """unseen111 (a Pune first-year, "DNS wala concept samjha do"): the thing to define was
+    "dns wala concept", which no note names, so its own note was refused."""
+    result = learner.answer(question)
+    assert [str(s.rows[0][0]) for s in result.sub_questions if s.found] == [note], result.answer
+
+
+def test_a_hinglish_request_said_last_ends_its_ask(learner, college_db):
+    """unseen111 dj008 ("3 way handshake and udp vs tcp wala scene samjha de na, aur ye topic
+    konse subject me aata hai"): one part, answered by the note alone; the second ask was never
+    mentioned."""
+    result = learner.answer("subnet mask wala scene samjha de na, aur ye topic konse subject me aata hai")
+    found = [s for s in result.sub_questions if s.found]
+    assert [str(s.rows[0][0]) for s in found[:1]] == ["N25"], result.answer
+    assert same_rows(found[-1].rows, [["Computer Networks"]]), result.answer
+
+
+def test_a_verb_of_change_before_wala_describes_a_thing(learner, college_db):
+    """unseen111 dj049 ("transitive dependency hatane wala normal form kya hai? aur SQL me
+    advanced level pe kaun hai"): "hatane" was read as a request to remove data, and the whole
+    message refused as a change."""
+    result = learner.answer("partial dependency hatane wala normal form kya hai? aur Python me advanced kaun hai")
+    found = [s for s in result.sub_questions if s.found]
+    assert [str(s.rows[0][0]) for s in found[:1]] == ["N03"], result.answer
+    reference = "MATCH (s:Student)-[:HAS_SKILL {level: 'Advanced'}]->(:Skill {name: 'Python'}) RETURN s.name"
+    assert same_rows(found[-1].rows, rows_of(college_db, reference)), result.answer
+
+
+def test_a_pronoun_run_into_its_verb_points_back(learner, college_db):
+    """unseen110 di039 ("tell me about Karan - which clubs hes in, what project
+    hes on, and who his friends are") and unseen109 dh024 ("which clubs hes in"): "hes" was no
+    pronoun, and both parts were refused."""
+    result = learner.answer("tell me about Sneha - what project shes on, and who her friends are")
+    found = [s for s in result.sub_questions if s.found]
+    assert len(found) == 2 and same_rows(found[0].rows, [["Attendance Tracker"]]), result.answer

@@ -108,6 +108,8 @@ def defined(question: str) -> list[str]:
     ['transitive', 'dependency']
     >>> defined("What is DFS good for?"), defined("what is a trie useful for")
     (['dfs'], ['trie'])
+    >>> defined("explain the DFS concept"), defined("DFS wala concept samjhao")
+    (['dfs'], ['dfs'])
     """
     said = " ".join(question.lower().replace("\u2019", "'").split())
     found = _DEFINITION.match(_PURPOSE.sub(r" for\1", said))   # "what is DFS good for?": DFS's use
@@ -122,6 +124,8 @@ def defined(question: str) -> list[str]:
         if word in WORDS.search_stop_words or word in WORDS.not_terms:
             break
         thing.append(word)
+    while len(thing) > 1 and thing[-1] in WORDS.vague_kinds:    # "the DNS concept": DNS
+        thing.pop()
     return [w for w in thing if len(w) > 2 or not w.isalpha()]
 
 

@@ -51,14 +51,19 @@ def change_verb(text: str) -> re.Match[str] | None:
     >>> change_verb("what is thrashing, put in ordinary words?")
     >>> change_verb("3nf se pehle kya clear hona chahiye")
     >>> change_verb("search/insert time of a skewed tree?")
+    >>> change_verb("duplicate rows hatane wala rule kya hai?")   # "the rule that removes": a rule
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]
         return bool(_AFTER_DETERMINER.search(before) or _RUN_TOGETHER.search(before)
                     or before.rstrip().endswith("/") or after.lstrip().startswith("/")   # "search/insert"
-                    or _RUN_TOGETHER_AFTER.match(after) or _SAID_OR_BECOME.match(after)
+                    or _RUN_TOGETHER_AFTER.match(after) or _SAID_OR_BECOME.match(after) or _DOER.match(after)
                     or (_AS_NOUN.search(before) or _IN_A_LIST.search(before)) and _NO_OBJECT.match(after))
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
+
+
+# "hatane wala rule": the one that removes, a thing described by its verb, no request
+_DOER = re.compile(r"\s+w(?:a|aa)(?:la|le|li)\b")
 
 
 # What a change is made to: the words after its verb, up to a preposition or a stop

@@ -316,6 +316,9 @@ def times_named(reading: Reading, rel_type: str) -> int:
     for m in found[1:]:
         if reading.text[steps[-1].end():m.start()].strip() or m[0] == steps[-1][0]:
             steps.append(m)
+    # "under which topic is §0 included?": the word put before the question word is the verb's
+    if re.match(rf"\s+(?:{reading.cue('which')})\b", reading.text[found[0].end():]) and len(steps) > 1:
+        steps.pop(0)
     if len(steps) < len(found):
         return len(steps) - (len(steps) > 1 and _asked_with_its_verb(reading, cue))
     asked = _asked_with_its_verb(reading, cue)

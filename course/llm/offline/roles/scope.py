@@ -98,8 +98,8 @@ def of_the_one_asked(text: str, asked: Sequence[tuple[str, object]],
     for key, names in properties.items():
         link = LINK_ENTRY.fullmatch(key)
         if link is None or not any(re.search(lexicon.value_words.get(name) or r"(?!)", said)
-                                   for name in names):
-            continue
+                                   for name in names) or _names_another_kind(said, link[1], link[3]):
+            continue     # ("which club is he president of": a club's, not the project's)
         for end in (link[1], link[3]):
             there = [v for label, v in asked if label == end]
             if end != lexicon.person and len(there) == 1 and str(there[0]).lower() not in text.lower():

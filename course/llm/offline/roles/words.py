@@ -226,6 +226,40 @@ def columns_of(ask: str, before: str) -> str | None:
     return " ".join(f"and {'what' if is_property(w) else 'which'} {w}" for w in nouns)
 
 
+def pronouns_in_full(text: str) -> str:
+    """The text with a pronoun run into its verb written out ("which clubs hes in"), so that
+    it points back as "he" does.
+
+    >>> pronouns_in_full("which clubs hes in, and is shes there")
+    'which clubs he is in, and is she is there'
+    """
+    return re.sub(r"\b[a-z]+\b", lambda w: _PRONOUN_RUN_IN.get(w[0], w[0]), text)
+
+
+_PRONOUN_RUN_IN = {k: v for k, v in WORDS.shorthand.items() if v.split()[0] in WORDS.third_person}
+
+
+def kind_pointed_at(question: str) -> str:
+    """The question with its last ask "which K is it?" said "which K" when the ask before it
+    names K and leaves it unsaid ("who has a skill at Beginner level, and which skill is it?"):
+    the kind of what was just said, asked with it, no ask of its own.
+
+    >>> kind_pointed_at("who has a skill at Beginner level, and which skill is it?")
+    'who has a skill at Beginner level, and which skill?'
+    >>> kind_pointed_at("Asha takes a course. Which course is it?")
+    'Asha takes a course. Which course?'
+    """
+    m = _POINTED_AT.search(question)
+    if m is None or columns_of(m[2], question[:m.start()]) is None:
+        return question
+    return f"{question[:m.start()]}{m[1]}{m[2]}{m[3]}"
+
+
+# "and which skill is it?", "Which subject was that?": the kind of what was just said
+_POINTED_AT = re.compile(r"(\W\s*(?:and\s+)?)((?:which|what)\s+[\w-]+)\s+(?:is|was|are|were)\s+"
+                         r"(?:it|that|they|those)(\W*)$", re.I)
+
+
 def graph_nouns(words: Sequence[str], *, properties: bool = True) -> list[str]:
     """The words that are a noun for a kind of thing the graph holds or (`properties`) for a
     property of one.
