@@ -8983,3 +8983,57 @@ def test_a_pronoun_run_into_its_verb_points_back(learner, college_db):
     result = learner.answer("tell me about Sneha - what project shes on, and who her friends are")
     found = [s for s in result.sub_questions if s.found]
     assert len(found) == 2 and same_rows(found[0].rows, [["Attendance Tracker"]]), result.answer
+
+
+def test_a_change_told_as_done_in_hindi_is_a_question_about_it(learner):
+    """unseen111 dj021 ("ek column me phone numbers comma laga ke daal diye '98765, 91234' toh
+    konsa rule toot jaata?"): "daal diye" (put, done) was read as a request to change the data."""
+    for question in ("ek cell mein do phone numbers daal diye, ab konsa rule toot gaya?",
+                     "maine table se ek column hata diya, toh kya problem hogi?"):
+        assert learner.answer(question).status != "blocked", question
+
+
+def test_a_request_to_put_in_hindi_is_still_refused(chat):
+    """A guard for the rule above: "daal do" (put it in) asks to change the data."""
+    result = chat.answer("Payal ko Robotics Club me daal do")
+    assert result.status == "blocked", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("2017 se pehle bane hue clubs kaunse hain?", "MATCH (c:Club) WHERE c.founded < 2017 RETURN c.name"),
+    ("2015 ke baad shuru hue clubs konse hai?", "MATCH (c:Club) WHERE c.founded > 2015 RETURN c.name"),
+])
+def test_a_year_before_its_hindi_comparison_filters(chat, college_db, question, reference):
+    """unseen111 dj028 ("2016 se pehle bane hue clubs konse hai?"): "bane hue" (formed) named no
+    property, and "pehle" after its number was read as a link the query left out."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("kaunse concepts ke notes hi nahi hain?", "MATCH (c:Concept) WHERE NOT (c)<-[:EXPLAINS]-(:Note) RETURN c.name"),
+    ("kitne topics ke notes nahi hain?",
+     "MATCH (c:Concept) WHERE NOT (c)<-[:EXPLAINS]-(:Note) RETURN count(c)"),
+])
+def test_a_hindi_no_after_its_noun_asks_for_what_lacks_it(chat, college_db, question, reference):
+    """unseen111 dj023 ("kaunse topics ke notes hi nahi hai yaar? list de"): "nahi" after the
+    noun was no "no" by it, and the question was refused as negation."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("kya hai Sneha ka role Debate Society mein?",
+     "MATCH (:Student {name: 'Sneha'})-[m:MEMBER_OF]->(:Club {name: 'Debate Society'}) RETURN m.role"),
+    ("kya role hai Rahul ka Robotics Club mein?",
+     "MATCH (:Student {name: 'Rahul'})-[m:MEMBER_OF]->(:Club {name: 'Robotics Club'}) RETURN m.role"),
+])
+def test_kya_with_hai_a_word_on_asks_what(chat, college_db, question, reference):
+    """unseen111 dj003 ("... aur kya role hai uska har ek me?"): a "kya" first was read as yes or
+    no, and the part refused; "kya role hai" asks what the role is."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_hindi_count_with_its_noun_before_it_is_no_unsaid_count(learner):
+    """unseen111 dj042 ("tree me n nodes ho toh edges kitne?"): Hindi says the noun before
+    "kitne", so "edges kitne" was read as a count of nothing said, never a note's question."""
+    result = learner.answer("agar tree me 10 nodes hain toh edges kitne?")
+    assert [str(s.rows[0][0]) for s in result.sub_questions if s.found][:1] == ["N10"], result.answer

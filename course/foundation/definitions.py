@@ -35,6 +35,9 @@ _STRESSED = r"(?:(?:even|exactly|really|actually|basically)\s+)?"
 _ASKED = r"(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+|pls\s+)?"
 # "explain the concept of paging": the thing is paging (the word for what it is is no part of it)
 _KIND_OF = r"(?:(?:concept|idea|notion|meaning|term|basics|principle)\s+of\s+(?:an?\s+|the\s+)?)?"
+# "explain karo", "samjhao", "samjha de na": explain it, in Hinglish
+_EXPLAIN_IT = (r"(?:explain\s+(?:karo|kar\s+do|kijiye|kariye)|samjhao|samjhaao|samjhaiye"
+               r"|samjha\s+(?:do|de|dena|dijiye)(?:\s+na)?)")
 _DEFINITION = re.compile(
     rf"^(?:(?:so|ok)\s+)?(?:what\s+{_STRESSED}is|what's|whats|what\s+{_STRESSED}are"
     rf"|{_ASKED}(?:define|explain))"
@@ -43,10 +46,9 @@ _DEFINITION = re.compile(
     rf"\s+(?:is|are|means?){_HOW_SAID}\s*[?.!]?$"    # "please explain what X is"
     rf"|^(?P<hinglish>{_THING})\s+kya\s+(?:hai|hota\s+hai|hoti\s+hai|hote\s+hain)\s*[?.!]?$"
     rf"|^(?P<said>{_THING}){_IN_A_WAY}{_MANNERS}\s*[?.!]?$"    # "2NF in plain words": how to say it
-    rf"|^(?P<kahiye>{_THING})\s+{_IN_HINDI}(?:\s+(?:samjhao|batao|bata(?:\s+do)?|explain\s+karo))?"
+    rf"|^(?P<kahiye>{_THING})\s+{_IN_HINDI}(?:\s+(?:{_EXPLAIN_IT}|batao|bata(?:\s+do)?))?"
     rf"{_MANNERS}\s*[?.!]?$"
-    rf"|^(?P<karo>{_THING})\s+(?:explain\s+(?:karo|kar\s+do|kijiye|kariye)|samjhao|samjhaao|samjhaiye"
-    rf"|samjha\s+do){_MANNERS}\s*[?.!]?$")    # "HTTP explain karo", "BFS samjhao"
+    rf"|^(?P<karo>{_THING})\s+{_EXPLAIN_IT}{_MANNERS}\s*[?.!]?$")    # "HTTP explain karo", "BFS samjhao"
 _STEM = 5   # a word's first letters: "tables" holds "table", "fragmentation" "fragm..."
 # "what is DFS good for?", "... useful for": what it is for, asked of DFS alone
 _PURPOSE = re.compile(r"\s+(?:good|useful|helpful|handy|meant|needed|used)\s+for(\s*[?.!]?)$")
@@ -102,7 +104,7 @@ def defined(question: str) -> list[str]:
     (['deadlock'], ['paging'])
     >>> defined("can u explain dfs real quick"), defined("explain how routing works")
     (['dfs'], [])
-    >>> defined("3NF simple words mein?"), defined("BFS ek line mein samjhao"), defined("HTTP explain karo plz")
+    >>> defined("3NF simple words mein?"), defined("BFS ek line mein samjha do"), defined("HTTP explain karo plz")
     (['3nf'], ['bfs'], ['http'])
     >>> defined("Please explain what a transitive dependency is.")
     ['transitive', 'dependency']

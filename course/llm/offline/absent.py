@@ -20,11 +20,15 @@ from course.llm.offline.reading import Reading
 _BEFORE = (r"(?:\b(?:no|without(?: an?| any)?|not(?: \w+){0,2} (?:any|an?)|koi)"
            r"|n't(?: \w+){0,2} (?:any|an?))\s+")
 
+# "kaunse topics ke notes nahi hain?": Hindi says "no" after its noun
+_AFTER = r"\s+(?:hi\s+|bhi\s+)?(?:nahi|nahin)\b"
+
 
 def _missing(reading: Reading, labels: list[str]) -> str | None:
     """The label whose noun the negation stands by, the asked one excluded."""
     found = [label for label in labels[1:]
-             if re.search(_BEFORE + rf"(?:{reading.lexicon.label(label)})", reading.text)]
+             if re.search(_BEFORE + rf"(?:{reading.lexicon.label(label)})", reading.text)
+             or re.search(rf"(?:{reading.lexicon.label(label)}){_AFTER}", reading.text)]
     return found[0] if len(found) == 1 else None
 
 

@@ -62,6 +62,8 @@ def change_verb(text: str) -> re.Match[str] | None:
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
 
 
+# "daal diye", "hata diya": a change done (Hindi's perfect), told, not requested ("daal do")
+_DONE = re.compile(r"\s+(?:diy?a|diye|di|gay[aei]|gaye|liy?a|liye)\b")
 # "hatane wala rule": the one that removes, a thing described by its verb, no request
 _DOER = re.compile(r"\s+w(?:a|aa)(?:la|le|li)\b")
 
@@ -129,6 +131,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     True
     >>> asks_how_a_change_works("my cousin's put two phone numbers in one cell: what rule is broken?")
     True
+    >>> asks_how_a_change_works("ek cell me do naam daal diye, toh konsa rule toota?")   # done, told
+    True
     """
     lexicon = default_lexicon()
     text = in_full(text)
@@ -138,7 +142,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     else:
         before = text[:change.start()]
         asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(before) or _OWN.search(before)
-                    or _DONE_BY_A_THING.search(before) or _TOLD.search(before) and not asks_when_done(text))
+                    or _DONE_BY_A_THING.search(before) or _TOLD.search(before) and not asks_when_done(text)
+                    or _DONE.match(text[change.end():]) and set(re.findall(r"\w+", text)) & WORDS.question_words)
         found = _CHANGED.match(text[change.end():])
         changed = found[0] if found else ""
     kinds = [lexicon.label(label) for label in lexicon.labels if lexicon.label(label)]

@@ -106,6 +106,13 @@ def _no_other_end(reading: Reading, rel_type: str, used: Used) -> bool:
     return bool(ends & named) and bool(others) and not spoken and not others & set(reading.targets())
 
 
+def _after_its_number(reading: Reading, end: int) -> bool:
+    """Is the word ending at `end` part of a comparison said after its number ("2016 se pehle")?"""
+    after = [p for p, _ in reading.lexicon.comparisons if p.startswith("^")]
+    return any((said := re.match(p, reading.text[n.end():])) and n.end() + said.end() >= end
+               for n in re.finditer(r"\d+", reading.text[:end]) for p in after)
+
+
 def _of_a_value(reading: Reading, end: int, used: Used) -> bool:
     """A link word whose object is a value of a property the query filters by ("enrolled in
     the IT branch", "belong to the IT branch"): the node's own property, no link to follow."""
@@ -131,7 +138,8 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
     for rel_type in types:
         regex = lex.relation(rel_type)
         for m in re.finditer(regex, text) if regex else ():
-            before_number = bool(re.match(r"\s+\d", text[m.end():])) and bool(used.ops)   # "before 2016"
+            before_number = bool(re.match(r"\s+\d", text[m.end():]) or _after_its_number(reading, m.end())) \
+                and bool(used.ops)   # "before 2016", "2016 se pehle"
             # (the learner's verb says nothing of the graph, but what it is for must be named:
             # "which skills do I need?" is not every skill)
             learner = in_the_learners_clause(reading, m.start(), m.end()) \

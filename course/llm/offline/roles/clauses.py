@@ -227,8 +227,8 @@ def awaits_its_verb(text: str) -> bool:
         and words[1] != "s"
 
 
-_CLEFT = re.compile(r"(,?\s+(?:and\s+)?)((?:in|on|at|for|from|with|of)\s+which\s+[\w-]+)"
-                    r"\s+(?:was|is|were)\s+(?:it|that)(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
+_CLEFT = re.compile(r"([,?]?\s+(?:and\s+)?)((?:(?:in|on|at|for|from|with|of)\s+)?(?:which|what)\s+[\w-]+)"
+                    r"\s+(?:was|is|were|are)\s+(?:it|that|they)(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
 
 
 # Hindi's relative and its correlative: "jo <clause>, wo <ask>" ("the ones that ..., those ...")
@@ -259,8 +259,8 @@ def cleft_fragment(question: str) -> str:
 
     >>> cleft_fragment("Which students got an A+ in any subject, and in which one was it?")
     'Which students got an A+ in any subject, and in which subject?'
-    >>> cleft_fragment("Which club is it?")
-    'Which club is it?'
+    >>> cleft_fragment("Which club is it?"), cleft_fragment("Asha has a skill, and which skill is it?")
+    ('Which club is it?', 'Asha has a skill, and which skill?')
     """
     def fragment_of(m: re.Match[str]) -> str:
         kind = last_kind(question[:m.start()])

@@ -37,10 +37,11 @@ from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
-                                            PLURAL, REQUESTS, SOME, Named, asks_for_a_change,
-                                            asks_only_a_property, columns_of, kind_pointed_at, kinds_only,
+                                            PLURAL, SOME, Named, asks_for_a_change,
+                                            asks_only_a_property, columns_of, kinds_only,
                                             names_a_link, names_a_property_of, names_nothing,
-                                            pronouns_in_full, reached_by_links, tokens)
+                                            pronouns_in_full, reached_by_links, requested_after_its_object,
+                                            tokens)
 
 
 class RuleUpdater:
@@ -59,7 +60,7 @@ class RuleUpdater:
             return [question]
         question = it_of_each(question)     # "for each of them, who studies it?": them
         question = ORDINALS.sub(" ", without_parentheses(plain_request(question)))    # ", first, why ..."
-        question = kind_pointed_at(pronouns_in_full(question))     # "which skill is it?"; "hes"
+        question = pronouns_in_full(question)     # "which clubs hes in"
         question = scene_before_semicolon(question)   # "X studies here; ..."
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
         # ("two things: ...", "first what is X, then ...")
@@ -149,7 +150,7 @@ class RuleUpdater:
                 or (asked := REQUEST.match(last)) is not None and not asked[0].lower().startswith("what") \
                 or LISTED.match(last) is not None or bool(opening) and names_a_kind(opening[0]) \
                 or asks_within(last) or names_a_property_of(last) \
-                or any(WORDS.hindi_in_english.get(w) in REQUESTS for w in opening)   # "X samjha de, aur ..."
+                or requested_after_its_object(opening)   # "X samjha de na, aur ..."
             if asks and (is_question(tokens(right), opening=False) or DOES_A_NAME.match(right)):
                 return [left.strip()] + self._split_conjunctions(right.strip())
             request = REQUEST.match(left)

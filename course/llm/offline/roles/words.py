@@ -226,6 +226,17 @@ def columns_of(ask: str, before: str) -> str | None:
     return " ".join(f"and {'what' if is_property(w) else 'which'} {w}" for w in nouns)
 
 
+def requested_after_its_object(words: Sequence[str]) -> bool:
+    """Hindi puts the verb last: "HTTP ek line mein samjha do" asks, what it asks of first (not
+    a "bata," that only opens what follows).
+
+    >>> requested_after_its_object(["welding", "samjhao"]), requested_after_its_object(["bata"])
+    (True, False)
+    """
+    at = next((i for i, w in enumerate(words) if WORDS.hindi_in_english.get(w) in REQUESTS), None)
+    return at is not None and any(w not in FUNCTION_WORDS for w in words[:at])
+
+
 def pronouns_in_full(text: str) -> str:
     """The text with a pronoun run into its verb written out ("which clubs hes in"), so that
     it points back as "he" does.
@@ -237,27 +248,6 @@ def pronouns_in_full(text: str) -> str:
 
 
 _PRONOUN_RUN_IN = {k: v for k, v in WORDS.shorthand.items() if v.split()[0] in WORDS.third_person}
-
-
-def kind_pointed_at(question: str) -> str:
-    """The question with its last ask "which K is it?" said "which K" when the ask before it
-    names K and leaves it unsaid ("who has a skill at Beginner level, and which skill is it?"):
-    the kind of what was just said, asked with it, no ask of its own.
-
-    >>> kind_pointed_at("who has a skill at Beginner level, and which skill is it?")
-    'who has a skill at Beginner level, and which skill?'
-    >>> kind_pointed_at("Asha takes a course. Which course is it?")
-    'Asha takes a course. Which course?'
-    """
-    m = _POINTED_AT.search(question)
-    if m is None or columns_of(m[2], question[:m.start()]) is None:
-        return question
-    return f"{question[:m.start()]}{m[1]}{m[2]}{m[3]}"
-
-
-# "and which skill is it?", "Which subject was that?": the kind of what was just said
-_POINTED_AT = re.compile(r"(\W\s*(?:and\s+)?)((?:which|what)\s+[\w-]+)\s+(?:is|was|are|were)\s+"
-                         r"(?:it|that|they|those)(\W*)$", re.I)
 
 
 def graph_nouns(words: Sequence[str], *, properties: bool = True) -> list[str]:
