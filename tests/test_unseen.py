@@ -9037,3 +9037,44 @@ def test_a_hindi_count_with_its_noun_before_it_is_no_unsaid_count(learner):
     "kitne", so "edges kitne" was read as a count of nothing said, never a note's question."""
     result = learner.answer("agar tree me 10 nodes hain toh edges kitne?")
     assert [str(s.rows[0][0]) for s in result.sub_questions if s.found][:1] == ["N10"], result.answer
+
+
+def test_an_ask_said_again_in_brackets_is_asked_once(learner, college_db):
+    """unseen110 di002 ("who is Payal friends with? (like who's in her little colony)"): the
+    bracket was asked as a part of its own, and said "could not answer"."""
+    result = learner.answer("which clubs is Aarav in? (like where does he hang out)")
+    assert len(result.sub_questions) == 1 and same_rows(result.sub_questions[0].rows, [["Coding Club"]]), \
+        result.answer
+
+
+@pytest.mark.parametrize("question, answered", [
+    ("Which of Payal's friends know React? which clubs is she in?", [["Debate Society"]]),
+    ("Which of Payal's friends know Python? Which clubs are they in?", None),
+    ("Payal ke kaunse dost Python jaante hain? wo kaunse clubs mein hain?", None),
+])
+def test_a_pointer_after_people_asked_by_a_noun_is_those_found(learner, question, answered):
+    """Found while reading unseen111's correlatives ("jo dost ..., wo ..."): after "Which of
+    Payal's friends know React?" (Sneha), "she" was Payal, and the answer gave Payal's clubs;
+    after the same question found no one, "they" and "wo" were Payal too."""
+    result = learner.answer(question)
+    last = result.sub_questions[-1]
+    if answered is None:
+        assert not last.found, result.answer
+    else:
+        assert last.found and same_rows(last.rows, answered), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("aarav jis project pe kaam karta hai uske liye kaunse skills chahiye?",
+     "MATCH (:Student {name: 'Aarav'})-[:WORKS_ON]->(:Project)-[:REQUIRES]->(k:Skill) RETURN k.name"),
+    ("Computer Networks ka jo prereq subject hai woh kaun kaun padhta hai?",
+     "MATCH (s:Student)-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Computer Networks'}) "
+     "RETURN s.name"),
+])
+def test_a_hindi_correlative_points_at_what_its_clause_found(learner, college_db, question, reference):
+    """unseen111 dj031 ("rahul jis project pe kaam karta uske liye kya kya skills lagte?") and
+    dj045 ("OS ka jo prereq subject hai woh kaun kaun padh raha?"): "jis ... uske" was no
+    correlative, and "woh" after "jo prereq subject" was asked "in Operating Systems"."""
+    result = learner.answer(question)
+    found = [s for s in result.sub_questions if s.found]
+    assert found and same_rows(found[-1].rows, rows_of(college_db, reference)), result.answer

@@ -203,7 +203,7 @@ class AgenticAgent(Agent):
         """Rewrite (a part that says what it does not name), route, run the tool, answer."""
         rewritten = part
         person = round_ == 0 and number > 0 and points_back(part) and one_person_named(
-            part, [m for p in run.parts[:number] for m in self.link(p)])   # (links only when it points)
+            part, run.parts[:number], self.link)   # (links only when it points)
         if round_ == 0 and number > 0 and not run.found() and points_back(part) and not person:
             # "and how does it ...?" after parts that found nothing: nothing for "it" to stand for
             run.sub_questions.append(SubQuestion(

@@ -22,7 +22,7 @@ from course.foundation.language import WORDS, points_at_a_person, question_key
 from course.llm.base import Usage
 from course.llm.offline.chain import traversed
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import CLEARS
+from course.llm.offline.roles.words import CLEARS, asks_for_people_by_noun
 from course.pipeline.linking import Mention
 from course.pipeline.results import (CallRecord, Status, Step, StepKind, printable,
                                     rows_table, text_table)
@@ -307,7 +307,9 @@ def part_of(run: Run, missing: str) -> int | None:
     return None
 
 
-def one_person_named(part: str, named: Sequence[Mention]) -> bool:
+def one_person_named(part: str, before: Sequence[str], link: Callable[[str], Sequence[Mention]]) -> bool:
     """Does the part point back only with a person's pronoun ("and on which project is she
-    working?") after earlier parts that named one person? Then it points at that person."""
-    return points_at_a_person(part) and len({m.value for m in named if m.label == default_lexicon().person}) == 1
+    working?") after earlier parts that named one person, and asked for no people by a noun
+    ("which of her friends ...": "she" is one of them)? Then it points at that person."""
+    named = {m.value for p in before for m in link(p) if m.label == default_lexicon().person}
+    return points_at_a_person(part) and len(named) == 1 and not any(map(asks_for_people_by_noun, before))

@@ -25,7 +25,7 @@ from course.llm.offline.aggregates import extreme_pick
 from course.llm.offline.comparisons import compares_named
 from course.llm.offline.cypher import lit, returned
 from course.llm.offline.filters import filter_values, value_words_before
-from course.llm.offline.numbers import numbers, threshold
+from course.llm.offline.numbers import compares_its_number, numbers, threshold
 from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.ordering import asked_order
 from course.llm.offline.reading import Reading
@@ -106,13 +106,6 @@ def _no_other_end(reading: Reading, rel_type: str, used: Used) -> bool:
     return bool(ends & named) and bool(others) and not spoken and not others & set(reading.targets())
 
 
-def _after_its_number(reading: Reading, end: int) -> bool:
-    """Is the word ending at `end` part of a comparison said after its number ("2016 se pehle")?"""
-    after = [p for p, _ in reading.lexicon.comparisons if p.startswith("^")]
-    return any((said := re.match(p, reading.text[n.end():])) and n.end() + said.end() >= end
-               for n in re.finditer(r"\d+", reading.text[:end]) for p in after)
-
-
 def _of_a_value(reading: Reading, end: int, used: Used) -> bool:
     """A link word whose object is a value of a property the query filters by ("enrolled in
     the IT branch", "belong to the IT branch"): the node's own property, no link to follow."""
@@ -138,7 +131,7 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
     for rel_type in types:
         regex = lex.relation(rel_type)
         for m in re.finditer(regex, text) if regex else ():
-            before_number = bool(re.match(r"\s+\d", text[m.end():]) or _after_its_number(reading, m.end())) \
+            before_number = bool(re.match(r"\s+\d", text[m.end():]) or compares_its_number(reading, m.end())) \
                 and bool(used.ops)   # "before 2016", "2016 se pehle"
             # (the learner's verb says nothing of the graph, but what it is for must be named:
             # "which skills do I need?" is not every skill)

@@ -96,3 +96,11 @@ def said_with(reading: Reading, prop: str, value: int) -> bool:
     ordinal = "|".join(re.escape(w) for w, n in reading.lexicon.ordinals.items() if n == value) or r"(?!)"
     said = rf"(?:\b{value}(?:st|nd|rd|th)?|\b(?:{ordinal}))"
     return bool(re.search(rf"{said}[\s-]+(?:{words})\b|\b(?:{words})\s+{value}\b", reading.text))
+
+
+def compares_its_number(reading: Reading, end: int) -> bool:
+    """Is the word ending at `end` part of a comparison said after its number ("2016 se pehle":
+    before 2016), and so no word of a link?"""
+    after = [p for p, _ in reading.lexicon.comparisons if p.startswith("^")]
+    return any((said := re.match(p, reading.text[n.end():])) and n.end() + said.end() >= end
+               for n in re.finditer(r"\d+", reading.text[:end]) for p in after)

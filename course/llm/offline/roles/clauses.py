@@ -41,7 +41,7 @@ IF_SO = re.compile(r"(?i)(^\s*|[?.!,;]\s*|\band\s+)(?:if (?:so|yes|not|no)|agar 
                    r"(?:\s*,\s*|\s+(?=(?:toh\s+)?(?:who|what|which|when|where|how|kaun|kya|kab|uska|uski)\b))")
 LISTED = re.compile(r"^the\s+\w|" + WHOSE.pattern[1:], re.I)                             # or "the ..."
 # "... under graphs? like what does it include": the ask before, said again in other words
-RESTATED = re.compile(r"(?i)^\s*(?:like|i\s+mean|matlab|that\s+is|in\s+other\s+words)\b[,:]?\s+")
+RESTATED = re.compile(r"(?i)^\s*\(?\s*(?:like|i\s+mean|matlab|that\s+is|in\s+other\s+words)\b[,:]?\s+")
 # "and", "also", "n" opening a clause of its own: "... ? n wt did karan get"
 AND_FIRST = re.compile(r"^(?:also|and|aur|plus|n|nd)\s+", re.I)
 # "find her something on ...", "get him the note on it", "find an explanation for her": the one
@@ -229,27 +229,6 @@ def awaits_its_verb(text: str) -> bool:
 
 _CLEFT = re.compile(r"([,?]?\s+(?:and\s+)?)((?:(?:in|on|at|for|from|with|of)\s+)?(?:which|what)\s+[\w-]+)"
                     r"\s+(?:was|is|were|are)\s+(?:it|that|they)(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
-
-
-# Hindi's relative and its correlative: "jo <clause>, wo <ask>" ("the ones that ..., those ...")
-_CORRELATIVE = re.compile(r"(?i)^(?P<before>(?:[^,?]*\s)?)jo\s+(?P<clause>[^,?]+?),\s*(?:to\s+)?"
-                          r"(?P<those>wo|woh|vo|ve|unhe|unko|unka|unki|unke)\s+(?P<ask>[^?]+\?)\s*$")
-
-
-def correlative_as_two_asks(question: str) -> str:
-    """"Indexing se pehle jo topics padhne hain, wo kaunse subjects mein hain?": the relative
-    clause asks first what it describes ("which topics ..."), the correlative asks of those.
-
-    >>> correlative_as_two_asks("Asha ke jo dost Python jaante hain, wo kaunse clubs mein hain?")
-    'Asha ke kaunse dost Python jaante hain? wo kaunse clubs mein hain?'
-    >>> correlative_as_two_asks("jo bhi ho, kya X ka exam hai?")
-    'jo bhi ho, kya X ka exam hai?'
-    """
-    m = _CORRELATIVE.match(question.strip())
-    if m is None or m["clause"].split()[0].lower() in {"bhi", "ki", "kuch"} or \
-            re.search(r"\b(?:kya|kaun|kaunse|kaunsa|kaunsi|kitne|kitni|kab|kahan)\b", m["clause"], re.I):
-        return question
-    return f"{m['before']}kaunse {m['clause'].strip()}? {m['those']} {m['ask']}"
 
 
 def cleft_fragment(question: str) -> str:

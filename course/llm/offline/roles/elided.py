@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from course.foundation.language import WORDS, language_of
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import Found
-from course.llm.offline.roles.pointing import names_a_kind
-from course.llm.offline.roles.words import Named, tokens
+from course.llm.offline.roles.words import Named, names_a_kind, tokens
 
 
 def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:

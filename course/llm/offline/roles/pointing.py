@@ -13,7 +13,7 @@ from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import Found, as_group
 from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, DEMONSTRATIVE, HINDI_CASE,
                                             LINK_ENTRY, PEOPLE, PERSONAL, PLURAL, POSSESSIVE,
-                                            QUESTION_WORDS, tokens)
+                                            QUESTION_WORDS, asks_for_people_by_noun, names_a_kind, tokens)
 
 
 def kind_of(word: str, nxt: str, before: str = "") -> str | None:
@@ -64,13 +64,6 @@ def last_thing_named(found: Sequence[Found]) -> str | None:
     person = default_lexicon().person
     named = [value for label, value in found[-1][1] if label != person] if found else []
     return str(named[-1]) if named else None
-
-
-def names_a_kind(word: str) -> bool:
-    """Is the word a noun for a kind of thing the graph holds ("club", "project")?"""
-    lexicon = default_lexicon()
-    return any(lexicon.label(label) and re.fullmatch(lexicon.label(label), word)
-               for label in lexicon.labels)
 
 
 def exists(before: Sequence[str], nxt: str) -> bool:
@@ -138,8 +131,11 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
             if hit:
                 return hit[0]
             continue
+        by_noun = kind in ("person", "possessive") and asks_for_people_by_noun(question)
+        if by_noun and not got:
+            return None     # "which of her friends ...? where is she?" after none found: no one
         # "who is §0 friends with, and what does he study?": §0 is who the question was about
-        by_people = kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE) \
+        by_people = by_noun or kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE) \
             and not _subject_of_who(question, [str(v) for _, v in asked])
         # "which subject comes after §0, and who studies it?": "it" is the subject found
         by_things = kind in ("it", "its") and asks_which_thing(question) or kind == "one"

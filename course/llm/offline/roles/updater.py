@@ -20,7 +20,7 @@ from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.plainly import it_of_each
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
                                               REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
-                                              correlative_as_two_asks, fragment, is_question, plain_request,
+                                              fragment, is_question, plain_request,
                                               says_only, sentences_that_ask, sets_the_scene, spelled_out,
                                               topic_first, joins_no_asks, who_of_anyone, asks_within)
 from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
@@ -30,8 +30,9 @@ from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found,
                                              the_listed_counted, the_ones)
 from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, each_of_several, each_one_found,
                                                every_one, exists, found_of_kinds, kind_of, last_thing_named,
-                                               link_of_named, names_a_kind, others_than_before, owners_in,
+                                               link_of_named, others_than_before, owners_in,
                                                owners_of, set_apart, stands_for, the_one_named)
+from course.llm.offline.roles.correlatives import correlative_as_two_asks
 from course.llm.offline.roles.elided import of_the_same, the_same_count
 from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
@@ -39,7 +40,7 @@ from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, SOME, Named, asks_for_a_change,
                                             asks_only_a_property, columns_of, kinds_only,
-                                            names_a_link, names_a_property_of, names_nothing,
+                                            names_a_kind, names_a_link, names_a_property_of, names_nothing,
                                             pronouns_in_full, reached_by_links, requested_after_its_object,
                                             tokens)
 

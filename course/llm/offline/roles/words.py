@@ -226,6 +226,25 @@ def columns_of(ask: str, before: str) -> str | None:
     return " ".join(f"and {'what' if is_property(w) else 'which'} {w}" for w in nouns)
 
 
+def names_a_kind(word: str) -> bool:
+    """Is the word a noun for a kind of thing the graph holds ("club", "project")?"""
+    lexicon = default_lexicon()
+    return any(lexicon.label(label) and re.fullmatch(lexicon.label(label), word)
+               for label in lexicon.labels)
+
+
+def asks_for_people_by_noun(question: str) -> bool:
+    """Does the question ask for people by a noun ("Which of Asha's friends know Welding?",
+    "kaunse students ...")? Then a later "she" or "wo" is one of those found, never the one named.
+
+    >>> asks_for_people_by_noun("Which of Asha's friends know Welding?"), asks_for_people_by_noun("Who is Asha?")
+    (True, False)
+    """
+    lexicon = default_lexicon()
+    which, people = lexicon.cues.get("which", r"(?!)"), lexicon.label(lexicon.person) or r"(?!)"
+    return re.search(rf"(?:{which})\s+(?:of\s+)?(?:[\w']+\s+){{0,2}}?(?:{people})\b", question.lower()) is not None
+
+
 def requested_after_its_object(words: Sequence[str]) -> bool:
     """Hindi puts the verb last: "HTTP ek line mein samjha do" asks, what it asks of first (not
     a "bata," that only opens what follows).
