@@ -9078,3 +9078,77 @@ def test_a_hindi_correlative_points_at_what_its_clause_found(learner, college_db
     result = learner.answer(question)
     found = [s for s in result.sub_questions if s.found]
     assert found and same_rows(found[-1].rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("sabse zyada members wala club kaunsa hai?",
+     "MATCH (c:Club)<-[:MEMBER_OF]-(s:Student) WITH c, count(s) AS n WITH max(n) AS top "
+     "MATCH (c:Club)<-[:MEMBER_OF]-(s:Student) WITH c, count(s) AS n, top WHERE n = top RETURN c.name, n"),
+    ("sabse zyada concepts wala subject kaunsa hai?",
+     "MATCH (j:Subject)-[:COVERS]->(c:Concept) WITH j, count(c) AS n WITH max(n) AS top "
+     "MATCH (j:Subject)-[:COVERS]->(c:Concept) WITH j, count(c) AS n, top WHERE n = top RETURN j.name, n"),
+])
+def test_the_noun_a_wala_describes_is_the_one_asked(chat, college_db, question, reference):
+    """Probe 59 in stop 39 ("Sabse zyada members wala club kaunsa hai?"): answered "Payal (2
+    clubs)", the student in the most clubs; Hindi puts "which" and the noun "wala" describes after."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_kind_said_different_is_never_left_out(chat):
+    """Probe 60 in stop 39 ("Which concept from a different subject is a prerequisite for
+    Routing?"): answered "Subnetting and Graphs", leaving out that the subject must differ."""
+    result = chat.answer("Which topic from a different subject must come before Deadlocks?")
+    assert result.status != "answered", result.answer
+
+
+def test_un_before_a_plural_noun_is_every_one_found(learner, college_db):
+    """Probe 59 in stop 39 ("uske clubs kaun se hain aur un clubs mein uska role kya hai?"): "un
+    clubs" was the first club found alone, and the answer left the other out as if whole."""
+    result = learner.answer("Sneha kaunse subjects padhti hai aur un subjects ke credits kitne hain?")
+    reference = "MATCH (:Student {name: 'Sneha'})-[:STUDIES]->(j:Subject) RETURN j.name, j.credits"
+    assert same_rows(result.sub_questions[-1].rows, rows_of(college_db, reference)), result.answer
+
+
+def test_unme_se_after_answers_that_listed_nothing_is_no_one_named(chat):
+    """Probe 59 in stop 39: after two refused turns, "unme se kaunsa Rahul ne padha hai?" was
+    asked of Computer Networks, which a refused turn had only named, and answered with it."""
+    chat.answer("Operating Systems ke baad kaun kaun se subjects karne padenge, poori list")
+    chat.answer("un subjects ke credits kitne hain?")
+    result = chat.answer("unme se kaunsa Sneha ne padha hai?")
+    assert result.status != "answered", result.answer
+
+
+@pytest.mark.parametrize("question, named", [
+    ("Sneha ka dost kis project pe kaam karta hai aur usme uska role kya hai?", "Sneha"),
+    ("Which project does Karan's friend work on, and what is his role in it?", "Karan")])
+def test_a_pronoun_after_someones_friend_is_never_that_someone(learner, college_db, question, named):
+    """Probe 59 in stop 39 ("Rahul ka dost kis project pe kaam karta hai aur usme uska role kya
+    hai?"): "uska" was Rahul, and the answer gave Rahul's role, not his friend's."""
+    result = learner.answer(question)
+    own = rows_of(college_db, f"MATCH (:Student {{name: '{named}'}})-[w:WORKS_ON]->() RETURN w.role")
+    last = result.sub_questions[-1]
+    assert not (last.found and same_rows(last.rows, own)), result.answer
+
+
+@pytest.mark.parametrize("first, then, reference", [
+    ("How many concepts does Computer Networks cover?", "which ones have a note?",
+     "MATCH (:Subject {name: 'Computer Networks'})-[:COVERS]->(c:Concept)<-[:EXPLAINS]-(:Note) RETURN c.name"),
+    ("How many subjects does Rahul study?", "which ones are worth 4 credits?",
+     "MATCH (:Student {name: 'Rahul'})-[:STUDIES]->(j:Subject) WHERE j.credits = 4 RETURN j.name"),
+])
+def test_which_ones_after_a_count_are_of_those_counted(learner, college_db, first, then, reference):
+    """Probe 60 in stop 39: after "How many concepts does Operating Systems cover ...?", "Which
+    ones don't have a note?" was asked of every concept, and listed other subjects' topics."""
+    learner.answer(first)
+    result = learner.answer(then)
+    assert result.status != "answered" or same_rows(result.sub_questions[-1].rows, rows_of(college_db, reference)), \
+        result.answer
+
+
+def test_their_own_is_never_the_group_found_before(learner):
+    """Probe 60 in stop 39 ("What are the parts of Graphs, and which of those parts have parts
+    of their own?"): "their" became "each of DFS, BFS and Trees", the query looked two levels
+    down, and the answer said there were none (Trees has BST)."""
+    result = learner.answer("Which topics come under Graphs, and which of those have subtopics of their own?")
+    last = result.sub_questions[-1]
+    assert not (last.found and not last.rows), result.answer

@@ -197,10 +197,11 @@ def _extreme_of_one(reading: Reading, pick: str, group: str) -> str | None:
 
 
 def asked_label(reading: Reading, labels: list[str]) -> str:
-    """The label a question asks about: "which subject ...", else who/kaun (the person label),
-    else the first."""
+    """The label a question asks about: "which subject ...", "club kaunsa", "... wala club" (Hindi
+    puts "which" and a "wala"'s noun after), else who/kaun (the person label), else the first."""
     for label in labels:
-        if re.search(rf"{reading.cue('which')} (\w+ )?(?:{reading.lexicon.label(label)})", reading.text):
+        noun, which = reading.lexicon.label(label), reading.cue('which')
+        if re.search(rf"{which} (\w+ )?(?:{noun})|\b(?:{noun}) (?:{which})|\bwal[aei] (?:{noun})", reading.text):
             return label
     if reading.person in labels and reading.has("who"):
         return reading.person

@@ -349,9 +349,9 @@ def _referents(prompt: Prompt, reading: Reading) -> list[Entity]:
     if found and re.match(r"\s+sab\b", reading.text[found.end():]):   # "woh sab": several, and
         return []                                                      # no answer listed several
     choice = rf"(?:{reading.cue('among')}|(?:all|each|both|every one|many|any|some|none|most|few) of|between)"
-    if found and re.search(rf"\b{choice} {re.escape(first)}$", reading.text[:found.end()]):
-        return []     # "does he have all of them?", "who among them", "how many of them": several,
-        #               and no answer listed several
+    if found and (re.search(rf"\b{choice} {re.escape(first)}$", reading.text[:found.end()])
+                  or plural and re.match(r"\s+(?:mein\s+|me\s+)?se\b", reading.text[found.end():])):
+        return []     # "does he have all of them?", "who among them", "unme se": several, none listed
     # "woh kis club mein hai": he, she or it, the one a kind asked for is linked to first
     # (a person is in a club; the subject found before is not)
     kinds = set(reading.targets())

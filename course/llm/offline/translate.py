@@ -224,6 +224,15 @@ def _lists_for_a_yes_or_no(reading: Reading, query: str) -> bool:
         and " AS answer" not in query and not quantified
 
 
+def differs_by_a_kind(reading: Reading) -> bool:
+    """"Which concept from a different subject is a prerequisite for §0?": "different" before a
+    kind other than the one asked compares two things' links ("how many different topics" asks
+    for the topics themselves)."""
+    asked, lexicon = reading.targets()[:1], reading.lexicon
+    return any(re.search(rf"\bdifferent\s+(?:{lexicon.label(label)})", reading.text)
+               for label in lexicon.labels if label not in asked and lexicon.label(label))
+
+
 def objection(reading: Reading, intent: str, query: str) -> str | None:
     """Why a query does not answer the question (a reason to refuse), or None."""
     left_out = unused(reading, query)
@@ -263,6 +272,8 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question asks for every step of a chain, not the first"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
+    if differs_by_a_kind(reading):   # "a concept from a different subject": no rule compares two links
+        return "the question compares what two things link to"
     if sets_apart(reading.text) and "<>" not in query:   # "who else is in it?": else than whom?
         return "the query leaves out who 'else' sets apart"
     if _someone_else_for_the_named(reading, query):

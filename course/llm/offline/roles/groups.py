@@ -93,9 +93,11 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
     ...                                   [("Tool", "Lathe"), ("Tool", "Saw")])])
     'which of Lathe and Saw are red?'
     >>> the_ones("which is red?", [("How many tools are there?", [], [])])
-    'which tools is red?'
+    'which of the tools is red?'
     >>> the_ones("in which one?", [("Who got an A in any subject?", [], [("Person", "Asha")])])
     'in which subject?'
+    >>> the_ones("which ones are red?", [("How many tools does Asha use?", [("Person", "Asha")], [])])
+    'which of the tools that Asha use are red?'
     """
     m = ONES.search(part)
     if m is None:
@@ -115,6 +117,9 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
             return None
         # among what a part about a name found ("Rahul's projects"); of the kind, after a part
         # that named nothing ("Which projects are finished, and which ones haven't started?")
+        ones = the_counted_ones([(question, asked, got)]) if counted else None
+        if ones is not None:    # "how many tools does Asha use? which ones are new?": of hers
+            return f"{part[:m.start()]}{which} of {ones}{part[m.end():]}"
         if counted or (len(labels) == 1 and (which.lower() != "which" or not asked)):
             noun = counted[1] if counted else labels.pop().lower() + ("" if m[2] == "one" else "s")
             return f"{part[:m.start()]}{which} {noun}{part[m.end():]}"

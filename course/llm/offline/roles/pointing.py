@@ -26,6 +26,8 @@ def kind_of(word: str, nxt: str, before: str = "") -> str | None:
         return "that"
     if word in ("it", "this", "that"):
         return "it"
+    if nxt == "own":     # "which of those have parts of their own?": the subject's own, no one before
+        return None
     if word == "its":
         return "its"
     if word in POSSESSIVE or (word == "her" and nxt and nxt not in AFTER_OBJECT):
@@ -132,7 +134,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
                 return hit[0]
             continue
         by_noun = kind in ("person", "possessive") and asks_for_people_by_noun(question)
-        if by_noun and not got:
+        if by_noun and not any(v[0] == person for v in got):
             return None     # "which of her friends ...? where is she?" after none found: no one
         # "who is §0 friends with, and what does he study?": §0 is who the question was about
         by_people = by_noun or kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE) \

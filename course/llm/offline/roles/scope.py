@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from course.foundation.language import points_at_a_person
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.typos import correct
 from course.llm.offline.roles.groups import Found, as_group
@@ -39,7 +40,8 @@ def in_scope(text: str, found: Sequence[Found], properties: Mapping[str, Sequenc
             continue
         for near, far in ((link[1], link[3]), (link[3], link[1])):
             there = [v for label, v in asked if label == far]
-            if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower():
+            if near in found_labels and len(there) == 1 and str(there[0]).lower() not in text.lower() \
+                    and not (far == lexicon.person and points_at_a_person(text)):   # ("uska role": whose?)
                 return scoped(text, str(there[0]), language)
             values = [str(v) for v in dict.fromkeys(v for label, v in got if label == near)]
             if there and values and all(str(t).lower() in text.lower() for t in there) \

@@ -278,10 +278,10 @@ class RuleUpdater:
             if grouped is not None and bare in PLURAL:
                 out.append(word)
                 continue
-            several = bare in PLURAL or bare in WORDS.plural_demonstrative and not nxt or \
-                bare in WORDS.hindi_demonstrative and (bool(   # "woh ... hain"; "... teach those?"
-                {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)
-                or bool(found) and asks_for_several(found[-1][0]) and not names_a_kind(nxt))
+            several = nxt != "own" and (bare in PLURAL or bare in WORDS.plural_demonstrative and not nxt or
+                                        bare in WORDS.hindi_demonstrative and (bool(   # "woh ... hain";
+                {w.lower().strip(",.!?") for w in words} & WORDS.hindi_plural_verbs)   # "... teach those?"
+                or bool(found) and asks_for_several(found[-1][0]) and not names_a_kind(nxt)))
             #     "kaun kaun ..., woh ... hai": all of them; "..., ye club ...": the club
             some = len(out) > 1 and out[-1].lower() == "of" and out[-2].lower() in SOME   # "any of them"
             group = (found_of_kinds(found, objects or owners_in(part, properties), language_of(part))

@@ -235,14 +235,18 @@ def names_a_kind(word: str) -> bool:
 
 def asks_for_people_by_noun(question: str) -> bool:
     """Does the question ask for people by a noun ("Which of Asha's friends know Welding?",
-    "kaunse students ...")? Then a later "she" or "wo" is one of those found, never the one named.
+    "kaunse students ..."), or ask of one person it names by a noun only ("Which lab does Asha's
+    friend use?", "Asha ka dost ...")? Then a later "she" or "uska" is one of those, never Asha.
 
     >>> asks_for_people_by_noun("Which of Asha's friends know Welding?"), asks_for_people_by_noun("Who is Asha?")
+    (True, False)
+    >>> asks_for_people_by_noun("Asha ka dost kis lab mein hai?"), asks_for_people_by_noun("Asha's friends' labs?")
     (True, False)
     """
     lexicon = default_lexicon()
     which, people = lexicon.cues.get("which", r"(?!)"), lexicon.label(lexicon.person) or r"(?!)"
-    return re.search(rf"(?:{which})\s+(?:of\s+)?(?:[\w']+\s+){{0,2}}?(?:{people})\b", question.lower()) is not None
+    return re.search(rf"(?:{which})\s+(?:of\s+)?(?:[\w']+\s+){{0,2}}?(?:{people})\b"
+                     rf"|(?:'s|\bka|\bki)\s+(?!\w+s\b)(?:{people})\b", question.lower()) is not None
 
 
 def requested_after_its_object(words: Sequence[str]) -> bool:
