@@ -19,13 +19,13 @@ from dataclasses import replace
 from typing import Callable
 
 from course.foundation.language import WORDS
-from course.llm.offline.aggregates import (average, common, count, extreme, in_order, most, per_group,
-                                           ranking, total)
+from course.llm.offline.aggregates import average, common, count, extreme, in_order, most, per_group, total
 from course.llm.offline.changes import asks_when_done, change_verb
 from course.llm.offline.comparisons import compared, compared_yes_no, end_of_number, than_one_named
 from course.llm.offline.cypher import alias, arrow, lit, node, where
 from course.llm.offline.filters import chosen_among, conditions, filters
 from course.llm.offline.hops import Hop, direction, other, find_hop
+from course.llm.offline.ranking import ranking
 from course.llm.offline.reading import Reading, each_of
 from course.llm.offline.rereadings import without_own_kinds
 from course.llm.offline.yes_no import yes_no, yes_no_of_one

@@ -49,6 +49,8 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     'what topics needed before §0 ?'
     >>> said_plainly("what do i need to unlock before learning §0 ?", default_lexicon())
     'what do i need to learn before learning §0 ?'
+    >>> said_plainly("my friend §0 , which clubs is she in ?", default_lexicon())
+    '§0 , which clubs is she in ?'
     """
     text = it_of_each(text)
     # "what do I need to unlock before §0?": the learner's unlocking is their learning, and the
@@ -73,7 +75,9 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     others = "|".join(f"(?:{r})" for label, r in lexicon.labels.items() if r and label != lexicon.person)
     if lexicon.person and others:
         text = re.sub(rf"\b{lexicon.person.lower()} (?=(?:{others}))", "", text)
-    return text
+    # "my friend §0, ...": the speaker's word for someone the name says (not "my friends")
+    people = lexicon.label(lexicon.person) or "(?!)"
+    return re.sub(rf"\b(?:my|our|mera|meri|mere|hamara|hamari) (?:{people}) (?=§\d)", "", text)
 
 
 # "..., like two batsmen both refusing to leave the crease", "sort of like ...", "so to speak":

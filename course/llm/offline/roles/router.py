@@ -21,7 +21,7 @@ from typing import Any
 
 from course.foundation.language import WORDS, asks_who_unnamed, depends_on_context, question_key
 from course.llm.base import ToolCall, ToolSpec
-from course.llm.offline.aggregates import asks_extreme_value
+from course.llm.offline.ranking import asks_extreme_value
 from course.llm.offline.chain import FOLLOWS, unfollowed_types
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.words import (COUNTING, FALLBACK, FUNCTION_WORDS, HE_SHE, NOTES,

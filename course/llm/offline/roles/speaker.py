@@ -73,6 +73,8 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     "and what is BFS's time complexity?"
     >>> resolve_pronouns("isse pehle kya padhna chahiye", seen, [])
     'BFS se pehle kya padhna chahiye'
+    >>> resolve_pronouns("what comes before that one?", seen, [])
+    'what comes before BFS?'
     >>> from course.llm.offline.roles.words import Linked
     >>> p = default_lexicon().person
     >>> two = chr(10).join(["RECENTLY MENTIONED:", f"- {p}: Asha", f"- {p}: Ravi"])
@@ -92,13 +94,19 @@ def resolve_pronouns(part: str, context: str, mentions: Sequence[Named]) -> str:
     topic = _thing_in(context, person)
     thing = topic[1] if topic and not any(m.label == topic[0] for m in mentions) else None
     words = as_speaker(part, speaker).split() if speaker else part.split()
-    out = []
+    thing_said = None
+    out: list[str] = []
     for i, word in enumerate(words):
         bare = word.lower().strip(",.!?;")
         nxt = words[i + 1].lower().strip(",.!?;") if i + 1 < len(words) else ""
         tail = word[len(word.rstrip(",.!?;")):]
         before = words[i - 1].lower() if i else ""    # ("what problem does this solve?": as "it")
-        if thing and (bare in ("them", "they", "their") or bare in IT and kind_of(bare, nxt) == bare
+        if bare == "one" and out and out[-1] == thing_said:
+            out[-1] += tail      # "what comes before that one?": the topic, as "it" would be
+        elif thing and bare in ("that", "this") and nxt == "one":
+            thing_said, thing = thing, None
+            out.append(thing_said)
+        elif thing and (bare in ("them", "they", "their") or bare in IT and kind_of(bare, nxt) == bare
                       or kind_of(bare, nxt, before) == "it" and bare in ("this", "that")):
             out.append(thing + ("'s" if bare in ("its", "their") else "") + tail)
             thing = None

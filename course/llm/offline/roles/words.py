@@ -235,17 +235,20 @@ def names_a_kind(word: str) -> bool:
 
 def asks_for_people_by_noun(question: str) -> bool:
     """Does the question ask for people by a noun ("Which of Asha's friends know Welding?",
-    "kaunse students ..."), or ask of one person it names by a noun only ("Which lab does Asha's
+    "kaunse dost ..."), or ask of one person it names by a noun only ("Which lab does Asha's
     friend use?", "Asha ka dost ...")? Then a later "she" or "uska" is one of those, never Asha.
 
     >>> asks_for_people_by_noun("Which of Asha's friends know Welding?"), asks_for_people_by_noun("Who is Asha?")
     (True, False)
-    >>> asks_for_people_by_noun("Asha ka dost kis lab mein hai?"), asks_for_people_by_noun("Asha's friends' labs?")
-    (True, False)
+    >>> asks_for_people_by_noun("Asha ka dost kis lab mein hai?")
+    True
+    >>> asks_for_people_by_noun("Asha's friends' labs?")
+    False
     """
     lexicon = default_lexicon()
     which, people = lexicon.cues.get("which", r"(?!)"), lexicon.label(lexicon.person) or r"(?!)"
-    return re.search(rf"(?:{which})\s+(?:of\s+)?(?:[\w']+\s+){{0,2}}?(?:{people})\b"
+    # (not "which students are Asha's friends, and what does she take?": "she" is none of several)
+    return re.search(rf"(?:{which})\s+(?:(?:of|among)\s+(?:[\w']+\s+){{0,2}}?|(?!\w+s\b))(?:{people})\b"
                      rf"|(?:'s|\bka|\bki)\s+(?!\w+s\b)(?:{people})\b", question.lower()) is not None
 
 
