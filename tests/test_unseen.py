@@ -9189,3 +9189,42 @@ def test_that_one_after_a_note_is_its_topic(learner, college_db):
     result = learner.answer("which topic do I need right before that one?")
     reference = "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: '3NF'}) RETURN c.name"
     assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("Operating Systems kaunse subject ka prerequisite hai?",
+     "MATCH (:Subject {name: 'Operating Systems'})-[:PREREQUISITE_FOR]->(j:Subject) RETURN j.name"),
+    ("Paging kis topic ka prerequisite hai?",
+     "MATCH (:Concept {name: 'Paging'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"),
+])
+def test_x_kaunse_y_ka_prerequisite_is_what_x_comes_before(chat, college_db, question, reference):
+    """Probe 62 in stop 39 ("DSA kaunse subjects ka prerequisite hai?"): read the other way, and
+    answered that DSA is a prerequisite for nothing."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_their_after_a_count_of_people_is_theirs(learner, college_db):
+    """Probe 61 in stop 39 ("how many friends does karan have and what are their skills?"):
+    "their" was Karan, and the answer gave his own skills, not his friend's."""
+    result = learner.answer("how many friends does Sneha have, and what are their skills?")
+    reference = "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:HAS_SKILL]->(k:Skill) RETURN k.name"
+    last = result.sub_questions[-1]
+    assert last.found and same_rows(last.rows, rows_of(college_db, reference)), result.answer
+
+
+def test_that_after_one_thing_found_of_the_kind_named_is_what_was_found(learner, college_db):
+    """Probe 61 in stop 39 ("what should i study before computer networks, and which students
+    have studied that?"): "that" was Computer Networks, not Operating Systems, the one found."""
+    result = learner.answer("what should i take before Operating Systems, and who has taken that?")
+    reference = "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DSA'}) RETURN s.name"
+    last = result.sub_questions[-1]
+    assert last.found and same_rows(last.rows, rows_of(college_db, reference)), result.answer
+
+
+def test_whats_that_called_asks_more_of_the_ask_before_it(learner):
+    """Probe 61 in stop 39 ("in paging is any memory wasted at the end of a process? what's that
+    called"): "what's that called" was searched on its own, and answered with the note on virtual
+    memory."""
+    result = learner.answer("in a B-tree index, why do inserts get slower? what's that trade-off called")
+    notes = [str(s.rows[0][0]) for s in result.sub_questions if s.found and s.tool == "search_notes"]
+    assert notes == ["N06"], result.answer

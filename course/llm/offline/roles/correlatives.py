@@ -12,7 +12,7 @@ from course.llm.offline.roles.words import last_kind
 
 # Hindi's relative and its correlative: "jo <clause>, wo <ask>" ("the ones that ..., those ...")
 # ("jis project pe ..., uske liye ...": the one that ..., for it)
-_CORRELATIVE = re.compile(r"(?i)^(?P<before>(?:[^,?]*\s)?)(?P<which>jo|jis|jin)\s+(?P<clause>[^,?]+?),?\s+"
+_CORRELATIVE = re.compile(r"(?i)^(?P<before>(?:[^,?]*\s)?)(?P<which>jo|jis|jin)\s+(?P<clause>[^,?]+?)(?P<comma>,)?\s+"
                           r"(?:to\s+)?(?P<those>wo|woh|vo|ve|unhe|unko|unka|unki|unke|usko|uska|uski|uske)\s+"
                           r"(?P<ask>[^?]+\?)\s*$")
 _ASKING = {"jo": "kaunse", "jis": "kis", "jin": "kin"}     # the relative's question word
@@ -33,13 +33,16 @@ def correlative_as_two_asks(question: str) -> str:
     if m is None or m["clause"].split()[0].lower() in {"bhi", "ki", "kuch"} or \
             re.search(r"\b(?:kya|kaun|kaunse|kaunsa|kaunsi|kitne|kitni|kab|kahan)\b", m["clause"], re.I):
         return question
+    kind = last_kind(m["clause"])
+    if not m["comma"] and (kind is None or kind[1].endswith("s")):
+        return question     # "X ko jo skills chahiye woh kis kis ke paas hai?": one chain, one query
     return f"{m['before']}{_ASKING[m['which'].lower()]} {m['clause'].strip()}? {_those(m)} {m['ask']}"
 
 
 def _those(m: re.Match[str]) -> str:
     """The correlative with the thing the relative clause named ("jis project ..., uske liye":
     "us project ke liye"), so that it points at what that clause finds, not at a person."""
-    kind, those = last_kind(m["clause"]), m["those"].lower()
+    kind, those = last_kind(m["clause"]), m["those"].lower()     # (said without a comma: one thing)
     if kind is None or kind[0] == default_lexicon().person:
         return m["those"]
     if those.startswith("us"):

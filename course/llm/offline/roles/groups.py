@@ -313,6 +313,18 @@ def the_counted_ones(found: Sequence[Found]) -> str | None:
     return f"the {noun} that {re.sub(r'^(?:do|does|did)\s+', '', rest, flags=re.I)}"
 
 
+def theirs_counted(part: str, found: Sequence[Found]) -> str | None:
+    """"their X" after a part that counted people and found no names ("how many friends does
+    Asha have, and what are their skills?"): the X of the ones counted, not of Asha; None for
+    any other part.
+
+    >>> theirs_counted("what are their tools?", [("How many friends does Asha have?", [], [])])
+    'what are the tools of the friends of Asha?'
+    """
+    ones = the_counted_ones(found) if re.search(r"\btheir\s+\w", part, re.I) else None
+    return re.sub(r"\btheir\s+([\w-]+)", rf"the \1 of {ones}", part, count=1, flags=re.I) if ones else None
+
+
 def named_of_the_kind_asked(part: str, found: Sequence[Found]) -> str | None:
     """The value the part before named, when this part asks "which <kind>" of the kind that
     part named and found ("Which subject comes before §0, and which subject comes after it?":

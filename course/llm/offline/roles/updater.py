@@ -26,7 +26,7 @@ from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A
 from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
                                              without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
-                                             named_of_the_kind_asked, the_counted, the_counted_ones,
+                                             named_of_the_kind_asked, the_counted, the_counted_ones, theirs_counted,
                                              the_listed_counted, the_ones)
 from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, each_of_several, each_one_found,
                                                every_one, exists, found_of_kinds, kind_of, last_thing_named,
@@ -38,7 +38,7 @@ from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
-                                            PLURAL, SOME, Named, asks_for_a_change,
+                                            PLURAL, SOME, Named, asks_for_a_change, asks_its_name,
                                             asks_only_a_property, columns_of, kinds_only,
                                             names_a_kind, names_a_link, names_a_property_of, names_nothing,
                                             pronouns_in_full, reached_by_links, requested_after_its_object,
@@ -79,9 +79,9 @@ class RuleUpdater:
                 # subject?"
             elif pieces and RESTATED.match(piece) and is_question(tokens(RESTATED.sub("", piece)), opening=True):
                 continue     # "... under graphs? like what does it include": said again, asked once
-            elif pieces and (names_nothing(piece) or fragment(piece)       # "... in a subject? Who,
-                             or only_how_said(piece)):     # ("...? explain in simple words pls")
-                pieces[-1] = f"{pieces[-1]}?{piece}"     # and which one?", "... an A+? In which subject?"
+            elif pieces and (names_nothing(piece) or fragment(piece) or only_how_said(piece)
+                             or asks_its_name(piece)):   # "... in a subject? Who, and which one?", "...? In which
+                pieces[-1] = f"{pieces[-1]}?{piece}"     # subject?", "...? explain simply", "...? what's that called?"
             elif pieces and (nouns := kinds_only(piece)) and all(
                     re.search(rf"\b(?:which|what)\s+{re.escape(n)}\b", pieces[-1], re.I) for n in nouns):
                 continue     # "... in which subjects? just subjects tell": the kind asked, said again
@@ -189,7 +189,7 @@ class RuleUpdater:
         """
         again = asked_again(part, found, linked) or the_counted(part, found) or \
             the_listed_counted(part, found) or of_the_same(part, found, linked) or the_next_step(part, found) \
-            or the_same_count(part, found, linked)
+            or the_same_count(part, found, linked) or theirs_counted(part, found)
         if again is not None:   # "what about Payal?", "how many ..., and who are they?": the ask before
             return again
         # "of those, who ...": who of those; "which ones": of the kind found before

@@ -163,6 +163,18 @@ def names_nothing(text: str) -> bool:
     return bool(words) and all(w in empty for w in words)
 
 
+def asks_its_name(text: str) -> bool:
+    """Does the text ask only what the thing just said is called ("what's that called?", "what
+    is it known as?")? Then it asks more of the ask before it, not a search of its own.
+
+    >>> asks_its_name("what's that called?"), asks_its_name("what is Welding called?")
+    (True, False)
+    """
+    naming = r"\b(?:called|known\s+as|named|termed)\b"
+    asked = re.sub(naming, " ", re.sub(r"'s\b", " is", text), flags=re.I)     # ("what's": what is)
+    return re.search(naming, text, re.I) is not None and points_only(asked)
+
+
 def points_only(text: str) -> bool:
     """Does the text name nothing but a pointer ("what is that?", "explain this", "what does it
     do?"): with nothing before it to point at, there is no topic to look up?
