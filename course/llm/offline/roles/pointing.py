@@ -140,8 +140,8 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
         by_people = by_noun or kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE) \
             and not _subject_of_who(question, [str(v) for _, v in asked])
         # "which subject comes after §0, and who studies it?": "it" is the subject found
-        # (or the one thing found of a kind the part named: "what comes before §0, and who takes it?")
-        one_found = len({v for _, v in got}) == 1 and {lab for lab, _ in got} <= {lab for lab, _ in asked}
+        # ("... before §0, and who takes that?": the one thing just found; "... and after it?": §0)
+        one_found = word in ("that", "this") and len(set(got)) == 1 and got[0][0] in {lab for lab, _ in asked}
         by_things = kind in ("it", "its") and (asks_which_thing(question) or one_found) or kind == "one"
         ordered = got + asked if by_people or by_things else asked + got
         ordered.sort(key=lambda v: kind == "person" and v[0] != person)   # "uski" (his, her, its): a person
