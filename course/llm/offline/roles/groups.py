@@ -322,7 +322,8 @@ def theirs_counted(part: str, found: Sequence[Found]) -> str | None:
     'what are the tools of the friends of Asha?'
     """
     ones = the_counted_ones(found) if re.search(r"\btheir\s+\w", part, re.I) else None
-    return re.sub(r"\btheir\s+([\w-]+)", rf"the \1 of {ones}", part, count=1, flags=re.I) if ones else None
+    return re.sub(r"\btheir\s+([\w-]+)", lambda m: f"the {m[1]} of {ones}", part, count=1, flags=re.I) \
+        if ones else None
 
 
 def named_of_the_kind_asked(part: str, found: Sequence[Found]) -> str | None:

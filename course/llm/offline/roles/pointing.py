@@ -134,7 +134,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
                 return hit[0]
             continue
         by_noun = kind in ("person", "possessive") and asks_for_people_by_noun(question)
-        if by_noun and not any(v[0] == person for v in got_values):   # (several found: not "she")
+        if by_noun and not any(v[0] == person for v in got_values):   # (of all it found)
             return None     # "which of her friends ...? where is she?" after none found: no one
         # "who is §0 friends with, and what does he study?": §0 is who the question was about
         by_people = by_noun or kind in ("person", "possessive") and bool(set(tokens(question)) & PEOPLE) \

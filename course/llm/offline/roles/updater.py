@@ -26,8 +26,8 @@ from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A
 from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
                                              without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
-                                             named_of_the_kind_asked, the_counted, the_counted_ones, theirs_counted,
-                                             the_listed_counted, the_ones)
+                                             named_of_the_kind_asked, the_counted, the_counted_ones,
+                                             the_listed_counted, the_ones, theirs_counted)
 from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several, each_of_several, each_one_found,
                                                every_one, exists, found_of_kinds, kind_of, last_thing_named,
                                                link_of_named, others_than_before, owners_in,
