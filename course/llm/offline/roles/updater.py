@@ -20,7 +20,7 @@ from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.plainly import it_of_each
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
                                               REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
-                                              fragment, is_question, plain_request,
+                                              fragment, is_question, of_an_unsaid_kind, plain_request,
                                               says_only, sentences_that_ask, sets_the_scene, spelled_out,
                                               topic_first, joins_no_asks, who_of_anyone, asks_within)
 from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
@@ -79,9 +79,9 @@ class RuleUpdater:
                 # subject?"
             elif pieces and RESTATED.match(piece) and is_question(tokens(RESTATED.sub("", piece)), opening=True):
                 continue     # "... under graphs? like what does it include": said again, asked once
-            elif pieces and (names_nothing(piece) or fragment(piece) or only_how_said(piece)
-                             or asks_its_name(piece)):   # "... in a subject? Who, and which one?", "...? In which
-                pieces[-1] = f"{pieces[-1]}?{piece}"     # subject?", "...? explain simply", "...? what's that called?"
+            elif pieces and (names_nothing(piece) and not of_an_unsaid_kind(piece, pieces[-1]) or fragment(piece)
+                             or only_how_said(piece) or asks_its_name(piece)):   # "...? Who, and which one?",
+                pieces[-1] = f"{pieces[-1]}?{piece}"     # "...? In which subject?", "...? what's that called?"
             elif pieces and (nouns := kinds_only(piece)) and all(
                     re.search(rf"\b(?:which|what)\s+{re.escape(n)}\b", pieces[-1], re.I) for n in nouns):
                 continue     # "... in which subjects? just subjects tell": the kind asked, said again
