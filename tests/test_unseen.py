@@ -9264,3 +9264,13 @@ def test_in_which_subject_after_an_ask_is_a_column_of_it(learner, college_db):
     reference = "MATCH (s:Student)-[r:STUDIES {grade: 'B'}]->(j:Subject) RETURN s.name, j.name"
     found = [s for s in result.sub_questions if s.found]
     assert len(found) == 1 and same_rows(found[0].rows, rows_of(college_db, reference)), result.answer
+
+
+def test_they_are_a_prerequisite_for_points_the_way_after(chat, college_db):
+    """unseen112 dk048 (pipeline and tools: "the subjects Aarav is doing, which courses come after
+    those (like the ones they're prerequisite for)?"): "prerequisite" after "they're" was read as
+    what comes before, and the answer was DSA."""
+    result = chat.answer("Sneha's subjects, which courses come after those (the ones they're a prerequisite for)?")
+    reference = ("MATCH (s:Student {name: 'Sneha'})-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR*1..2]->(n:Subject) "
+                 "WHERE NOT (s)-[:STUDIES]->(n) RETURN DISTINCT n.name")
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
