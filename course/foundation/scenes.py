@@ -84,12 +84,13 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
 
 
 def _opens_an_ask(sentence: str, asks: set[str]) -> bool:
-    """Does the sentence open with a word that asks, after an "and" ("and who studies it"), or
-    after a preposition ("and in what skill")?"""
+    """Does the sentence open with a word that asks, or with a preposition and a question word
+    ("and in what", "in which one"): more asked, no remark?"""
     words = question_key(sentence).split()
+    if set(words[:1]) & asks:
+        return True
     words = words[1:] if words[:1] in (["and"], ["aur"], ["also"], ["plus"]) else words
-    return bool(set(words[:1]) & asks) or words[:1] != [] and words[0] in WORDS.prepositions \
-        and bool(set(words[1:2]) & WORDS.question_words)
+    return words[:1] != [] and words[0] in WORDS.prepositions and bool(set(words[1:2]) & WORDS.question_words)
 
 
 def the_ask_alone(question: str, simpler: str | None) -> tuple[str, ...]:

@@ -261,13 +261,13 @@ def cleft_fragment(question: str) -> str:
     'Who got an A in some course? in which course?'
     """
     def fragment_of(m: re.Match[str]) -> str:
-        last = m[2].split()[-1].lower()
-        if last not in ("one", "which", "what"):
+        said = m[2].lower().split()
+        if said[-1] not in ("one", "which", "what"):
             return m[1] + m[2]     # a noun of its own: "... and which skill is it?"
         kind = last_kind(question[:m.start()])
-        if kind is None:
-            return m[0]            # "... in something? and in what": no kind said, left as it is
-        return m[1] + (re.sub(r"\bone\b", kind[1], m[2]) if last == "one" else f"{m[2]} {kind[1]}")
+        if kind is None or said[-1] != "one" and len(said) < 2:
+            return m[0]    # "... in something? and in what": no kind said; "What is it?": no fragment
+        return m[1] + (re.sub(r"\bone\b", kind[1], m[2]) if said[-1] == "one" else f"{m[2]} {kind[1]}")
     return _CLEFT.sub(fragment_of, question)
 
 
