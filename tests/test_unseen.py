@@ -9207,7 +9207,8 @@ def test_their_after_a_count_of_people_is_theirs(learner, college_db):
     """Probe 61 in stop 39 ("how many friends does karan have and what are their skills?"):
     "their" was Karan, and the answer gave his own skills, not his friend's."""
     result = learner.answer("how many friends does Sneha have, and what are their skills?")
-    reference = "MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:HAS_SKILL]->(k:Skill) RETURN k.name"
+    reference = ("MATCH (:Student {name: 'Sneha'})-[:FRIENDS_WITH]-(:Student)-[:HAS_SKILL]->(k:Skill) "
+                 "RETURN k.name")
     last = result.sub_questions[-1]
     assert last.found and same_rows(last.rows, rows_of(college_db, reference)), result.answer
 
@@ -9270,7 +9271,8 @@ def test_they_are_a_prerequisite_for_points_the_way_after(chat, college_db):
     """unseen112 dk048 (pipeline and tools: "the subjects Aarav is doing, which courses come after
     those (like the ones they're prerequisite for)?"): "prerequisite" after "they're" was read as
     what comes before, and the answer was DSA."""
-    result = chat.answer("Sneha's subjects, which courses come after those (the ones they're a prerequisite for)?")
+    result = chat.answer("Sneha's subjects, which courses come after those "
+                         "(the ones they're a prerequisite for)?")
     reference = ("MATCH (s:Student {name: 'Sneha'})-[:STUDIES]->(:Subject)-[:PREREQUISITE_FOR*1..2]->(n:Subject) "
                  "WHERE NOT (s)-[:STUDIES]->(n) RETURN DISTINCT n.name")
     assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer

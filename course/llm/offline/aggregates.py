@@ -256,7 +256,12 @@ def _in_common(reading: Reading, a: Entity, b: Entity) -> str | None:
 
 def count(reading: Reading) -> str | None:
     """How many students (in DBMS, in CSE, ...), how many concepts a subject covers; for each
-    of several names, one count per name ("How many members does each of X and Y have?")."""
+    of several names, one count per name ("How many members does each of X and Y have?").
+
+    >>> from course import Agent, OfflineLLM
+    >>> Agent(db, OfflineLLM()).answer("How many students are in year 2?").rows
+    [[2]]
+    """
     grouped = each_of(reading)
     named = [f"x{i}.{e.prop} AS {alias(e.label, e.prop)}" for i, e in enumerate(grouped.entities)
              if isinstance(e.value, tuple)]

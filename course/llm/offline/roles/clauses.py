@@ -15,9 +15,10 @@ from course.foundation.language import WORDS
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.scale_ranges import OR_A_RANGE
+from course.llm.offline.roles.kinds import last_kind
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
                                             FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
-                                            REQUESTS, SOME, asks_in_place, graph_nouns, last_kind,
+                                            REQUESTS, SOME, asks_in_place, graph_nouns,
                                             names_a_property_of, tokens)
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
@@ -245,7 +246,7 @@ def awaits_its_verb(text: str) -> bool:
 
 
 _CLEFT = re.compile(r"([,?]?\s+(?:and\s+)?)((?:(?:in|on|at|for|from|with|of)\s+)?(?:which|what)(?:\s+[\w-]+)?)"
-                    r"(?:\s+(?:was|is|were|are)\s+(?:it|that|they))?(?=\s*(?:[?.!,;]|$))", re.I)   # not "that club"
+                    r"(?:\s+(?:was|is|were|are)\s+(?:it|that|they))?(?=\s*(?:[?.!,;]|$))", re.I)   # not "that X"
 
 
 def cleft_fragment(question: str) -> str:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 
 from course.llm.offline.lexicon import default_lexicon
-from course.llm.offline.roles.words import last_kind
+from course.llm.offline.roles.kinds import last_kind
 
 # Hindi's relative and its correlative: "jo <clause>, wo <ask>" ("the ones that ..., those ...")
 # ("jis project pe ..., uske liye ...": the one that ..., for it)
-_CORRELATIVE = re.compile(r"(?i)^(?P<before>(?:[^,?]*\s)?)(?P<which>jo|jis|jin)\s+(?P<clause>[^,?]+?)(?P<comma>,)?\s+"
-                          r"(?:to\s+)?(?P<those>wo|woh|vo|ve|unhe|unko|unka|unki|unke|usko|uska|uski|uske)\s+"
+_CORRELATIVE = re.compile(r"(?i)^(?P<before>(?:[^,?]*\s)?)(?P<which>jo|jis|jin)\s+(?P<clause>[^,?]+?)"
+                          r"(?P<comma>,)?\s+(?:to\s+)?(?P<those>wo|woh|vo|ve|unhe|unko|unka|unki|unke|usko|uska|uski|uske)\s+"
                           r"(?P<ask>[^?]+\?)\s*$")
 _ASKING = {"jo": "kaunse", "jis": "kis", "jin": "kin"}     # the relative's question word
 

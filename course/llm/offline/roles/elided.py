@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from course.foundation.language import WORDS, language_of
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import Found
-from course.llm.offline.roles.words import Named, names_a_kind, tokens
+from course.llm.offline.roles.kinds import names_a_kind
+from course.llm.offline.roles.words import Named, tokens
 
 
 def of_the_same(part: str, found: Sequence[Found], linked: Sequence[Named]) -> str | None:

@@ -13,8 +13,9 @@ from typing import Any
 
 from course.foundation.language import WORDS, each_alone, language_of
 from course.llm.offline.lexicon import default_lexicon
+from course.llm.offline.roles.kinds import last_kind
 from course.llm.offline.roles.words import (ALL_OF_THEM, EACH_OF_THEM, HE_SHE,
-                                            HINDI_CASE, PEOPLE, PLURAL, last_kind, tokens)
+                                            HINDI_CASE, PEOPLE, PLURAL, tokens)
 
 Found = tuple[str, Sequence[tuple[str, Any]], Sequence[tuple[str, Any]]]   # question, asked, found
 

@@ -1,8 +1,7 @@
 """What a pointing word stands for: "she", "it", "that student", "those skills", "them".
 
-Introduced in notebook 12, with the query updater (`course.llm.offline.roles.updater`), which writes a
-later part of a question with what an earlier part found (`Found`). Rules: `course.llm.offline.roles.words`.
-"""
+Introduced in notebook 12, with the query updater (`course.llm.offline.roles.updater`), which writes
+a later part of a question with what an earlier part found (`Found`)."""
 from __future__ import annotations
 
 import re
@@ -11,9 +10,10 @@ from collections.abc import Mapping, Sequence
 from course.foundation.language import WORDS
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.groups import Found, as_group
+from course.llm.offline.roles.kinds import names_a_kind
 from course.llm.offline.roles.words import (AFTER_OBJECT, AUXILIARY, DEMONSTRATIVE, HINDI_CASE,
                                             LINK_ENTRY, PEOPLE, PERSONAL, PLURAL, POSSESSIVE,
-                                            QUESTION_WORDS, asks_for_people_by_noun, names_a_kind, tokens)
+                                            QUESTION_WORDS, asks_for_people_by_noun, tokens)
 
 
 def kind_of(word: str, nxt: str, before: str = "") -> str | None:

@@ -34,13 +34,13 @@ from course.llm.offline.roles.pointing import (a_thing_as_one, asks_for_several,
                                                owners_of, set_apart, stands_for, the_one_named)
 from course.llm.offline.roles.correlatives import correlative_as_two_asks
 from course.llm.offline.roles.elided import of_the_same, the_same_count
+from course.llm.offline.roles.kinds import columns_of, kinds_only, names_a_kind
 from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, SOME, Named, asks_for_a_change, asks_its_name,
-                                            asks_only_a_property, columns_of, kinds_only,
-                                            names_a_kind, names_a_link, names_a_property_of, names_nothing,
+                                            asks_only_a_property, names_a_link, names_a_property_of, names_nothing,
                                             pronouns_in_full, reached_by_links, requested_after_its_object,
                                             tokens)
 
