@@ -9159,14 +9159,15 @@ def test_their_own_is_never_the_group_found_before(learner):
 @pytest.mark.parametrize("question, reference", [
     ("In which subject did Aarav get his best grade?",
      "MATCH (:Student {name: 'Aarav'})-[r:STUDIES]->(j:Subject) WHERE r.grade = 'A' RETURN j.name, r.grade"),
-    ("karan ka sbse acha grade kis subject me aaya?",
+    ("karan ka sbse acha grade kis subject me hai?",
      "MATCH (:Student {name: 'Karan'})-[r:STUDIES]->(j:Subject) WHERE r.grade = 'A' RETURN j.name, r.grade"),
     ("what is Sneha's lowest grade?",
      "MATCH (:Student {name: 'Sneha'})-[r:STUDIES]->(j:Subject) WHERE r.grade = 'B' RETURN j.name, r.grade"),
 ])
 def test_one_persons_best_grade_is_the_top_of_their_grades(chat, college_db, question, reference):
-    """Probes 57 and 58 in stop 38 ("payal ka sbse acha grade kis sub me aaya"): a named
-    person's best or lowest grade was refused; the scale ranks their own grades."""
+    """Probes 57 and 58 in stop 38 ("payal ka sbse acha grade kis sub me aaya"): a named person's
+    best or lowest grade was refused; the scale ranks their own grades. ("aaya" stays an unknown
+    word: notebook 09 teaches how to make one known with it.)"""
     assert_answered_with(chat.answer(question), college_db, reference)
 
 
