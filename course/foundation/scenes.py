@@ -11,6 +11,7 @@ said, so that it can be asked alone when the scene's words leave it unread.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from course.foundation.language import WORDS, depends_on_context, question_key
 
@@ -83,7 +84,7 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     return " ".join(sentences[:ask] + sentences[ask + 1:]), sentences[ask]
 
 
-def _opens_an_ask(sentence: str, asks: set[str]) -> bool:
+def _opens_an_ask(sentence: str, asks: AbstractSet[str]) -> bool:
     """Does the sentence open with a word that asks, or with a preposition and a question word
     ("and in what", "in which one"): more asked, no remark?"""
     words = question_key(sentence).split()

@@ -200,7 +200,8 @@ def asked_label(reading: Reading, labels: list[str]) -> str:
     puts "which" and a "wala"'s noun after), else who/kaun (the person label), else the first."""
     for label in labels:
         noun, which = reading.lexicon.label(label), reading.cue('which')
-        if re.search(rf"{which} (\w+ )?(?:{noun})|\b(?:{noun}) (?:{which})|\bwal[aei] (?:{noun})", reading.text):
+        if re.search(rf"{which} (\w+ )?(?:{noun})|\b(?:{noun}) (?:kaun|kon)s[aei]\b|\bwal[aei] (?:{noun})",
+                     reading.text):
             return label
     if reading.person in labels and reading.has("who"):
         return reading.person

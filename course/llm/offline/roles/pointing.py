@@ -130,8 +130,8 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
                 got = []   # "it" is one thing, never one of several found
         if kind == "that":   # "that student", "that person('s)": a label by its name or its nouns
             hit = [v for lab, v in got + asked if _names(lab, noun.removesuffix("'s"))]
-            if hit:
-                return hit[0]
+            if hit:     # ("that skill" after two found: which one is unknown)
+                return hit[0] if not word or len({v for lab, v in got if _names(lab, noun)}) < 2 else None
             continue
         by_noun = kind in ("person", "possessive") and asks_for_people_by_noun(question)
         if by_noun and not any(v[0] == person for v in got_values):   # (of all it found)

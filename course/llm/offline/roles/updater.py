@@ -257,8 +257,9 @@ class RuleUpdater:
             if value is None and kind in ("person", "possessive") and bare in HE_SHE:
                 value = each_of_several(found, {default_lexicon().person}, language_of(part))
             skip = one and value is not None
-            if kind == "that" and (bare in WORDS.plural_demonstrative or nxt.endswith("s")):   # "those skills",
-                # "woh skills"; "which of those friends": a choice among them, not each of them
+            several_said = bare in WORDS.plural_demonstrative | WORDS.hindi_demonstrative or nxt.endswith("s")
+            if kind == "that" and several_said:
+                # "those skills", "woh skill(s)"; "which of those friends": a choice among them, not each
                 among = len(out) > 1 and out[-1].lower() in ("of", "among") and \
                     out[-2].lower() in WORDS.question_words
                 value = every_one(kind, nxt, found, language_of(part), each=not among) or value

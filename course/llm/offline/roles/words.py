@@ -234,7 +234,9 @@ def pronouns_in_full(text: str) -> str:
     >>> pronouns_in_full("which clubs hes in, and is shes there")
     'which clubs he is in, and is she is there'
     """
-    return re.sub(r"\b[a-z]+\b", lambda w: _PRONOUN_RUN_IN.get(w[0], w[0]), text)
+    def in_full(word: re.Match[str]) -> str:
+        return _PRONOUN_RUN_IN.get(word[0], word[0])
+    return re.sub(r"\b[a-z]+\b", in_full, text)
 
 
 _PRONOUN_RUN_IN = {k: v for k, v in WORDS.shorthand.items() if v.split()[0] in WORDS.third_person}
