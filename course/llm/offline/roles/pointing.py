@@ -115,8 +115,8 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
         asked, got = list(asked_values), list(got_values)
         if word in WORDS.third_person:
             asked, got = [v for v in asked if v[0] == person], [v for v in got if v[0] == person]
+        ranked = re.search(default_lexicon().cues["rank"], question.lower())    # ("the best": one)
         if word in WORDS.third_person or word in HINDI_CASE and word not in PLURAL:
-            ranked = re.search(default_lexicon().cues["rank"], question.lower())
             if (len({v for _, v in got}) > 1 or asks_for_several(question)) and not ranked:
                 got = []   # "she" is one person: never one of several found (or asked for: "who
                 #            are §0's friends, and what does he study?" of one friend), but the best
@@ -131,7 +131,7 @@ def stands_for(kind: str, noun: str, found: Sequence[Found], word: str = "",
         if kind == "that":   # "that student", "that person('s)": a label by its name or its nouns
             hit = [v for lab, v in got + asked if _names(lab, noun.removesuffix("'s"))]
             if hit:     # ("that skill" after two found: which one is unknown)
-                return hit[0] if not word or len({v for lab, v in got if _names(lab, noun)}) < 2 else None
+                return hit[0] if not word or ranked or len({v for k, v in got if _names(k, noun)}) < 2 else None
             continue
         by_noun = kind in ("person", "possessive") and asks_for_people_by_noun(question)
         if by_noun and not any(v[0] == person for v in got_values):   # (of all it found)
