@@ -321,10 +321,13 @@ def theirs_counted(part: str, found: Sequence[Found]) -> str | None:
 
     >>> theirs_counted("what are their tools?", [("How many friends does Asha have?", [], [])])
     'what are the tools of the friends of Asha?'
+    >>> theirs_counted("and their lab years?", [("How many friends does Asha have?", [], [])])
+    'and the lab years of the friends of Asha?'
     """
     ones = the_counted_ones(found) if re.search(r"\btheir\s+\w", part, re.I) else None
-    return re.sub(r"\btheir\s+([\w-]+)", lambda m: f"the {m[1]} of {ones}", part, count=1, flags=re.I) \
-        if ones else None
+    # (the whole noun after "their", to the end of its clause: "their founding years")
+    return re.sub(r"\btheir\s+([\w -]+?)(?=\s*(?:[?.!,;]|\band\b|$))", lambda m: f"the {m[1]} of {ones}", part,
+                  count=1, flags=re.I) if ones else None
 
 
 def named_of_the_kind_asked(part: str, found: Sequence[Found]) -> str | None:
