@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from course.foundation.dataset import FULLTEXT_PROPERTY
+from course.foundation.dictionary import is_english
 from course.foundation.graphs import THE_GRAPH_ITSELF
 from course.foundation.language import WORDS
 from course.foundation.db import Database
@@ -52,6 +53,16 @@ _WORD = re.compile(r"[a-z0-9+#]+", re.I)
 _SHORT = 3  # words this short must match exactly ("1NF" must not find "2NF")
 # a word of the language is itself, never a typo of a name: "Sneha kahan hai?" is not Karan
 _LANGUAGE_WORDS = WORDS.hinglish | set(WORDS.hindi_in_english) | WORDS.question_words
+
+
+def _a_typo_of(name_word: str, word: str) -> bool:
+    """Is `word` the name's word mistyped? Not when it is a word of its own: "Sneha kahan hai?"
+    is not Karan, and "reach", "tries" and "threats" are English, not React, Trees and Threads.
+
+    >>> _a_typo_of("payal", "payl"), _a_typo_of("react", "reach"), _a_typo_of("karan", "kahan")
+    (True, False, False)
+    """
+    return word not in _LANGUAGE_WORDS and not is_english(word) and _similar(name_word, word)
 
 
 def _words(text: str) -> list[str]:
@@ -264,7 +275,7 @@ def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
     `_link` keeps a partial match only beside its kind's word).
     """
     value_words = _words(value)
-    hits = [[i for i, w in enumerate(words) if vw == w or w not in _LANGUAGE_WORDS and _similar(vw, w)]
+    hits = [[i for i, w in enumerate(words) if vw == w or _stem(vw) == _stem(w) or _a_typo_of(vw, w)]
             for vw in value_words]
     matched = sum(bool(h) for h in hits)
     if not matched or (matched < len(value_words) and not hits[0]):

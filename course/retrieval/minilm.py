@@ -29,7 +29,9 @@ from typing import Any, Sequence
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+from course.foundation.dictionary import ENCODER
+
+MODEL = ENCODER
 LAYERS, HEADS, MAX_TOKENS = 6, 12, 256   # the model's config.json and sentence_bert_config.json
 BATCH = 32   # texts per forward pass: longer batches pad more
 KEPT_TEXTS = 20_000   # vectors kept by text (30 MB); past that, the kept ones are forgotten

@@ -276,8 +276,7 @@ def _between(reading: Reading, names: tuple[Entity, Entity], links: tuple[Patter
 
 def _returning(reading: Reading, match: str, conds: list[str], target: str,
                links: dict[str, Pattern], owner: str | None = None) -> str:
-    name = reading.schema.display(target)
-    cols = ([owner] if owner else []) + [f"t.{name} AS {alias(target, name)}"]
+    cols = ([owner] if owner else []) + [f"t.{p} AS {alias(target, p)}" for p in reading.schema.shown(target)]
     for var, p in links.items():
         cols += [f"{var}.{q} AS {q}" for q in reading.asked_properties("", p.props)
                  if not rel_filters(reading, p, var)]

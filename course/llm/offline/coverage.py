@@ -354,15 +354,16 @@ def _second_ask(reading: Reading, query: str) -> str | None:
         labels, props, _ = returned(query)
         # "... and at what level?" is answered when the level is a column of the first ask's query
         # ("at which level each?": each one's level), "... and in which subject?" when the
-        # subjects are
+        # subjects are, "... and at which skill?" when the skills are
         def answered(ask: str) -> bool:
             # ("..., also in which semester in §2": the name the scope put after it is the query's)
             ask = re.sub(r"\s+(?:in|of|for)\s+§\d+(?=\s*\??\s*$)", "", ask)
             only = properties_only(re.sub(r"\s+each(?=\s*\??\s*$)", "", ask), reading.lexicon,
                                    pronouns=True)
-            kind = re.fullmatch(r"\s*(?:and\s+)?(?:in\s+|of\s+)?which\s+(\w+)(?:\s+each)?\s*\??\s*", ask)
+            kind = re.fullmatch(r"\s*(?:and\s+)?(?:(\w+)\s+)?which\s+(\w+)(?:\s+each)?\s*\??\s*", ask)
+            kind = kind if kind and (kind[1] or "in") in WORDS.prepositions else None   # ("at which skill")
             kinds = {label for label in reading.schema.labels
-                     if kind and re.fullmatch(reading.lexicon.label(label), kind[1])}
+                     if kind and re.fullmatch(reading.lexicon.label(label), kind[2])}
             return bool(only) and set(only) <= props or bool(kinds) and kinds <= labels
         pending = [ask for ask in asked[1:] if not answered(ask)]
         if pending:

@@ -271,7 +271,7 @@ def related(reading: Reading) -> str | None:
     if body is None:
         return None
     match, conds = body
-    shown = _shown(reading, target)   # "which project is §0 on and its status": its status too
+    shown = reading.schema.shown(target)   # "which project is §0 on and its status": its status too
     shown += [p for p in reading.asked_properties("", reading.schema.labels.get(target, []))
               if p not in shown and not filters(reading, f"{target}.{p}", "t")]
     cols = [f"t.{p} AS {alias(target, p)}" for p in shown]
@@ -312,13 +312,6 @@ def _asks_for_people(reading: Reading) -> bool:
     return opening is not None and not re.match(rf"\s*(?:{reading.cue('which')})", reading.text)
 
 
-def _shown(reading: Reading, label: str) -> list[str]:
-    props = reading.schema.labels.get(label, [])
-    if "name" not in props and "text" in props:
-        return [p for p in ("id", "text") if p in props]
-    return [reading.schema.display(label)]
-
-
 def _asked_rel_props(reading: Reading, target: str) -> list[str] | None:
     """The asked properties of the one link from the name to the target; None when they are
     asked of the last link of a longer chain, whose rows this builder cannot say whose they are."""
@@ -345,12 +338,12 @@ def listing(reading: Reading) -> str | None:
     if targets[0] == reading.person and not conds and "\n" not in match and not reading.has("list_all"):
         return None
     label = targets[0]
-    shown = _shown(reading, label)
+    shown = reading.schema.shown(label)
     shown += [p for p in reading.asked_properties(label, reading.schema.labels.get(label, []))
               if p not in shown and not filters(reading, f"{label}.{p}", "t")]
     cols = ", ".join(f"t.{p} AS {alias(label, p)}" for p in shown)
     if far := re.search(r"\(o:(\w+)\)", match):   # "... and in which subject?": the other end too
-        cols += "".join(f", o.{p} AS {alias(far[1], p)}" for p in _shown(reading, far[1])[:1])
+        cols += "".join(f", o.{p} AS {alias(far[1], p)}" for p in reading.schema.shown(far[1])[:1])
     return f"{match}{where(conds)}\nRETURN DISTINCT {cols}"
 
 

@@ -37,6 +37,9 @@ def it_of_each(text: str) -> str:
     return text[:each.start()] + rest
 
 
+_ORDER = r"(?:order|ordering|chain|sequence|ladder)"
+
+
 def said_plainly(text: str, lexicon: Lexicon) -> str:
     """The question without what asks nothing more (linked names as §0, §1, ...).
 
@@ -49,8 +52,14 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     'what topics needed before §0 ?'
     >>> said_plainly("what do i need to unlock before learning §0 ?", default_lexicon())
     'what do i need to learn before learning §0 ?'
+    >>> said_plainly("before i can start §0 , what should i have learned first ?", default_lexicon())
+    'before i can start §0 , what should i have learned ?'
+    >>> said_plainly("what comes after §0 in the order of prerequisites ?", default_lexicon())
+    'what comes after §0 ?'
     >>> said_plainly("my friend §0 , which clubs is she in ?", default_lexicon())
     '§0 , which clubs is she in ?'
+    >>> said_plainly("which clubs is that girl §0 in ?", default_lexicon())
+    'which clubs is §0 in ?'
     """
     text = it_of_each(text)
     # "what do I need to unlock before §0?": the learner's unlocking is their learning, and the
@@ -65,6 +74,10 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     # (after the learner's own words too: "before i can take on §0 what topics ...")
     text = re.sub(r"^(before|after) (?:(?:i|we|you|one) (?:can |could |should |must )?(?:\w+ ){1,2}?)?(§\d+) "
                   r"((?:what|which|who)\b.*?)(\s*[?.!]*)$", r"\3 \1 \2\4", text)
+    # "before §0, what should I have learned first?": the learner's "first" says "before" again
+    # (not "which club was founded first?", nor "who joined first, before §0?": no learner speaks)
+    if re.search(r"\bbefore\b[^?]*§\d|§\d+ se pehle\b", text):
+        text = re.sub(r"(\b(?:i|we|you|one)\b[^,?.!]*?\s\w+)\s+first\b(?=\s*(?:[,?.!]|$))", r"\1", text)
     # "the topics under §0 in the course": the whole course, after a kind or a name (a subject
     # is "a course" too: "who is on this course?" keeps it)
     kinds = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r) or "(?!)"
@@ -75,9 +88,16 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     others = "|".join(f"(?:{r})" for label, r in lexicon.labels.items() if r and label != lexicon.person)
     if lexicon.person and others:
         text = re.sub(rf"\b{lexicon.person.lower()} (?=(?:{others}))", "", text)
+    # "what comes before §0 in the prereq chain?", "in the order of prerequisites": the order a
+    # link's word names is the link the ask already takes, no step of its own
+    links = "|".join(f"(?:{r})" for r in lexicon.relationships.values() if r) or "(?!)"
+    order = rf"(?:in|along|down|up) (?:the|that|this|its) (?:(?:{links}) {_ORDER}|{_ORDER} of (?:the )?(?:{links}))"
+    text = re.sub(rf"^{order}\s*,?\s*|\s*,?\s+{order}\b", "", text)
     # "my friend §0, ...": the speaker's word for someone the name says (not "my friends")
     people = lexicon.label(lexicon.person) or "(?!)"
-    return re.sub(rf"\b(?:my|our|mera|meri|mere|hamara|hamari) (?:{people}) (?=§\d)", "", text)
+    text = re.sub(rf"\b(?:my|our|mera|meri|mere|hamara|hamari) (?:{people}) (?=§\d)", "", text)
+    # "that girl §0", "the student §0": one person, pointed at by the name (not "the students §0 and §1")
+    return re.sub(rf"\b(?:that|this|the) ({people}) (?=§\d)", lambda m: m[0] if m[1].endswith("s") else "", text)
 
 
 # "..., like two batsmen both refusing to leave the crease", "sort of like ...", "so to speak":

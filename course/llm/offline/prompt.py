@@ -64,6 +64,13 @@ class Schema:
         props = self.labels.get(label, [])
         return next((p for p in ("name", "title", "text") if p in props), props[0] if props else "name")
 
+    def shown(self, label: str) -> list[str]:
+        """The properties a row of `label` shows: its name; a text's id too, so a note is named."""
+        props = self.labels.get(label, [])
+        if "name" not in props and "text" in props:
+            return [p for p in ("id", "text") if p in props]
+        return [self.display(label)]
+
     def touching(self, label: str) -> list[Pattern]:
         """The patterns with `label` at either end."""
         return [p for p in self.patterns if label in (p.start, p.end)]

@@ -120,7 +120,7 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
 # (a topic is no sentence: "A student put BFS on his CV. What is it, and ...?" has none)
 _TOPIC = re.compile(r"^\s*((?:[^,?;:!.\u2013\u2014]|\.(?!\s))+?)"
                     r"\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")
-_TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its)\b", re.I)
+_TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its|he|him|his|she|her(?= (?!(?:and|or|in|on|at|to|for|with|of)\b)[a-z]))\b", re.I)
 
 
 def spelled_out(question: str) -> str:
@@ -142,7 +142,7 @@ def spelled_out(question: str) -> str:
 
 def topic_first(question: str) -> str:
     """"Payal's friends, which clubs are they in?": a topic, then a question that points at it
-    with its first "they", "their", "it" or "its" -> "which clubs are Payal's friends in?".
+    with its first "they", "their", "it", "its", "he", "his", ... -> "which clubs are Payal's friends in?".
 
     >>> topic_first("coding club members - what do they study?")
     'what do coding club members study?'
@@ -172,7 +172,7 @@ def topic_first(question: str) -> str:
     first_ask = re.split(r",|\s(?:and|aur)\s", m[2])[0]
     if pointer is None or pointer.start() >= len(first_ask):
         return question     # the first ask must point at the topic too, or it loses it
-    said = m[1].strip() + ("'s" if pointer[1].lower() in ("their", "its") else "")
+    said = m[1].strip() + ("'s" if pointer[1].lower() in ("their", "its", "his", "her") else "")
     return m[2][:pointer.start()] + said + m[2][pointer.end():]
 
 
