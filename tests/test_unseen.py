@@ -9399,3 +9399,22 @@ def test_a_person_set_first_is_who_he_or_she_is(learner, question):
     result = learner.answer(question)
     assert result.status == "answered" and "could not" not in result.answer, result.answer
     assert len([s for s in result.sub_questions if s.found]) == 2, result.answer
+
+
+@pytest.mark.parametrize("question", ["Payal, which subjects do her friends take?",
+                                      "Rahul - what clubs are his friends in?"])
+def test_a_friends_hop_after_a_topic_is_never_dropped(chat, college_db, question):
+    """Found with unseen115 dn039 ("That girl Sneha, which clubs are her friends part of?"): the
+    pipeline answered with Sneha's own club. "friends", a person's noun, counted as used because
+    the query had a person in it, though it never took the friends' link."""
+    result = chat.answer(question)
+    assert result.status != "answered" or "FRIENDS_WITH" in (result.cypher or ""), result.answer
+
+
+def test_my_friend_and_a_name_set_first_is_that_name(learner, college_db):
+    """Stop 39's note: "my friend Karan, which project is he on and what is his role there?" was
+    refused whole."""
+    result = learner.answer("my friend Payal, which clubs is she in and what is her role in each?")
+    reference = "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) RETURN c.name, r.role"
+    assert result.status == "answered" and "could not" not in result.answer, result.answer
+    assert any(same_rows(s.rows, rows_of(college_db, reference)) for s in result.sub_questions), result.answer

@@ -61,8 +61,11 @@ def _a_typo_of(name_word: str, word: str) -> bool:
 
     >>> _a_typo_of("payal", "payl"), _a_typo_of("react", "reach"), _a_typo_of("karan", "kahan")
     (True, False, False)
+    >>> _a_typo_of("trees", "tree"), _a_typo_of("processes", "process"), _a_typo_of("paging", "page")
+    (True, True, False)
     """
-    return word not in _LANGUAGE_WORDS and not is_english(word) and _similar(name_word, word)
+    plural = {word + "s", word + "es", word.removesuffix("s"), word.removesuffix("es")}   # "tree": Trees
+    return word not in _LANGUAGE_WORDS and (name_word in plural or not is_english(word)) and _similar(name_word, word)
 
 
 def _words(text: str) -> list[str]:
@@ -275,7 +278,7 @@ def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
     `_link` keeps a partial match only beside its kind's word).
     """
     value_words = _words(value)
-    hits = [[i for i, w in enumerate(words) if vw == w or _stem(vw) == _stem(w) or _a_typo_of(vw, w)]
+    hits = [[i for i, w in enumerate(words) if vw == w or _a_typo_of(vw, w)]
             for vw in value_words]
     matched = sum(bool(h) for h in hits)
     if not matched or (matched < len(value_words) and not hits[0]):

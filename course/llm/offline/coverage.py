@@ -127,7 +127,10 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
     props = {q for ps in schema.labels.values() for q in ps} | {q for p in schema.patterns for q in p.props}
     for label in schema.labels:
         for m in re.finditer(lex.label(label), text):   # ("the student clubs": the clubs')
-            note(m, label in used.labels or (reading.describes_a_kind(m, label) or "") in used.labels)
+            # ("§0, which clubs are her friends in?": a person's noun that is a link's word, the link)
+            link = label == reading.person and any(re.fullmatch(r, m[0]) for t in types - used.types
+                                                   if (r := lex.relation(t)))
+            note(m, not link and (label in used.labels or (reading.describes_a_kind(m, label) or "") in used.labels))
     for rel_type in types:
         regex = lex.relation(rel_type)
         for m in re.finditer(regex, text) if regex else ():

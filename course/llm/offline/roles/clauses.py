@@ -16,10 +16,9 @@ from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.scale_ranges import OR_A_RANGE
 from course.llm.offline.roles.kinds import last_kind
-from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, DEMONSTRATIVE, ENGLISH_ONLY,
-                                            FIRST_PERSON, PERSONAL, POSSESSIVE, QUESTION_WORDS,
-                                            REQUESTS, SOME, asks_in_place, graph_nouns,
-                                            names_a_property_of, tokens)
+from course.llm.offline.roles.words import (AUXILIARY, DEMONSTRATIVE, ENGLISH_ONLY, FIRST_PERSON,
+                                            PERSONAL, POSSESSIVE, QUESTION_WORDS, REQUESTS, SOME,
+                                            asks_in_place, graph_nouns, tokens)
 
 # "Tell me", "show me", "list": a request whose list of things ("X's year, the project she
 # is on and her friends") is one request per thing, each thing a possessive or "the" phrase
@@ -117,12 +116,6 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         or words[2:3] == ["of"] and words[1] in SOME)   # "... and are any of them ..."
 
 
-# (a topic is no sentence: "A student put BFS on his CV. What is it, and ...?" has none)
-_TOPIC = re.compile(r"^\s*((?:[^,?;:!.\u2013\u2014]|\.(?!\s))+?)"
-                    r"\s*(?:,|\s[-\u2013:]\s|\s*\u2014\s*)\s*(.+)$")
-_TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its|he|him|his|she|her(?= (?!(?:and|or|in|on|at|to|for|with|of)\b)[a-z]))\b", re.I)
-
-
 def spelled_out(question: str) -> str:
     """"Who would suit a Docker role: which students have Docker, and at what level?": a
     question, then after a colon the question that spells it out in the graph's terms, which
@@ -138,42 +131,6 @@ def spelled_out(question: str) -> str:
     if not asks or set(tokens(then)) & WORDS.referring:
         return question
     return then.strip()
-
-
-def topic_first(question: str) -> str:
-    """"Payal's friends, which clubs are they in?": a topic, then a question that points at it
-    with its first "they", "their", "it", "its", "he", "his", ... -> "which clubs are Payal's friends in?".
-
-    >>> topic_first("coding club members - what do they study?")
-    'what do coding club members study?'
-    >>> topic_first("hey quick one - which projects need react and who is on them?")
-    'hey quick one - which projects need react and who is on them?'
-    >>> topic_first("TCP/IP samjhao in simple words, and what topics come under it?")[:14]
-    'TCP/IP samjhao'
-    >>> topic_first("Who is Payal, and what does she study?")
-    'Who is Payal, and what does she study?'
-    >>> topic_first("the lathe \u2014 who owns, and when was it bought?")
-    'the lathe \u2014 who owns, and when was it bought?'
-    """
-    m = _TOPIC.match(question)
-    topic = tokens(m[1]) if m else []
-    # a topic is a noun phrase: not a question, a request, a scene ("If I want ...", "Once I've
-    # learned ..."), a phrase a preposition opens ("Between Rahul and Aarav") or words that
-    # carry no meaning ("Hi", "hey quick one"), nor words with a request ("TCP/IP samjhao, ...")
-    if m is None or not topic or set(topic) <= default_lexicon().common or \
-            is_question(topic, opening=True) or sets_the_scene(topic) or \
-            topic[0] in REQUESTS | set(CONJUNCTIONS) | WORDS.prepositions | WORDS.subordinating or \
-            set(topic) & set(FIRST_PERSON) or not is_question(tokens(m[2]), opening=True) or \
-            any(WORDS.hindi_in_english.get(w, w) in REQUESTS for w in topic) or \
-            names_a_property_of(m[1]):     # "Credits for OS, and which ... before it?": an ask
-        return question
-    reason = REASON.match(m[2])     # (not a "they" of why they ask: "... so they can help run it?")
-    pointer = _TOPIC_POINTER.search(reason["ask"] if reason else m[2])
-    first_ask = re.split(r",|\s(?:and|aur)\s", m[2])[0]
-    if pointer is None or pointer.start() >= len(first_ask):
-        return question     # the first ask must point at the topic too, or it loses it
-    said = m[1].strip() + ("'s" if pointer[1].lower() in ("their", "its", "his", "her") else "")
-    return m[2][:pointer.start()] + said + m[2][pointer.end():]
 
 
 def fragment(text: str) -> bool:

@@ -22,7 +22,7 @@ from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A
                                               REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
                                               fragment, is_question, of_an_unsaid_kind, plain_request,
                                               says_only, sentences_that_ask, sets_the_scene, spelled_out,
-                                              topic_first, joins_no_asks, who_of_anyone, asks_within)
+                                              joins_no_asks, who_of_anyone, asks_within)
 from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
                                              without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
@@ -38,6 +38,7 @@ from course.llm.offline.roles.kinds import columns_of, kinds_only, names_a_kind
 from course.llm.offline.roles.restated import asked_once
 from course.llm.offline.roles.scope import in_scope
 from course.llm.offline.roles.speaker import who_asks_said
+from course.llm.offline.roles.topics import topic_first
 from course.llm.offline.roles.words import (AUXILIARY, CONJUNCTIONS, HE_SHE, HINDI_CASE, PERSONAL,
                                             PLURAL, SOME, Named, asks_for_a_change, asks_its_name,
                                             asks_only_a_property, names_a_link, names_a_property_of, names_nothing,
@@ -85,9 +86,8 @@ class RuleUpdater:
             elif pieces and (nouns := kinds_only(piece)) and all(
                     re.search(rf"\b(?:which|what)\s+{re.escape(n)}\b", pieces[-1], re.I) for n in nouns):
                 continue     # "... in which subjects? just subjects tell": the kind asked, said again
-            elif pieces and (more := columns_of(piece, pieces[-1])):   # "Who has an Advanced-level
-                pieces[-1], joined_to_the_ask = f"{pieces[-1].rstrip()}, {more}", True   # skill? Name
-                # and skill pls."
+            elif pieces and (more := columns_of(piece, pieces[-1])):   # "Who has an Advanced skill?
+                pieces[-1], joined_to_the_ask = f"{pieces[-1].rstrip()}, {more}", True   # Name and skill pls."
             else:
                 pieces.append(piece)
         if len(pieces) > 1 and says_only(pieces[-1]):   # "... needs React? I did a little React.":
