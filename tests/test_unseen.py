@@ -9418,3 +9418,38 @@ def test_my_friend_and_a_name_set_first_is_that_name(learner, college_db):
     reference = "MATCH (:Student {name: 'Payal'})-[r:MEMBER_OF]->(c:Club) RETURN c.name, r.role"
     assert result.status == "answered" and "could not" not in result.answer, result.answer
     assert any(same_rows(s.rows, rows_of(college_db, reference)) for s in result.sub_questions), result.answer
+
+
+# --- stop 40: learner probes 63 and 64 -------------------------------------------------------------
+
+@pytest.mark.parametrize("question", ["When did Payal join the college?",
+                                      "Aarav ka admission kab hua tha?"])
+def test_joining_the_college_is_no_club_membership(chat, question):
+    """Probe 63: "What is Karan's CGPA, and when did he join college?" answered the second ask
+    with the year Karan joined the Robotics Club. The graph holds no date anyone joined the
+    college."""
+    result = chat.answer(question)
+    assert result.status != "answered", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("What are all the subjects I must finish before Computer Networks, even the indirect ones?",
+     "MATCH (s:Subject)-[:PREREQUISITE_FOR*1..5]->(:Subject {name: 'Computer Networks'}) RETURN DISTINCT s.name"),
+    ("dynamic programming ke saare prerequisites batao, direct aur indirect",
+     "MATCH (c:Concept)-[:PREREQUISITE_FOR*1..5]->(:Concept {name: 'Dynamic Programming'}) RETURN DISTINCT c.name"),
+    ("Which topics does Trees include, all the way down?",
+     "MATCH (:Concept {name: 'Trees'})-[:INCLUDES*1..5]->(c:Concept) RETURN DISTINCT c.name"),
+], ids=["subjects-indirect", "hinglish-direct-and-indirect", "includes-all-the-way"])
+def test_every_step_of_a_chain_is_followed(chat, college_db, question, reference):
+    """Probe 64: "computer networks ke liye saare prerequisite subjects kya hai, direct aur indirect
+    dono?" was refused by the rules (every step of a chain was never followed), and the learner's
+    agent then answered it with the note on Graphs."""
+    assert_answered_with(chat.answer(question), college_db, reference)
+
+
+def test_a_hindi_ask_for_nodes_after_their_noun_is_no_note_question(college_db):
+    """Probe 64: the note search answered a Hindi ask for subjects, whose question word follows its
+    noun ("... prerequisite subjects kya hai"), from the note on Graphs."""
+    from course.agents.named_in_notes import asks_for_nodes
+
+    assert asks_for_nodes(college_db, "operating systems ke saare prerequisite subjects kya hain, seedhe aur ghuma ke?")

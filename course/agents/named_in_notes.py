@@ -76,6 +76,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     True
     >>> asks_for_nodes(db, "Students often ask why")
     False
+    >>> asks_for_nodes(db, "CN ke saare prerequisite subjects kya hain?"), asks_for_nodes(db, "ye topic kya hai?")
+    (True, False)
     """
     lexicon, text = default_lexicon(), " ".join(question.lower().split())
     which = lexicon.cues.get("which", r"(?!)")
@@ -103,8 +105,11 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     links = "|".join(f"(?:{r})" for r in lexicon.relationships.values() if r) or "(?!)"
     if re.search(rf"(?:{count})\s+(?:the\s+)?(?:\w+\s+){{0,1}}(?:{links})\b", text):
         return True
+    # ("§0 ke prerequisite subjects kya hain": Hindi asks after its noun, a plural one)
+    hindi = "|".join(sorted(WORDS.question_words - WORDS.english_question_words))
     return any(re.search(rf"{asking}\s+(?:the\s+)?(\w+\s+){{0,2}}"
                          rf"(?:{lexicon.label(label)})|\b(?:{lexicon.label(label)})\s+(?:{count})\b", text)
+               or re.search(rf"\b(?=\w+s\b)(?:{lexicon.label(label)})\s+(?:{hindi})\b", text)
                for label in labels) or len(beyond) > 1 or whether or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question) \
         or any(re.match(rf"\s*(?i:{lexicon.label(label)})\s+(?:[a-z]+ing\b|[A-Z])", question) and

@@ -40,3 +40,24 @@ def the_next_step(part: str, found: Sequence[Found]) -> str | None:
             or not re.search(rf"\b{re.escape(named[0])}\b", question, re.I):
         return None
     return re.sub(rf"\b{re.escape(named[0])}\b", " and ".join(values), question, count=1, flags=re.I)
+
+
+# every step, not the first ("even indirectly", "the full chain"): a path the guard lets run has
+# an upper bound, and no chain of prerequisites a course has is longer than this
+LONGEST_CHAIN = 20
+# one link of a kind to itself: "(x0:Craft {name: 'Welding'})<-[r0:PREREQUISITE_FOR]-(t:Craft)"
+_A_LOOP = re.compile(r"\(\w+:(\w+)[^)]*\)<?-\[(\w+):(\w+)\]->?\(\w+:(\w+)\)")
+
+
+def every_step(query: str) -> str | None:
+    """The query along every step of its one link of a kind to itself ("what comes before Welding,
+    even indirectly?"); None when it takes another link, or reads the link's properties.
+
+    >>> every_step("MATCH (x0:Craft {name: 'Welding'})<-[r0:NEEDS]-(t:Craft)\\nRETURN t.name")
+    "MATCH (x0:Craft {name: 'Welding'})<-[:NEEDS*1..20]-(t:Craft)\\nRETURN t.name"
+    """
+    loop = _A_LOOP.search(query)
+    if loop is None or loop[1] != loop[4] or len(re.findall(r"\[\w*:", query)) != 1 \
+            or re.search(rf"\b{loop[2]}\.", query):
+        return None
+    return query.replace(f"[{loop[2]}:{loop[3]}]", f"[:{loop[3]}*1..{LONGEST_CHAIN}]")

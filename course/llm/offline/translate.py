@@ -21,6 +21,7 @@ from typing import Sequence
 from course.foundation.language import THAT_ALONE, WORDS, sets_apart
 from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
+from course.llm.offline.chain_steps import every_step
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done, change_verb
 from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
@@ -161,6 +162,8 @@ def _translate(prompt: Prompt, lexicon: Lexicon, intents: Sequence[Intent]) -> t
     candidates += [other for c in candidates if (other := without_own_kinds(c)).text != c.text]
     for i, candidate in enumerate(candidates):
         found = build(candidate, intents)
+        if found and candidate.has("whole_chain") and (steps := every_step(found[1])):   # "even indirectly"
+            found = (f"{found[0]}, every step", steps)
         if found and valid(found[1], prompt.schema):
             wrong = objection(candidate, *found)
             if wrong is None:
@@ -268,7 +271,7 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the question asks whether every one does"
     if reading.has("reason_or_manner") and intent in ("related nodes", "list or filter", ""):   # "": a chain
         return "the question asks why or how, which a list of what is linked does not say"
-    if reading.has("whole_chain") and intent != "learning path":   # "all the way back": every step
+    if reading.has("whole_chain") and intent != "learning path" and not intent.endswith("every step"):
         return "the question asks for every step of a chain, not the first"
     if reading.has("average") and intent != "average":   # "average grade": letters
         return "the question asks for an average"
