@@ -9453,3 +9453,27 @@ def test_a_hindi_ask_for_nodes_after_their_noun_is_no_note_question(college_db):
     from course.agents.named_in_notes import asks_for_nodes
 
     assert asks_for_nodes(college_db, "operating systems ke saare prerequisite subjects kya hain, seedhe aur ghuma ke?")
+
+
+def test_those_after_an_answer_in_parts_is_what_its_last_part_listed(learner, college_db):
+    """Probe 63: after "Which subject should be studied before Operating Systems, and which students
+    have studied it?", "Which of those students also study Operating Systems?" was refused: the
+    turn was remembered with its first part's rows alone (DSA), and no students were in it."""
+    learner.answer("What comes before Computer Networks, and who has taken it?")
+    result = learner.answer("Which of those students are also in a club?")
+    reference = ("MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'Computer Networks'}) "
+                 "WHERE (s)-[:MEMBER_OF]->(:Club) RETURN s.name")
+    assert_answered_with(result, college_db, reference)
+
+
+@pytest.mark.parametrize("question, note", [
+    ("website ko kaise yaad rehta hai ki main logged in hoon?", "N22"),
+    ("jab CPU bas pages idhar udhar karta rehta hai aur koi kaam nahi hota, isko kya kehte hain?", "N20"),
+], ids=["remembers-a-login", "what-is-it-called"])
+def test_a_hinglish_note_question_is_searched_in_english_words(learner, question, note):
+    """Probe 64: "jab computer bas pages idhar udhar swap karta rehta hai aur actual kaam hota hi
+    nahi, usko kya bolte hai?" was refused: the encoder reads English, and "jab", "bas", "idhar
+    udhar", "rehta" and "bolte" reached it as they were written."""
+    result = learner.answer(question)
+    notes = [s.rows[0][0] for s in result.sub_questions if s.found and s.tool == "search_notes"]
+    assert notes == [note], result.answer

@@ -182,12 +182,12 @@ def depends_on_context(question: str, mentions: Sequence[Any] = ()) -> bool:
 
 def _names_what_follows(words: Sequence[str], i: int) -> bool:
     """Is the "it" at `i` the one that names what follows ("what is it called when ...", "it
-    is known as"), or an "its" after a thing the question brings in itself ("when a system
+    is known as", "usko kya kehte hain"), or an "its" after a thing the question brings in itself ("when a system
     spends most of its time"), which point at nothing said before?"""
-    after = [w for w in words[i + 1:i + 3] if w not in ("is", "s", "was")][:1]
+    after = [w for w in words[i + 1:i + 3] if w not in ("is", "s", "was", "kya")][:1]   # ("usko kya kehte")
     brought_in = any(w in ("a", "an") for w in words[:max(i - 1, 0)])
-    return words[i] == "it" and after in (["called"], ["known"], ["named"], ["termed"]) \
-        or words[i] == "its" and brought_in
+    naming = bool(after) and after[0] in ("called", "known", "named", "termed", "kehte", "kahte", "bolte")
+    return words[i] in ("it", "usko", "isko") and naming or words[i] == "its" and brought_in
 
 
 def follows_on(question: str) -> bool:

@@ -142,6 +142,17 @@ def several_named(result: Result, link: Link | None) -> set[str]:
     return {label for label, named in values.items() if len(named) > 1}
 
 
+def _turns_of(result: Result) -> list[tuple[str, str | None, list[list[Any]], str | None]]:
+    """(question, query, rows, answer) of each turn a result is remembered as: itself, or, when it
+    was answered in found parts (the agentic agent's, notebook 12), each part in turn, so that
+    "those students" next means what the last part listed, not the first."""
+    found = {s.part: s for s in getattr(result, "sub_questions", ()) if s.found}   # a part's last try
+    if len(found) < 2:
+        return [(result.question, result.cypher, result.rows, result.answer)]
+    return [(s.rewritten, s.cypher, s.rows, s.answer if result.answer is not None else None)
+            for _, s in sorted(found.items())]
+
+
 class ShortTermMemory:
     """A sliding window of the last turns and the entities last mentioned, by label.
 
@@ -192,10 +203,10 @@ class ShortTermMemory:
         updates = entity_updates(result, mentions, link)
         for label in several_named(result, link) - {m.label for m in mentions}:
             self.entities.pop(label, None)    # (an older one is not what "it" means now either)
-        self.count += 1
-        self.turns.append(Turn(self.count, result.question, result.cypher,
-                               trim_rows(result.rows, self.result_chars), result.answer,
-                               result.status))
+        for question, cypher, rows, answer in _turns_of(result):
+            self.count += 1
+            self.turns.append(Turn(self.count, question, cypher, trim_rows(rows, self.result_chars),
+                                   answer, result.status))
         self._apply(updates)
         return updates
 
