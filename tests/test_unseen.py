@@ -9477,3 +9477,28 @@ def test_a_hinglish_note_question_is_searched_in_english_words(learner, question
     result = learner.answer(question)
     notes = [s.rows[0][0] for s in result.sub_questions if s.found and s.tool == "search_notes"]
     assert notes == [note], result.answer
+
+
+def test_which_ones_after_among_a_group_is_of_that_group(learner, college_db):
+    """unseen115 dn026 ("Among the student projects, which ones are already completed, and which
+    ones are only planned and not yet started?") was refused whole: "which ones" named no kind."""
+    result = learner.answer("Out of all the subjects, which ones have 4 credits, and which ones does Sneha take?")
+    references = ["MATCH (j:Subject {credits: 4}) RETURN j.name",
+                  "MATCH (:Student {name: 'Sneha'})-[:STUDIES]->(j:Subject) RETURN j.name"]
+    found = [s for s in result.sub_questions if s.found]
+    assert len(found) == 2, result.answer
+    assert all(same_rows(s.rows, rows_of(college_db, r)) for s, r in zip(found, references)), result.answer
+
+
+def test_among_a_group_which_one_asks_of_that_group(chat, college_db):
+    result = chat.answer("Among the clubs, which one was founded first?")
+    assert_answered_with(result, college_db, "MATCH (c:Club) RETURN c.name, c.founded ORDER BY c.founded LIMIT 1")
+
+
+def test_an_ask_after_a_time_phrase_is_an_ask_of_its_own(learner, college_db):
+    """unseen115 dn023 ("What is an array really, in simple words, and after learning arrays
+    which topics come next for the boy?") was one part, refused whole."""
+    result = learner.answer("What is a linked list, and after finishing linked lists which topics come next?")
+    reference = "MATCH (:Concept {name: 'Linked Lists'})-[:PREREQUISITE_FOR]->(c:Concept) RETURN c.name"
+    found = [s for s in result.sub_questions if s.found]
+    assert any(same_rows(s.rows, rows_of(college_db, reference)) for s in found), result.answer

@@ -38,6 +38,25 @@ def it_of_each(text: str) -> str:
 
 
 _ORDER = r"(?:order|ordering|chain|sequence|ladder)"
+# "Among the projects, which ones ...", "Of all the clubs, which one ...": the group chosen from
+_AMONG = re.compile(r"^\s*(?:among(?:st)?|of|out of|from)\s+(?:all\s+)?(?:(?:the|our|these|those)\s+)?"
+                    r"([^,?;]+?)\s*,\s*(?=which\s+ones?\b)", re.I)
+
+
+def chosen_from(text: str, lexicon: Lexicon) -> str:
+    """"Among the projects, which ones are done, and which ones are planned?" -> "which projects
+    are done, and which projects are planned?": the group an opening names, put in place of each
+    "which ones" it chooses from (a group of a kind the graph has: not "of all things, which one").
+
+    >>> from course.llm.offline.lexicon import default_lexicon
+    >>> chosen_from("Of all the clubs, which one is the oldest?", default_lexicon())
+    'which clubs is the oldest?'
+    """
+    among = _AMONG.match(text)
+    kinds = "|".join(f"(?:{r})" for r in lexicon.labels.values() if r) or "(?!)"
+    if among is None or not re.search(rf"\b(?:{kinds})$", among[1].lower()):
+        return text
+    return re.sub(r"\bwhich\s+ones?\b", lambda m: f"which {among[1]}", text[among.end():], flags=re.I)
 
 
 def said_plainly(text: str, lexicon: Lexicon) -> str:
@@ -61,7 +80,7 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     >>> said_plainly("which clubs is that girl §0 in ?", default_lexicon())
     'which clubs is §0 in ?'
     """
-    text = it_of_each(text)
+    text = chosen_from(it_of_each(text), lexicon)
     # "what do I need to unlock before §0?": the learner's unlocking is their learning, and the
     # link is the "before" after it (a link's own word, said of §0, says its way: "what §0 unlocks")
     text = re.sub(r"\b(i|we|you|one) ((?:(?:need|have|has|ought|got) to |should |must |can )+)(?:have )?"

@@ -86,6 +86,10 @@ def is_question(words: Sequence[str], *, opening: bool) -> bool:
         words = words[default_lexicon().opening(list(words)):]
     while len(words) > 1 and words[0] in WORDS.spoken_fillers:   # "... and like whats her role"
         words = words[1:]
+    # "... and after learning arrays which topics come next?": a time phrase, then the ask
+    timed = next((i for i, w in enumerate(words[2:6], 2) if w in ("which", "what", "who")), 0) \
+        if len(words) > 3 and words[0] in ("before", "after") and words[1].endswith("ing") else 0
+    words = words[timed:]
     if len(words) > 1 and words[0] in WORDS.after_object | WORDS.subordinating | WORDS.prepositions \
             and words[1] in QUESTION_WORDS:
         words = words[1:]     # "in which semester ...", "since when ...": the question word asks

@@ -17,7 +17,7 @@ from course.foundation.language import WORDS, language_of, question_key
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.chain_steps import NEXT_STEP, the_next_step
 from course.llm.offline.lexicon import Lexicon, default_lexicon
-from course.llm.offline.plainly import it_of_each
+from course.llm.offline.plainly import chosen_from, it_of_each
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
                                               REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
                                               fragment, is_question, of_an_unsaid_kind, plain_request,
@@ -60,7 +60,7 @@ class RuleUpdater:
         """
         if asks_for_a_change(question.lower()):
             return [question]
-        question = it_of_each(question)     # "for each of them, who studies it?": them
+        question = chosen_from(it_of_each(question), default_lexicon())   # "for each of them, who studies it?"
         question = ORDINALS.sub(" ", without_parentheses(plain_request(question)))    # ", first, why ..."
         question = pronouns_in_full(question)     # "which clubs hes in"
         question = scene_before_semicolon(question)   # "X studies here; ..."
