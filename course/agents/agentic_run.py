@@ -276,7 +276,9 @@ def remembered(mentions: Sequence[Mention], parts: Sequence[SubQuestion]) -> lis
     # the latest part's names first: "Aarav ke friends kaun hai aur woh kis club mein hai?" ends
     # on Payal ("woh"), whom the next "uska" means, not Aarav
     kept, known = [], set()
-    for m in [*(m for s in reversed(parts) for m in s.mentions), *mentions]:
+    def one_of_a_label(part: SubQuestion) -> list[Mention]:   # ("each of Sneha and Aarav": not "she")
+        return [m for m in part.mentions if len({n.value for n in part.mentions if n.label == m.label}) == 1]
+    for m in [*(m for s in reversed(parts) for m in one_of_a_label(s)), *mentions]:
         if (m.label, m.value) not in known:
             known.add((m.label, m.value))
             kept.append(m)

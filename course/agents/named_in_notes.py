@@ -206,7 +206,8 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
     for m in sorted(mentions, key=lambda m: -len(m.text)):   # as written: "tcp/ip" links as "tcp ip"
         written = r"[\W_]+".join(map(re.escape, m.text.lower().split()))
         text = re.sub(rf"\b{written}\b", "§", text)
-    if re.search(r"\b(?:which|who)\s+(?:of|among)\s+(?:the\s+)?§", text):
+    if re.search(r"\b(?:which|who)\s+(?:of|among)\s+(?:the\s+)?§", text) or \
+            re.search(r"\b(?:one|either) of\b.*\bthe other\b", text):   # ("is one of them ... for the other?")
         return True
     kinds = {m.label for m in mentions}
     patterns = introspect(db).patterns

@@ -118,8 +118,12 @@ def entity_updates(result: Result, mentions: Sequence[Mention],
     # (Operating Systems), Trees (DSA) and 3NF (DBMS)": which subject comes after "it"?)
     said = {k: v for k, v in _first_by_label(link(result.answer)).items()
             if k not in several_named(result, link)} if result.answer else {}
-    in_rows = _first_by_label(link("; ".join(cells))) if cells else {}
-    updates = {k: v for k, v in in_rows.items() if k not in asked and k not in said}   # the oldest
+    in_rows = _first_by_label(found := link("; ".join(cells))) if cells else {}
+    # (the first of rows in no order is no more "she" than the others: "Who studies DSA?"; the
+    # first of a ranking is its top, "the best person to teach me DBMS")
+    several = {m.label for m in found if len({n.value for n in found if n.label == m.label}) > 1} \
+        if cells and "ORDER BY" not in (result.cypher or "") else set()
+    updates = {k: v for k, v in in_rows.items() if k not in asked and k not in said and k not in several}
     updates |= asked
     updates |= {k: v for k, v in said.items() if k not in asked}
     return updates

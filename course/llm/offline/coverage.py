@@ -130,7 +130,8 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
             # ("§0, which clubs are her friends in?": a person's noun that is a link's word, the link)
             link = label == reading.person and any(re.fullmatch(r, m[0]) for t in types - used.types
                                                    if (r := lex.relation(t)))
-            note(m, not link and (label in used.labels or (reading.describes_a_kind(m, label) or "") in used.labels))
+            kind = label in used.labels or (reading.describes_a_kind(m, label) or "") in used.labels
+            note(m, kind and not link)
     for rel_type in types:
         regex = lex.relation(rel_type)
         for m in re.finditer(regex, text) if regex else ():
@@ -139,8 +140,7 @@ def _words(reading: Reading, text: str, used: Used) -> list[tuple[str, bool]]:
             # (the learner's verb says nothing of the graph, but what it is for must be named:
             # "which skills do I need?" is not every skill)
             learner = in_the_learners_clause(reading, m.start(), m.end()) \
-                and not _joins_asked(reading, rel_type) \
-                and bool(reading.entities)
+                and not _joins_asked(reading, rel_type) and bool(reading.entities)
             alone = _no_other_end(reading, rel_type, used) or _of_a_value(reading, m.end(), used)
             note(m, rel_type in used.types or before_number or learner or alone
                  or _named_again_as(reading, text[m.end():], used))
@@ -225,9 +225,8 @@ def unused(reading: Reading, query: str) -> str | None:
     if ordered and not re.search(r"\bORDER BY\b|\bSPpaths\b", query):
         return ordered       # "give me an order to take the courses in": a list in no order is not it
     # "kya §0 ne §1 ka prerequisite padha hai?", "§0 OS padh raha hai, kya usne ...": a list of
-    # subjects is no yes (the ask is the last clause; a leading "kya" asks yes or no, no list)
-    # (a property returned may answer it: "is the chatbot done yet?", its status; "kya status hai";
-    # so may what two share)
+    # subjects is no yes (the ask is the last clause; a leading "kya" asks yes or no, no list); a
+    # property returned may answer it ("is the chatbot done yet?", "kya status hai"), or what two share
     ask = re.split(r"[,;.]\s+", reading.text.strip())[-1].strip()
     listing = re.search(reading.cue("asking"), re.sub(r"^kya\b", "", ask))
     matched_by = set(re.findall(r"\{(\w+): '", query)) | set(re.findall(r"(\w+)\) CONTAINS", query))
@@ -356,8 +355,7 @@ def _second_ask(reading: Reading, query: str) -> str | None:
     if len(asked) >= 2:
         labels, props, _ = returned(query)
         # "... and at what level?" is answered when the level is a column of the first ask's query
-        # ("at which level each?": each one's level), "... and in which subject?" when the
-        # subjects are, "... and at which skill?" when the skills are
+        # ("at which level each?": each one's level), "... and in (at) which subject?" when they are
         def answered(ask: str) -> bool:
             # ("..., also in which semester in §2": the name the scope put after it is the query's)
             ask = re.sub(r"\s+(?:in|of|for)\s+§\d+(?=\s*\??\s*$)", "", ask)

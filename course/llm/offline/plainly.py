@@ -110,7 +110,8 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     # "what comes before §0 in the prereq chain?", "in the order of prerequisites": the order a
     # link's word names is the link the ask already takes, no step of its own
     links = "|".join(f"(?:{r})" for r in lexicon.relationships.values() if r) or "(?!)"
-    order = rf"(?:in|along|down|up) (?:the|that|this|its) (?:(?:{links}) {_ORDER}|{_ORDER} of (?:the )?(?:{links}))"
+    order = rf"(?:in|along|down|up) (?:the|that|this|its) " \
+        rf"(?:(?:{links}) {_ORDER}|{_ORDER} of (?:the )?(?:{links}))"
     text = re.sub(rf"^{order}\s*,?\s*|\s*,?\s+{order}\b", "", text)
     # "my friend §0, ...": the speaker's word for someone the name says (not "my friends")
     people = lexicon.label(lexicon.person) or "(?!)"

@@ -281,9 +281,21 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the query leaves out who 'else' sets apart"
     if _someone_else_for_the_named(reading, query):
         return "the query reads 'he' or 'she' as someone other than the one named"
+    if re.search(r"\b(?:one|either|any) of\b.*\bthe other\b", reading.text):   # "is one of them ... the other?"
+        return "the question asks how two things stand to each other"
+    if _advice_read_as_fact(reading, query):    # "which subject should §0 have studied before §1?"
+        return "the question asks what ought to be, and the query reads what is"
     if (kind := _things_for_who(reading, query)) is not None:
         return f"'who' asks for people, and the query lists a {kind}'s names"
     return None
+
+
+def _advice_read_as_fact(reading: Reading, query: str) -> bool:
+    """Does the query take a link from someone named after "should" or "must" ("which subject
+    should §0 have studied before §1?": what ought to be studied, not what §0 studies)?"""
+    return any(re.search(rf"\(x{m[1]}:\w+[^)]*\)<?-\[", query)
+               for m in re.finditer(r"\b(?:should|must|ought to)\s+§(\d+)\s+(?:have\s+)?[a-z]+", reading.text)
+               if int(m[1]) < len(reading.entities) and reading.entities[int(m[1])].label == reading.person)
 
 
 def _things_for_who(reading: Reading, query: str) -> str | None:

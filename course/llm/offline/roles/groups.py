@@ -212,6 +212,9 @@ def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,
                                                                  question.lower()))
             if len(values) == 1 and label != person and len(things) == 1 and not plural:
                 return things[0]
+            if not each and len(values) == 1:   # a choice among one found: among the ones named, if several
+                named = [str(v) for lab, v in asked if lab == label]
+                return as_group(named, language, each=False) if len(named) > 1 else None
             return values[0] if len(values) == 1 else as_group(values, language, each=each)
     return None
 

@@ -22,8 +22,8 @@ _TOPIC = re.compile(r"^\s*((?:[^,?;:!.\u2013\u2014]|\.(?!\s))+?)"
 _TOPIC_POINTER = re.compile(r"\b(they|them|their|it|its|he|him|his|she"
                             r"|her(?= (?!(?:and|or|in|on|at|to|for|with|of)\b)[a-z]))\b", re.I)
 # "my friend Karan", "that girl Sneha": one person, the name after the noun
-_PERSON_NAMED = re.compile(rf"^\s*(?:my|our|that|this|the)\s+(?:{default_lexicon().label(default_lexicon().person)})"
-                           r"\s+(?=\S+\s*$)", re.I)
+_PEOPLE = default_lexicon().label(default_lexicon().person)
+_PERSON_NAMED = re.compile(rf"^\s*(?:my|our|that|this|the)\s+(?:{_PEOPLE})\s+(?=\S+\s*$)", re.I)
 
 
 def topic_first(question: str) -> str:
