@@ -148,10 +148,10 @@ def several_named(result: Result, link: Link | None) -> set[str]:
 
 def _turns_of(result: Result) -> list[tuple[str, str | None, list[list[Any]], str | None]]:
     """(question, query, rows, answer) of each turn a result is remembered as: itself, or, when it
-    was answered in found parts (the agentic agent's, notebook 12), each part in turn, so that
-    "those students" next means what the last part listed, not the first."""
+    was answered in found parts of different kinds (the agentic agent's, notebook 12), each part
+    in turn, so that "those students" next means what the last part listed, not the first."""
     found = {s.part: s for s in getattr(result, "sub_questions", ()) if s.found}   # a part's last try
-    if len(found) < 2:
+    if len({tuple(s.columns) for s in found.values()}) < 2:   # asks of one kind: their rows, one turn
         return [(result.question, result.cypher, result.rows, result.answer)]
     return [(s.rewritten, s.cypher, s.rows, s.answer if result.answer is not None else None)
             for _, s in sorted(found.items())]

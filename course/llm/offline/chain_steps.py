@@ -45,7 +45,7 @@ def the_next_step(part: str, found: Sequence[Found]) -> str | None:
 # every step, not the first ("even indirectly", "the full chain"): a path the guard lets run has
 # an upper bound, and no chain of prerequisites a course has is longer than this
 LONGEST_CHAIN = 20
-# one link of a kind to itself: "(x0:Craft {name: 'Welding'})<-[r0:PREREQUISITE_FOR]-(t:Craft)"
+# one link of a kind to itself: "(x0:Craft {name: 'Welding'})<-[r0:NEEDS]-(t:Craft)"
 _A_LOOP = re.compile(r"\(\w+:(\w+)[^)]*\)<?-\[(\w+):(\w+)\]->?\(\w+:(\w+)\)")
 
 
