@@ -9349,8 +9349,9 @@ def test_notes_found_through_a_chain_are_named_by_their_ids(chat, college_db):
     result = chat.answer("which notes explain the topics under Processes?")
     reference = ("MATCH (:Concept {name: 'Processes'})-[:INCLUDES]->(:Concept)<-[:EXPLAINS]-(n:Note) "
                  "RETURN n.id")
-    assert result.status == "answered", result.answer
-    assert all(note in result.answer for [note] in rows_of(college_db, reference)), result.answer
+    notes = rows_of(college_db, reference)
+    assert result.status == "answered" and notes, result.answer
+    assert all(note in result.answer for [note] in notes), result.answer
 
 
 @pytest.mark.parametrize("question, reference", [
@@ -9518,19 +9519,20 @@ def test_a_name_that_comes_before_or_after_is_where_the_link_starts_or_ends(chat
     assert_answered_with(chat.answer(question), college_db, reference)
 
 
-def test_advice_about_someone_is_no_fact_of_theirs(chat):
+def test_advice_about_someone_is_no_fact_of_theirs(chat, college_db):
     """Probe 66: "Which subject should he have studied before Operating Systems" (he: Aarav) was
     asked as which of Aarav's subjects come before it, and answered "there is none"."""
     result = chat.answer("Which subject should Sneha have taken before Operating Systems?")
-    assert result.status != "answered" or result.rows, result.answer
+    reference = "MATCH (j:Subject)-[:PREREQUISITE_FOR]->(:Subject {name: 'Operating Systems'}) RETURN j.name"
+    assert result.status != "answered" or same_rows(result.rows, rows_of(college_db, reference)), result.answer
 
 
 def test_one_of_them_and_the_other_is_never_one_of_them_alone(learner):
     """Probe 65: "..., plus is one of them a prerequisite for the other?" was asked as "is one of
     Threads a prerequisite for the other?" and answered with what Threads comes before."""
     result = learner.answer("How do BFS and DFS differ, and is one of them a prerequisite for the other?")
-    relations = [s for s in result.sub_questions if s.found and "other" in s.question]
-    assert not relations, result.answer
+    relations = [s for s in result.sub_questions if "other" in s.question]
+    assert relations and not any(s.found for s in relations), result.answer
 
 
 def test_which_of_them_after_one_found_chooses_among_the_ones_named(learner):
@@ -9539,7 +9541,7 @@ def test_which_of_them_after_one_found_chooses_among_the_ones_named(learner):
     result = learner.answer("Compare Karan and Rahul: who has the better grade in DSA, "
                             "and which of them has the higher Machine Learning level?")
     chosen = [s.rewritten for s in result.sub_questions if "which of" in s.rewritten]
-    assert all("Karan" in r and "Rahul" in r for r in chosen), result.answer
+    assert chosen and all("Karan" in r and "Rahul" in r for r in chosen), result.answer
 
 
 @pytest.mark.parametrize("first, then, found", [

@@ -16,6 +16,7 @@ from typing import Any
 from course.foundation.db import Database
 from course.foundation.language import WORDS, question_key
 from course.foundation.scenes import scene_and_ask
+from course.llm.offline.comparisons import ONE_TO_THE_OTHER
 from course.llm.offline.coverage import properties_only
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.elided import counts_the_unsaid
@@ -207,7 +208,7 @@ def _asks_what_a_link_reaches(db: Database, text: str) -> bool:
         written = r"[\W_]+".join(map(re.escape, m.text.lower().split()))
         text = re.sub(rf"\b{written}\b", "§", text)
     if re.search(r"\b(?:which|who)\s+(?:of|among)\s+(?:the\s+)?§", text) or \
-            re.search(r"\b(?:one|either) of\b.*\bthe other\b", text):   # ("is one of them ... for the other?")
+            ONE_TO_THE_OTHER.search(text):   # ("is one of them a prerequisite for the other?")
         return True
     kinds = {m.label for m in mentions}
     patterns = introspect(db).patterns

@@ -27,6 +27,10 @@ from course.llm.offline.prompt import Entity
 from course.llm.offline.reading import Reading
 from course.llm.offline.scale_ranges import says_a_range
 
+# "is one of them a prerequisite for the other?": how two things stand to each other, which no
+# comparison answers, nor a list of what one of them is linked to, nor a note on either
+ONE_TO_THE_OTHER = re.compile(r"\b(?:one|either|any) of\b.*\bthe other\b", re.I)
+
 
 def compares_named(reading: Reading) -> tuple[str, list[Entity]] | None:
     """The comparison's end ('max' or 'min' of a number, 'best' or 'worst' on a scale) and the

@@ -23,6 +23,7 @@ from course.llm.offline.absent import absent_link
 from course.llm.offline.chain import unfollowed
 from course.llm.offline.chain_steps import every_step
 from course.llm.offline.changes import asks_how_a_change_works, asks_when_done, change_verb
+from course.llm.offline.comparisons import ONE_TO_THE_OTHER
 from course.llm.offline.compose import compose
 from course.llm.offline.conversation import follow_up, is_follow_up, readings
 from course.llm.offline.coverage import unused
@@ -281,7 +282,7 @@ def objection(reading: Reading, intent: str, query: str) -> str | None:
         return "the query leaves out who 'else' sets apart"
     if _someone_else_for_the_named(reading, query):
         return "the query reads 'he' or 'she' as someone other than the one named"
-    if re.search(r"\b(?:one|either|any) of\b.*\bthe other\b", reading.text):   # "is one of them ... the other?"
+    if ONE_TO_THE_OTHER.search(reading.text):   # "is one of them a prerequisite for the other?"
         return "the question asks how two things stand to each other"
     if _advice_read_as_fact(reading, query):    # "which subject should §0 have studied before §1?"
         return "the question asks what ought to be, and the query reads what is"
