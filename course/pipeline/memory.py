@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -119,10 +120,11 @@ def entity_updates(result: Result, mentions: Sequence[Mention],
     said = {k: v for k, v in _first_by_label(link(result.answer)).items()
             if k not in several_named(result, link)} if result.answer else {}
     in_rows = _first_by_label(found := link("; ".join(cells))) if cells else {}
-    # (the first of rows in no order is no more "she" than the others: "Who studies DSA?"; the
-    # first of a ranking is its top, "the best person to teach me DBMS")
+    # (the first of rows in no order, or in the order of their names, is no more "she" than the
+    # others: "Who studies DSA?"; the first of a ranking is its top, "the best person to teach me DBMS")
+    ranked = re.search(r"\bORDER BY\s+(?!\w+\.name\b)", result.cypher or "")
     several = {m.label for m in found if len({n.value for n in found if n.label == m.label}) > 1} \
-        if cells and "ORDER BY" not in (result.cypher or "") else set()
+        if cells and not ranked else set()
     updates = {k: v for k, v in in_rows.items() if k not in asked and k not in said and k not in several}
     updates |= asked
     updates |= {k: v for k, v in said.items() if k not in asked}
