@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from course.foundation.db import Database
-from course.foundation.language import WORDS, question_key
+from course.foundation.language import WORDS, in_full, question_key
 from course.foundation.scenes import scene_and_ask
 from course.llm.offline.comparisons import ONE_TO_THE_OTHER
 from course.llm.offline.coverage import properties_only
@@ -242,7 +242,8 @@ def note_question(db: Database, question: str) -> bool:
     text, found = question.lower(), scene_and_ask(question)
     # the ask decides, not its scene ("I'd map who's friends with whom. What is that structure?");
     # a property of what a pointer stands for ("what's its status?") is the graph's, never a note's
-    if names_nothing(text) or not tokens(text) or asks_for_nodes(db, found[1] if found else question) \
+    # (in full: "wt topic do i need it for" asks for nodes as "what topic ..." does)
+    if names_nothing(text) or not tokens(text) or asks_for_nodes(db, in_full(found[1] if found else question)) \
             or properties_only(text, default_lexicon(), pronouns=True) \
             or counts_the_unsaid(text):      # ("and how many does DBMS?": what a part before counted)
         return False

@@ -94,6 +94,22 @@ def _opens_an_ask(sentence: str, asks: AbstractSet[str]) -> bool:
     return words[:1] != [] and words[0] in WORDS.prepositions and bool(set(words[1:2]) & WORDS.question_words)
 
 
+# "which traversal do I use?", "what approach should we pick?": a choice whose purpose is unsaid
+_CHOICE = re.compile(r"^(?:so\s+|then\s+)?(?:which|what)\s+(?:\w+\s+){1,2}"
+                     r"(?:do|should|can|could|would|shall|must)\s+(?:i|we|you|one)\s+"
+                     r"(?:use|pick|choose|go\s+(?:with|for)|apply|run|try|take)$", re.I)
+
+
+def chooses_for_the_scene(ask: str) -> bool:
+    """Does the ask choose a thing for a purpose it does not say ("which traversal do I use?")?
+    Its scene says what for: alone it asks nothing a note answers.
+
+    >>> chooses_for_the_scene("which traversal do I use?"), chooses_for_the_scene("which traversal uses a queue?")
+    (True, False)
+    """
+    return bool(_CHOICE.match(question_key(ask)))
+
+
 def the_ask_alone(question: str, simpler: str | None) -> tuple[str, ...]:
     """(`simpler`,) when it is the question's ask without its scene and is understood without
     it ("how does a router decide where to send each packet next?"), else (): a note may
@@ -105,4 +121,5 @@ def the_ask_alone(question: str, simpler: str | None) -> tuple[str, ...]:
     ()
     """
     found = scene_and_ask(question)     # (as said: "the one where ..." points at no value found)
-    return (found[1],) if simpler and found and not depends_on_context(found[1]) else ()
+    return (found[1],) if simpler and found and not depends_on_context(found[1]) \
+        and not chooses_for_the_scene(found[1]) else ()

@@ -268,7 +268,8 @@ def _match(value: str, words: list[str]) -> tuple[float, list[int]]:
     `_link` keeps a partial match only beside its kind's word).
     """
     value_words = _words(value)
-    hits = [[i for i, w in enumerate(words) if vw == w or _a_typo_of(vw, w)]
+    # a learner's shorthand is the word it stands for ("the library mgmt project")
+    hits = [[i for i, w in enumerate(words) if vw in (w, WORDS.shorthand.get(w)) or _a_typo_of(vw, w)]
             for vw in value_words]
     matched = sum(bool(h) for h in hits)
     if not matched or (matched < len(value_words) and not hits[0]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from course.foundation.definitions import defined
-from course.foundation.scenes import SENTENCE_BREAK
+from course.foundation.scenes import SENTENCE_BREAK, chooses_for_the_scene
 from course.llm.offline.roles.clauses import REQUEST, is_question
 from course.llm.offline.roles.words import tokens
 
@@ -42,6 +42,7 @@ def asking_sentences(query: str) -> list[str]:
     """
     # (a clause after a colon is a sentence too: "so kindly bear with me: why would ...?")
     sentences = [s for s in re.split(SENTENCE_BREAK, query.strip()) if s]
-    asking = [s for s in sentences if s.endswith("?") or is_question(tokens(s), opening=True)
-              or REQUEST.match(s) is not None]      # (not the scene: "My table repeats ...")
+    asking = [s for s in sentences if (s.endswith("?") or is_question(tokens(s), opening=True)
+              or REQUEST.match(s) is not None)      # (not the scene: "My table repeats ...")
+              and not chooses_for_the_scene(s)]     # (nor "which one do I use?": the scene says)
     return asking if len(sentences) > 1 else []

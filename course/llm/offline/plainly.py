@@ -79,6 +79,8 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     '§0 , which clubs is she in ?'
     >>> said_plainly("which clubs is that girl §0 in ?", default_lexicon())
     'which clubs is §0 in ?'
+    >>> said_plainly("how many in §0 ?", default_lexicon())
+    'how many are in §0 ?'
     """
     text = chosen_from(it_of_each(text), lexicon)
     # "what do I need to unlock before §0?": the learner's unlocking is their learning, and the
@@ -88,6 +90,7 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     text = re.sub(r"\bbefore (i|we|you|one) ((?:can |could )?)(?:unlock|open(?: up)?)(?= §)",
                   r"before \1 \2take", text)
     text = re.sub(r"\bun(?:me|mein) se\b", "un mein se", text)   # "unme se kiske paas ...": among them
+    text = re.sub(r"\bhow many (?=(?:in|on) (?:the )?§\d)", "how many are ", text)   # "how many in §0?"
     # "before §0 what topics needed?": the phrase put first is the ask's own ("what topics
     # needed before §0?")
     # (after the learner's own words too: "before i can take on §0 what topics ...")

@@ -152,6 +152,24 @@ def fragment(text: str) -> bool:
         and not set(words) & AUXILIARY
 
 
+# "the queue wala one", "the one with the queue", "that go-deep one": one thing, described
+_THE_ONE = re.compile(r"^(?:the|that|this)\s+"
+                      r"(?:(?:[\w'/+-]+\s+){0,6}ones?|ones?\s+(?:with|that|which|where|using)\b.*)$")
+
+
+def describes_the_one(text: str) -> bool:
+    """A noun phrase that describes one thing and asks nothing ("which traversal do I use? the
+    queue wala one"): the thing the ask before it asks for, not an ask of its own.
+
+    >>> describes_the_one("the queue wala one"), describes_the_one("the one with the queue")
+    (True, True)
+    >>> describes_the_one("which one is it?"), describes_the_one("the one that is done is which?")
+    (False, False)
+    """
+    words = tokens(text.lower())
+    return bool(_THE_ONE.match(" ".join(words))) and not set(words) & (QUESTION_WORDS | AUXILIARY)
+
+
 def of_an_unsaid_kind(piece: str, before: str) -> bool:
     """Does the piece ask "in what" or "in which one" of a kind the ask before it never named
     ("who got an A+ in something? and in what")? Then it is no more of that ask, which answers

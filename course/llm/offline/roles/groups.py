@@ -129,7 +129,9 @@ def the_ones(part: str, found: Sequence[Found]) -> str | None:
             def named(v: str) -> bool:
                 return re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", part.lower()) is not None
             values = [v for v in values if not named(v)] or values
-            among = values[0] if len(values) == 1 else as_group(values, language_of(part), each=False)
+            if len(values) == 1:    # a choice among one is none: "which one comes after X?"
+                return f"{part[:m.start()]}{which} {labels.pop().lower()}{part[m.end():]}"
+            among = as_group(values, language_of(part), each=False)
             return f"{part[:m.start()]}{which} of {among}{part[m.end():]}"
     return None
 
@@ -333,6 +335,9 @@ def theirs_counted(part: str, found: Sequence[Found]) -> str | None:
                   count=1, flags=re.I) if ones else None
 
 
+_SIDE_OF_IT = re.compile(r"\b(before|after)\s+(?:it|that|this)\b", re.I)
+
+
 def named_of_the_kind_asked(part: str, found: Sequence[Found]) -> str | None:
     """The value the part before named, when this part asks "which <kind>" of the kind that
     part named and found ("Which subject comes before §0, and which subject comes after it?":
@@ -343,10 +348,15 @@ def named_of_the_kind_asked(part: str, found: Sequence[Found]) -> str | None:
     'Optics'
     >>> named_of_the_kind_asked("who takes it?", found) is None
     True
+    >>> named_of_the_kind_asked("which course comes before it?", found) is None   # the chain goes on
+    True
     """
     if not found:
         return None
-    lexicon, (_, asked, got) = default_lexicon(), found[-1]
+    lexicon, (question, asked, got) = default_lexicon(), found[-1]
+    side = _SIDE_OF_IT.search(part)
+    if side and re.search(rf"\b{side[1]}\b", question, re.I):   # the same side again: a next step
+        return None
     which = lexicon.cues.get("which", r"(?!)")
     kinds = {label for label, _ in [*asked, *got]
              if re.search(rf"(?:{which})\s+(?:{lexicon.label(label)})", part.lower())}

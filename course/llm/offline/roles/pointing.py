@@ -84,15 +84,15 @@ def owners_of(word: str, properties: Mapping[str, Sequence[str]] | None) -> set[
 
 
 # a question that asks for several people, however many it found
-_SEVERAL = re.compile(r"\bwho (?:are|were)\b|\bwho all\b|\bkaun kaun\b|\bkaun hain\b|\b\w{3,}s kaun\b")
+_SEVERAL = re.compile(r"\bwho (?:are|were)\b|\bwho all\b|\bkaun kaun\b|\bkaun hain\b"
+                      r"|\b\w{3,}s (?:kaun|who\s*(?:[,?.!]|$))")
 
 
 def asks_for_several(question: str) -> bool:
-    """Does the question ask for several people ("who are ...", "kaun kaun ...")? A "she"
-    after it is not one of them; a "woh" is all of them.
-
-    >>> asks_for_several("payal ke dost kaun kaun hai"), asks_for_several("who is payal")
-    (True, False)
+    """Does it ask for several people ("who are", "kaun kaun", "X's friends who?")? A "she" after
+    it is not one of them; a "woh" is all of them.
+    >>> [asks_for_several(q) for q in ("payal ke dost kaun kaun hai", "who is payal", "payal's friends who?")]
+    [True, False, True]
     """
     return bool(_SEVERAL.search(question.lower()))
 
@@ -263,10 +263,10 @@ def each_of_several(found: Sequence[Found], labels: set[str] | None, language: s
 
 
 def set_apart(word: str, before: Sequence[str], nxt: str, found: Sequence[Found]) -> str | None:
-    """"who else" in a later part: who besides the one person the latest part that named a
-    person asked about ("What subjects does Karan study, and who else studies them?": besides
-    Karan, not whoever the conversation named last); "baaki kaun": "<name> ke alawa". None for
-    any other word, an "else" that asks for no one ("what else"), or no one person asked about.
+    """"who else" in a later part: besides the one person the latest part that named one asked
+    about ("What does Karan study, and who else studies it?": Karan, not whoever the chat named
+    last) or found ("Who leads X, and who else is in it?"); "baaki kaun": "<name> ke alawa". None
+    for any other word, an "else" that asks for no one ("what else"), or no one person.
 
     >>> found = [("What does Asha use?", [(default_lexicon().person, "Asha")], [("Tool", "Saw")])]
     >>> set_apart("else", ["who"], "uses", found), set_apart("else", ["what"], "does", found)
@@ -275,9 +275,9 @@ def set_apart(word: str, before: Sequence[str], nxt: str, found: Sequence[Found]
     people = {before[-1].lower() if before else "", nxt} & WORDS.people
     if word not in WORDS.setting_apart or not people:
         return None
-    person = default_lexicon().person
-    for _, asked, _ in reversed(found):
-        named = list(dict.fromkeys(str(v) for label, v in asked if label == person))
+    for _, asked, got in reversed(found):
+        named = [*dict.fromkeys(str(v) for label, v in asked if label == default_lexicon().person)] or \
+            [*dict.fromkeys(str(v) for label, v in got if label == default_lexicon().person)]
         if named:
             return None if len(named) > 1 else f"besides {named[0]}" if word == "else" else f"{named[0]} ke alawa"
     return None

@@ -20,9 +20,9 @@ from course.llm.offline.lexicon import Lexicon, default_lexicon
 from course.llm.offline.plainly import chosen_from, it_of_each
 from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A_LIST, IF_SO, LISTED, OWNED,
                                               REQUEST, RESTATED, WHOSE, as_question, cleft_fragment,
-                                              fragment, is_question, of_an_unsaid_kind, plain_request,
-                                              says_only, sentences_that_ask, sets_the_scene, spelled_out,
-                                              joins_no_asks, who_of_anyone, asks_within)
+                                              describes_the_one, fragment, is_question, of_an_unsaid_kind,
+                                              plain_request, says_only, sentences_that_ask, sets_the_scene,
+                                              spelled_out, joins_no_asks, who_of_anyone, asks_within)
 from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
                                              without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
@@ -81,8 +81,8 @@ class RuleUpdater:
             elif pieces and RESTATED.match(piece) and is_question(tokens(RESTATED.sub("", piece)), opening=True):
                 continue     # "... under graphs? like what does it include": said again, asked once
             elif pieces and (names_nothing(piece) and not of_an_unsaid_kind(piece, pieces[-1]) or fragment(piece)
-                             or only_how_said(piece) or asks_its_name(piece)):   # "...? Who, and which one?",
-                pieces[-1] = f"{pieces[-1]}?{piece}"     # "...? In which subject?", "...? what's that called?"
+                             or only_how_said(piece) or asks_its_name(piece) or describes_the_one(piece)):
+                pieces[-1] = f"{pieces[-1]}?{piece}"     # "...? In which subject?", "...? the queue one"
             elif pieces and (nouns := kinds_only(piece)) and all(
                     re.search(rf"\b(?:which|what)\s+{re.escape(n)}\b", pieces[-1], re.I) for n in nouns):
                 continue     # "... in which subjects? just subjects tell": the kind asked, said again
@@ -95,10 +95,8 @@ class RuleUpdater:
             pieces[-1] = f"{pieces[-1]}? {said.lstrip()}" + ("" if said.endswith((".", "!")) else ".")
             # said as said (no "?" put after "I need to know if it'll kill my CGPA"): the ask is
             # asked again without it when its words leave the ask unread (`scene_and_ask`)
-        parts: list[str] = []
-        for piece in pieces:
-            parts += self._split_conjunctions(without_asides(piece.strip()))
-        parts = [p for p in parts if tokens(p)]
+        parts = [p for piece in pieces for p in self._split_conjunctions(without_asides(piece.strip()))
+                 if tokens(p)]
         if len(parts) == 1 and joined_to_the_ask:    # one ask, with what a sentence after it asked
             return [as_question(parts[0]) if "?" in question else parts[0]]
         if len(parts) <= 1:   # one ask: as written, less an aside after it
@@ -117,8 +115,9 @@ class RuleUpdater:
                 continue     # "(the PCB, the states it moves through etc)": no ask of its own
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
             head = re.split(pattern, right, maxsplit=1, flags=re.I)[0]    # (", simple words pls, and ...")
-            if sets_the_scene(tokens(last)) or match[1] and joins_no_asks(match[1], last, right) \
-                    or only_how_said(head):
+            asked_after = "," in last and is_question(tokens(last.rsplit(",", 1)[1]), opening=True)
+            if sets_the_scene(tokens(last)) and not asked_after or only_how_said(head) \
+                    or match[1] and joins_no_asks(match[1], last, right):   # ("If ..., why ..., and ...": asks)
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             # "Who took DSA, in which semester, and ...", "who got an A+ and in which subject, plus who
