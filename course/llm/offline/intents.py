@@ -215,6 +215,8 @@ def properties(reading: Reading) -> str | None:
             or _owned_by_kind(reading, label):
         return None     # ("who among §0 and §1 is in year 3?" asks which, not their years; "§0's
         #                 friends' year" is their friends')
+    if reading.has("who") and label != reading.person and not reading.has("profile"):
+        return None     # "who is in §0, and since when?": people, with a link's property; no club's year
     props = reading.schema.labels.get(label, [])
     name = reading.schema.display(label)
     asked = [p for p in reading.asked_properties(label, props) if p != name]

@@ -329,10 +329,16 @@ REASON = re.compile(r"^(?P<ask>.*\S)\s*,?\s+(?:(?:because|bc|coz|cuz|cos)\s+(?!o
                      r"(?:can|could|will|may|might|'ll)\b|in\s+order\s+to\b|taaki\b)[^,;?]*[.!?]*\s*$", re.I)
 
 
+# "... decide which order to join and which index to pick": a wh- word and "to", the verb's object
+_WH_TO = re.compile(r"\s*(?:which|what|how|where|when|whom?)\s+(?:\w+\s+)?to\s+\w+\s*(?:[?.!,]|$)", re.I)
+
+
 def joins_no_asks(conjunction: str, last: str, right: str) -> bool:
     """Does the conjunction between `last` (the clause before) and `right` join no two asks: an
     adverb before the verb ("which other students also have it?"), the end of a value's range
-    ("a B or lower"), a value said aloud ("a b plus"), or two nouns one question word asks for
+    ("a B or lower"), one of two options ("store it as a matrix or list, and ..."), a second
+    object of a verb ("decide which order to use and which index to pick"), a value said
+    aloud ("a b plus"), or two nouns one question word asks for
     before their verb ("what branch and year is she in", "could you tell me what year and
     branch Sneha is in")?
 
@@ -340,9 +346,15 @@ def joins_no_asks(conjunction: str, last: str, right: str) -> bool:
     True
     >>> joins_no_asks("and", "who all study dsa", "wht grade"), joins_no_asks("plus", "who got a b", "in dsa")
     (False, True)
+    >>> joins_no_asks("or", "how is a graph kept, matrix", "list, and why?")
+    True
     """
     word, after = conjunction.lower(), tokens(right)
+    option = re.match(r"\s*[\w+/-]+(?:\s+[\w+/-]+)?\s*(?:[,?.!]|$)", right) \
+        and not set(after[:2]) & WORDS.question_words
     return word == "also" and awaits_its_verb(last) or word == "or" and OR_A_RANGE.match(right) is not None \
+        or word in ("and", "or") and _WH_TO.match(right) is not None \
+        or word in ("or", "ya") and bool(option) \
         or word == "plus" and re.search(r"\b[a-z]$", last.strip(), re.I) is not None \
         or word in ("and", "aur") and awaits_its_verb(asked_in(last)) and len(after) > 1 \
         and after[0] not in QUESTION_WORDS and (after[1] in AUXILIARY or len(after) > 2 and after[2] in AUXILIARY

@@ -173,12 +173,15 @@ def both_found(part: str, found: Sequence[Found]) -> str | None:
 AMONG = re.compile(rf"(?:{default_lexicon().cues.get('among', '(?!)')}|\bmany of)$")   # "how many of them"
 
 
+_SUBJECTS = {"i", "we", "you", "he", "she", "they"}
+
+
 def chooses_among(word: str, nxt: str, before: Sequence[str]) -> bool:
     """Is the word "them" in "who among them", "which of them", or "unmein" in "unmein se"?"""
     if word in HINDI_CASE and HINDI_CASE[word] == "mein" and word[:2] in ("un", "in") and nxt == "se":
         return True
-    several = word in PLURAL or word in WORDS.plural_demonstrative and nxt in WORDS.auxiliary | {""}
-    return several and bool(AMONG.search(" ".join(before[-2:]).lower()))   # ("which of those does ...")
+    several = word in PLURAL or word in WORDS.plural_demonstrative and nxt in WORDS.auxiliary | _SUBJECTS | {""}
+    return several and bool(AMONG.search(" ".join(before[-2:]).lower()))   # ("which of those does", "... i need")
 
 
 def all_found(found: Sequence[Found], language: str, words: Sequence[str], *,

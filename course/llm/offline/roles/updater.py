@@ -115,9 +115,10 @@ class RuleUpdater:
                 continue     # "(the PCB, the states it moves through etc)": no ask of its own
             last = re.split(r"\s[-\u2013]\s|\s*\u2014\s*|[.!:]\s+", left)[-1]     # its last sentence
             head = re.split(pattern, right, maxsplit=1, flags=re.I)[0]    # (", simple words pls, and ...")
-            asked_after = "," in last and is_question(tokens(last.rsplit(",", 1)[1]), opening=True)
+            asked_after = "," in last and is_question(tokens(last.rsplit(",", 1)[1]), opening=True) \
+                and any(names_a_kind(w) for w in tokens(right)[:3])   # "If ..., why ..., and which topic"
             if sets_the_scene(tokens(last)) and not asked_after or only_how_said(head) \
-                    or match[1] and joins_no_asks(match[1], last, right):   # ("If ..., why ..., and ...": asks)
+                    or match[1] and joins_no_asks(match[1], last, right):
                 continue
             last = after_opening_clause(last)      # "For the lab, which ...": the question
             # "Who took DSA, in which semester, and ...", "who got an A+ and in which subject, plus who
