@@ -9753,3 +9753,24 @@ def test_the_speakers_need_of_someone_is_no_projects_need(chat, college_db):
                                                  "RETURN s.name")}
     assert result.status != "answered" or {r[0] for r in result.rows} <= skilled, result.answer
     assert "REQUIRES" not in (result.cypher or ""), result.cypher
+
+
+def test_a_part_naming_nothing_keeps_the_scope_of_a_part_that_found_nothing(learner, college_db):
+    """Probe 70: "the average grade of students in DSA, and who got the lowest grade, ..." asked
+    the second part of every subject (the first part, unanswered, was not read) and answered
+    Sneha's B in Computer Networks beside Karan's in DSA."""
+    result = learner.answer("could you tell me the median grade in Operating Systems, and who got the best "
+                            "grade?")
+    best = [s for s in result.sub_questions if "best" in s.question and s.found]
+    takers = {r[0] for r in rows_of(college_db, "MATCH (s:Student)-[:STUDIES]->(:Subject "
+                                                "{name: 'Operating Systems'}) RETURN s.name")}
+    assert not best or best[-1].rows and {r[0] for r in best[-1].rows} <= takers, result.answer
+
+
+def test_woh_after_a_persons_things_is_the_person_when_the_verb_reaches_people(learner, college_db):
+    """Probe 70: "Karan ke paas kaun si skills hain aur kis level pe, aur woh kaunse club mein
+    hai?" read "woh" as each of Karan's skills and answered which club each skill is in."""
+    result = learner.answer("Payal ke paas kaun si skills hain, aur woh kaunse club mein hai?")
+    clubs = [s for s in result.sub_questions if "club" in s.question]
+    reference = "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) RETURN c.name"
+    assert clubs and clubs[-1].found and same_rows(clubs[-1].rows, rows_of(college_db, reference)), result.answer

@@ -222,10 +222,10 @@ class AgenticAgent(Agent):
             sub.answer = self._write(run, sub) if self.writes_answer else ""
             run.sub_questions.append(sub)
             return
-        # a later part that names nothing ("..., and who is the president?") leans on the parts before
-        if round_ == 0 and (run.found() or context or person) and (points_elsewhere(part) or follows_on(part)
-                                                          or depends_on_context(part, self.link(part))
-                                                          or number > 0 and not self.link(part)):
+        # a later part that names nothing leans on the parts before, answered or not ("and who is its head?")
+        if round_ == 0 and (run.sub_questions or context or person) and (
+                points_elsewhere(part) or follows_on(part) or depends_on_context(part, self.link(part))
+                or number > 0 and not self.link(part)):
             rewritten, usage = roles.rewrite(part, self.link(part), run, context,
                                              self._properties())
             run.step("updater", f"rewrote {part!r} as {rewritten!r}", usage, roles.name, roles.model)

@@ -204,18 +204,18 @@ def owners_in(part: str, properties: Mapping[str, Sequence[str]] | None) -> set[
 
 def found_of_kinds(found: Sequence[Found], labels: set[str] | None, language: str) -> str | None:
     """"them" where the part's own words say what it is: "which projects need them?" reaches
-    skills (projects need skills), so it is every skill the latest part that found one found,
-    not the person that part was about; None when the words reach no kind, or nothing of it
-    was found.
+    skills, so it is every skill the latest part that found one found, not the person it was
+    about; but "which club is he in?" reaches people: the one person it asked about, when it
+    found none. None when the words reach no kind, or nothing of it was asked or found.
 
     >>> found = [("Which tools does Asha use?", [("Person", "Asha")], [("Tool", "Lathe"), ("Tool", "Saw")])]
     >>> found_of_kinds(found, {"Tool"}, "en"), found_of_kinds(found, {"Room"}, "en")
     ('each of Lathe and Saw', None)
     """
-    for _, _, got in reversed(found):
+    for _, asked, got in reversed(found):
         values = [str(v) for v in dict.fromkeys(v for label, v in got if label in (labels or ()))]
-        if values:
-            return values[0] if len(values) == 1 else as_group(values, language)
+        if values or len(named := {str(v) for label, v in asked if label in (labels or ())}) == 1:
+            return as_group(values, language) if len(values) > 1 else (values or [*named])[0]
     return None
 
 

@@ -135,7 +135,7 @@ def rewrite(prompt: RolePrompt) -> str:
     """A later part with "she", "that student", "uske" as what an earlier part found (or one
     that names nothing, "..., and who is the president?", in what an earlier part asked); else
     "her", "mujhe" as the person the conversation names; else the part as it is."""
-    found = prompt.found() or _one_person_asked(prompt)
+    found = prompt.found() or _one_person_asked(prompt) or _one_value_asked(prompt)
     if found and (points_back(prompt.question) or follows_up(prompt.question, prompt.linked)
                   or depends_on_context(prompt.question, prompt.linked) or not prompt.linked
                   or counts_the_unsaid(prompt.question)):     # "and how many does Ravi?"
@@ -162,6 +162,16 @@ def _one_person_asked(prompt: RolePrompt) -> list[dict[str, Any]]:
     person = default_lexicon().person
     people = {str(v) for p in prompt.parts for label, v in p.get("asked", []) if label == person}
     if not points_at_a_person(prompt.question) or len(people) != 1:
+        return []
+    return [dict(p, values=[]) for p in prompt.parts if p.get("asked")]
+
+
+def _one_value_asked(prompt: RolePrompt) -> list[dict[str, Any]]:
+    """The parts that asked about one value and found nothing, for a later part that names
+    nothing ("the average grade in DSA (unanswered), and who got the lowest grade?": in DSA, not
+    in every subject); [] when the question names a value or the parts named several."""
+    values = {(label, str(v)) for p in prompt.parts for label, v in p.get("asked", [])}
+    if prompt.linked or len(values) != 1:
         return []
     return [dict(p, values=[]) for p in prompt.parts if p.get("asked")]
 
