@@ -9774,3 +9774,15 @@ def test_woh_after_a_persons_things_is_the_person_when_the_verb_reaches_people(l
     clubs = [s for s in result.sub_questions if "club" in s.question]
     reference = "MATCH (:Student {name: 'Payal'})-[:MEMBER_OF]->(c:Club) RETURN c.name"
     assert clubs and clubs[-1].found and same_rows(clubs[-1].rows, rows_of(college_db, reference)), result.answer
+
+
+def test_a_follow_up_to_a_message_of_several_asks_asks_each_again(learner, college_db):
+    """Probe 69: "Rahul ka grade in DSA and uska branch kya hai", then "aur Karan ka?" was answered
+    "Karan (IT)." alone: the last part asked again, and the grade left out without a word."""
+    learner.answer("What is Sneha's grade in Operating Systems and what is her branch?")
+    result = learner.answer("and Karan's?")
+    grade = rows_of(college_db, "MATCH (:Student {name: 'Karan'})-[r:STUDIES]->"
+                                "(:Subject {name: 'Operating Systems'}) RETURN r.grade")
+    found = [s for s in result.sub_questions if s.found]
+    assert len({s.part for s in found}) == 2 and all("Karan" in s.rewritten for s in found), result.answer
+    assert any(same_rows([row[-1:] for row in s.rows], grade) for s in found), result.answer

@@ -174,6 +174,7 @@ class ShortTermMemory:
         self.turns: deque[Turn] = deque(maxlen=max_turns)   # old turns fall off the left
         self.entities: dict[str, str] = {}                    # label -> value, most recent last
         self.count = 0                                        # turns so far (their numbers)
+        self.parts: list[tuple[str, list[tuple[str, str]]]] = []   # the last message's parts, if several
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {len(self.turns)}/{self.max_turns} turns, {self.entities}>"
@@ -209,6 +210,8 @@ class ShortTermMemory:
         updates = entity_updates(result, mentions, link)
         for label in several_named(result, link) - {m.label for m in mentions}:
             self.entities.pop(label, None)    # (an older one is not what "it" means now either)
+        found = {s.part: s for s in getattr(result, "sub_questions", ()) if s.found}   # ("and Karan's?" next)
+        self.parts = [(s.rewritten, [(m.label, m.value) for m in s.mentions]) for _, s in sorted(found.items())]
         for question, cypher, rows, answer in _turns_of(result):
             self.count += 1
             self.turns.append(Turn(self.count, question, cypher, trim_rows(rows, self.result_chars),
@@ -225,4 +228,5 @@ class ShortTermMemory:
         """Forget the conversation (the turn numbers go on)."""
         self.turns.clear()
         self.entities.clear()
+        self.parts = []
 
