@@ -206,7 +206,7 @@ def found_of_kinds(found: Sequence[Found], labels: set[str] | None, language: st
     """"them" where the part's own words say what it is: "which projects need them?" reaches
     skills, so it is every skill the latest part that found one found, not the person it was
     about; but "which club is he in?" reaches people: the one person it asked about, when it
-    found none. None when the words reach no kind, or nothing of it was asked or found.
+    found things of other kinds only. None when the words reach no kind, or nothing of it.
 
     >>> found = [("Which tools does Asha use?", [("Person", "Asha")], [("Tool", "Lathe"), ("Tool", "Saw")])]
     >>> found_of_kinds(found, {"Tool"}, "en"), found_of_kinds(found, {"Room"}, "en")
@@ -214,7 +214,7 @@ def found_of_kinds(found: Sequence[Found], labels: set[str] | None, language: st
     """
     for _, asked, got in reversed(found):
         values = [str(v) for v in dict.fromkeys(v for label, v in got if label in (labels or ()))]
-        if values or len(named := {str(v) for label, v in asked if label in (labels or ())}) == 1:
+        if values or got and len(named := {str(v) for label, v in asked if label in (labels or ())}) == 1:
             return as_group(values, language) if len(values) > 1 else (values or [*named])[0]
     return None
 

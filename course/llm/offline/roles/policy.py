@@ -171,7 +171,7 @@ def _one_value_asked(prompt: RolePrompt) -> list[dict[str, Any]]:
     nothing ("the average grade in DSA (unanswered), and who got the lowest grade?": in DSA, not
     in every subject); [] when the question names a value or the parts named several."""
     values = {(label, str(v)) for p in prompt.parts for label, v in p.get("asked", [])}
-    if prompt.linked or len(values) != 1:
+    if prompt.linked or len(values) != 1 or points_back(prompt.question):   # ("they": of what was found)
         return []
     return [dict(p, values=[]) for p in prompt.parts if p.get("asked")]
 
