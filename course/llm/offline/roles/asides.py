@@ -20,6 +20,24 @@ _PARENTHESIS = re.compile(r"\s*\(([^()]*)\)")
 # ", first, why ...; and second, which ...": the order of the asks, which asks nothing
 ORDINALS = re.compile(r"(?i)(?<=[,;.])\s*(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|lastly|finally)"
                       r"\s*,\s*")
+# "1) which students ... 2) for each of them ...": a numbered list of asks, each ask its own part
+_NUMBERED = re.compile(r"(?:^|(?<=\s))\(?\d{1,2}\)\s+")
+
+
+def numbered_as_asks(question: str) -> str:
+    """The asks of a numbered list apart (";"), their numbers and what opens the list gone.
+
+    >>> numbered_as_asks("Study Qs: 1) who studies DSA 2) for each of them, what grade?")
+    'who studies DSA; for each of them, what grade?'
+    >>> numbered_as_asks("is O(n) fine?")
+    'is O(n) fine?'
+    """
+    marks = list(_NUMBERED.finditer(question))
+    if not marks or (len(marks) == 1 and marks[0].start() > 0):
+        return question
+    return "; ".join(p.strip() for p in _NUMBERED.split(question[marks[0].end():]) if p.strip())
+
+
 # "Two things, if you please.", "two quick questions:": a count of the asks to come asks nothing
 # (not "Three questions about arrays: ...", which names what "it" will stand for)
 COUNT_OF_ASKS = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|just)\s+)?"

@@ -23,8 +23,8 @@ from course.llm.offline.roles.clauses import (AND_FIRST, DOES_A_NAME, FIRST_OF_A
                                               describes_the_one, fragment, is_question, of_an_unsaid_kind,
                                               plain_request, says_only, sentences_that_ask, sets_the_scene,
                                               spelled_out, joins_no_asks, who_of_anyone, asks_within)
-from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, remark_as_scene, scene_before_semicolon,
-                                             without_asides, without_parentheses)
+from course.llm.offline.roles.asides import (COUNT_OF_ASKS, ORDINALS, numbered_as_asks, remark_as_scene,
+                                             scene_before_semicolon, without_asides, without_parentheses)
 from course.llm.offline.roles.groups import (BOTH, Found, all_found, both_found, chooses_among, each_of,
                                              named_of_the_kind_asked, the_counted, the_counted_ones,
                                              the_listed_counted, the_ones, theirs_counted)
@@ -61,7 +61,7 @@ class RuleUpdater:
         if asks_for_a_change(question.lower()):
             return [question]
         question = chosen_from(it_of_each(question), default_lexicon())   # "for each of them, who studies it?"
-        question = ORDINALS.sub(" ", without_parentheses(plain_request(question)))    # ", first, why ..."
+        question = ORDINALS.sub(" ", without_parentheses(plain_request(numbered_as_asks(question))))   # "1) .."
         question = pronouns_in_full(question)     # "which clubs hes in"
         question = scene_before_semicolon(question)   # "X studies here; ..."
         question = IF_SO.sub(r"\1", who_asks_said(question))   # "i'm Sneha"
