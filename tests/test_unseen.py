@@ -9811,3 +9811,16 @@ def test_a_choice_that_should_be_learnt_before_x_comes_before_x(chat, college_db
     reference = "MATCH (c:Concept)-[:PREREQUISITE_FOR]->(:Concept {name: 'Deadlocks'}) " \
                 "WHERE c.name IN ['Threads', 'Processes'] RETURN c.name"
     assert_answered_with(result, college_db, reference)
+
+
+def test_in_which_one_for_each_of_them_keeps_the_condition_asked_before(learner, college_db):
+    """unseen121 dt032, once numbered asks were split: "2) and in which skill(s) for each of them"
+    after "1) who has an Advanced level in any skill" listed every skill of each (Karan's
+    Intermediate one too): "in which one, for each of them" is more of the ask before."""
+    result = learner.answer("1) who is at Intermediate level in some skill 2) and in which skill(s) for each "
+                            "of them")
+    pairs = {tuple(r) for r in rows_of(college_db, "MATCH (s:Student)-[:HAS_SKILL {level: 'Intermediate'}]"
+                                                   "->(k:Skill) RETURN s.name, k.name")}
+    for s in result.sub_questions:
+        if s.found and len(s.columns) > 1:
+            assert {(r[0], r[1]) for r in s.rows} <= pairs, result.answer

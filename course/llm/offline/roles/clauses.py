@@ -143,10 +143,11 @@ def fragment(text: str) -> bool:
 
     >>> fragment("in what order?"), fragment("in which year did she join?"), fragment("in what kind of graph?")
     (True, False, True)
-    >>> fragment("and in which subject?")
-    True
+    >>> fragment("and in which subject?"), fragment("and in which skill(s) for each of them")
+    (True, True)
     """
-    kinds = "|".join(sorted(WORDS.vague_kinds))
+    kinds = "|".join(sorted(WORDS.vague_kinds))    # ("in which skill(s) for each of them": each one's)
+    text = re.sub(r"\(s\)|,?\s+for\s+(?:each|every\s+one)(?:\s+of\s+(?:them|those|these))?\s*(?=[?.!]|$)", "", text)
     words = tokens(re.sub(rf"\b(?:{kinds})\s+of\s+", "", AND_FIRST.sub("", text.strip().lower())))
     return 3 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
         and not set(words) & AUXILIARY
