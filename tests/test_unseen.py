@@ -9705,7 +9705,8 @@ def test_a_scene_then_two_asks_is_split_after_the_first_ask(question, asks):
 def test_gud_is_good(chat, college_db):
     """"anyone gud at docker?" was refused: chat shorthand for "good"."""
     result = chat.answer("who is gud at sql?")
-    names = {r[0] for r in rows_of(college_db, "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'SQL'}) RETURN s.name")}
+    names = {r[0] for r in rows_of(college_db, "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'SQL'}) "
+                                               "RETURN s.name")}
     assert result.status == "answered" and names and {r[0] for r in result.rows} <= names, result.answer
 
 

@@ -92,8 +92,8 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     text = re.sub(r"\bun(?:me|mein) se\b", "un mein se", text)   # "unme se kiske paas ...": among them
     text = re.sub(r"\bhow many (?=(?:in|on) (?:the )?§\d)", "how many are ", text)   # "how many in §0?"
     # "I need someone good at §0 for §1": the speaker's need of a person, no project's need
-    text = re.sub(r"\b(?:i|we) (?:really |urgently )?(?:need|want)( someone| somebody| a student| people)\b", r"\1",
-                  text)
+    text = re.sub(r"\b(?:i|we) (?:really |urgently )?(?:need|want)"
+                  r"( someone| somebody| a student| people)\b", r"\1", text)
     # "before §0 what topics needed?": the phrase put first is the ask's own ("what topics
     # needed before §0?")
     # (after the learner's own words too: "before i can take on §0 what topics ...")

@@ -147,7 +147,8 @@ def fragment(text: str) -> bool:
     (True, True)
     """
     kinds = "|".join(sorted(WORDS.vague_kinds))    # ("in which skill(s) for each of them": each one's)
-    text = re.sub(r"\(s\)|,?\s+for\s+(?:each|every\s+one)(?:\s+of\s+(?:them|those|these))?\s*(?=[?.!]|$)", "", text)
+    text = re.sub(r"\(s\)|,?\s+for\s+(?:each|every\s+one)(?:\s+of\s+(?:them|those|these))?\s*(?=[?.!]|$)",
+                  "", text)
     words = tokens(re.sub(rf"\b(?:{kinds})\s+of\s+", "", AND_FIRST.sub("", text.strip().lower())))
     return 3 <= len(words) <= 4 and words[0] in WORDS.prepositions and words[1] in QUESTION_WORDS \
         and not set(words) & AUXILIARY
