@@ -9707,7 +9707,7 @@ def test_gud_is_good(chat, college_db):
     result = chat.answer("who is gud at sql?")
     names = {r[0] for r in rows_of(college_db, "MATCH (s:Student)-[:HAS_SKILL]->(:Skill {name: 'SQL'}) "
                                                "RETURN s.name")}
-    assert result.status == "answered" and names and {r[0] for r in result.rows} <= names, result.answer
+    assert result.status == "answered" and result.rows and {r[0] for r in result.rows} <= names, result.answer
 
 
 @pytest.mark.parametrize("question", [

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from course.llm.offline.roles.updater import asked_again, follows_up
+from course.llm.offline.roles.updater import asked_again
 from course.pipeline.linking import Mention
 
 Asked = tuple[str, Sequence[tuple[str, Any]]]   # a part as rewritten, and the values it asked about
@@ -30,8 +30,6 @@ def each_part_again(parts: Sequence[str], before: Sequence[Asked],
     part before, or a part that asked about no single value of the kind it names)."""
     if len(parts) != 1 or len(before) < 2:
         return None
-    linked = link(parts[0])
-    if not follows_up(parts[0], linked):
-        return None
+    linked = link(parts[0])     # (`asked_again` is None for a part that is no follow-up)
     again = [asked_again(parts[0], [(question, list(asked), [])], linked) for question, asked in before]
     return None if any(a is None for a in again) else [str(a) for a in again]

@@ -152,11 +152,16 @@ def _turns_of(result: Result) -> list[tuple[str, str | None, list[list[Any]], st
     """(question, query, rows, answer) of each turn a result is remembered as: itself, or, when it
     was answered in found parts of different kinds (the agentic agent's, notebook 12), each part
     in turn, so that "those students" next means what the last part listed, not the first."""
-    found = {s.part: s for s in getattr(result, "sub_questions", ()) if s.found}   # a part's last try
-    if len({tuple(s.columns) for s in found.values()}) < 2:   # asks of one kind: their rows, one turn
+    found = _found_parts(result)
+    if len({tuple(s.columns) for s in found}) < 2:   # asks of one kind: their rows, one turn
         return [(result.question, result.cypher, result.rows, result.answer)]
-    return [(s.rewritten, s.cypher, s.rows, s.answer if result.answer is not None else None)
-            for _, s in sorted(found.items())]
+    return [(s.rewritten, s.cypher, s.rows, s.answer if result.answer is not None else None) for s in found]
+
+
+def _found_parts(result: Result) -> list[Any]:
+    """The parts of an agentic answer that found something, in order, each at its last try."""
+    found = {s.part: s for s in getattr(result, "sub_questions", ()) if s.found}
+    return [s for _, s in sorted(found.items())]
 
 
 class ShortTermMemory:
@@ -210,8 +215,8 @@ class ShortTermMemory:
         updates = entity_updates(result, mentions, link)
         for label in several_named(result, link) - {m.label for m in mentions}:
             self.entities.pop(label, None)    # (an older one is not what "it" means now either)
-        found = {s.part: s for s in getattr(result, "sub_questions", ()) if s.found}   # ("and Karan's?" next)
-        self.parts = [(s.rewritten, [(m.label, m.value) for m in s.mentions]) for _, s in sorted(found.items())]
+        # ("and Karan's?" next: each part again, `course.agents.asked_again`)
+        self.parts = [(s.rewritten, [(m.label, m.value) for m in s.mentions]) for s in _found_parts(result)]
         for question, cypher, rows, answer in _turns_of(result):
             self.count += 1
             self.turns.append(Turn(self.count, question, cypher, trim_rows(rows, self.result_chars),

@@ -135,7 +135,7 @@ def rewrite(prompt: RolePrompt) -> str:
     """A later part with "she", "that student", "uske" as what an earlier part found (or one
     that names nothing, "..., and who is the president?", in what an earlier part asked); else
     "her", "mujhe" as the person the conversation names; else the part as it is."""
-    found = prompt.found() or _one_person_asked(prompt) or _one_value_asked(prompt)
+    found = prompt.found() or _one_value_asked(prompt)
     if found and (points_back(prompt.question) or follows_up(prompt.question, prompt.linked)
                   or depends_on_context(prompt.question, prompt.linked) or not prompt.linked
                   or counts_the_unsaid(prompt.question)):     # "and how many does Ravi?"
@@ -156,22 +156,15 @@ def rewrite(prompt: RolePrompt) -> str:
     return resolve_pronouns(prompt.question, prompt.context, prompt.linked)
 
 
-def _one_person_asked(prompt: RolePrompt) -> list[dict[str, Any]]:
-    """The parts that asked about one person and found nothing, for a later "she" or "uska"
-    (that person), with no values found; [] for any other question."""
-    person = default_lexicon().person
-    people = {str(v) for p in prompt.parts for label, v in p.get("asked", []) if label == person}
-    if not points_at_a_person(prompt.question) or len(people) != 1:
-        return []
-    return [dict(p, values=[]) for p in prompt.parts if p.get("asked")]
-
-
 def _one_value_asked(prompt: RolePrompt) -> list[dict[str, Any]]:
-    """The parts that asked about one value and found nothing, for a later part that names
-    nothing ("the average grade in DSA (unanswered), and who got the lowest grade?": in DSA, not
-    in every subject); [] when the question names a value or the parts named several."""
+    """The parts that asked and found nothing, with no values found, when they asked about one
+    person and the question points at a person ("she", "uska": that person), or about one value
+    and the question names nothing and points at nothing ("the average grade in DSA (unanswered),
+    and who got the lowest grade?": in DSA, not in every subject); else []."""
     values = {(label, str(v)) for p in prompt.parts for label, v in p.get("asked", [])}
-    if prompt.linked or len(values) != 1 or points_back(prompt.question):   # ("they": of what was found)
+    people = {v for label, v in values if label == default_lexicon().person}
+    one_person = points_at_a_person(prompt.question) and len(people) == 1
+    if not one_person and (prompt.linked or len(values) != 1 or points_back(prompt.question)):
         return []
     return [dict(p, values=[]) for p in prompt.parts if p.get("asked")]
 
