@@ -9825,3 +9825,22 @@ def test_in_which_one_for_each_of_them_keeps_the_condition_asked_before(learner,
     for s in result.sub_questions:
         if s.found and len(s.columns) > 1:
             assert {(r[0], r[1]) for r in s.rows} <= pairs, result.answer
+
+
+# --- stop 42: the stop before's leads ------------------------------------------------------------
+
+def test_a_follow_up_does_not_keep_a_value_the_old_one_was_found_with(learner, college_db):
+    """Review of stop 41: after "what does Karan work on and what is his role there?", "and
+    Aarav's?" asked "what is Aarav's role in Campus Chatbot?" (Karan's project, found, not said)
+    and answered "there is none". The message is asked again as written, of Aarav."""
+    learner.answer("which project does Sneha work on and what is her role there?")
+    result = learner.answer("and Aarav's?")
+    sneha = {r[0] for r in rows_of(college_db, "MATCH (:Student {name: 'Sneha'})-[:WORKS_ON]->(p:Project) "
+                                               "RETURN p.name")}
+    aarav = {r[0] for r in rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[:WORKS_ON]->(p:Project) "
+                                               "RETURN p.name")}
+    assert sneha - aarav, "the test needs a project of Sneha's that Aarav does not work on"
+    asked = " ".join(s.rewritten for s in result.sub_questions)
+    assert not any(name in asked for name in sneha - aarav), asked
+    role = rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[r:WORKS_ON]->(:Project) RETURN r.role")
+    assert any(s.found and same_rows(s.rows, role) for s in result.sub_questions), result.answer

@@ -42,7 +42,7 @@ from course.agents.agentic_run import (AgenticResult, CriticRound, Run, SubQuest
                                        answers_something_else, one_person_named, part_of, remembered,
                                        set_apart_found, source_of, without_setting_apart)
 from course.agents.agentic_tools import AGENTIC_TOOLS, Tool, AgenticToolbox, ToolOutput, search_notes
-from course.agents.asked_again import each_part_again
+from course.agents.asked_again import message_again
 from course.agents.cost import add_up
 from course.agents.named_in_notes import note_question
 from course.foundation.db import Database, Rows
@@ -116,8 +116,8 @@ class AgenticAgent(Agent):
         roles, context = self.roles, self.context(result.question, result.mentions)
         toolbox = AgenticToolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
                           self.timeout_ms, self.max_rows, self._pipeline())
-        run.parts, usage = roles.split(result.question, context)   # ("and Karan's?": each part before, of him)
-        run.parts = each_part_again(run.parts, getattr(self.memory, "parts", []), self.link) or run.parts
+        result.asked_as = message_again(result.question, getattr(self.memory, "several_asks", ""), self.link) or ""
+        run.parts, usage = roles.split(result.asked_as or result.question, context)
         run.step("updater", f"split into {len(run.parts)} part(s): {run.parts}", usage, roles.name, roles.model)
         self._parts_and_review(run, roles, toolbox, result, context)
         note = self._one_note(run, result.question)

@@ -126,6 +126,7 @@ class AgenticResult(ToolResult):
     agent: str = "agentic"
     sub_questions: list[SubQuestion] = field(default_factory=list)
     critic: list[CriticRound] = field(default_factory=list)
+    asked_as: str = ""    # the message a follow-up asked again ("and Aarav's?": the one before, of him)
 
     def footer(self) -> str:
         rounds = len(self.critic)

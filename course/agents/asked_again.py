@@ -2,34 +2,31 @@
 
 Introduced in notebook 12, with the agentic agent. "and Karan's?" asks the message before again,
 of Karan. When that message was answered in several parts, asking only its last part again
-answers half and says nothing of the rest ("Karan (IT)." and no grade). So a follow-up that only
-names a new value is asked once per part of the message before, each with the new value in
-place of the one that part asked about; when a part names no value of that kind, the follow-up is
-left as it is.
+answers half and says nothing of the rest ("Karan (IT)." and no grade). Nor is each part as it
+was rewritten the right ask: "what does Karan work on and what is his role there?" rewrote its
+second part with Karan's project, which is not Aarav's. So a follow-up that only names a new
+value asks the whole message again, as the learner wrote it, with the new value in place of the
+one of its kind the message named; the parts are split and rewritten from there. When the
+message named no single value of that kind, the follow-up is left as it is.
 
->>> before = [("What grade did Ben get in Optics?", [("Person", "Ben")]),
-...           ("What branch is Ben in?", [("Person", "Ben")])]
->>> each_part_again(["and Asha's?"], before, lambda _: [Mention("Asha", "Person", "name", "Asha", 1.0)])
-['What grade did Asha get in Optics?', 'What branch is Asha in?']
->>> each_part_again(["Who is Asha?"], before, lambda _: [Mention("Asha", "Person", "name", "Asha", 1.0)])
+>>> link = lambda text: [Mention(n, "Person", "name", n, 1.0) for n in ("Ben", "Asha") if n in text]
+>>> message_again("and Asha's?", "What does Ben work on, and his role there?", link)
+'What does Asha work on, and his role there?'
+>>> message_again("Who is Asha?", "What does Ben work on, and his role there?", link)
+>>> message_again("and Asha's?", "", link)
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from course.llm.offline.roles.updater import asked_again
 from course.pipeline.linking import Mention
 
-Asked = tuple[str, Sequence[tuple[str, Any]]]   # a part as rewritten, and the values it asked about
 
-
-def each_part_again(parts: Sequence[str], before: Sequence[Asked],
-                    link: Callable[[str], list[Mention]]) -> list[str] | None:
-    """The follow-up asked of each part of the message before, or None (not a follow-up, one
-    part before, or a part that asked about no single value of the kind it names)."""
-    if len(parts) != 1 or len(before) < 2:
+def message_again(question: str, message: str, link: Callable[[str], list[Mention]]) -> str | None:
+    """The message before (of several asks; "" when it had one) asked again of the value the
+    question names, or None (no message, no follow-up, or no single value of that kind in it)."""
+    if not message:
         return None
-    linked = link(parts[0])     # (`asked_again` is None for a part that is no follow-up)
-    again = [asked_again(parts[0], [(question, list(asked), [])], linked) for question, asked in before]
-    return None if any(a is None for a in again) else [str(a) for a in again]
+    asked = [(m.label, m.value) for m in link(message)]
+    return asked_again(question, [(message, asked, [])], link(question))

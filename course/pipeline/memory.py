@@ -179,7 +179,7 @@ class ShortTermMemory:
         self.turns: deque[Turn] = deque(maxlen=max_turns)   # old turns fall off the left
         self.entities: dict[str, str] = {}                    # label -> value, most recent last
         self.count = 0                                        # turns so far (their numbers)
-        self.parts: list[tuple[str, list[tuple[str, str]]]] = []   # the last message's parts, if several
+        self.several_asks = ""        # the last message, when it was asked in several parts
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {len(self.turns)}/{self.max_turns} turns, {self.entities}>"
@@ -216,7 +216,8 @@ class ShortTermMemory:
         for label in several_named(result, link) - {m.label for m in mentions}:
             self.entities.pop(label, None)    # (an older one is not what "it" means now either)
         # ("and Karan's?" next: each part again, `course.agents.asked_again`)
-        self.parts = [(s.rewritten, [(m.label, m.value) for m in s.mentions]) for s in _found_parts(result)]
+        parts = {s.part for s in getattr(result, "sub_questions", ())}
+        self.several_asks = (getattr(result, "asked_as", "") or result.question) if len(parts) > 1 else ""
         for question, cypher, rows, answer in _turns_of(result):
             self.count += 1
             self.turns.append(Turn(self.count, question, cypher, trim_rows(rows, self.result_chars),
@@ -233,5 +234,5 @@ class ShortTermMemory:
         """Forget the conversation (the turn numbers go on)."""
         self.turns.clear()
         self.entities.clear()
-        self.parts = []
+        self.several_asks = ""
 
