@@ -9844,3 +9844,26 @@ def test_a_follow_up_does_not_keep_a_value_the_old_one_was_found_with(learner, c
     assert not any(name in asked for name in sneha - aarav), asked
     role = rows_of(college_db, "MATCH (:Student {name: 'Aarav'})-[r:WORKS_ON]->(:Project) RETURN r.role")
     assert any(s.found and same_rows(s.rows, role) for s in result.sub_questions), result.answer
+
+
+@pytest.mark.parametrize("question, note", [
+    ("the debate society laptop keeps moving pages between RAM and disk so much that nothing runs, is there a "
+     "name for that?", "N20"),
+    ("the robotics club router sends every packet a different way round, how does it pick where to send it "
+     "next?", "N24"),
+])
+def test_a_club_named_in_a_clause_before_the_ask_is_the_scene(learner, question, note):
+    """unseen120 (a club-fair organiser): "the old laptop at the robotics stall keeps swapping
+    stuff to disk ..., is there a name for that?" was refused: the club, named in the clause
+    before the ask, had to be spoken of by the note as if it were asked about."""
+    result = learner.answer(question)
+    assert result.status == "answered" and result.rows and result.rows[0][0] == note, result.answer
+
+
+def test_a_name_asked_for_is_not_the_topic_the_question_names(learner):
+    """A question of my own, on the change above: "... two threads each held a lock the other
+    wanted, what do you call that?" was answered from the note on threads. A learner does not
+    ask the name of a thing they named: the note on deadlocks, or nothing."""
+    result = learner.answer("at the coding club stall our demo froze because two threads each held a lock the "
+                            "other wanted, what do you call that?")
+    assert result.status != "answered" or result.rows and result.rows[0][0] == "N18", result.answer

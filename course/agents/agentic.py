@@ -149,13 +149,14 @@ class AgenticAgent(Agent):
     def _one_note(self, run: Run, question: str) -> str | None:
         """The note that answers, whole, a question whose parts left one unanswered, or None:
         "Which traversal finds the fewest hops, and what does it keep track of?" is one question
-        about one note, whose second part, split, names nothing. When no part was answered by the
-        graph, the whole question clears the search's bar, and no part that stands alone (no
-        "it") clears it for another note, nor is a part left unanswered a question of the graph's
-        ("and uske pehle kya padhna chahiye?"), the question is asked again whole."""
+        about one note, whose second part, split, names nothing (one part reworded may lose it too:
+        "the router ..., how does it pick ...?"). When no part was answered by the graph, the
+        whole question clears the search's bar, and no part that stands alone (no "it") clears it
+        for another note, nor is a part left unanswered a question of the graph's ("and uske
+        pehle kya padhna chahiye?"), the question is asked again whole."""
         clear_note = getattr(self.search, "clear_note", None)
         answered = {s.part for s in run.sub_questions if s.found}
-        if clear_note is None or len(run.parts) < 2 or answered >= set(range(len(run.parts))) \
+        if clear_note is None or run.parts == [question] or answered >= set(range(len(run.parts))) \
                 or any(s.found and s.tool != "search_notes" for s in run.sub_questions):
             return None
         note, unanswered = clear_note(self.db, question), [s.rewritten for s in run.sub_questions if not s.found]

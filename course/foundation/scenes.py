@@ -67,21 +67,31 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     >>> scene_and_ask("For the lab next week, which tools does Asha use?")
     ('For the lab next week', 'which tools does Asha use?')
     >>> scene_and_ask("which topics come after it, i.e. need it first?")
+    >>> scene_and_ask("the old laptop keeps swapping to disk, is there a name for that?")
+    ('the old laptop keeps swapping to disk', 'is there a name for that?')
+    >>> scene_and_ask("who studies DBMS, what grade did they get?")
 
     """
     sentences = re.split(rf"{SENTENCE_BREAK}(?=\S)|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
     asked = after_opening_clause(sentences[-1])   # "For the database part of the talk, which ..."
     if asked != sentences[-1]:
         sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]
+    asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
+    if len(sentences) < 2 and (trailing := _TRAILING_ASK.match(sentences[-1])) and \
+            _opens_an_ask(trailing[2], asks) and not _opens_an_ask(trailing[1], asks):
+        sentences = [trailing[1], trailing[2]]   # ("the laptop keeps swapping, is there a name for that?")
     if len(sentences) < 2:
         return None
-    asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
     asking = [i for i, s in enumerate(sentences) if s.rstrip().endswith("?") or _opens_an_ask(s, asks)]
     if len(asking) != 1 or asking[0] < len(sentences) - 1 and \
             not sentences[asking[0]].rstrip().endswith("?"):
         return None    # two sentences ask: parts, not a scene; none asks: no ask to keep
     ask = asking[0]    # ("karan's phone no. need to call him re: project": a scene is no ask)
     return " ".join(sentences[:ask] + sentences[ask + 1:]), sentences[ask]
+
+
+# a sentence's last clause, after a comma, that asks (what comes before it asks nothing)
+_TRAILING_ASK = re.compile(r"^([^?]*[^\s,]),\s+([^,?]+\?)\s*$")
 
 
 def _opens_an_ask(sentence: str, asks: AbstractSet[str]) -> bool:

@@ -84,3 +84,29 @@ def subject_first(db: Database, query: str, hits: Sequence[Hit]) -> list[Hit]:
                    for name in [topic, *(aliases.get(topic) or ())]) if asked else False
     subject = next((h for h in named if opens(str(h.concept))), None)
     return hits if subject is None or subject is hits[0] else [subject, *(h for h in hits if h is not subject)]
+
+
+# "what do you call that?", "is there a name for it?", "what's this called?", "isko kya kehte
+# hain?": the ask is for the name of what the question describes
+_ASKS_A_NAME = re.compile(
+    r"\b(?:what|how)\s+(?:do|would|does|did|should)\s+(?:you|we|they|people|ppl|one)\s+call\s+(?:that|this|it)\b"
+    r"|\b(?:that|this|it)(?:'s|\s+is|\s+was)?\s+called\b|\b(?:name|term|word)\s+for\s+(?:that|this|it)\b"
+    r"|\b(?:kya|kaise)\s+k[ae]hte\b", re.I)
+
+
+def named_last(db: Database, query: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The hits, the notes of topics the question names last, when it asks for the name of what
+    it describes: a learner does not ask the name of a thing they named ("two threads each held
+    a lock the other wanted, what do you call that?" is no question on threads).
+
+    >>> from course.retrieval.search import Hit
+    >>> hits = [Hit("N17", "Threads", 0.46, ""), Hit("N18", "Deadlocks", 0.43, "")]
+    >>> [h.note for h in named_last(db, "two threads each wait for the other: what do you call that?", hits)]
+    ['N18', 'N17']
+    >>> [h.note for h in named_last(db, "two threads each wait for the other: why?", hits)]
+    ['N17', 'N18']
+    """
+    if not _ASKS_A_NAME.search(query):
+        return list(hits)
+    named = [h for h in hits if names_its_topic(db, query, h)]
+    return [h for h in hits if h not in named] + named

@@ -46,7 +46,7 @@ from course.retrieval.keywords import note_keywords
 from course.retrieval.mentioned import mentioned_term, notes_mentioning
 from course.retrieval.other_topics import closer_topic
 from course.retrieval.compared_topics import compared_hits
-from course.retrieval.named_topics import NAMED_MIN_SCORE, names_its_topic, subject_first
+from course.retrieval.named_topics import NAMED_MIN_SCORE, named_last, names_its_topic, subject_first
 from course.retrieval.overview_notes import leads_an_overview, own_note_first
 from course.retrieval.rereading import other_readings
 from course.retrieval.second_opinion import (BUILT_ON, agreeing_bar, built_on_first, margin_needed,
@@ -312,7 +312,7 @@ def note_search(*, mode: str = AGENT_MODE, k: int = NOTE_HITS) -> Callable[[Data
         if points_only(query):      # "what is that?", "explain this": of nothing said, no topic
             return []
         hits = built_on_first(db, query, own_note_first(db, query, subject_first(db, query, defined_topic_first(
-            query, compared_hits(db, query, search(db, query, mode=mode, k=k))))))
+            query, named_last(db, query, compared_hits(db, query, search(db, query, mode=mode, k=k)))))))
         holding = notes_mentioning(db, term) if (term := mentioned_term(query)) else []   # "Which note
         return sorted(hits, key=lambda h: h.note not in holding)     # mentions X?": those holding X first
 
