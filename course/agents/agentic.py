@@ -213,8 +213,7 @@ class AgenticAgent(Agent):
             return
         listed = listed_before(run, number) if round_ == 0 and number > 0 else None
         if listed is not None and counts_what_came_before(part):
-            # "how many is that?": counting what a part found is arithmetic on its rows, not
-            # a search (the note search's best note for words that name nothing answered it)
+            # "how many is that?": arithmetic on a part's rows, not a search (nor the best note)
             rows = {tuple(map(repr, row)) for row in listed.rows}
             sub = SubQuestion(question=part, rewritten=part, tool="answer_given",
                               arguments={"count of part": listed.part + 1}, rows=[[len(rows)]],
