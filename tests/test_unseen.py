@@ -9867,3 +9867,22 @@ def test_a_name_asked_for_is_not_the_topic_the_question_names(learner):
     result = learner.answer("at the coding club stall our demo froze because two threads each held a lock the "
                             "other wanted, what do you call that?")
     assert result.status != "answered" or result.rows and result.rows[0][0] == "N18", result.answer
+
+
+@pytest.mark.parametrize("question, reference", [
+    ("which projects need Python? gonna add them to my resume",
+     "MATCH (p:Project)-[:REQUIRES]->(:Skill {name: 'Python'}) RETURN p.name"),
+    ("who is in the coding club? want to put them on our flyer",
+     "MATCH (s:Student)-[:MEMBER_OF]->(:Club {name: 'Coding Club'}) RETURN s.name"),
+])
+def test_what_the_learner_will_do_with_the_answer_is_no_change_to_the_graph(learner, college_db, question,
+                                                                            reference):
+    """unseen120: "what skills do the robotics club members have between them? want to put it on
+    their poster" was blocked as a change to the data ("put")."""
+    result = learner.answer(question)
+    assert result.status == "answered" and same_rows(result.rows, rows_of(college_db, reference)), result.answer
+
+
+@pytest.mark.parametrize("question", ["add Python to my skills", "I want to put Aarav in our club"])
+def test_a_change_to_the_graphs_own_things_is_still_refused(learner, question):
+    assert learner.answer(question).status == "blocked"

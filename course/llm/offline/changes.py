@@ -52,14 +52,29 @@ def change_verb(text: str) -> re.Match[str] | None:
     >>> change_verb("3nf se pehle kya clear hona chahiye")
     >>> change_verb("search/insert time of a skewed tree?")
     >>> change_verb("duplicate rows hatane wala rule kya hai?")   # "the rule that removes": a rule
+    >>> change_verb("who leads it? want to put it on their poster"), change_verb("add it to my skills")[0]
+    (None, 'add')
     """
     def as_noun(m: re.Match[str]) -> bool:
         before, after = text[:m.start()], text[m.end():]
         return bool(_AFTER_DETERMINER.search(before) or _RUN_TOGETHER.search(before)
                     or before.rstrip().endswith("/") or after.lstrip().startswith("/")   # "search/insert"
                     or _RUN_TOGETHER_AFTER.match(after) or _SAID_OR_BECOME.match(after) or _DOER.match(after)
+                    or _to_own_use(after)
                     or (_AS_NOUN.search(before) or _IN_A_LIST.search(before)) and _NO_OBJECT.match(after))
     return next((m for m in WRITE_REQUEST.finditer(text) if not as_noun(m)), None)
+
+
+# "want to put it on their poster", "I'll add them to our slides": the answer put in a place of
+# someone's own that is nothing the graph holds (not "add Python to my skills")
+_TO_OWN_USE = re.compile(r"\s+(?:it|them|this|that|these|those|the\s+list)\s+(?:on|onto|in|into|to)\s+"
+                         r"(?:my|our|their|his|her|your)\s+((?:[\w'-]+\s*){1,2})")
+
+
+def _to_own_use(after: str) -> bool:
+    place = _TO_OWN_USE.match(after)
+    lexicon = default_lexicon()
+    return place is not None and not any(re.search(noun, place[1]) for noun in lexicon.labels.values())
 
 
 # "daal diye", "hata diya": a change done (Hindi's perfect), told, not requested ("daal do")

@@ -278,15 +278,21 @@ def says_only(text: str) -> bool:
     (False, True)
     >>> says_only("semester he took OS")     # (a property's noun: an ask in few words)
     False
+    >>> says_only("want to put it on their poster"), says_only("want to know who leads it")
+    (True, False)
     """
     sentences = [tokens(AND_FIRST.sub("", s))
                  for s in re.split(r"(?<=[.!])\s+", text.strip()) if tokens(s)]
     subjects = set(FIRST_PERSON) | PERSONAL | DEMONSTRATIVE | {"we", "i'm", "i've", "my", "our"}
-    # (the subject may come second, after a word that asks nothing: "maybe i can ask them")
+    # (the subject may come second, after a word that asks nothing: "maybe i can ask them"; or
+    # be left out of a plan: "want to put it on their poster", not "want to know ...")
     return bool(sentences) and not text.rstrip().endswith("?") and all(
         (words[0] in subjects or words[1:2] and words[1] in subjects and not graph_nouns(words[:1])
-         and words[0] not in QUESTION_WORDS | AUXILIARY | set(REQUESTS))
+         and words[0] not in QUESTION_WORDS | AUXILIARY | set(REQUESTS) or _PLAN.match(" ".join(words)))
         and not is_question(words, opening=True) for words in sentences)
+
+
+_PLAN = re.compile(r"(?:want|going|planning|hoping|gonna|wanna)\s+(?:to\s+)?(?!know|find|see|ask|learn|understand|check)\w")
 
 
 def sentences_that_ask(piece: str) -> list[str]:
