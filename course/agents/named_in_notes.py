@@ -15,8 +15,9 @@ from typing import Any
 
 from course.foundation.db import Database
 from course.foundation.language import WORDS, in_full, question_key
-from course.foundation.scenes import scene_and_ask
+from course.foundation.scenes import SENTENCE_BREAK, scene_and_ask
 from course.llm.offline.comparisons import ONE_TO_THE_OTHER
+from course.llm.offline.plainly import shared_as_given
 from course.llm.offline.coverage import properties_only
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.roles.elided import counts_the_unsaid
@@ -80,7 +81,7 @@ def asks_for_nodes(db: Database, question: str) -> bool:
     >>> asks_for_nodes(db, "CN ke saare prerequisite subjects kya hain?"), asks_for_nodes(db, "ye topic kya hai?")
     (True, False)
     """
-    lexicon, text = default_lexicon(), " ".join(question.lower().split())
+    lexicon, text = default_lexicon(), shared_as_given(" ".join(question.lower().split()))   # ("share the note")
     which = lexicon.cues.get("which", r"(?!)")
     if lexicon.person in beyond_notes(db) and re.search(lexicon.cues.get("who", r"(?!)"), text):
         return True
@@ -114,7 +115,8 @@ def asks_for_nodes(db: Database, question: str) -> bool:
                for label in labels) or len(beyond) > 1 or whether or _names_linked_nodes(db, text) \
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question) \
         or any(re.match(rf"\s*(?i:{lexicon.label(label)})\s+(?:[a-z]+ing\b|[A-Z])", question) and
-               re.match(r"\s*\w+s\b", text) for label in labels)    # "Subjects covering X?"
+               re.match(r"\s*\w+s\b", text) and not re.search(SENTENCE_BREAK, question.strip())
+               for label in labels)    # "Subjects covering X?" (not "Candidates applying for .... Which note ...?")
 
 
 def _names_a_value_and_its_property(db: Database, question: str) -> bool:
@@ -171,9 +173,10 @@ _AFTER_THE_NAME = (r"\b(?:what|which)(?:\s+all)?\s+(?:{aux})\s+(?:\w+\s+){{0,2}}
                    r"(?:\w+\s+){{0,2}}?(?:{link})(?:\s+it(?=\s*(?:[?.!,;]|$)))?"
                    r"(?:\s+(?:in|for|of|to|on|with)(?:\s+(?:the\s+)?(?:§|\w+))?)?\s*(?:[?.!,;]|$)")
 # ("what does my son need to know before tackling §0": a verb of the learner's before the name;
-# "what should i learn right before that stricter form": a pointer in the name's place)
+# "what should i learn right before that stricter form", "... before that": a pointer in the
+# name's place)
 _BEFORE_THE_NAME = (r"\b(?:what|which)\s+(?:(?:\w+\s+){{1,6}}?(?:{prep})(?:\s+\w+ing)?|(?:{link}))\s+"
-                    r"(?:the\s+§|§|th(?:at|is|ose|ese)\s+\w+|it\b|them\b)")
+                    r"(?:the\s+§|§|th(?:at|is|ose|ese)(?:\s+\w+|\s*[?.!]*\s*$)|it\b|them\b)")
 _HINDI_ORDER = (r"§\s+(?!wal[aie]\b)(?:\w+\s+){{0,2}}?(?:(?:{link})\s+(?:\w+\s+)?(?:kya|kaun\w*)|"
                 r"(?:kya|kaun\w*)\s+(?:\w+\s+)?(?:{link}))\b")
 # "does Graphs contain BST?", "is DNS part of TCP/IP?": whether a link joins two names

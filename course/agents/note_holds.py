@@ -80,11 +80,13 @@ def asked_for(question: str) -> list[str]:
     ['professor']
     >>> asked_for("When is the Operating Systems exam?"), asked_for("Explain paging for my exam")
     (['exam'], [])
-    >>> asked_for("How many credits is the subject that teaches welding?")
-    ['credits']
+    >>> asked_for("How many credits is the subject that teaches welding?"), asked_for("Which note should I send?")
+    (['credits'], [])
     """
     text = " ".join(question.lower().split())
-    kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds]
+    notes = default_lexicon().label("Note")     # ("which note should I send?": any note is one)
+    kinds = [w for w in _ASKED_KIND.findall(text) if w not in WORDS.not_terms | WORDS.vague_kinds
+             and not re.fullmatch(notes, w)]
     return list(dict.fromkeys(kinds + _counted_properties(text) + _unheld_kinds(text) + _SPECIFIC.findall(text)))
 
 

@@ -16,10 +16,11 @@ from collections.abc import Set as AbstractSet
 from course.foundation.language import WORDS, depends_on_context, question_key
 
 
-# ("First, what grade ...", "Secondly, can you ...": a word that counts the asks, no more)
+# ("First, what grade ...", "Secondly, can you ...", "Additionally, kindly confirm ...": a word that
+# counts the asks, no more)
 # ("For each student, what ...": one row each, of the ask, not its occasion)
 _OPENING_CLAUSE = re.compile(r"^\s*((?:for|at|about|on)\b(?!\s+(?:each|every|all)\b)[^,?]*"
-                             r"|(?:first|second|third)(?:ly)?|lastly|finally)"
+                             r"|(?:first|second|third)(?:ly)?|lastly|finally|additionally|moreover|further(?:more)?)"
                              r",\s+(\S.*)$", re.I)
 # ("The library team wants to add indexes, so what should someone learn first?": the reason, then)
 _SO_THEN = re.compile(r"^\s*([^?]*?),\s+so\s+(\S.*)$", re.I)
@@ -70,6 +71,8 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     >>> scene_and_ask("the old laptop keeps swapping to disk, is there a name for that?")
     ('the old laptop keeps swapping to disk', 'is there a name for that?')
     >>> scene_and_ask("who studies DBMS, what grade did they get?")
+    >>> scene_and_ask("Apart from the ones on the team, who knows SQL?")
+    >>> scene_and_ask("For each student, what is the total?")
 
     """
     sentences = re.split(rf"{SENTENCE_BREAK}(?=\S)|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
@@ -78,7 +81,7 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
         sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]
     asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
     if len(sentences) < 2 and (trailing := _TRAILING_ASK.match(sentences[-1])) and \
-            _opens_an_ask(trailing[2], asks) and not _opens_an_ask(trailing[1], asks):
+            _opens_an_ask(trailing[2], asks) and not _opens_an_ask(trailing[1], asks) and not _sets_apart(trailing[1]):
         sentences = [trailing[1], trailing[2]]   # ("the laptop keeps swapping, is there a name for that?")
     if len(sentences) < 2:
         return None
@@ -92,6 +95,14 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
 
 # a sentence's last clause, after a comma, that asks (what comes before it asks nothing)
 _TRAILING_ASK = re.compile(r"^([^?]*[^\s,]),\s+([^,?]+\?)\s*$")
+
+
+def _sets_apart(clause: str) -> bool:
+    """Does the clause set something apart from the ask or open it ("Apart from the ones on the
+    team, which ...?", "For each student, what ...?"): a part of the ask, no scene."""
+    text = f" {question_key(clause)} "
+    return text.split()[:1] in ([w] for w in WORDS.prepositions) or \
+        any(f" {w} " in text for w in (*WORDS.besides, *WORDS.leaving_out))
 
 
 def _opens_an_ask(sentence: str, asks: AbstractSet[str]) -> bool:

@@ -22,7 +22,7 @@ import re
 from course.foundation.db import Database
 
 # "which note ...", "which topic's note ...", "in which note ..." and a verb of mentioning
-_ASKS = re.compile(r"^\s*(?:in\s+)?(?:which|what)\s+(?:\w+(?:'s)?\s+)?notes?\b.*?"
+_ASKS = re.compile(r"^\s*(?:in\s+)?(?:which|what)\s+(?:\w+(?:'s)?\s+)?notes?\b[^?.!]*?"
                    r"\b(?:mentions?|mentioned|talks?\s+about|refers?\s+to|uses?|used|brings?\s+up|names?)\s+"
                    r"(?P<term>.+?)\s*(?:as\s+(?:an?\s+)?examples?)?\s*[?.!]*$"
                    # "which topic talks about thrashing?": the topic whose note does

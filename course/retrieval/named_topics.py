@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from course.foundation.db import Database
 from course.foundation.language import WORDS
+from course.foundation.scenes import scene_and_ask
 from course.pipeline.schema import introspect
 
 if TYPE_CHECKING:
@@ -95,9 +96,10 @@ _ASKS_A_NAME = re.compile(
 
 
 def named_last(db: Database, query: str, hits: Sequence[Hit]) -> list[Hit]:
-    """The hits, the notes of topics the question names last, when it asks for the name of what
-    it describes: a learner does not ask the name of a thing they named ("two threads each held
-    a lock the other wanted, what do you call that?" is no question on threads).
+    """The hits, the notes of topics the scene names last, when the ask after it asks for the
+    name of what it describes: a learner does not ask the name of a thing they named ("two
+    threads each held a lock the other wanted, what do you call that?" is no question on
+    threads). A topic the ask names itself keeps its place.
 
     >>> from course.retrieval.search import Hit
     >>> hits = [Hit("N17", "Threads", 0.46, ""), Hit("N18", "Deadlocks", 0.43, "")]
@@ -105,8 +107,11 @@ def named_last(db: Database, query: str, hits: Sequence[Hit]) -> list[Hit]:
     ['N18', 'N17']
     >>> [h.note for h in named_last(db, "two threads each wait for the other: why?", hits)]
     ['N17', 'N18']
+    >>> [h.note for h in named_last(db, "in threads which lock is it? what's that called", hits)]
+    ['N17', 'N18']
     """
-    if not _ASKS_A_NAME.search(query):
+    found = scene_and_ask(query)
+    if found is None or not _ASKS_A_NAME.search(found[1]):
         return list(hits)
-    named = [h for h in hits if names_its_topic(db, query, h)]
+    named = [h for h in hits if names_its_topic(db, found[0], h) and not names_its_topic(db, found[1], h)]
     return [h for h in hits if h not in named] + named

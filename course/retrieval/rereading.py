@@ -28,7 +28,8 @@ def other_readings(query: str) -> list[str]:
     """
     thing = " ".join(defined(query))
     plain = f"what is {thing}?"
-    return asking_sentences(query) + ([plain] if thing and plain != query.strip().lower() else [])
+    return asking_sentences(query) + ([plain] if thing and plain != query.strip().lower() else []) \
+        + what_the_note_is_on(query)
 
 
 def asking_sentences(query: str) -> list[str]:
@@ -46,3 +47,33 @@ def asking_sentences(query: str) -> list[str]:
               or REQUEST.match(s) is not None)      # (not the scene: "My table repeats ...")
               and not chooses_for_the_scene(s)]     # (nor "which one do I use?": the scene says)
     return asking if len(sentences) > 1 else []
+
+
+# "the note on the first rule of table design, where ...": what follows says what it is on
+_NOTE_ON = re.compile(r"\bnotes?\s+(?:on|about|for|explaining|covering|that\s+explains)\s+"
+                      r"(?!(?:th(?:is|at|ese|ose)|it|them|our|my|the\s+candidates|him|her)\b)(\S.*)", re.I)
+_NOTE = re.compile(r"\bnotes?\b", re.I)
+_POLITE = re.compile(r"^\s*(?:please|pls|plz|kindly|could\s+you|can\s+you|would\s+you)\b", re.I)
+
+
+def what_the_note_is_on(query: str) -> list[str]:
+    """For an ask for a note ("Which note should I circulate?", "Kindly share the relevant note
+    so I can forward it", "share the note on X"): what the note is to be on, said alone, the
+    ask's words of sharing left out: the words after "note on", or the sentences around the
+    ask, when it says of what only by a pointer ("this") or not at all.
+
+    >>> what_the_note_is_on("A recruiter asked how RAM gets shared. Which note should I forward?")
+    ['A recruiter asked how RAM gets shared.']
+    >>> what_the_note_is_on("Please share the note on how an index speeds up lookups.")
+    ['how an index speeds up lookups.']
+    >>> what_the_note_is_on("Why split tables? What does the note say?"), what_the_note_is_on("What is 1NF?")
+    ([], [])
+    """
+    sentences = [s for s in re.split(SENTENCE_BREAK, query.strip()) if s]
+    asking = [s for s in sentences if _NOTE.search(s) and (s.endswith("?") or REQUEST.match(s) is not None
+                                                          or _POLITE.match(s) or is_question(tokens(s), opening=True))]
+    said = [on[1] for s in asking if (on := _NOTE_ON.search(s))]
+    rest = [s for s in sentences if s not in asking]
+    scene = [" ".join(rest)] if asking and rest and not said and not any(
+        s.endswith("?") or is_question(tokens(s), opening=True) for s in rest) else []
+    return said + scene

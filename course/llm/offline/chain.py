@@ -29,6 +29,7 @@ import re
 from collections import Counter
 from collections.abc import Collection
 
+from course.foundation.language import WORDS
 from course.llm.offline.lexicon import Lexicon, default_lexicon, inside_longer
 
 _OWNER = r"(?:(?:§\d+|{word})(?: ?'?s|'| ka| ki| ke)\s+(?:(?:koi|ek|any|some)\s+)?)$"   # "§0's friends",
@@ -38,7 +39,9 @@ FOLLOWS = re.compile(r"It follows: ([\w, ]+)\.")   # what a template's descripti
 _OF = r"^\s+(?:of|with)\s+(?:the\s+)?(?:§\d+|{word}|[a-z]+\s+of\s+(?:the\s+)?§\d+)"
 # ("friends with §0", "friends with the secretary of §0": "with" hangs the step on it too)
 # "the subject that comes before §0" (not a question: "tell me in which subject §0 is taught")
-_THAT = r"\b(?!(?:in|of|on|at|for|from|to|with|by|me|us)\b)[a-z]+\s+(?:that|which)\s+(?:[a-z]+\s+){0,2}$"
+# (nor a request's verb: "confirm which skills §0 requires")
+_THAT = (r"\b(?!(?:in|of|on|at|for|from|to|with|by|me|us|" + "|".join(sorted(WORDS.requests))
+         + r")\b)[a-z]+\s+(?:that|which)\s+(?:[a-z]+\s+){0,2}$")
 _WHOSE = r"^\s+whose\s+[a-z ]+\s+(?:is|are|was)\s+§\d+"   # "the club whose secretary is §0"
 # "does §0 have a friend who ...", "which students have a friend in §1" (a kind's noun has one
 # too; not "concepts have no study note": no one of theirs), "which of §0 friends ..." (a

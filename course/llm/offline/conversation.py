@@ -51,8 +51,7 @@ def _said_in(question: str, entity: Entity) -> str | None:
     >>> _said_in("How many concepts does OS cover?", Entity("Course", "name", "Operating Systems"))
     'OS'
     """
-    value = str(entity.value)
-    if value.lower() in question.lower():
+    if (value := str(entity.value)).lower() in question.lower():
         return value
     initials = "".join(w[0] for w in value.split())
     found = re.search(rf"\b{re.escape(initials)}\b", question, re.I) if len(initials) > 1 else None
@@ -166,8 +165,11 @@ def _again_without_its_answer(prompt: Prompt, reading: Reading) -> Reading | Non
 
 
 def _after_a_person(reading: Reading) -> bool:
-    """Is the first pronoun a person's ("his", "her", "uska") with a person named before it?"""
+    """Is the first pronoun a person's ("his", "her", "uska") with a person named before it, or a
+    plural one after a kind's plural noun ("the students who took §0, with the grades they got")?"""
     m = re.search(reading.cue("pronoun"), reading.text)
+    if m is not None and re.fullmatch(reading.cue("plural"), m[0]):
+        return reading.lexicon.names_several(reading.text[:m.start()])
     if m is None or not re.fullmatch(reading.cue("male_female"), m[0]) or _an_object(reading):
         return False
     before = {int(n) for n in re.findall(r"§(\d+)", reading.text[:m.start()])}
@@ -363,8 +365,7 @@ def is_elliptical(reading: Reading) -> bool:
     """'and the clubs?', 'what about his year?', 'year?': a question that goes on from the last one."""
     if reading.has("follow_on"):
         return True
-    words = re.findall(r"[a-z]+", reading.text)
-    lex = reading.lexicon
+    words, lex = re.findall(r"[a-z]+", reading.text), reading.lexicon
     return bool(words) and all(w in lex.filler or any(re.fullmatch(p, w) for p in lex.properties.values())
                                for w in words)
 
@@ -374,8 +375,7 @@ def follow_up(prompt: Prompt, reading: Reading) -> Reading:
     base = _base_turn(prompt, reading.lexicon)
     if base is None:
         return reading
-    old, before = base
-    new, merged = list(reading.entities), []
+    (old, before), new, merged = base, list(reading.entities), []
     for e in before:
         same = [n for n in new if n.label == e.label]
         merged.append(same[0] if same else e)

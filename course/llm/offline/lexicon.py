@@ -183,6 +183,8 @@ class Lexicon:
         2
         >>> default_lexicon().opening(["tell", "me", "which", "concepts", "it", "needs"])
         2
+        >>> default_lexicon().opening(["kindly", "confirm", "which", "skills", "it", "needs"])
+        2
         >>> default_lexicon().opening(["i", "need", "to", "tell", "a", "student"])
         0
         >>> default_lexicon().opening("may i ask which club".split())
@@ -212,11 +214,20 @@ class Lexicon:
                 and words[first + 1:first + 2] not in (["me"], ["us"]):
             return 0
         # "tell me which concepts ...": a request for what its question word asks
-        if words[first] in WORDS.requests and words[first + 1:first + 2] in (["me"], ["us"]) \
-                and words[first + 2:first + 3] and words[first + 2] in WORDS.question_words:
-            return first + 2
+        # ("confirm which skills ...": without "me" too)
+        told = first + 1 + (words[first + 1:first + 2] in (["me"], ["us"]))
+        if words[first] in WORDS.requests and words[told:told + 1] and words[told] in WORDS.question_words:
+            return told
         # "for which subject is X a prerequisite?": the preposition before it asks too
         return first - 1 if first and words[first - 1] in WORDS.prepositions else first
+
+    def names_several(self, text: str) -> bool:
+        """Does the text name several of a kind by a plural noun ("the students who ...")?
+
+        >>> default_lexicon().names_several("list the students who took DBMS"), default_lexicon().names_several("who")
+        (True, False)
+        """
+        return any(m[0].endswith("s") for r in self.labels.values() if r for m in re.finditer(rf"\b(?:{r})\b", text))
 
     @cached_property
     def vocab(self) -> list[str]:

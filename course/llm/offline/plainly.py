@@ -59,6 +59,17 @@ def chosen_from(text: str, lexicon: Lexicon) -> str:
     return re.sub(r"\bwhich\s+ones?\b", lambda m: f"which {among[1]}", text[among.end():], flags=re.I)
 
 
+def shared_as_given(text: str) -> str:
+    """"Please share the list of ...": a list given, not a thing in common ("which students
+    share a club").
+
+    >>> shared_as_given("kindly share the note on BFS"), shared_as_given("who share a club")
+    ('kindly give the note on BFS', 'who share a club')
+    """
+    return re.sub(r"\bshare (?:with (?:me|us) )?(?=(?:the|a) (?:list|names?|details|number|count|notes?)\b)",
+                  "give ", text, flags=re.I)
+
+
 def said_plainly(text: str, lexicon: Lexicon) -> str:
     """The question without what asks nothing more (linked names as §0, §1, ...).
 
@@ -81,6 +92,8 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
     'which clubs is §0 in ?'
     >>> said_plainly("how many in §0 ?", default_lexicon())
     'how many are in §0 ?'
+    >>> said_plainly("kindly share the list of students in §0", default_lexicon())
+    'kindly give the list of students in §0'
     """
     text = chosen_from(it_of_each(text), lexicon)
     # "what do I need to unlock before §0?": the learner's unlocking is their learning, and the
@@ -91,6 +104,7 @@ def said_plainly(text: str, lexicon: Lexicon) -> str:
                   r"before \1 \2take", text)
     text = re.sub(r"\bun(?:me|mein) se\b", "un mein se", text)   # "unme se kiske paas ...": among them
     text = re.sub(r"\bhow many (?=(?:in|on) (?:the )?§\d)", "how many are ", text)   # "how many in §0?"
+    text = shared_as_given(text)
     # "I need someone good at §0 for §1": the speaker's need of a person, no project's need
     text = re.sub(r"\b(?:i|we) (?:really |urgently )?(?:need|want)"
                   r"( someone| somebody| a student| people)\b", r"\1", text)
