@@ -9952,3 +9952,22 @@ def test_before_that_at_the_end_asks_for_what_a_link_reaches(learner):
     "that subject" does, and the graph answers what comes before it."""
     result = learner.answer("the subject that has deadlocks in it wat should i finish before that")
     assert not any(s.found and s.tool == "search_notes" for s in result.sub_questions), result.answer
+
+
+# --- stop 42: learner probe 71 --------------------------------------------------------------------
+
+def test_a_verb_with_its_object_left_out_is_of_what_the_ask_before_is_about(learner):
+    """Probe 71: "whats it called when a table is already in 3nf but still has issues ...? how to
+    fix" answered "how to fix?" from the note on 1NF, the one whose fix is written most plainly;
+    "how to fix" fixes what the ask before it is about."""
+    result = learner.answer("what does 2NF require? how to fix")
+    notes = [s.rows[0][0] for s in result.sub_questions if s.found and s.rows and str(s.rows[0][0]).startswith("N")]
+    assert result.status == "answered" and notes and set(notes) == {"N03"}, result.answer
+
+
+def test_that_second_one_simply_is_the_second_found(learner):
+    """Probe 71: "explain that second one simply" after "what topics come under memory
+    management?" was refused: "that second one" was no place, "simply" an unknown word."""
+    learner.answer("what topics come under memory management?")
+    result = learner.answer("explain that first one simply")
+    assert result.status == "answered" and result.rows and result.rows[0][0] == "N20", result.answer

@@ -15,6 +15,7 @@ from course.foundation.language import WORDS
 from course.foundation.scenes import after_opening_clause
 from course.llm.offline.lexicon import default_lexicon
 from course.llm.offline.scale_ranges import OR_A_RANGE
+from course.llm.offline.roles.elided import object_as_it
 from course.llm.offline.roles.kinds import last_kind
 from course.llm.offline.roles.words import (AUXILIARY, DEMONSTRATIVE, ENGLISH_ONLY, FIRST_PERSON,
                                             PERSONAL, POSSESSIVE, QUESTION_WORDS, REQUESTS, SOME,
@@ -189,15 +190,15 @@ def of_an_unsaid_kind(piece: str, before: str) -> bool:
 
 def plain_request(question: str) -> str:
     """The question in plain words: without the words of a request that ask nothing of the graph
-    (the one it is for, "get her the note on it"; "while you're at it"), and with "No." before a
-    word written out as "number", so that no sentence is taken to end there.
+    (the one it is for, "get her the note on it"; "while you're at it"), "No." written out as
+    "number" (no sentence ends there), and "it" for an object left out ("..., how to fix").
 
     >>> plain_request("And while you're at it, could you find her something on indexes?")
     'And could you find something on indexes?'
     >>> plain_request("Could you find an explanation for her?"), plain_request("No. of students in IT?")
     ('Could you find an explanation?', 'number of students in IT?')
     """
-    question = re.sub(r"\b[Nn]o\.\s+(?=of\b|[a-z])", "number ", question)
+    question = object_as_it(re.sub(r"\b[Nn]o\.\s+(?=of\b|[a-z])", "number ", question))   # ("how to fix": it)
     return WHILE_AT_IT.sub("", FOR_SOMEONE_AFTER.sub(r"\1", FOR_SOMEONE.sub(r"\1 ", question)))
 
 

@@ -86,3 +86,22 @@ def the_same_count(part: str, found: Sequence[Found], linked: Sequence[Named]) -
             or not re.search(rf"\b{re.escape(str(value))}\b", asked, re.I):
         return None
     return re.sub(rf"\b{re.escape(str(value))}\b", str(linked[0].value), asked, count=1, flags=re.I)
+
+
+
+# "how to fix?", "how do i avoid": a question word and a verb, its object unsaid, a sentence's last words
+_OBJECT_LEFT_OUT = re.compile(r"(?:^|(?<=[?.!]\s)|(?<=[?.!]))(\s*(?:and\s+|also\s+|but\s+)?(?:how|why|when)\s+"
+                              r"(?:to|do\s+(?:i|we|you|they)|does\s+one|can\s+(?:i|we|you))\s+(?!(?:" +
+                              "|".join(sorted(WORDS.function)) + r")\b)[a-z]+)(?=\s*[?.!]*\s*$|\s*[?.!]\s)",
+                              re.I)
+
+
+def object_as_it(question: str) -> str:
+    """The question with "it" for an object left unsaid ("... when a table breaks BCNF? how to
+    fix"): what the ask before it is about, as "it" would be (alone, "how to fix" finds the note
+    on whatever is fixed most).
+
+    >>> object_as_it("what is a deadlock? how to avoid"), object_as_it("how to fix a deadlock?")
+    ('what is a deadlock? how to avoid it', 'how to fix a deadlock?')
+    """
+    return _OBJECT_LEFT_OUT.sub(r"\1 it", question)
