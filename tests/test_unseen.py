@@ -9971,3 +9971,13 @@ def test_that_second_one_simply_is_the_second_found(learner):
     learner.answer("what topics come under memory management?")
     result = learner.answer("explain that first one simply")
     assert result.status == "answered" and result.rows and result.rows[0][0] == "N20", result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "bank me ek account se paisa kaat ke dusre me daalna, sab ek saath, isko kya kehte hai?",
+    "money is taken out of one account and put into another in one go, what do you call that?",
+])
+def test_the_name_of_a_change_described_is_no_request_for_a_change(learner, question):
+    """Probe 72: "bank me ek account se paisa kaat ke dusre me daalna, ..., isko kya kehte
+    hai?" was blocked as a change to the data: it asks what such a change is called."""
+    assert learner.answer(question).status != "blocked"

@@ -112,6 +112,11 @@ _TOLD = re.compile(r"\b(?:someone|somebody|he|she|it|they|(?:a|an|the|our|my|his
                    r"(?:\s+(?!you\b|please\b)\w+){0,3}\s+$")
 
 
+# "..., isko kya kehte hai?", "what do you call it when ...": the name of a change described
+_ASKS_ITS_NAME = re.compile(r"\b(?:kya|kaise)\s+k[ae]hte\b|\bwhat\s+(?:do|does|would)\s+\w+\s+call\b"
+                            r"|\b(?:it|that|this)(?:'s|\s+is)?\s+called\b", re.I)
+
+
 def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     """Does it ask about a change rather than for one: why or how it works, or what follows
     when it is made ("When I put EXPLAIN in front of a query, what is it showing me?"), and
@@ -148,6 +153,8 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     True
     >>> asks_how_a_change_works("ek cell me do naam daal diye, toh konsa rule toota?")   # done, told
     True
+    >>> asks_how_a_change_works("paisa kaat ke dusre me daalna, isko kya kehte hai?")   # its name
+    True
     """
     lexicon = default_lexicon()
     text = in_full(text)
@@ -157,6 +164,7 @@ def asks_how_a_change_works(text: str, names: Sequence[str] = ()) -> bool:
     else:
         before = text[:change.start()]
         asks = bool(re.search(lexicon.cues["why_how"], text) or _SCENE.search(before) or _OWN.search(before)
+                    or _ASKS_ITS_NAME.search(text)
                     or _DONE_BY_A_THING.search(before) or _TOLD.search(before) and not asks_when_done(text)
                     or _DONE.match(text[change.end():]) and set(re.findall(r"\w+", text)) & WORDS.question_words)
         found = _CHANGED.match(text[change.end():])
