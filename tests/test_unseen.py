@@ -9981,3 +9981,13 @@ def test_the_name_of_a_change_described_is_no_request_for_a_change(learner, ques
     """Probe 72: "bank me ek account se paisa kaat ke dusre me daalna, ..., isko kya kehte
     hai?" was blocked as a change to the data: it asks what such a change is called."""
     assert learner.answer(question).status != "blocked"
+
+
+def test_a_question_word_at_the_end_of_its_clause_asks_there(learner, college_db):
+    """unseen123: "graphs topic includes wat n which subject teaches it" was refused whole: an
+    ask whose question word ends it ("includes wat") was read as no ask, so "n" joined nothing."""
+    result = learner.answer("dbms covers wat n who studies it")
+    found = [s for s in result.sub_questions if s.found]
+    for reference in ("MATCH (:Subject {name: 'DBMS'})-[:COVERS]->(c:Concept) RETURN c.name",
+                      "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name"):
+        assert any(same_rows(s.rows, rows_of(college_db, reference)) for s in found), result.answer

@@ -258,13 +258,15 @@ def graph_nouns(words: Sequence[str], *, properties: bool = True) -> list[str]:
 def asks_in_place(words: Sequence[str], subjects: Collection[str]) -> bool:
     """Do the words ask in place, a question word after its verb ("ravi is which year", "the
     club started which year", "the robot needs which skills", "welding has how many credits",
-    "oldest club is which")? Not after a noun of the graph ("the project which students ...": a
+    "oldest club is which", "graphs includes what")? Not after a noun of the graph ("the project which students ...": a
     relative clause) nor before a subject of its own (`subjects`: "the order in which a ...").
 
     >>> asks_in_place("ravi is which year".split(), set())
     True
     >>> asks_in_place("the project which students did".split(), set())
     False
+    >>> asks_in_place("graphs topic includes what".split(), set())
+    True
     """
     padded = [*words, "", ""]
     for verb, asked, after, then in zip(words, words[1:], padded[2:], padded[3:]):
@@ -274,7 +276,7 @@ def asks_in_place(words: Sequence[str], subjects: Collection[str]) -> bool:
             continue
         is_verb = verb in AUXILIARY or verb.endswith(("ed", "ing")) or verb.endswith("s") and any(
             re.fullmatch(r, verb) for r in default_lexicon().relationships.values() if r)
-        if is_verb and (graph_nouns([noun]) if noun else verb in AUXILIARY):
+        if is_verb and (graph_nouns([noun]) if noun else True):   # ("graphs includes what": its end)
             return True
     return False
 
