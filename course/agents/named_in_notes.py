@@ -15,7 +15,7 @@ from typing import Any
 
 from course.foundation.db import Database
 from course.foundation.language import WORDS, in_full, question_key
-from course.foundation.scenes import SENTENCE_BREAK, scene_and_ask
+from course.foundation.scenes import SENTENCE_BREAK, scene_and_ask, scene_before_the_ask
 from course.llm.offline.comparisons import ONE_TO_THE_OTHER
 from course.llm.offline.plainly import shared_as_given
 from course.llm.offline.coverage import properties_only
@@ -265,7 +265,7 @@ def named_in_the_ask(db: Database, question: str, schema: Any = None) -> list[Me
     ['Sneha']
     """
     named = link_entities(db, question, schema=schema)
-    found = scene_and_ask(question)
+    found = scene_before_the_ask(question)    # ("the laptop at the robotics stall ..., is there a name for that?")
     if found is None or set(question_key(found[1]).split()) & (WORDS.third_person | set(WORDS.hindi_case)):
         return named
     asked, beyond = {m.value for m in link_entities(db, found[1], schema=schema)}, set(beyond_notes(db))

@@ -68,23 +68,15 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
     >>> scene_and_ask("For the lab next week, which tools does Asha use?")
     ('For the lab next week', 'which tools does Asha use?')
     >>> scene_and_ask("which topics come after it, i.e. need it first?")
-    >>> scene_and_ask("the old laptop keeps swapping to disk, is there a name for that?")
-    ('the old laptop keeps swapping to disk', 'is there a name for that?')
-    >>> scene_and_ask("who studies DBMS, what grade did they get?")
-    >>> scene_and_ask("Apart from the ones on the team, who knows SQL?")
-    >>> scene_and_ask("For each student, what is the total?")
 
     """
     sentences = re.split(rf"{SENTENCE_BREAK}(?=\S)|\s[-\u2013]\s|\s*\u2014\s*", question.strip())
     asked = after_opening_clause(sentences[-1])   # "For the database part of the talk, which ..."
     if asked != sentences[-1]:
         sentences[-1:] = [sentences[-1][:-len(asked)].strip().rstrip(","), asked]
-    asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
-    if len(sentences) < 2 and (trailing := _TRAILING_ASK.match(sentences[-1])) and \
-            _opens_an_ask(trailing[2], asks) and not _opens_an_ask(trailing[1], asks) and not _sets_apart(trailing[1]):
-        sentences = [trailing[1], trailing[2]]   # ("the laptop keeps swapping, is there a name for that?")
     if len(sentences) < 2:
         return None
+    asks = WORDS.question_words | WORDS.auxiliary | WORDS.requests
     asking = [i for i, s in enumerate(sentences) if s.rstrip().endswith("?") or _opens_an_ask(s, asks)]
     if len(asking) != 1 or asking[0] < len(sentences) - 1 and \
             not sentences[asking[0]].rstrip().endswith("?"):
@@ -97,12 +89,30 @@ def scene_and_ask(question: str) -> tuple[str, str] | None:
 _TRAILING_ASK = re.compile(r"^([^?]*[^\s,]),\s+([^,?]+\?)\s*$")
 
 
-def _sets_apart(clause: str) -> bool:
-    """Does the clause set something apart from the ask or open it ("Apart from the ones on the
-    team, which ...?", "For each student, what ...?"): a part of the ask, no scene."""
-    text = f" {question_key(clause)} "
-    return text.split()[:1] in ([w] for w in WORDS.prepositions) or \
-        any(f" {w} " in text for w in (*WORDS.besides, *WORDS.leaving_out))
+def scene_before_the_ask(question: str) -> tuple[str, str] | None:
+    """`scene_and_ask`, or in one sentence a clause that says something and, after a comma, an
+    ask ("the old laptop keeps swapping to disk, is there a name for that?"): what the scene
+    names is no value the ask is about. Not a clause that opens the ask, sets a part of it
+    apart or says when it holds ("For each student, ...", "Apart from the team, ...", "Once a
+    student finishes DSA, ...").
+
+    >>> scene_before_the_ask("the old laptop keeps swapping to disk, is there a name for that?")
+    ('the old laptop keeps swapping to disk', 'is there a name for that?')
+    >>> scene_before_the_ask("who studies DBMS, what grade did they get?")
+    >>> scene_before_the_ask("Apart from the ones on the team, who knows SQL?")
+    >>> scene_before_the_ask("Once a student finishes DSA, what comes next?")
+    """
+    found = scene_and_ask(question)
+    trailing = _TRAILING_ASK.match(question.strip()) if found is None else None
+    if trailing is None:
+        return found
+    asks, words = WORDS.question_words | WORDS.auxiliary | WORDS.requests, question_key(trailing[1]).split()
+    text = f" {' '.join(words)} "
+    opens = words[:1] and words[0] in WORDS.prepositions | WORDS.subordinating
+    apart = any(f" {w} " in text for w in (*WORDS.besides, *WORDS.leaving_out))
+    if opens or apart or not _opens_an_ask(trailing[2], asks) or _opens_an_ask(trailing[1], asks):
+        return None
+    return trailing[1], trailing[2]
 
 
 def _opens_an_ask(sentence: str, asks: AbstractSet[str]) -> bool:

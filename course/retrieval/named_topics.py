@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from course.foundation.db import Database
 from course.foundation.language import WORDS
-from course.foundation.scenes import scene_and_ask
+from course.foundation.scenes import scene_before_the_ask
 from course.pipeline.schema import introspect
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def named_last(db: Database, query: str, hits: Sequence[Hit]) -> list[Hit]:
     >>> [h.note for h in named_last(db, "in threads which lock is it? what's that called", hits)]
     ['N17', 'N18']
     """
-    found = scene_and_ask(query)
+    found = scene_before_the_ask(query)
     if found is None or not _ASKS_A_NAME.search(found[1]):
         return list(hits)
     named = [h for h in hits if names_its_topic(db, found[0], h) and not names_its_topic(db, found[1], h)]
