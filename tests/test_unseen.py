@@ -9991,3 +9991,28 @@ def test_a_question_word_at_the_end_of_its_clause_asks_there(learner, college_db
     for reference in ("MATCH (:Subject {name: 'DBMS'})-[:COVERS]->(c:Concept) RETURN c.name",
                       "MATCH (s:Student)-[:STUDIES]->(:Subject {name: 'DBMS'}) RETURN s.name"):
         assert any(same_rows(s.rows, rows_of(college_db, reference)) for s in found), result.answer
+
+
+# --- stop 42: on the final sets, changed after the scoring ----------------------------------------
+
+def test_what_someone_is_talking_about_is_no_fact_of_theirs(learner):
+    """unseen124 (a parent): "... Aarav said this is exactly like something inside a running
+    program ... what is he talking about" was answered with Aarav's subjects: "talking" was
+    read as a typo of "taking"."""
+    result = learner.answer("Karan said it is like a queue at the bank. what is Karan talking about?")
+    assert not any(s.found and "STUDIES" in (s.cypher or "") for s in result.sub_questions), result.answer
+
+
+def test_my_son_and_his_name_is_the_one_named(learner, college_db):
+    """unseen124: "what grade did my son Aarav get in DBMS" was refused: "son" was an unknown
+    word, where "my friend Aarav" names Aarav."""
+    assert_answered_with(learner.answer("what grade did my daughter Payal get in DSA"), college_db,
+                         "MATCH (:Student {name: 'Payal'})-[r:STUDIES]->(:Subject {name: 'DSA'}) RETURN r.grade")
+
+
+def test_the_one_who_said_it_is_no_value_asked_about(college_db):
+    """unseen124: "Aarav said the computer cuts its memory into equal size pieces ... what is
+    this called?": Aarav is where the learner heard of it; a note need not speak of him."""
+    from course.agents.named_in_notes import named_in_the_ask
+
+    assert named_in_the_ask(college_db, "Rahul says routers pick the next hop. What is he talking about?") == []

@@ -263,13 +263,23 @@ def named_in_the_ask(db: Database, question: str, schema: Any = None) -> list[Me
     []
     >>> [m.value for m in named_in_the_ask(db, "My friend Sneha asked me. What's her phone number?")]
     ['Sneha']
+    >>> [m.value for m in named_in_the_ask(db, "Sneha says pages are the same size. What is she talking about?")]
+    []
     """
     named = link_entities(db, question, schema=schema)
+    # ("Aarav said the computer cuts its memory into pieces ... what is he talking about?": the
+    # one who says it is where the learner heard of it, not what is asked about)
+    speakers = {m.value for m in named if re.search(rf"\b{re.escape(m.text)}\s+(?:\w+\s+){{0,2}}?{_SAYING}",
+                                                    question, re.I)}
     found = scene_before_the_ask(question)    # ("the laptop at the robotics stall ..., is there a name for that?")
-    if found is None or set(question_key(found[1]).split()) & (WORDS.third_person | set(WORDS.hindi_case)):
-        return named
+    ask = re.sub(rf"\b(?:he|she)\s+(?:\w+\s+)?{_SAYING}", " ", question_key(found[1])) if found else ""
+    if found is None or set(ask.split()) & (WORDS.third_person | set(WORDS.hindi_case)):
+        return [m for m in named if m.value not in speakers] if found is None or speakers else named
     asked, beyond = {m.value for m in link_entities(db, found[1], schema=schema)}, set(beyond_notes(db))
-    return [m for m in named if m.label not in beyond or m.value in asked]
+    return [m for m in named if m.label not in beyond or m.value in asked and m.value not in speakers]
+
+
+_SAYING = r"(?:said|says|told|tells|telling|explained|explains|mentioned|mentions|talking|talks|saying|laughed)\b"
 
 
 def _says(text: str, word: str) -> bool:
