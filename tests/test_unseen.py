@@ -9918,7 +9918,8 @@ def test_a_formal_message_of_two_asks_answers_both(learner, college_db):
 def test_kindly_provide_the_names_and_their_clubs_is_two_asks(learner, college_db):
     """unseen122: "Kindly provide the names of the ECE candidates, and also the clubs they are
     members of." answered the names alone ("Sneha."), the clubs left out without a word."""
-    result = learner.answer("Kindly provide the names of the IT students, and also the clubs they are members of.")
+    result = learner.answer("Kindly provide the names of the IT students, and also the clubs they are members "
+                            "of.")
     clubs = rows_of(college_db, "MATCH (s:Student {branch: 'IT'})-[:MEMBER_OF]->(c:Club) RETURN DISTINCT c.name")
     assert result.status == "answered" and any(
         s.found and {r[-1] for r in s.rows} == {r[0] for r in clubs} for s in result.sub_questions), result.answer
@@ -9961,7 +9962,8 @@ def test_a_verb_with_its_object_left_out_is_of_what_the_ask_before_is_about(lear
     fix" answered "how to fix?" from the note on 1NF, the one whose fix is written most plainly;
     "how to fix" fixes what the ask before it is about."""
     result = learner.answer("what does 2NF require? how to fix")
-    notes = [s.rows[0][0] for s in result.sub_questions if s.found and s.rows and str(s.rows[0][0]).startswith("N")]
+    notes = [s.rows[0][0] for s in result.sub_questions
+             if s.found and s.rows and str(s.rows[0][0]).startswith("N")]
     assert result.status == "answered" and notes and set(notes) == {"N03"}, result.answer
 
 

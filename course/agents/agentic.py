@@ -116,7 +116,7 @@ class AgenticAgent(Agent):
         roles, context = self.roles, self.context(result.question, result.mentions)
         toolbox = AgenticToolbox(self.db, self.llm, self.schema, self.tools, self.search, context,
                           self.timeout_ms, self.max_rows, self._pipeline())
-        result.asked_as = message_again(result.question, getattr(self.memory, "several_asks", ""), self.link) or ""
+        result.asked_as = message_again(result.question, getattr(self.memory, "several_asks", ""), self.link)
         run.parts, usage = roles.split(result.asked_as or result.question, context)
         run.step("updater", f"split into {len(run.parts)} part(s): {run.parts}", usage, roles.name, roles.model)
         self._parts_and_review(run, roles, toolbox, result, context)

@@ -13,7 +13,7 @@ message named no single value of that kind, the follow-up is left as it is.
 >>> message_again("and Asha's?", "What does Ben work on, and his role there?", link)
 'What does Asha work on, and his role there?'
 >>> message_again("Who is Asha?", "What does Ben work on, and his role there?", link)
->>> message_again("and Asha's?", "", link)
+''
 """
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ from course.llm.offline.roles.updater import asked_again
 from course.pipeline.linking import Mention
 
 
-def message_again(question: str, message: str, link: Callable[[str], list[Mention]]) -> str | None:
+def message_again(question: str, message: str, link: Callable[[str], list[Mention]]) -> str:
     """The message before (of several asks; "" when it had one) asked again of the value the
-    question names, or None (no message, no follow-up, or no single value of that kind in it)."""
+    question names, or "" (no message, no follow-up, or no single value of that kind in it)."""
     if not message:
-        return None
+        return ""
     asked = [(m.label, m.value) for m in link(message)]
-    return asked_again(question, [(message, asked, [])], link(question))
+    return asked_again(question, [(message, asked, [])], link(question)) or ""

@@ -116,7 +116,7 @@ def asks_for_nodes(db: Database, question: str) -> bool:
         or _asks_what_a_link_reaches(db, text) or _names_a_value_and_its_property(db, question) \
         or any(re.match(rf"\s*(?i:{lexicon.label(label)})\s+(?:[a-z]+ing\b|[A-Z])", question) and
                re.match(r"\s*\w+s\b", text) and not re.search(SENTENCE_BREAK, question.strip())
-               for label in labels)    # "Subjects covering X?" (not "Candidates applying for .... Which note ...?")
+               for label in labels)    # "Subjects covering X?" (not "Candidates applying .... Which note?")
 
 
 def _names_a_value_and_its_property(db: Database, question: str) -> bool:
@@ -271,7 +271,7 @@ def named_in_the_ask(db: Database, question: str, schema: Any = None) -> list[Me
     # one who says it is where the learner heard of it, not what is asked about)
     speakers = {m.value for m in named if re.search(rf"\b{re.escape(m.text)}\s+(?:\w+\s+){{0,2}}?{_SAYING}",
                                                     question, re.I)}
-    found = scene_before_the_ask(question)    # ("the laptop at the robotics stall ..., is there a name for that?")
+    found = scene_before_the_ask(question)    # ("the laptop at the robotics stall ..., is there a name?")
     ask = re.sub(rf"\b(?:he|she)\s+(?:\w+\s+)?{_SAYING}", " ", question_key(found[1])) if found else ""
     if found is None or set(ask.split()) & (WORDS.third_person | set(WORDS.hindi_case)):
         return [m for m in named if m.value not in speakers] if found is None or speakers else named

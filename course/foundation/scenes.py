@@ -20,7 +20,8 @@ from course.foundation.language import WORDS, depends_on_context, question_key
 # counts the asks, no more)
 # ("For each student, what ...": one row each, of the ask, not its occasion)
 _OPENING_CLAUSE = re.compile(r"^\s*((?:for|at|about|on)\b(?!\s+(?:each|every|all)\b)[^,?]*"
-                             r"|(?:first|second|third)(?:ly)?|lastly|finally|additionally|moreover|further(?:more)?)"
+                             r"|(?:first|second|third)(?:ly)?|lastly|finally"
+                             r"|additionally|moreover|further(?:more)?)"
                              r",\s+(\S.*)$", re.I)
 # ("The library team wants to add indexes, so what should someone learn first?": the reason, then)
 _SO_THEN = re.compile(r"^\s*([^?]*?),\s+so\s+(\S.*)$", re.I)

@@ -71,7 +71,8 @@ def what_the_note_is_on(query: str) -> list[str]:
     """
     sentences = [s for s in re.split(SENTENCE_BREAK, query.strip()) if s]
     asking = [s for s in sentences if _NOTE.search(s) and (s.endswith("?") or REQUEST.match(s) is not None
-                                                          or _POLITE.match(s) or is_question(tokens(s), opening=True))]
+                                                          or _POLITE.match(s) is not None
+                                                          or is_question(tokens(s), opening=True))]
     said = [on[1] for s in asking if (on := _NOTE_ON.search(s))]
     rest = [s for s in sentences if s not in asking]
     scene = [" ".join(rest)] if asking and rest and not said and not any(

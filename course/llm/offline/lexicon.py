@@ -224,10 +224,12 @@ class Lexicon:
     def names_several(self, text: str) -> bool:
         """Does the text name several of a kind by a plural noun ("the students who ...")?
 
-        >>> default_lexicon().names_several("list the students who took DBMS"), default_lexicon().names_several("who")
+        >>> lexicon = default_lexicon()
+        >>> lexicon.names_several("list the students who took DBMS"), lexicon.names_several("who")
         (True, False)
         """
-        return any(m[0].endswith("s") for r in self.labels.values() if r for m in re.finditer(rf"\b(?:{r})\b", text))
+        return any(m[0].endswith("s") for r in self.labels.values() if r
+                   for m in re.finditer(rf"\b(?:{r})\b", text))
 
     @cached_property
     def vocab(self) -> list[str]:

@@ -258,8 +258,9 @@ def graph_nouns(words: Sequence[str], *, properties: bool = True) -> list[str]:
 def asks_in_place(words: Sequence[str], subjects: Collection[str]) -> bool:
     """Do the words ask in place, a question word after its verb ("ravi is which year", "the
     club started which year", "the robot needs which skills", "welding has how many credits",
-    "oldest club is which", "graphs includes what")? Not after a noun of the graph ("the project which students ...": a
-    relative clause) nor before a subject of its own (`subjects`: "the order in which a ...").
+    "oldest club is which", "graphs includes what")? Not after a noun of the graph ("the project
+    which students ...": a relative clause) nor before a subject of its own (`subjects`: "the
+    order in which a ...").
 
     >>> asks_in_place("ravi is which year".split(), set())
     True
